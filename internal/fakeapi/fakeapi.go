@@ -1,0 +1,265 @@
+// Package fakeapi is an in-process fake of the Agent Job API's three v2
+// endpoints. It simulates a job's life (active for a while, then an outcome)
+// on an injectable clock and records every request it receives. Tests and
+// `go run . demo` use it.
+package fakeapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/clock"
+)
+
+// Scenario says how jobs behave.
+type Scenario struct {
+	// Key is the API key the fake accepts; requests with another get 401.
+	Key string
+	// Runtime is how long a job stays active after a create or follow-up.
+	Runtime time.Duration
+	// Outcome is the status a job ends with: completed (the default),
+	// failed, archived, or any other string.
+	Outcome string
+	// NoPR leaves prLink null at the end, as when nothing changed.
+	NoPR bool
+	// Repository is the job's source.repository.
+	Repository string
+	// Clock decides when a job ends; nil is the real clock.
+	Clock clock.Clock
+}
+
+// Request is one request the fake received.
+type Request struct {
+	Method string
+	Path   string // as sent, escaped
+	Header http.Header
+	Body   []byte
+}
+
+// Prompt decodes the request's {"prompt": ...} body.
+func (r Request) Prompt() string {
+	var b struct {
+		Prompt string `json:"prompt"`
+	}
+	_ = json.Unmarshal(r.Body, &b)
+	return b.Prompt
+}
+
+// Server is the running fake.
+type Server struct {
+	*httptest.Server
+	Project string
+
+	sc       Scenario
+	mu       sync.Mutex
+	requests []Request
+	jobs     map[string]*job
+	nextID   int
+	faults   map[int]Fault
+}
+
+type job struct {
+	ID        string
+	Status    string
+	PRLink    *string
+	Ref       *string
+	Created   time.Time
+	EndsAt    time.Time
+	Archived  *string
+	Followups int
+}
+
+// New starts a fake serving project.
+func New(project string, sc Scenario) *Server {
+	if sc.Clock == nil {
+		sc.Clock = clock.Real{}
+	}
+	if sc.Outcome == "" {
+		sc.Outcome = "completed"
+	}
+	if sc.Repository == "" {
+		sc.Repository = "https://github.com/acme/docs"
+	}
+	s := &Server{Project: project, sc: sc, jobs: map[string]*job{}, faults: map[int]Fault{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	return s
+}
+
+// Requests returns a copy of every request received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Count returns how many requests had method and a path ending in suffix.
+func (s *Server) Count(method, suffix string) int {
+	n := 0
+	for _, r := range s.Requests() {
+		if r.Method == method && strings.HasSuffix(r.Path, suffix) {
+			n++
+		}
+	}
+	return n
+}
+
+// Creates, Messages and Gets count the requests to each endpoint.
+func (s *Server) Creates() int  { return s.count(isCreate) }
+func (s *Server) Messages() int { return s.count(isMessage) }
+func (s *Server) Gets() int {
+	return s.count(func(r Request) bool { return r.Method == http.MethodGet })
+}
+
+func (s *Server) count(f func(Request) bool) int {
+	n := 0
+	for _, r := range s.Requests() {
+		if f(r) {
+			n++
+		}
+	}
+	return n
+}
+
+func isCreate(r Request) bool {
+	return r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/job")
+}
+
+func isMessage(r Request) bool {
+	return r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/message")
+}
+
+// AddJob registers a job that already exists, for follow-up tests.
+func (s *Server) AddJob(id, status string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.jobs[id] = &job{ID: id, Status: status, Created: s.sc.Clock.Now(), EndsAt: s.sc.Clock.Now()}
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	s.mu.Lock()
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.EscapedPath(), Header: r.Header.Clone(), Body: body})
+	n := len(s.requests)
+	fault, faulty := s.faults[n]
+	s.mu.Unlock()
+	if faulty && fault(w, r) {
+		return
+	}
+
+	if r.Header.Get("Authorization") != "Bearer "+s.sc.Key {
+		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid API key"})
+		return
+	}
+	prefix := "/v2/agent/" + s.Project + "/job"
+	rest, ok := strings.CutPrefix(r.URL.Path, prefix)
+	if !ok {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not found"})
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case rest == "" && r.Method == http.MethodPost:
+		s.create(w, body)
+	case strings.Count(rest, "/") == 1 && r.Method == http.MethodGet:
+		s.get(w, rest[1:])
+	case strings.HasSuffix(rest, "/message") && strings.Count(rest, "/") == 2 && r.Method == http.MethodPost:
+		s.message(w, strings.TrimSuffix(rest[1:], "/message"), body)
+	default:
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not found"})
+	}
+}
+
+func prompt(w http.ResponseWriter, body []byte) (string, bool) {
+	var b struct {
+		Prompt *string `json:"prompt"`
+	}
+	if err := json.Unmarshal(body, &b); err != nil || b.Prompt == nil || *b.Prompt == "" {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "prompt is required"})
+		return "", false
+	}
+	return *b.Prompt, true
+}
+
+func (s *Server) create(w http.ResponseWriter, body []byte) {
+	if _, ok := prompt(w, body); !ok {
+		return
+	}
+	s.nextID++
+	now := s.sc.Clock.Now()
+	j := &job{ID: fmt.Sprintf("job_%04d", s.nextID), Status: "active", Created: now, EndsAt: now.Add(s.sc.Runtime)}
+	s.jobs[j.ID] = j
+	writeJSON(w, http.StatusCreated, s.render(j))
+}
+
+func (s *Server) get(w http.ResponseWriter, id string) {
+	j, ok := s.jobs[id]
+	if !ok {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "job not found"})
+		return
+	}
+	writeJSON(w, http.StatusOK, s.render(j))
+}
+
+func (s *Server) message(w http.ResponseWriter, id string, body []byte) {
+	j, ok := s.jobs[id]
+	if !ok {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "job not found"})
+		return
+	}
+	if _, ok := prompt(w, body); !ok {
+		return
+	}
+	s.advance(j)
+	if j.Status == "archived" || j.Status == "failed" {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "job is " + j.Status + " and cannot take messages"})
+		return
+	}
+	j.Followups++
+	j.Status = "active"
+	j.EndsAt = s.sc.Clock.Now().Add(s.sc.Runtime)
+	writeJSON(w, http.StatusOK, s.render(j))
+}
+
+// advance moves a job to its outcome once its runtime has passed.
+func (s *Server) advance(j *job) {
+	if j.Status != "active" || s.sc.Clock.Now().Before(j.EndsAt) {
+		return
+	}
+	j.Status = s.sc.Outcome
+	ref := fmt.Sprintf("docs/agent-%s", j.ID)
+	j.Ref = &ref
+	if j.Status == "completed" && !s.sc.NoPR {
+		link := fmt.Sprintf("%s/pull/%d", s.sc.Repository, 100+len(s.jobs))
+		j.PRLink = &link
+	}
+	if j.Status == "archived" {
+		at := s.sc.Clock.Now().UTC().Format(time.RFC3339)
+		j.Archived = &at
+	}
+}
+
+func (s *Server) render(j *job) map[string]any {
+	s.advance(j)
+	return map[string]any{
+		"id":         j.ID,
+		"status":     j.Status,
+		"source":     map[string]any{"repository": s.sc.Repository, "ref": j.Ref},
+		"model":      "sonnet",
+		"prLink":     j.PRLink,
+		"createdAt":  j.Created.UTC().Format(time.RFC3339),
+		"archivedAt": j.Archived,
+	}
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}

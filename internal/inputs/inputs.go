@@ -1,0 +1,140 @@
+package inputs
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Config is the validated set of inputs.
+type Config struct {
+	Prompt       string
+	ProjectID    string
+	APIKey       string
+	BaseURL      *url.URL
+	JobID        string
+	Wait         bool
+	Timeout      time.Duration
+	PollInterval time.Duration // 0 means auto
+	DryRun       bool
+}
+
+// Error is a problem with one input.
+type Error struct {
+	Input   string
+	Problem string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("input %s %s", e.Input, e.Problem) }
+
+// MaxPromptBytes bounds a prompt read from a file.
+const MaxPromptBytes = 256 << 10
+
+// Getenv reads an environment variable.
+type Getenv func(string) string
+
+// Raw returns input name exactly as the runner passed it.
+func Raw(getenv Getenv, name string) string {
+	return getenv("INPUT_" + strings.ToUpper(strings.ReplaceAll(name, " ", "_")))
+}
+
+// Get returns input name trimmed, or its default when empty.
+func Get(getenv Getenv, name string) string {
+	v := strings.TrimSpace(Raw(getenv, name))
+	if v == "" {
+		for _, in := range Inputs {
+			if in.Name == name {
+				return in.Default
+			}
+		}
+	}
+	return v
+}
+
+// Read validates every input and returns the config, warnings to print, and
+// an error joining one *Error per bad input.
+func Read(getenv Getenv) (Config, []string, error) {
+	var (
+		c        Config
+		warnings []string
+		errs     []error
+	)
+	bad := func(input, problem string) { errs = append(errs, &Error{Input: input, Problem: problem}) }
+
+	c.Prompt = Raw(getenv, "prompt")
+	if file := Get(getenv, "prompt-file"); file != "" {
+		if strings.TrimSpace(c.Prompt) != "" {
+			bad("prompt-file", "is set together with prompt: set only one of them")
+		} else if p, err := readPromptFile(getenv("GITHUB_WORKSPACE"), file); err != nil {
+			bad("prompt-file", err.Error())
+		} else {
+			c.Prompt = p
+		}
+	}
+	if strings.TrimSpace(c.Prompt) == "" {
+		bad("prompt", "is empty: give the agent an instruction in prompt or prompt-file")
+	}
+
+	if c.ProjectID = Get(getenv, "project-id"); c.ProjectID == "" {
+		bad("project-id", "is required: set it to your Mintlify project id")
+	}
+	c.APIKey = strings.TrimSpace(Raw(getenv, "api-key"))
+	switch {
+	case c.APIKey == "":
+		bad("api-key", "is required: pass an admin API key from a secret, e.g. ${{ secrets.MINTLIFY_API_KEY }}")
+	case strings.ContainsFunc(c.APIKey, func(r rune) bool { return r < 0x21 || r == 0x7f }):
+		bad("api-key", "contains spaces or control characters: copy the key again")
+	case !strings.HasPrefix(c.APIKey, "mint_"):
+		warnings = append(warnings, "input api-key does not start with mint_: the Agent Job API needs an admin API key")
+	}
+
+	var err error
+	if c.BaseURL, err = ParseBaseURL(Get(getenv, "base-url")); err != nil {
+		bad("base-url", err.Error())
+	}
+	c.JobID = Get(getenv, "job-id")
+	if c.Wait, err = ParseBool(Get(getenv, "wait")); err != nil {
+		bad("wait", err.Error())
+	}
+	if c.DryRun, err = ParseBool(Get(getenv, "dry-run")); err != nil {
+		bad("dry-run", err.Error())
+	}
+	if c.Timeout, err = ParseDuration(Get(getenv, "timeout")); err != nil {
+		bad("timeout", err.Error())
+	}
+	if pi := Get(getenv, "poll-interval"); !strings.EqualFold(pi, "auto") {
+		c.PollInterval, err = ParseDuration(pi)
+		switch {
+		case err != nil:
+			bad("poll-interval", `must be "auto" or a duration of at least 1s`)
+		case c.PollInterval < time.Second:
+			bad("poll-interval", "must be at least 1s: the API allows 100 calls per project per hour")
+		}
+	}
+	return c, warnings, errors.Join(errs...)
+}
+
+func readPromptFile(workspace, name string) (string, error) {
+	path := name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(workspace, path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("cannot be read (%v): check the path, relative to the workspace", errors.Unwrap(err))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxPromptBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("cannot be read (%v)", err)
+	}
+	if len(data) > MaxPromptBytes {
+		return "", fmt.Errorf("is larger than %d KiB", MaxPromptBytes>>10)
+	}
+	return string(data), nil
+}

@@ -1,0 +1,47 @@
+// Package inputs reads the action's inputs as the runner passes them
+// (INPUT_<NAME> variables) and validates all of them before anything is sent.
+package inputs
+
+// Input describes one input of action.yml.
+type Input struct {
+	Name        string
+	Default     string
+	Description string
+	Required    bool
+}
+
+// Output describes one output of action.yml.
+type Output struct {
+	Name        string
+	Description string
+}
+
+// Inputs lists every input in action.yml order. A test keeps action.yml and
+// this table in step.
+var Inputs = []Input{
+	{Name: "prompt", Description: "The instruction for the agent. Leave empty to use prompt-file."},
+	{Name: "prompt-file", Description: "Path, relative to the workspace, of a file whose contents are the prompt. Setting both prompt and prompt-file is an error."},
+	{Name: "project-id", Required: true, Description: "The Mintlify project id the job runs in."},
+	{Name: "api-key", Required: true, Description: "A Mintlify admin API key (starts with mint_). Pass it from a secret."},
+	{Name: "base-url", Default: "https://api.mintlify.com", Description: "The Agent Job API base URL. Must be https://, except for loopback hosts."},
+	{Name: "job-id", Description: "Send the prompt as a follow-up message to this job instead of creating a new one."},
+	{Name: "wait", Default: "true", Description: "Wait for the job to end. false returns right after the create or follow-up call."},
+	{Name: "timeout", Default: "30m", Description: "The most the whole step may take: a Go duration (90s, 45m) or plain seconds."},
+	{Name: "poll-interval", Default: "auto", Description: "How often to check the job: auto (an adaptive schedule that spares the rate limit) or a fixed duration of at least 1s."},
+	{Name: "dry-run", Default: "false", Description: "Validate everything and print the request that would be sent, with the key redacted; send nothing."},
+}
+
+// Outputs lists every output in action.yml order.
+var Outputs = []Output{
+	{Name: "job-id", Description: "The job's id, written as soon as it is known."},
+	{Name: "status", Description: "The job's last seen status (active, completed, archived, failed), or dry-run."},
+	{Name: "pr-link", Description: "The pull request the agent opened; empty when none."},
+	{Name: "pr-number", Description: "The number of that pull request; empty when none."},
+	{Name: "model", Description: "The model that ran the job."},
+	{Name: "source-repository", Description: "The repository the job works on."},
+	{Name: "source-ref", Description: "The branch the job works on; empty when none."},
+	{Name: "created-at", Description: "When the job was created."},
+	{Name: "archived-at", Description: "When the job was archived; empty when it was not."},
+	{Name: "timed-out", Description: "true when the step gave up waiting at its timeout, otherwise false."},
+	{Name: "job", Description: "The last job record as JSON."},
+}

@@ -1,0 +1,118 @@
+package poll
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
+)
+
+// Getter reads a job.
+type Getter interface {
+	Get(ctx context.Context, id string) (*agentapi.Job, error)
+}
+
+// Observer hears what happens during the wait, for the log and the comment.
+type Observer interface {
+	// StatusChanged is called when a poll sees a status other than the last.
+	StatusChanged(job *agentapi.Job, from string)
+	// UnknownStatus is called once for each status the action does not know.
+	UnknownStatus(job *agentapi.Job)
+	// PollFailed is called when a poll fails in a way worth trying again.
+	PollFailed(err error)
+}
+
+// ErrTimedOut is returned when the deadline passes before the job ends.
+var ErrTimedOut = errors.New("timed out")
+
+// Waiter polls a job until it ends.
+type Waiter struct {
+	Jobs     Getter
+	Clock    clock.Clock
+	Schedule Schedule
+	Deadline time.Time // on Clock
+	Observer Observer
+}
+
+// Result is the end of a wait.
+type Result struct {
+	Job   *agentapi.Job // the last record seen
+	Polls int
+}
+
+// Wait polls until job is completed, archived or failed. It returns the
+// last job seen in every case, with ErrTimedOut at the deadline, ctx's error
+// on cancellation, or the error that makes polling pointless (the job is
+// gone, the key is refused).
+func (w *Waiter) Wait(ctx context.Context, job *agentapi.Job) (Result, error) {
+	res := Result{Job: job}
+	start := w.Clock.Now()
+	seen := map[string]bool{}
+	w.checkUnknown(job, seen)
+	for !res.Job.Terminal() {
+		now := w.Clock.Now()
+		left := w.Deadline.Sub(now)
+		if left <= 0 {
+			return res, ErrTimedOut
+		}
+		if err := w.Clock.Sleep(ctx, min(w.Schedule.Next(now.Sub(start)), left)); err != nil {
+			return res, waitErr(ctx)
+		}
+		if !w.Clock.Now().Before(w.Deadline) {
+			return res, ErrTimedOut
+		}
+		next, err := w.Jobs.Get(ctx, job.ID)
+		res.Polls++
+		if err != nil {
+			if ctx.Err() != nil {
+				return res, waitErr(ctx)
+			}
+			var ra *httpclient.RetryAfterError
+			if errors.As(err, &ra) {
+				// No poll can succeed before the deadline: stop now.
+				return res, fmt.Errorf("%w: %v", ErrTimedOut, ra)
+			}
+			if permanent(err) {
+				return res, err
+			}
+			w.Observer.PollFailed(err)
+			continue
+		}
+		prev := res.Job.Status
+		res.Job = next
+		if next.Status != prev {
+			w.checkUnknown(next, seen)
+			w.Observer.StatusChanged(next, prev)
+		}
+	}
+	return res, nil
+}
+
+func (w *Waiter) checkUnknown(job *agentapi.Job, seen map[string]bool) {
+	if job.Status != agentapi.StatusActive && !job.Terminal() && !seen[job.Status] {
+		seen[job.Status] = true
+		w.Observer.UnknownStatus(job)
+	}
+}
+
+func waitErr(ctx context.Context) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return ErrTimedOut
+	}
+	return fmt.Errorf("wait: %w", ctx.Err())
+}
+
+// permanent reports whether another poll cannot succeed: the API refused us
+// or no longer knows the job. Server errors and network faults pass.
+func permanent(err error) bool {
+	var se *agentapi.StatusError
+	if errors.As(err, &se) {
+		return se.Code >= 400 && se.Code < 500 && se.Code != http.StatusTooManyRequests && se.Code != http.StatusRequestTimeout
+	}
+	return false
+}
