@@ -102,7 +102,7 @@ func (r *run) run(ctx context.Context) error {
 		return r.dryRun(api)
 	}
 
-	job, err := r.start_(ctx, api)
+	job, err := r.begin(ctx, api)
 	if err != nil {
 		r.res.Status = ""
 		return r.finish(fmt.Errorf("%w%s", err, r.cancelNote(ctx)))
@@ -136,7 +136,7 @@ func (r *run) schedule() poll.Schedule {
 }
 
 // start_ creates the job or sends the follow-up, and writes job-id at once.
-func (r *run) start_(ctx context.Context, api *agentapi.Client) (*agentapi.Job, error) {
+func (r *run) begin(ctx context.Context, api *agentapi.Client) (*agentapi.Job, error) {
 	var (
 		job *agentapi.Job
 		err error
@@ -217,7 +217,11 @@ func (r *run) notice() {
 	switch {
 	case j == nil:
 	case j.PR() != "":
-		r.log.Notice(fmt.Sprintf("job %s %s: pull request %s", escape.Log(j.ID), escape.Log(j.Status), escape.Log(j.PR())))
+		link := escape.URL(j.PR())
+		if link == "" {
+			link = escape.Log(j.PR())
+		}
+		r.log.Notice(fmt.Sprintf("job %s %s: pull request %s", escape.Log(j.ID), escape.Log(j.Status), link))
 	case j.Terminal():
 		r.log.Notice(fmt.Sprintf("job %s %s with no pull request (nothing changed)", escape.Log(j.ID), escape.Log(j.Status)))
 	default:

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -156,8 +157,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid API key"})
 		return
 	}
-	prefix := "/v2/agent/" + s.Project + "/job"
-	rest, ok := strings.CutPrefix(r.URL.Path, prefix)
+	prefix := "/v2/agent/" + url.PathEscape(s.Project) + "/job"
+	rest, ok := strings.CutPrefix(r.URL.EscapedPath(), prefix)
 	if !ok {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not found"})
 		return
@@ -168,12 +169,20 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case rest == "" && r.Method == http.MethodPost:
 		s.create(w, body)
 	case strings.Count(rest, "/") == 1 && r.Method == http.MethodGet:
-		s.get(w, rest[1:])
+		s.get(w, unescape(rest[1:]))
 	case strings.HasSuffix(rest, "/message") && strings.Count(rest, "/") == 2 && r.Method == http.MethodPost:
-		s.message(w, strings.TrimSuffix(rest[1:], "/message"), body)
+		s.message(w, unescape(strings.TrimSuffix(rest[1:], "/message")), body)
 	default:
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not found"})
 	}
+}
+
+func unescape(segment string) string {
+	s, err := url.PathUnescape(segment)
+	if err != nil {
+		return segment
+	}
+	return s
 }
 
 func prompt(w http.ResponseWriter, body []byte) (string, bool) {

@@ -67,16 +67,20 @@ func Read(getenv Getenv) (Config, []string, error) {
 	bad := func(input, problem string) { errs = append(errs, &Error{Input: input, Problem: problem}) }
 
 	c.Prompt = Raw(getenv, "prompt")
-	if file := Get(getenv, "prompt-file"); file != "" {
-		if strings.TrimSpace(c.Prompt) != "" {
-			bad("prompt-file", "is set together with prompt: set only one of them")
-		} else if p, err := readPromptFile(getenv("GITHUB_WORKSPACE"), file); err != nil {
+	file := Get(getenv, "prompt-file")
+	switch {
+	case file != "" && strings.TrimSpace(c.Prompt) != "":
+		bad("prompt-file", "is set together with prompt: set only one of them")
+	case file != "":
+		p, err := readPromptFile(getenv("GITHUB_WORKSPACE"), file)
+		switch {
+		case err != nil:
 			bad("prompt-file", err.Error())
-		} else {
-			c.Prompt = p
+		case strings.TrimSpace(p) == "":
+			bad("prompt-file", "names an empty file: write the instruction for the agent in it")
 		}
-	}
-	if strings.TrimSpace(c.Prompt) == "" {
+		c.Prompt = p
+	case strings.TrimSpace(c.Prompt) == "":
 		bad("prompt", "is empty: give the agent an instruction in prompt or prompt-file")
 	}
 
