@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"flag"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -54,7 +56,11 @@ func newHarness(t *testing.T, sc fakeapi.Scenario) *harness {
 		"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
 		"GITHUB_WORKSPACE":    dir,
 	}
-	h.env = action.Env{Getenv: func(k string) string { return h.vars[k] }, Clock: clk}
+	// The auto schedule with its jitter drawn from a seeded source, so that
+	// times in logs and golden comments do not change from run to run.
+	auto := poll.DefaultAuto
+	auto.Rand = rand.New(rand.NewPCG(1, 2)).Float64
+	h.env = action.Env{Getenv: func(k string) string { return h.vars[k] }, Clock: clk, Schedule: auto}
 	return h
 }
 
@@ -578,5 +584,28 @@ func TestDemo(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+
+// golden compares got with testdata/comments/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "comments", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test . -update writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }

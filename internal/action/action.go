@@ -1,20 +1,22 @@
-// Package action is one run of the step: read the inputs, create a job or
-// send a follow-up, wait for it, and report the result.
+// Package action is one run of the step: read the inputs and the event,
+// decide whether to act, create a job or send a follow-up, wait for it, and
+// report the result in the log, the outputs, the summary and the comment.
 package action
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/poll"
@@ -27,7 +29,7 @@ type Env struct {
 	Getenv  func(string) string
 	Version string
 	Clock   clock.Clock
-	// Schedule replaces the auto poll schedule (benchmarks, the demo).
+	// Schedule replaces the auto poll schedule (tests, the demo).
 	Schedule poll.Schedule
 	// RequestTimeout bounds each HTTP attempt; zero is the default.
 	RequestTimeout time.Duration
@@ -39,7 +41,7 @@ type Env struct {
 var ErrJobFailed = errors.New("job failed")
 
 // Run runs the step, writing its log to stdout. A non-nil error means a
-// non-zero exit; it has already been reported as an ::error:: line.
+// non-zero exit; it has already been reported as ::error:: lines.
 func Run(ctx context.Context, env Env, stdout io.Writer) error {
 	if env.Clock == nil {
 		env.Clock = clock.Real{}
@@ -47,6 +49,7 @@ func Run(ctx context.Context, env Env, stdout io.Writer) error {
 	log := report.NewLog(stdout, env.Getenv)
 	// Before anything else is printed.
 	log.Mask(inputs.Raw(env.Getenv, "api-key"))
+	log.Mask(inputs.Raw(env.Getenv, "github-token"))
 
 	r := &run{env: env, log: log, out: report.NewOutputs(log, env.Getenv), start: env.Clock.Now()}
 	err := r.run(ctx)
@@ -67,12 +70,17 @@ func flatten(err error) []error {
 }
 
 type run struct {
-	env   Env
-	log   *report.Log
-	out   *report.Outputs
-	start time.Time
-	cfg   inputs.Config
-	res   report.Result
+	env    Env
+	log    *report.Log
+	out    *report.Outputs
+	start  time.Time
+	cfg    inputs.Config
+	trig   *event.Trigger
+	thread *conversation.Thread // nil when the run does not comment
+	res    report.Result
+	// For the comment: the prompt went to an existing job; a note to show.
+	followUp bool
+	note     string
 }
 
 func (r *run) run(ctx context.Context) error {
@@ -81,6 +89,21 @@ func (r *run) run(ctx context.Context) error {
 		return err
 	}
 	r.cfg = cfg
+	if r.trig, err = event.Read(r.env.Getenv); err != nil {
+		return err
+	}
+	if reason := r.refusal(); reason != "" {
+		return r.skip(reason)
+	}
+	if strings.TrimSpace(r.cfg.Prompt) == "" {
+		r.cfg.Prompt = event.Prompt(r.trig, cfg.TriggerPhrase)
+	}
+	if strings.TrimSpace(r.cfg.Prompt) == "" {
+		return inputs.ErrEmptyPrompt
+	}
+	if err := r.checkCommentInputs(); err != nil {
+		return err
+	}
 	for _, w := range warnings {
 		r.log.Warning(w)
 	}
@@ -88,27 +111,39 @@ func (r *run) run(ctx context.Context) error {
 	deadline := r.start.Add(cfg.Timeout)
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-
-	api := agentapi.New(httpclient.New(ctx, httpclient.Options{
+	hc := httpclient.New(ctx, httpclient.Options{
 		UserAgent:      "agent-job-action/" + r.env.Version,
 		Clock:          r.env.Clock,
 		Deadline:       deadline,
 		RequestTimeout: r.env.RequestTimeout,
 		Transport:      r.env.Transport,
 		OnRetry:        r.retrying,
-	}), cfg.BaseURL, cfg.ProjectID, cfg.APIKey)
+	})
+	api := agentapi.New(hc, cfg.BaseURL, cfg.ProjectID, cfg.APIKey)
 
 	if cfg.DryRun {
 		return r.dryRun(api)
 	}
+	gh, err := r.github(hc)
+	if err != nil {
+		return err
+	}
+	if gh != nil {
+		if reason, err := r.permitted(ctx, gh); err != nil || reason != "" {
+			if err != nil {
+				return err
+			}
+			return r.skip(reason)
+		}
+		r.acknowledge(ctx, gh)
+	}
 
 	job, err := r.begin(ctx, api)
 	if err != nil {
-		r.res.Status = ""
-		return r.finish(fmt.Errorf("%w%s", err, r.cancelNote(ctx)))
+		return r.finish(ctx, fmt.Errorf("%w%s", err, r.cancelNote(ctx)))
 	}
 	if !cfg.Wait {
-		return r.finish(nil)
+		return r.finish(ctx, nil)
 	}
 
 	r.log.Group("Waiting for job " + escape.Log(job.ID))
@@ -117,12 +152,12 @@ func (r *run) run(ctx context.Context) error {
 		Clock:    r.env.Clock,
 		Schedule: r.schedule(),
 		Deadline: deadline,
-		Observer: r,
+		Observer: &observer{r: r, ctx: ctx},
 	}
 	res, err := w.Wait(ctx, job)
 	r.log.EndGroup()
 	r.res.Job, r.res.Status, r.res.Polls = res.Job, res.Job.Status, res.Polls
-	return r.finish(r.waitError(err))
+	return r.finish(ctx, r.waitError(err))
 }
 
 func (r *run) schedule() poll.Schedule {
@@ -135,38 +170,6 @@ func (r *run) schedule() poll.Schedule {
 	return poll.DefaultAuto
 }
 
-// start_ creates the job or sends the follow-up, and writes job-id at once.
-func (r *run) begin(ctx context.Context, api *agentapi.Client) (*agentapi.Job, error) {
-	var (
-		job *agentapi.Job
-		err error
-	)
-	if r.cfg.JobID != "" {
-		r.res.JobID = r.cfg.JobID
-		if err := r.out.Set("job-id", r.cfg.JobID); err != nil {
-			return nil, err
-		}
-		job, err = api.Message(ctx, r.cfg.JobID, r.cfg.Prompt)
-		if err != nil {
-			return nil, fmt.Errorf("%w (job %s)", err, escape.Log(r.cfg.JobID))
-		}
-		r.logf("sent follow-up to job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
-	} else {
-		job, err = api.Create(ctx, r.cfg.Prompt)
-		if err != nil {
-			return nil, err
-		}
-		r.logf("created job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
-	}
-	r.res.JobID, r.res.Job, r.res.Status = job.ID, job, job.Status
-	if job.ID != r.cfg.JobID {
-		if err := r.out.Set("job-id", job.ID); err != nil {
-			return nil, err
-		}
-	}
-	return job, nil
-}
-
 func (r *run) waitError(err error) error {
 	id := escape.Log(r.res.JobID)
 	switch {
@@ -176,10 +179,10 @@ func (r *run) waitError(err error) error {
 		return nil
 	case errors.Is(err, poll.ErrTimedOut):
 		r.res.TimedOut = true
-		return fmt.Errorf("job %s still %s after %s (timeout: %s): %w. The job goes on running: find its result later with job-id: %s (wait: false returns at once), or raise timeout",
+		return fmt.Errorf("job %s still %s after %s (timeout: %s): %w. The job goes on running on the server; to continue it later, run again with job-id: %s (the prompt is sent to it as a follow-up; wait: false returns right after), or raise timeout",
 			id, escape.Log(r.res.Status), r.elapsed(), r.cfg.Timeout, err, id)
 	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("cancelled while waiting for job %s, last seen %s; the job goes on running on the server", id, escape.Log(r.res.Status))
+		return fmt.Errorf("cancelled while waiting for job %s, last seen %s; the job goes on running on the server: %w", id, escape.Log(r.res.Status), context.Canceled)
 	}
 	return fmt.Errorf("wait for job %s: %w", id, err)
 }
@@ -196,60 +199,6 @@ func (r *run) cancelNote(ctx context.Context) string {
 	return ""
 }
 
-// finish writes the outputs, the summary and the closing notice.
-func (r *run) finish(runErr error) error {
-	r.res.Elapsed = r.elapsed()
-	err := r.out.Write(r.res)
-	if err == nil {
-		err = r.log.WriteSummary(r.env.Getenv, report.Summary(r.res))
-	}
-	if err != nil {
-		return errors.Join(runErr, err)
-	}
-	if runErr == nil {
-		r.notice()
-	}
-	return runErr
-}
-
-func (r *run) notice() {
-	j := r.res.Job
-	switch {
-	case j == nil:
-	case j.PR() != "":
-		link := escape.URL(j.PR())
-		if link == "" {
-			link = escape.Log(j.PR())
-		}
-		r.log.Notice(fmt.Sprintf("job %s %s: pull request %s", escape.Log(j.ID), escape.Log(j.Status), link))
-	case j.Terminal():
-		r.log.Notice(fmt.Sprintf("job %s %s with no pull request (nothing changed)", escape.Log(j.ID), escape.Log(j.Status)))
-	default:
-		r.log.Notice(fmt.Sprintf("job %s is %s; not waiting (wait: false)", escape.Log(j.ID), escape.Log(j.Status)))
-	}
-}
-
-func (r *run) dryRun(api *agentapi.Client) error {
-	req := api.CreateRequest(r.cfg.Prompt)
-	if r.cfg.JobID != "" {
-		req = api.MessageRequest(r.cfg.JobID, r.cfg.Prompt)
-	}
-	r.log.Printf("dry run: nothing is sent. The request would be:")
-	r.log.Printf("%s %s", req.Method, escape.Log(req.URL))
-	r.log.Printf("Authorization: Bearer ***")
-	r.log.Printf("Content-Type: application/json")
-	r.log.StopCommands(token(), string(req.Body))
-	r.res.Status = "dry-run"
-	r.res.JobID = r.cfg.JobID
-	return r.finish(nil)
-}
-
-func token() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return hex.EncodeToString(b[:])
-}
-
 func (r *run) elapsed() time.Duration {
 	return r.env.Clock.Now().Sub(r.start).Round(time.Second)
 }
@@ -258,25 +207,31 @@ func (r *run) logf(format string, args ...any) {
 	r.log.Printf("[%6s] "+format, append([]any{r.elapsed()}, args...)...)
 }
 
-// StatusChanged implements poll.Observer.
-func (r *run) StatusChanged(job *agentapi.Job, from string) {
-	r.logf("job %s: %s -> %s", escape.Log(job.ID), escape.Log(from), escape.Log(job.Status))
-}
-
-// UnknownStatus implements poll.Observer.
-func (r *run) UnknownStatus(job *agentapi.Job) {
-	r.logf("job %s has status %s, which this action does not know; still waiting", escape.Log(job.ID), escape.Log(job.Status))
-}
-
-// PollFailed implements poll.Observer.
-func (r *run) PollFailed(err error) {
-	r.logf("poll failed, will try again: %s", escape.Log(err.Error()))
-}
-
 func (r *run) retrying(rt httpclient.Retry) {
 	what := "no response"
 	if rt.Status != 0 {
 		what = fmt.Sprintf("HTTP %d", rt.Status)
 	}
 	r.logf("%s; retry %d in %s", what, rt.Attempt, rt.Wait.Round(time.Millisecond))
+}
+
+// observer reports the wait's events in the log and the comment.
+type observer struct {
+	r   *run
+	ctx context.Context
+}
+
+func (o *observer) StatusChanged(job *agentapi.Job, from string) {
+	o.r.logf("job %s: %s -> %s", escape.Log(job.ID), escape.Log(from), escape.Log(job.Status))
+	if !job.Terminal() {
+		o.r.show(o.ctx, conversation.Working, job)
+	}
+}
+
+func (o *observer) UnknownStatus(job *agentapi.Job) {
+	o.r.logf("job %s has status %s, which this action does not know; still waiting", escape.Log(job.ID), escape.Log(job.Status))
+}
+
+func (o *observer) PollFailed(err error) {
+	o.r.logf("poll failed, will try again: %s", escape.Log(err.Error()))
 }

@@ -7,8 +7,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Config is the validated set of inputs.
@@ -22,7 +25,21 @@ type Config struct {
 	Timeout      time.Duration
 	PollInterval time.Duration // 0 means auto
 	DryRun       bool
+
+	GitHubToken        string
+	Comment            string // auto, true or false
+	IssueNumber        int    // 0 when unset
+	TriggerPhrase      string
+	RequiredPermission string
+	AllowedBots        []string
 }
+
+// Permissions lists repository permission levels, lowest first.
+var Permissions = []string{"none", "read", "triage", "write", "maintain", "admin"}
+
+// ErrEmptyPrompt is the problem with a run that has no prompt from the
+// inputs nor from the event.
+var ErrEmptyPrompt = &Error{Input: "prompt", Problem: "is empty: give the agent an instruction in prompt or prompt-file"}
 
 // Error is a problem with one input.
 type Error struct {
@@ -80,8 +97,6 @@ func Read(getenv Getenv) (Config, []string, error) {
 			bad("prompt-file", "names an empty file: write the instruction for the agent in it")
 		}
 		c.Prompt = p
-	case strings.TrimSpace(c.Prompt) == "":
-		bad("prompt", "is empty: give the agent an instruction in prompt or prompt-file")
 	}
 
 	if c.ProjectID = Get(getenv, "project-id"); c.ProjectID == "" {
@@ -118,6 +133,33 @@ func Read(getenv Getenv) (Config, []string, error) {
 			bad("poll-interval", `must be "auto" or a duration of at least 1s`)
 		case c.PollInterval < time.Second:
 			bad("poll-interval", "must be at least 1s: the API allows 100 calls per project per hour")
+		}
+	}
+
+	c.GitHubToken = strings.TrimSpace(Raw(getenv, "github-token"))
+	switch c.Comment = strings.ToLower(Get(getenv, "comment")); c.Comment {
+	case "auto", "true", "false":
+	default:
+		bad("comment", "must be auto, true or false")
+	}
+	if n := Get(getenv, "issue-number"); n != "" {
+		v, err := strconv.Atoi(strings.TrimPrefix(n, "#"))
+		if err != nil || v <= 0 {
+			bad("issue-number", "must be a positive issue or pull request number")
+		}
+		c.IssueNumber = v
+	}
+	c.TriggerPhrase = Get(getenv, "trigger-phrase")
+	if strings.ContainsFunc(c.TriggerPhrase, unicode.IsSpace) {
+		bad("trigger-phrase", "must be one word, such as /docs")
+	}
+	c.RequiredPermission = strings.ToLower(Get(getenv, "required-permission"))
+	if !slices.Contains(Permissions[1:], c.RequiredPermission) {
+		bad("required-permission", "must be read, triage, write, maintain or admin")
+	}
+	for _, b := range strings.Split(Get(getenv, "allowed-bots"), ",") {
+		if b = strings.TrimSpace(b); b != "" {
+			c.AllowedBots = append(c.AllowedBots, b)
 		}
 	}
 	return c, warnings, errors.Join(errs...)

@@ -29,12 +29,18 @@ var Inputs = []Input{
 	{Name: "timeout", Default: "30m", Description: "The most the whole step may take: a Go duration (90s, 45m) or plain seconds."},
 	{Name: "poll-interval", Default: "auto", Description: "How often to check the job: auto (an adaptive schedule that spares the rate limit) or a fixed duration of at least 1s."},
 	{Name: "dry-run", Default: "false", Description: "Validate everything and print the request that would be sent, with the key redacted; send nothing."},
+	{Name: "github-token", Default: "${{ github.token }}", Description: "Token for comments, reactions and permission checks."},
+	{Name: "comment", Default: "auto", Description: "auto: comment when the run was triggered by an issue, issue comment, pull request or review comment, or when issue-number is set; true: always (fails if there is nowhere to comment); false: never."},
+	{Name: "issue-number", Description: "Issue or pull request to comment on when the event has none (workflow_dispatch, schedule, push)."},
+	{Name: "trigger-phrase", Description: "When set (e.g. /docs), a comment-triggered run acts only if the comment contains the phrase as a whole word."},
+	{Name: "required-permission", Default: "write", Description: "The least repository permission the person who triggered the run needs: read, triage, write, maintain or admin."},
+	{Name: "allowed-bots", Description: "Comma-separated bot logins allowed to trigger a run; all other bots are refused."},
 }
 
 // Outputs lists every output in action.yml order.
 var Outputs = []Output{
 	{Name: "job-id", Description: "The job's id, written as soon as it is known."},
-	{Name: "status", Description: "The job's last seen status (active, completed, archived, failed), or dry-run."},
+	{Name: "status", Description: "The job's last seen status (active, completed, archived, failed), dry-run, or skipped when the run decided not to act."},
 	{Name: "pr-link", Description: "The pull request the agent opened; empty when none."},
 	{Name: "pr-number", Description: "The number of that pull request; empty when none."},
 	{Name: "model", Description: "The model that ran the job."},
@@ -44,4 +50,5 @@ var Outputs = []Output{
 	{Name: "archived-at", Description: "When the job was archived; empty when it was not."},
 	{Name: "timed-out", Description: "true when the step gave up waiting at its timeout, otherwise false."},
 	{Name: "job", Description: "The last job record as JSON."},
+	{Name: "comment-url", Description: "The comment the run wrote in the issue or pull request; empty when none."},
 }

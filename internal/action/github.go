@@ -1,0 +1,126 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/event"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/inputs"
+)
+
+// byPerson reports whether the event is one a person causes in an issue or
+// pull request, whose permission must then be checked. Dispatches, schedules
+// and pushes need write access to happen at all.
+func (r *run) byPerson() bool {
+	switch r.trig.Event {
+	case "issue_comment", "pull_request_review_comment", "issues", "pull_request", "pull_request_target":
+		return r.trig.Sender != ""
+	}
+	return false
+}
+
+// refusal returns why the run must not act, judging from the event alone,
+// or "".
+func (r *run) refusal() string {
+	t := r.trig
+	if t.CommentID != 0 {
+		if conversation.IsOwn(t.CommentBody) {
+			return "the comment was written by this action"
+		}
+		if !event.MatchPhrase(t.CommentBody, r.cfg.TriggerPhrase) {
+			return fmt.Sprintf("the comment does not contain the trigger phrase %s", escape.Log(r.cfg.TriggerPhrase))
+		}
+	}
+	if r.byPerson() && t.SenderIsBot && !slices.Contains(r.cfg.AllowedBots, t.Sender) {
+		return fmt.Sprintf("%s is a bot and is not in allowed-bots", escape.Log(t.Sender))
+	}
+	return ""
+}
+
+// target is the issue or pull request to comment on, or 0.
+func (r *run) target() int {
+	if r.trig.Number != 0 {
+		return r.trig.Number
+	}
+	return r.cfg.IssueNumber
+}
+
+func (r *run) commenting() bool {
+	return r.cfg.Comment == "true" || r.cfg.Comment == "auto" && r.target() != 0
+}
+
+func (r *run) checkCommentInputs() error {
+	switch {
+	case r.cfg.Comment == "true" && r.target() == 0:
+		return &inputs.Error{Input: "comment", Problem: "is true but this event has no issue or pull request: set issue-number"}
+	case (r.commenting() || r.byPerson()) && r.cfg.GitHubToken == "":
+		return &inputs.Error{Input: "github-token", Problem: "is empty: it is needed to comment and to check who triggered the run (the default, ${{ github.token }}, works)"}
+	case (r.commenting() || r.byPerson()) && r.trig.Owner == "":
+		return fmt.Errorf("GITHUB_REPOSITORY is not set: it is needed to comment and to check permissions")
+	}
+	return nil
+}
+
+// github returns a GitHub client when the run talks to GitHub, or nil.
+func (r *run) github(hc *httpclient.Client) (*ghclient.Client, error) {
+	if !r.commenting() && !r.byPerson() {
+		return nil, nil
+	}
+	apiURL := r.env.Getenv("GITHUB_API_URL")
+	if apiURL == "" {
+		apiURL = "https://api.github.com"
+	}
+	gh, err := ghclient.New(hc.HTTPClient(), apiURL, r.cfg.GitHubToken)
+	if err != nil {
+		return nil, fmt.Errorf("GITHUB_API_URL: %w", err)
+	}
+	if r.commenting() {
+		r.thread = &conversation.Thread{GH: gh, Owner: r.trig.Owner, Repo: r.trig.Repo, Number: r.target(),
+			Warn: r.log.Warning, Redact: r.log.Redact}
+	}
+	return gh, nil
+}
+
+// permitted checks the permission of the person who triggered the run. It
+// returns a refusal, or an error when the permission cannot be read: then
+// nobody is trusted.
+func (r *run) permitted(ctx context.Context, gh *ghclient.Client) (string, error) {
+	t := r.trig
+	if !r.byPerson() || slices.Contains(r.cfg.AllowedBots, t.Sender) {
+		return "", nil
+	}
+	have, err := gh.Permission(ctx, t.Owner, t.Repo, t.Sender)
+	if err != nil {
+		return "", fmt.Errorf("check the permission of %s: %w (the token needs metadata: read)", escape.Log(t.Sender), err)
+	}
+	if !ghclient.PermissionAtLeast(have, r.cfg.RequiredPermission) {
+		return fmt.Sprintf("%s has %s permission on %s/%s; required-permission is %s",
+			escape.Log(t.Sender), escape.Log(have), escape.Log(t.Owner), escape.Log(t.Repo), r.cfg.RequiredPermission), nil
+	}
+	return "", nil
+}
+
+// acknowledge shows the request was seen: 👀 on the comment, then the
+// run's comment.
+func (r *run) acknowledge(ctx context.Context, gh *ghclient.Client) {
+	if r.thread == nil {
+		return
+	}
+	if r.trig.CommentID != 0 {
+		r.thread.React(ctx, r.trig.CommentID, r.trig.CommentKind, "eyes")
+	}
+	r.thread.Show(ctx, r.state(conversation.Working))
+}
+
+// skip ends a run that decided not to act: one line, exit 0, nothing sent
+// to the Agent Job API.
+func (r *run) skip(reason string) error {
+	r.log.Printf("skipped: %s", reason)
+	r.res.Status = "skipped"
+	return r.finish(context.Background(), nil)
+}

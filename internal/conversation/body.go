@@ -1,0 +1,142 @@
+// Package conversation keeps the one comment a run writes in the issue or
+// pull request that triggered it: acknowledged, edited on every status
+// change, and ending with the result. It also finds the job an earlier run
+// in the same thread started, so a later request continues it.
+package conversation
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/escape"
+)
+
+// Phase is where a run is, as the comment tells it.
+type Phase int
+
+// The phases a comment goes through.
+const (
+	Working   Phase = iota // acknowledged, job starting or running
+	Done                   // completed or archived
+	Failed                 // the job failed
+	TimedOut               // the step's timeout passed
+	Cancelled              // the workflow was cancelled
+	Error                  // the job could not be started or followed
+)
+
+// State is what the comment shows.
+type State struct {
+	Phase    Phase
+	JobID    string
+	Status   string // the job's last status; untrusted
+	PRLink   string // untrusted
+	FollowUp bool   // the prompt went to an existing job
+	// Note is one more sentence, already safe Markdown (built with escape).
+	Note    string
+	Error   string // for Error and Failed; untrusted
+	RunURL  string
+	Elapsed time.Duration
+	Timeout time.Duration
+}
+
+// markerPrefix starts the hidden marker that names the job in a comment.
+const markerPrefix = "<!-- agent-job-action:job="
+
+var markerRE = regexp.MustCompile(`<!-- agent-job-action:job=([A-Za-z0-9._\-+=@/]{1,256}) -->`)
+
+// Marker returns the hidden marker for jobID, or "" when the id is not a
+// plain token (it could then close the HTML comment).
+func Marker(jobID string) string {
+	if jobID == "" || escape.Log(jobID) != jobID {
+		return ""
+	}
+	return markerPrefix + jobID + " -->"
+}
+
+// JobFromMarker returns the job id in body's marker, or "".
+func JobFromMarker(body string) string {
+	m := markerRE.FindStringSubmatch(body)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// IsOwn reports whether body is a comment this action wrote.
+func IsOwn(body string) bool {
+	return strings.Contains(body, "<!-- agent-job-action -->")
+}
+
+// Render returns the comment's Markdown for s.
+func Render(s State) string {
+	var b strings.Builder
+	b.WriteString("<!-- agent-job-action -->\n")
+	if m := Marker(s.JobID); m != "" {
+		b.WriteString(m + "\n")
+	}
+	job := "The job"
+	if s.JobID != "" {
+		job = "Job " + JobRef(s.JobID)
+	}
+	switch s.Phase {
+	case Working:
+		if s.JobID == "" {
+			b.WriteString("👀 **Working on it.** Starting an agent job…\n")
+		} else {
+			verb := "started"
+			if s.FollowUp {
+				verb = "continued"
+			}
+			fmt.Fprintf(&b, "⏳ **Working on it.** %s %s; status: %s.\n", job, verb, escape.Markdown(s.Status))
+		}
+	case Done:
+		switch link := escape.URL(s.PRLink); {
+		case link != "":
+			fmt.Fprintf(&b, "✅ **Done.** %s %s and opened a pull request: %s\n", job, escape.Markdown(s.Status), link)
+		case s.PRLink != "":
+			fmt.Fprintf(&b, "✅ **Done.** %s %s and reported a pull request link that is not an https URL, so it is not linked: %s\n",
+				job, escape.Markdown(s.Status), escape.Markdown(s.PRLink))
+		default:
+			fmt.Fprintf(&b, "✅ **Done, no changes.** %s %s without opening a pull request: nothing needed to change.\n", job, escape.Markdown(s.Status))
+		}
+	case Failed:
+		fmt.Fprintf(&b, "❌ **The job failed.** %s ended with status failed. Look at the workflow run for details, then ask again to retry.\n", job)
+	case TimedOut:
+		fmt.Fprintf(&b, "⌛ **Timed out** after %s. %s is still running on the server; its result is not reported here. Ask again later to continue it, or raise `timeout`.\n",
+			s.Timeout, job)
+	case Cancelled:
+		fmt.Fprintf(&b, "🚫 **Cancelled.** The workflow was cancelled while %s was %s; the job may still be running on the server.\n",
+			strings.ToLower(job[:1])+job[1:], escape.Markdown(orDash(s.Status)))
+	case Error:
+		fmt.Fprintf(&b, "❌ **Could not finish.** %s\n", escape.Markdown(s.Error))
+	}
+	if s.Note != "" {
+		b.WriteString("\n" + s.Note + "\n")
+	}
+	if run := escape.URL(s.RunURL); run != "" {
+		fmt.Fprintf(&b, "\n<sub>[Workflow run](%s)", run)
+		if s.Elapsed > 0 {
+			fmt.Fprintf(&b, " · %s", s.Elapsed.Round(time.Second))
+		}
+		b.WriteString("</sub>\n")
+	}
+	return b.String()
+}
+
+// JobRef shows a job id: in a code span when it is a plain token, escaped
+// text otherwise.
+func JobRef(id string) string {
+	if escape.Log(id) == id {
+		return "`" + id + "`"
+	}
+	return escape.Markdown(id)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "starting"
+	}
+	return s
+}

@@ -1,0 +1,73 @@
+package conversation
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/conversation -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestRenderGolden(t *testing.T) {
+	t.Parallel()
+	run := "https://github.com/acme/docs/actions/runs/42"
+	tests := []struct {
+		file string
+		s    State
+	}{
+		{"acknowledged.md", State{Phase: Working, RunURL: run}},
+		{"working.md", State{Phase: Working, JobID: "job_0001", Status: "active", RunURL: run, Elapsed: 3 * time.Second}},
+		{"working-follow-up.md", State{Phase: Working, JobID: "job_0001", Status: "active", FollowUp: true, RunURL: run}},
+		{"done-pr.md", State{Phase: Done, JobID: "job_0001", Status: "completed", PRLink: "https://github.com/acme/docs/pull/7", RunURL: run, Elapsed: 151 * time.Second}},
+		{"done-no-changes.md", State{Phase: Done, JobID: "job_0001", Status: "completed", RunURL: run}},
+		{"done-unsafe-link.md", State{Phase: Done, JobID: "job_0001", Status: "completed", PRLink: "javascript:alert(1)", RunURL: run}},
+		{"failed.md", State{Phase: Failed, JobID: "job_0001", Status: "failed", RunURL: run}},
+		{"timed-out.md", State{Phase: TimedOut, JobID: "job_0001", Status: "active", Timeout: 30 * time.Minute, RunURL: run}},
+		{"cancelled.md", State{Phase: Cancelled, JobID: "job_0001", Status: "active", RunURL: run}},
+		{"error.md", State{Phase: Error, Error: "create job: HTTP 429: rate limit <b>exceeded</b> @team", RunURL: run}},
+		{"hostile-job-id.md", State{Phase: Working, JobID: "x -->\n\n@everyone [click](https://evil)", Status: "act*ive*", RunURL: run}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			t.Parallel()
+			golden(t, tt.file, Render(tt.s))
+		})
+	}
+}
+
+func TestMarkerRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, id := range []string{"job_0001", "a.b-c", "Z9"} {
+		if got := JobFromMarker("text\n" + Render(State{Phase: Done, JobID: id})); got != id {
+			t.Errorf("JobFromMarker(Render(%q)) = %q", id, got)
+		}
+	}
+	for _, id := range []string{"", "x -->", "a b", "a\nb"} {
+		if m := Marker(id); m != "" {
+			t.Errorf("Marker(%q) = %q, want none", id, m)
+		}
+	}
+	if !IsOwn(Render(State{})) || IsOwn("/docs <!-- agent-job-action:job=x -->") {
+		t.Error("IsOwn")
+	}
+}

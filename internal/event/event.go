@@ -1,0 +1,210 @@
+// Package event reads what triggered the workflow run: the event name and
+// the webhook payload the runner saved to a file. It reduces the payload to
+// the few facts the action needs (which issue or pull request, which
+// comment, who sent it) and builds the default prompt from them.
+package event
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/google/go-github/v62/github"
+)
+
+// Comment kinds, saying which reactions endpoint a comment belongs to.
+const (
+	KindIssue  = "issue"  // an issue_comment, on an issue or a pull request
+	KindReview = "review" // a pull_request_review_comment, on a diff line
+)
+
+// Trigger is the part of the event the action uses.
+type Trigger struct {
+	Event  string // GITHUB_EVENT_NAME
+	Owner  string
+	Repo   string
+	Number int  // issue or pull request number; 0 when the event has none
+	IsPR   bool // Number is a pull request
+	Title  string
+	URL    string // html_url of the issue or pull request
+	// CommentID is 0 unless the event is a comment.
+	CommentID   int64
+	CommentKind string // KindIssue or KindReview
+	CommentBody string
+	IssueBody   string
+	Sender      string // login of the account that caused the event
+	SenderIsBot bool
+	Action      string // the payload's action: created, opened, ...
+}
+
+// Read returns the trigger described by the runner's environment.
+//
+// Comment, issue and pull request events need their payload, so a missing
+// or unreadable event file is an error for them. Other events (a manual
+// dispatch, a schedule, a push) have no issue to talk to: their payload is
+// read only for the sender, and the action can run without it.
+func Read(getenv func(string) string) (*Trigger, error) {
+	t := &Trigger{Event: getenv("GITHUB_EVENT_NAME")}
+	if repo := getenv("GITHUB_REPOSITORY"); repo != "" {
+		owner, name, ok := strings.Cut(repo, "/")
+		if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
+			return nil, fmt.Errorf("GITHUB_REPOSITORY %q is not owner/repo", repo)
+		}
+		t.Owner, t.Repo = owner, name
+	}
+
+	path := getenv("GITHUB_EVENT_PATH")
+	var err error
+	switch t.Event {
+	case "issue_comment":
+		err = readIssueComment(path, t)
+	case "pull_request_review_comment":
+		err = readReviewComment(path, t)
+	case "issues":
+		err = readIssues(path, t)
+	case "pull_request", "pull_request_target":
+		err = readPullRequest(path, t)
+	default:
+		readOther(path, t)
+		return t, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s event: %w", t.Event, err)
+	}
+	if t.Owner == "" {
+		return nil, fmt.Errorf("read %s event: GITHUB_REPOSITORY is not set", t.Event)
+	}
+	return t, nil
+}
+
+func decode(path string, v any) error {
+	if path == "" {
+		return fmt.Errorf("GITHUB_EVENT_PATH is not set")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("event payload: %w", err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("event payload %s: %w", path, err)
+	}
+	return nil
+}
+
+func readIssueComment(path string, t *Trigger) error {
+	var e github.IssueCommentEvent
+	if err := decode(path, &e); err != nil {
+		return err
+	}
+	if e.Issue == nil || e.Comment == nil {
+		return fmt.Errorf("event payload has no issue or no comment")
+	}
+	t.Action = e.GetAction()
+	setIssue(t, e.Issue)
+	// On a pull request's conversation tab the event is still issue_comment;
+	// only the issue's pull_request links tell the two apart.
+	t.IsPR = e.Issue.PullRequestLinks != nil
+	t.CommentID = e.Comment.GetID()
+	t.CommentKind = KindIssue
+	t.CommentBody = e.Comment.GetBody()
+	setSender(t, e.Sender, e.Comment.User)
+	return nil
+}
+
+func readReviewComment(path string, t *Trigger) error {
+	var e github.PullRequestReviewCommentEvent
+	if err := decode(path, &e); err != nil {
+		return err
+	}
+	if e.PullRequest == nil || e.Comment == nil {
+		return fmt.Errorf("event payload has no pull_request or no comment")
+	}
+	t.Action = e.GetAction()
+	setPullRequest(t, e.PullRequest)
+	t.CommentID = e.Comment.GetID()
+	t.CommentKind = KindReview
+	t.CommentBody = e.Comment.GetBody()
+	setSender(t, e.Sender, e.Comment.User)
+	return nil
+}
+
+func readIssues(path string, t *Trigger) error {
+	var e github.IssuesEvent
+	if err := decode(path, &e); err != nil {
+		return err
+	}
+	if e.Issue == nil {
+		return fmt.Errorf("event payload has no issue")
+	}
+	t.Action = e.GetAction()
+	setIssue(t, e.Issue)
+	setSender(t, e.Sender, e.Issue.User)
+	return nil
+}
+
+func readPullRequest(path string, t *Trigger) error {
+	var e github.PullRequestEvent
+	if err := decode(path, &e); err != nil {
+		return err
+	}
+	if e.PullRequest == nil {
+		return fmt.Errorf("event payload has no pull_request")
+	}
+	t.Action = e.GetAction()
+	setPullRequest(t, e.PullRequest)
+	setSender(t, e.Sender, e.PullRequest.User)
+	return nil
+}
+
+// readOther keeps what every payload has. Errors are dropped on purpose:
+// these events do not need the payload, and a run outside Actions (the demo)
+// has none.
+func readOther(path string, t *Trigger) {
+	var e struct {
+		Action *string      `json:"action"`
+		Sender *github.User `json:"sender"`
+	}
+	if path == "" || decode(path, &e) != nil {
+		return
+	}
+	if e.Action != nil {
+		t.Action = *e.Action
+	}
+	setSender(t, e.Sender, nil)
+}
+
+func setIssue(t *Trigger, i *github.Issue) {
+	t.Number = i.GetNumber()
+	t.Title = i.GetTitle()
+	t.URL = i.GetHTMLURL()
+	t.IssueBody = i.GetBody()
+}
+
+func setPullRequest(t *Trigger, pr *github.PullRequest) {
+	t.Number = pr.GetNumber()
+	t.IsPR = true
+	t.Title = pr.GetTitle()
+	t.URL = pr.GetHTMLURL()
+	t.IssueBody = pr.GetBody()
+}
+
+// setSender prefers the payload's sender; the author of the comment or issue
+// stands in when a trimmed payload lacks it.
+func setSender(t *Trigger, sender, author *github.User) {
+	u := sender
+	if u == nil {
+		u = author
+	}
+	if u == nil {
+		return
+	}
+	t.Sender = u.GetLogin()
+	t.SenderIsBot = isBot(u.GetLogin(), u.GetType())
+}
+
+// isBot: GitHub Apps have type "Bot", and their logins end in "[bot]"
+// even where a payload leaves the type out.
+func isBot(login, typ string) bool {
+	return typ == "Bot" || strings.HasSuffix(login, "[bot]")
+}

@@ -1,0 +1,445 @@
+// Package fakegithub is an in-process fake of the few GitHub REST endpoints
+// the action uses: issue comments (list, create, edit), reactions on issue
+// and review comments, and a collaborator's permission. It keeps their state,
+// records every request, and answers anything else with 404 while noting it
+// as unexpected, as go-github's own tests do. It needs no testing.TB, so the
+// demo can run against it too.
+package fakegithub
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultToken is the token the fake accepts when Options.Token is empty.
+const DefaultToken = "ghs_fake_token"
+
+// The account that comments created through the API belong to: the
+// GITHUB_TOKEN's identity.
+const (
+	BotLogin = "github-actions[bot]"
+	botID    = 41898282
+)
+
+// Options configure a Server.
+type Options struct {
+	// Token is the only token accepted, as "Bearer <t>" or "token <t>";
+	// other requests get 401. Empty means DefaultToken.
+	Token string
+	// Prefix is the path the API is served under: "" as on github.com,
+	// "/api/v3" as on GitHub Enterprise Server. Requests outside it are
+	// unexpected.
+	Prefix string
+	// Permissions maps a login to its role: admin, maintain, write, triage,
+	// read or a custom role's name. Logins not listed get 404.
+	Permissions map[string]string
+	// NoRoleName leaves role_name out of permission answers, as older GitHub
+	// Enterprise Server versions do.
+	NoRoleName bool
+	// ForbidComments answers 403 to creating and editing comments, as GitHub
+	// does when the token lacks issues: write or pull-requests: write.
+	ForbidComments bool
+	// ForbidReactions answers 403 to creating reactions.
+	ForbidReactions bool
+	// Fault, when set, sees every authorized request to a known endpoint
+	// first; returning true means it has answered (a 500, a rate limit).
+	Fault func(w http.ResponseWriter, r *http.Request) bool
+}
+
+// Request is one request the fake received.
+type Request struct {
+	Method string
+	Path   string // as sent, escaped, without the query
+	Query  string
+	Header http.Header
+	Body   []byte
+}
+
+// Comment is an issue comment the fake holds.
+type Comment struct {
+	ID     int64
+	Number int
+	Author string
+	IsBot  bool
+	Body   string
+	Edits  int
+}
+
+// Reaction is a reaction the fake holds.
+type Reaction struct {
+	ID        int64
+	CommentID int64
+	Kind      string // "issue" or "review", by the endpoint used
+	Content   string
+	User      string
+}
+
+// Server is the running fake. Its embedded httptest.Server's URL is the
+// host; APIURL adds the prefix.
+type Server struct {
+	*httptest.Server
+
+	opt        Options
+	mu         sync.Mutex
+	requests   []Request
+	unexpected []string
+	comments   []*Comment // in creation order, as GitHub lists them
+	reactions  []Reaction
+	nextID     int64
+	created    int
+	edits      int
+}
+
+// New starts a fake. Close it when done.
+func New(opt Options) *Server {
+	if opt.Token == "" {
+		opt.Token = DefaultToken
+	}
+	opt.Prefix = strings.TrimRight(opt.Prefix, "/")
+	s := &Server{opt: opt, nextID: 1001}
+	mux := http.NewServeMux()
+	p := opt.Prefix
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/issues/{number}/comments", s.authorized(s.listComments))
+	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/issues/{number}/comments", s.authorized(s.createComment))
+	mux.HandleFunc("PATCH "+p+"/repos/{owner}/{repo}/issues/comments/{id}", s.authorized(s.editComment))
+	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/issues/comments/{id}/reactions", s.authorized(s.react("issue")))
+	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/pulls/comments/{id}/reactions", s.authorized(s.react("review")))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/collaborators/{user}/permission", s.authorized(s.permission))
+	mux.HandleFunc("/", s.catchAll)
+	s.Server = httptest.NewServer(s.record(mux))
+	return s
+}
+
+// APIURL is the value GITHUB_API_URL would have: the URL with the prefix.
+func (s *Server) APIURL() string { return s.URL + s.opt.Prefix }
+
+// Requests returns a copy of every request received, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.requests)
+}
+
+// Unexpected lists the requests no endpoint serves, as "METHOD /path".
+func (s *Server) Unexpected() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.unexpected)
+}
+
+// CommentsCreated counts comments created through the API.
+func (s *Server) CommentsCreated() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.created
+}
+
+// CommentEdits counts successful comment edits.
+func (s *Server) CommentEdits() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.edits
+}
+
+// Reactions returns the reactions created, in order. Adding one that exists
+// already does not add it again, as on GitHub.
+func (s *Server) Reactions() []Reaction {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.reactions)
+}
+
+// Comments returns copies of the comments on issue number, oldest first.
+func (s *Server) Comments(number int) []Comment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Comment
+	for _, c := range s.comments {
+		if c.Number == number {
+			out = append(out, *c)
+		}
+	}
+	return out
+}
+
+// SeedComment adds a comment as if author had written it, without counting
+// it as created, and returns its id.
+func (s *Server) SeedComment(number int, author string, isBot bool, body string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.add(number, author, isBot, body).ID
+}
+
+func (s *Server) add(number int, author string, isBot bool, body string) *Comment {
+	c := &Comment{ID: s.nextID, Number: number, Author: author, IsBot: isBot, Body: body}
+	s.nextID++
+	s.comments = append(s.comments, c)
+	return c
+}
+
+func (s *Server) record(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err != nil {
+			http.Error(w, "read body", http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		s.mu.Lock()
+		s.requests = append(s.requests, Request{
+			Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.RawQuery,
+			Header: r.Header.Clone(), Body: body,
+		})
+		s.mu.Unlock()
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) catchAll(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.unexpected = append(s.unexpected, r.Method+" "+r.URL.EscapedPath())
+	s.mu.Unlock()
+	writeError(w, http.StatusNotFound, "Not Found")
+}
+
+func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		auth := r.Header.Get("Authorization")
+		if auth != "Bearer "+s.opt.Token && auth != "token "+s.opt.Token {
+			writeError(w, http.StatusUnauthorized, "Bad credentials")
+			return
+		}
+		if s.opt.Fault != nil && s.opt.Fault(w, r) {
+			return
+		}
+		h(w, r)
+	}
+}
+
+func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathInt(w, r, "number")
+	number := int(n)
+	if !ok {
+		return
+	}
+	page, perPage := 1, 30
+	q := r.URL.Query()
+	if v, err := strconv.Atoi(q.Get("page")); err == nil && v > 0 {
+		page = v
+	}
+	if v, err := strconv.Atoi(q.Get("per_page")); err == nil && v > 0 {
+		perPage = min(v, 100)
+	}
+	s.mu.Lock()
+	var all []map[string]any
+	for _, c := range s.comments {
+		if c.Number == number {
+			all = append(all, render(r, c))
+		}
+	}
+	s.mu.Unlock()
+	last := max((len(all)+perPage-1)/perPage, 1)
+	from := min((page-1)*perPage, len(all))
+	to := min(from+perPage, len(all))
+	if page < last {
+		link := func(p int, rel string) string {
+			u := url.URL{Scheme: "http", Host: r.Host, Path: r.URL.Path}
+			v := url.Values{"page": {strconv.Itoa(p)}, "per_page": {strconv.Itoa(perPage)}}
+			u.RawQuery = v.Encode()
+			return fmt.Sprintf("<%s>; rel=%q", u.String(), rel)
+		}
+		w.Header().Set("Link", link(page+1, "next")+", "+link(last, "last"))
+	}
+	items := all[from:to]
+	if items == nil {
+		items = []map[string]any{} // GitHub answers [], never null
+	}
+	writeJSON(w, http.StatusOK, items)
+}
+
+func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathInt(w, r, "number")
+	number := int(n)
+	if !ok {
+		return
+	}
+	body, ok := commentBody(w, r)
+	if !ok {
+		return
+	}
+	if s.opt.ForbidComments {
+		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
+		return
+	}
+	s.mu.Lock()
+	c := s.add(number, BotLogin, true, body)
+	s.created++
+	out := render(r, c)
+	s.mu.Unlock()
+	writeJSON(w, http.StatusCreated, out)
+}
+
+func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathInt(w, r, "id")
+	if !ok {
+		return
+	}
+	body, ok := commentBody(w, r)
+	if !ok {
+		return
+	}
+	if s.opt.ForbidComments {
+		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := slices.IndexFunc(s.comments, func(c *Comment) bool { return c.ID == id })
+	if i < 0 {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	c := s.comments[i]
+	c.Body = body
+	c.Edits++
+	s.edits++
+	writeJSON(w, http.StatusOK, render(r, c))
+}
+
+var reactionContents = []string{"+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"}
+
+// react does not check that the comment exists: the comment to react to
+// comes from an event payload the fake never saw.
+func (s *Server) react(kind string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := pathInt(w, r, "id")
+		if !ok {
+			return
+		}
+		var in struct {
+			Content string `json:"content"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil || !slices.Contains(reactionContents, in.Content) {
+			writeError(w, http.StatusUnprocessableEntity, "Validation Failed")
+			return
+		}
+		if s.opt.ForbidReactions {
+			writeError(w, http.StatusForbidden, "Resource not accessible by integration")
+			return
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		status := http.StatusOK
+		i := slices.IndexFunc(s.reactions, func(x Reaction) bool {
+			return x.CommentID == id && x.Kind == kind && x.Content == in.Content && x.User == BotLogin
+		})
+		if i < 0 {
+			s.reactions = append(s.reactions, Reaction{ID: s.nextID, CommentID: id, Kind: kind, Content: in.Content, User: BotLogin})
+			s.nextID++
+			i = len(s.reactions) - 1
+			status = http.StatusCreated
+		}
+		x := s.reactions[i]
+		writeJSON(w, status, map[string]any{
+			"id": x.ID, "content": x.Content, "created_at": stamp(x.ID),
+			"user": map[string]any{"login": BotLogin, "id": botID, "type": "Bot"},
+		})
+	}
+}
+
+// legacyPermission maps a role to the base permission GitHub reports beside
+// it: maintain counts as write, triage and custom roles as read.
+func legacyPermission(role string) string {
+	switch role {
+	case "admin", "write", "read", "none":
+		return role
+	case "maintain":
+		return "write"
+	}
+	return "read"
+}
+
+func (s *Server) permission(w http.ResponseWriter, r *http.Request) {
+	user := r.PathValue("user")
+	role, ok := s.opt.Permissions[user]
+	if !ok {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	out := map[string]any{
+		"permission": legacyPermission(role),
+		"user":       map[string]any{"login": user, "type": "User"},
+	}
+	if !s.opt.NoRoleName {
+		out["role_name"] = role
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// render gives a comment the JSON shape GitHub uses. Links are built from
+// the request's owner and repo, so seeded comments need neither.
+func render(r *http.Request, c *Comment) map[string]any {
+	owner, repo := r.PathValue("owner"), r.PathValue("repo")
+	typ, uid := "User", 1000+len(c.Author)
+	if c.IsBot {
+		typ = "Bot"
+	}
+	if c.Author == BotLogin {
+		uid = botID
+	}
+	return map[string]any{
+		"id":         c.ID,
+		"node_id":    fmt.Sprintf("IC_fake%d", c.ID),
+		"url":        fmt.Sprintf("https://api.github.com/repos/%s/%s/issues/comments/%d", owner, repo, c.ID),
+		"html_url":   fmt.Sprintf("https://github.com/%s/%s/issues/%d#issuecomment-%d", owner, repo, c.Number, c.ID),
+		"issue_url":  fmt.Sprintf("https://api.github.com/repos/%s/%s/issues/%d", owner, repo, c.Number),
+		"body":       c.Body,
+		"user":       map[string]any{"login": c.Author, "id": uid, "type": typ},
+		"created_at": stamp(c.ID),
+		"updated_at": stamp(c.ID + int64(c.Edits)),
+	}
+}
+
+// stamp is a fixed time per id, so answers do not change from run to run.
+func stamp(id int64) string {
+	return time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(id) * time.Second).Format(time.RFC3339)
+}
+
+func commentBody(w http.ResponseWriter, r *http.Request) (string, bool) {
+	var in struct {
+		Body *string `json:"body"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.Body == nil || *in.Body == "" {
+		writeError(w, http.StatusUnprocessableEntity, "Validation Failed")
+		return "", false
+	}
+	return *in.Body, true
+}
+
+func pathInt(w http.ResponseWriter, r *http.Request, name string) (int64, bool) {
+	n, err := strconv.ParseInt(r.PathValue(name), 10, 64)
+	if err != nil || n <= 0 {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return 0, false
+	}
+	return n, true
+}
+
+func writeError(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, map[string]string{"message": msg, "documentation_url": "https://docs.github.com/rest"})
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
