@@ -16,6 +16,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/action"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/faults"
 	"github.com/agentjob/agent-job-action/internal/poll"
 )
 
@@ -436,7 +437,7 @@ func TestRunTimeoutOnHangingRequest(t *testing.T) {
 	h.env.Clock = clock.Real{}
 	h.env.Schedule = poll.Fixed(10 * time.Millisecond)
 	h.vars["INPUT_TIMEOUT"] = "300ms"
-	h.api.FailOn(2, fakeapi.Hang())
+	h.api.FailOn(2, faults.Hang())
 	start := time.Now()
 	err := h.run(context.Background())
 	if err == nil {
@@ -496,7 +497,7 @@ func TestRunCancellation(t *testing.T) {
 func TestRunRetriesPollOn503(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, fakeapi.Scenario{Runtime: 20 * time.Second})
-	h.api.FailOn(2, fakeapi.Status(http.StatusServiceUnavailable))
+	h.api.FailOn(2, faults.Status(http.StatusServiceUnavailable))
 	if err := h.run(context.Background()); err != nil {
 		t.Fatalf("run: %v\n%s", err, h.stdout.String())
 	}
@@ -514,7 +515,7 @@ func TestRunRetriesPollOn503(t *testing.T) {
 func TestRunHonoursRetryAfterOn429(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
-	h.api.FailOn(1, fakeapi.RateLimited("7"))
+	h.api.FailOn(1, faults.RateLimited("7"))
 	if err := h.run(context.Background()); err != nil {
 		t.Fatalf("run: %v\n%s", err, h.stdout.String())
 	}
@@ -528,7 +529,7 @@ func TestRunHonoursRetryAfterOn429(t *testing.T) {
 func TestRunDoesNotRetryCreateAfter500(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
-	h.api.FailOn(1, fakeapi.Status(http.StatusInternalServerError))
+	h.api.FailOn(1, faults.Status(http.StatusInternalServerError))
 	if err := h.run(context.Background()); err == nil {
 		t.Fatal("run succeeded")
 	}

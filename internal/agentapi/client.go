@@ -39,6 +39,9 @@ func New(doer Doer, base *url.URL, projectID, apiKey string) *Client {
 	}
 }
 
+// maxJobBytes bounds a job record; real ones are a few hundred bytes.
+const maxJobBytes = 1 << 20
+
 // Operation names, used in errors and logs.
 const (
 	OpCreate  = "create job"
@@ -150,9 +153,12 @@ func (c *Client) send(ctx context.Context, op string, r Request) (*Job, error) {
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			return nil
 		}
-		data, err := io.ReadAll(resp.Body)
+		data, err := io.ReadAll(io.LimitReader(resp.Body, maxJobBytes+1))
 		if err != nil {
 			return err
+		}
+		if len(data) > maxJobBytes {
+			return fmt.Errorf("%w: a job record over %d KiB", httpclient.ErrBodyTooLarge, maxJobBytes>>10)
 		}
 		job, err = DecodeJob(data)
 		if err != nil {
@@ -173,7 +179,7 @@ func (c *Client) send(ctx context.Context, op string, r Request) (*Job, error) {
 	if ctx.Err() != nil {
 		err = ctx.Err()
 	}
-	err = redact(err)
+	err = httpclient.StripURLs(err)
 	if r.Method == http.MethodPost && mayHaveActed(err) {
 		err = &UncertainError{Op: op, Err: err}
 	}
@@ -205,14 +211,4 @@ func statusError(op string, resp *http.Response) error {
 		e.Message = "unexpected redirect; check base-url"
 	}
 	return e
-}
-
-// redact drops the URL from transport errors: it can carry the project id and
-// job id, which are fine, but a base-url with odd parts is not worth echoing.
-func redact(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return fmt.Errorf("%s request failed: %w", ue.Op, ue.Err)
-	}
-	return err
 }

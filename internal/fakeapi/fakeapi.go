@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/faults"
 )
 
 // Scenario says how jobs behave.
@@ -62,7 +63,7 @@ type Server struct {
 	requests []Request
 	jobs     map[string]*job
 	nextID   int
-	faults   map[int]Fault
+	faults   faults.Script
 }
 
 type job struct {
@@ -87,7 +88,7 @@ func New(project string, sc Scenario) *Server {
 	if sc.Repository == "" {
 		sc.Repository = "https://github.com/acme/docs"
 	}
-	s := &Server{Project: project, sc: sc, jobs: map[string]*job{}, faults: map[int]Fault{}}
+	s := &Server{Project: project, sc: sc, jobs: map[string]*job{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -135,6 +136,10 @@ func isMessage(r Request) bool {
 	return r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/message")
 }
 
+// FailOn makes request number n (counting from 1, over all endpoints) meet
+// fault f instead of the normal answer.
+func (s *Server) FailOn(n int, f faults.Fault) { s.faults.On(n, f) }
+
 // AddJob registers a job that already exists, for follow-up tests.
 func (s *Server) AddJob(id, status string) {
 	s.mu.Lock()
@@ -146,10 +151,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	s.mu.Lock()
 	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.EscapedPath(), Header: r.Header.Clone(), Body: body})
-	n := len(s.requests)
-	fault, faulty := s.faults[n]
 	s.mu.Unlock()
-	if faulty && fault(w, r) {
+	if s.faults.Serve(w, r) {
 		return
 	}
 

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v62/github"
+
+	"github.com/agentjob/agent-job-action/internal/httpclient"
 )
 
 // DefaultAPIURL is GitHub.com's API, for a GITHUB_API_URL left empty.
@@ -82,7 +84,7 @@ func New(httpClient *http.Client, apiURL, token string) (*Client, error) {
 func (c *Client) CreateComment(ctx context.Context, owner, repo string, number int, body string) (*Comment, error) {
 	ic, _, err := c.gh.Issues.CreateComment(ctx, owner, repo, number, &github.IssueComment{Body: &body})
 	if err != nil {
-		return nil, fmt.Errorf("create comment on #%d: %w", number, err)
+		return nil, fmt.Errorf("create comment on #%d: %w", number, clean(err))
 	}
 	return fromIssueComment(ic), nil
 }
@@ -91,7 +93,7 @@ func (c *Client) CreateComment(ctx context.Context, owner, repo string, number i
 func (c *Client) UpdateComment(ctx context.Context, owner, repo string, id int64, body string) (*Comment, error) {
 	ic, _, err := c.gh.Issues.EditComment(ctx, owner, repo, id, &github.IssueComment{Body: &body})
 	if err != nil {
-		return nil, fmt.Errorf("update comment %d: %w", id, err)
+		return nil, fmt.Errorf("update comment %d: %w", id, clean(err))
 	}
 	return fromIssueComment(ic), nil
 }
@@ -104,7 +106,7 @@ func (c *Client) ListComments(ctx context.Context, owner, repo string, number in
 	for range maxListPages {
 		page, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, number, opt)
 		if err != nil {
-			return nil, fmt.Errorf("list comments on #%d: %w", number, err)
+			return nil, fmt.Errorf("list comments on #%d: %w", number, clean(err))
 		}
 		for _, ic := range page {
 			out = append(out, fromIssueComment(ic))
@@ -136,7 +138,7 @@ func (c *Client) AddReaction(ctx context.Context, owner, repo string, commentID 
 		return fmt.Errorf("add reaction to comment %d: unknown comment kind %q", commentID, kind)
 	}
 	if err != nil {
-		return fmt.Errorf("add reaction to comment %d: %w", commentID, err)
+		return fmt.Errorf("add reaction to comment %d: %w", commentID, clean(err))
 	}
 	return nil
 }
@@ -157,7 +159,7 @@ func (c *Client) Permission(ctx context.Context, owner, repo, user string) (stri
 		url.PathEscape(owner), url.PathEscape(repo), url.PathEscape(user))
 	req, err := c.gh.NewRequest(http.MethodGet, u, nil)
 	if err != nil {
-		return "", fmt.Errorf("permission of %s: %w", user, err)
+		return "", fmt.Errorf("permission of %s: %w", user, clean(err))
 	}
 	var p permissionLevel
 	resp, err := c.gh.Do(ctx, req, &p)
@@ -165,7 +167,7 @@ func (c *Client) Permission(ctx context.Context, owner, repo, user string) (stri
 		if resp != nil && resp.StatusCode == http.StatusNotFound {
 			return "none", nil
 		}
-		return "", fmt.Errorf("permission of %s: %w", user, err)
+		return "", fmt.Errorf("permission of %s: %w", user, clean(err))
 	}
 	if _, ok := rank[p.RoleName]; ok {
 		return p.RoleName, nil
@@ -219,4 +221,27 @@ func fromIssueComment(ic *github.IssueComment) *Comment {
 		Author:      u.GetLogin(),
 		AuthorIsBot: u.GetType() == "Bot" || strings.HasSuffix(u.GetLogin(), "[bot]"),
 	}
+}
+
+// clean keeps URLs out of error text, where go-github's errors put them,
+// while errors.As still finds the original.
+func clean(err error) error {
+	var (
+		er *github.ErrorResponse
+		rl *github.RateLimitError
+		ab *github.AbuseRateLimitError
+	)
+	switch {
+	case errors.As(err, &rl):
+		return httpclient.Rewrap("GitHub rate limit exceeded", err)
+	case errors.As(err, &ab):
+		return httpclient.Rewrap("GitHub secondary rate limit exceeded", err)
+	case errors.As(err, &er) && er.Response != nil:
+		msg := fmt.Sprintf("HTTP %d", er.Response.StatusCode)
+		if er.Message != "" {
+			msg += ": " + er.Message
+		}
+		return httpclient.Rewrap(msg, err)
+	}
+	return httpclient.StripURLs(err)
 }

@@ -361,7 +361,7 @@ func TestPermissionErrors(t *testing.T) {
 		status       int
 		wantErr      string
 	}{
-		{name: "server error", status: 500, answer: `{"message":"boom"}`, wantErr: "permission of ada: GET "},
+		{name: "server error", status: 500, answer: `{"message":"boom"}`, wantErr: "permission of ada: HTTP 500: boom"},
 		{name: "unknown permission", status: 200, answer: `{"permission":"superuser"}`, wantErr: `permission of ada: unknown permission "superuser"`},
 		{name: "empty answer", status: 200, answer: `{}`, wantErr: `permission of ada: unknown permission ""`},
 	}
@@ -422,14 +422,14 @@ func TestErrorKinds(t *testing.T) {
 		rateLimited   bool
 		wantErrSubstr string
 	}{
-		{name: "token without issues: write", opt: fakegithub.Options{ForbidComments: true}, forbidden: true, wantErrSubstr: "403 Resource not accessible by integration"},
+		{name: "token without issues: write", opt: fakegithub.Options{ForbidComments: true}, forbidden: true, wantErrSubstr: "HTTP 403: Resource not accessible by integration"},
 		{name: "primary rate limit", rateLimited: true, opt: fakegithub.Options{Fault: answer(403,
 			map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Limit": "1000", "X-RateLimit-Reset": "1700000000"},
 			`{"message":"API rate limit exceeded"}`)}},
 		{name: "secondary rate limit", rateLimited: true, opt: fakegithub.Options{Fault: answer(403, nil,
 			`{"message":"You have exceeded a secondary rate limit","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}`)}},
 		{name: "429", rateLimited: true, opt: fakegithub.Options{Fault: answer(429, map[string]string{"Retry-After": "60"}, `{"message":"Too many requests"}`)}},
-		{name: "bad credentials", opt: fakegithub.Options{Token: "another"}, wantErrSubstr: "401 Bad credentials"},
+		{name: "bad credentials", opt: fakegithub.Options{Token: "another"}, wantErrSubstr: "HTTP 401: Bad credentials"},
 		{name: "server error", opt: fakegithub.Options{Fault: answer(502, nil, `<html>bad gateway</html>`)}, wantErrSubstr: "502"},
 	}
 	for _, tc := range cases {
@@ -445,6 +445,9 @@ func TestErrorKinds(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), token) {
 				t.Errorf("error %q shows the token", err)
+			}
+			if strings.Contains(err.Error(), "http://") {
+				t.Errorf("error %q shows a URL", err)
 			}
 			if got := IsForbidden(err); got != tc.forbidden {
 				t.Errorf("IsForbidden() = %v, want %v", got, tc.forbidden)

@@ -10,7 +10,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -141,7 +143,13 @@ func (t *roundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.c.Do(req)
+	resp, err := t.c.Do(req)
+	if err != nil && resp != nil {
+		// http.Client wants one or the other.
+		resp.Body.Close()
+		resp = nil
+	}
+	return resp, err
 }
 
 // Do sends req, repeating it only where the policy allows.
@@ -313,3 +321,31 @@ func (r *cappedReader) Read(p []byte) (int, error) {
 }
 
 func (r *cappedReader) Close() error { return r.rc.Close() }
+
+// StripURLs returns err with the request URLs that *url.Error puts in its
+// message left out (they can carry ids and hosts that have no place in a log
+// line), keeping errors.Is and errors.As working on the original.
+func StripURLs(err error) error {
+	var ue *url.Error
+	if err == nil || !errors.As(err, &ue) {
+		return err
+	}
+	op, inner := ue.Op, ue.Err
+	for errors.As(inner, &ue) {
+		inner = ue.Err
+	}
+	// What the callers wrapped around the *url.Error stays: "get job: ".
+	prefix, _, _ := strings.Cut(err.Error(), op+" \"")
+	return &cleanError{msg: prefix + op + " request failed: " + inner.Error(), err: err}
+}
+
+// Rewrap keeps err for errors.Is and errors.As but shows msg.
+func Rewrap(msg string, err error) error { return &cleanError{msg: msg, err: err} }
+
+type cleanError struct {
+	msg string
+	err error
+}
+
+func (e *cleanError) Error() string { return e.msg }
+func (e *cleanError) Unwrap() error { return e.err }
