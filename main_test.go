@@ -22,6 +22,19 @@ import (
 
 const testKey = "mint_test_0123456789abcdef"
 
+// runMainEnv makes the test binary run main() instead of the tests, so
+// signal tests can run the program as the runner does: a process.
+const runMainEnv = "AGENT_JOB_ACTION_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		os.Args = os.Args[:1] // the test flags are not the program's
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
 // harness runs the binary's run function as the runner would: INPUT_*
 // variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, against the fake.
 type harness struct {

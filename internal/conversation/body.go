@@ -107,6 +107,10 @@ func Render(s State) string {
 		fmt.Fprintf(&b, "⌛ **Timed out** after %s. %s is still running on the server; its result is not reported here. Ask again later to continue it, or raise `timeout`.\n",
 			s.Timeout, job)
 	case Cancelled:
+		if s.JobID == "" {
+			b.WriteString("🚫 **Cancelled** while the job was being created: it may or may not exist. Look at the project's agent jobs in the Mintlify dashboard before asking again.\n")
+			break
+		}
 		fmt.Fprintf(&b, "🚫 **Cancelled.** The workflow was cancelled while %s was %s; the job may still be running on the server.\n",
 			strings.ToLower(job[:1])+job[1:], escape.Markdown(orDash(s.Status)))
 	case Error:

@@ -44,6 +44,7 @@ func TestRenderGolden(t *testing.T) {
 		{"failed.md", State{Phase: Failed, JobID: "job_0001", Status: "failed", RunURL: run}},
 		{"timed-out.md", State{Phase: TimedOut, JobID: "job_0001", Status: "active", Timeout: 30 * time.Minute, RunURL: run}},
 		{"cancelled.md", State{Phase: Cancelled, JobID: "job_0001", Status: "active", RunURL: run}},
+		{"cancelled-while-creating.md", State{Phase: Cancelled, RunURL: run}},
 		{"error.md", State{Phase: Error, Error: "create job: HTTP 429: rate limit <b>exceeded</b> @team", RunURL: run}},
 		{"hostile-job-id.md", State{Phase: Working, JobID: "x -->\n\n@everyone [click](https://evil)", Status: "act*ive*", RunURL: run}},
 	}

@@ -54,13 +54,20 @@ func (w *Waiter) Wait(ctx context.Context, job *agentapi.Job) (Result, error) {
 	start := w.Clock.Now()
 	seen := map[string]bool{}
 	w.checkUnknown(job, seen)
-	for !res.Job.Terminal() {
+	for first := true; !res.Job.Terminal(); first = false {
 		now := w.Clock.Now()
 		left := w.Deadline.Sub(now)
 		if left <= 0 {
 			return res, ErrTimedOut
 		}
-		if err := w.Clock.Sleep(ctx, min(w.Schedule.Next(now.Sub(start)), left)); err != nil {
+		elapsed := now.Sub(start)
+		if first {
+			// The wall clock has moved a few microseconds since start, and a
+			// schedule would take that for a later poll (Auto would skip
+			// First). Schedule promises 0 for the first wait.
+			elapsed = 0
+		}
+		if err := w.Clock.Sleep(ctx, min(w.Schedule.Next(elapsed), left)); err != nil {
 			return res, waitErr(ctx)
 		}
 		if !w.Clock.Now().Before(w.Deadline) {
