@@ -102,6 +102,7 @@ func (r *run) permitted(ctx context.Context, gh *ghclient.Client) (string, error
 		return fmt.Sprintf("%s has %s permission on %s/%s; required-permission is %s",
 			escape.Log(t.Sender), escape.Log(have), escape.Log(t.Owner), escape.Log(t.Repo), r.cfg.RequiredPermission), nil
 	}
+	r.logf("%s has %s permission (%s needed): acting on the %s event", escape.Log(t.Sender), escape.Log(have), r.cfg.RequiredPermission, t.Event)
 	return "", nil
 }
 
@@ -115,6 +116,9 @@ func (r *run) acknowledge(ctx context.Context, gh *ghclient.Client) {
 		r.thread.React(ctx, r.trig.CommentID, r.trig.CommentKind, "eyes")
 	}
 	r.thread.Show(ctx, r.state(conversation.Working))
+	if url := r.thread.URL(); url != "" {
+		r.logf("answering in #%d: %s", r.target(), escape.Log(url))
+	}
 }
 
 // skip ends a run that decided not to act: one line, exit 0, nothing sent
