@@ -419,3 +419,18 @@ func TestPermissionCheckFailureRefusesToAct(t *testing.T) {
 		t.Error("Agent Job API called without a permission check")
 	}
 }
+
+func TestCommentWithOnlyThePhrase(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fakeapi.Scenario{})
+	gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "  /docs  "))
+	if err := h.run(context.Background()); err == nil {
+		t.Fatal("run succeeded with nothing to do")
+	}
+	if !strings.Contains(h.stdout.String(), "::error::the comment holds no instruction besides the trigger phrase: write what the agent should do after /docs") {
+		t.Errorf("log:\n%s", h.stdout.String())
+	}
+	if len(h.api.Requests())+len(gh.Requests()) != 0 {
+		t.Error("requests sent for an empty instruction")
+	}
+}

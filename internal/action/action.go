@@ -99,6 +99,9 @@ func (r *run) run(ctx context.Context) error {
 		r.cfg.Prompt = event.Prompt(r.trig, cfg.TriggerPhrase)
 	}
 	if strings.TrimSpace(r.cfg.Prompt) == "" {
+		if r.trig.CommentID != 0 {
+			return fmt.Errorf("the comment holds no instruction besides the trigger phrase: write what the agent should do after %s", escape.Log(cfg.TriggerPhrase))
+		}
 		return inputs.ErrEmptyPrompt
 	}
 	if err := r.checkCommentInputs(); err != nil {
