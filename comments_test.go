@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/faults"
 )
 
 const testToken = "ghs_test_token_abcdef123456"
@@ -25,6 +26,7 @@ func (h *harness) withGitHub(opt fakegithub.Options, eventName string, payload a
 		opt.Permissions = map[string]string{"writer": "write", "reader": "read", "triager": "triage", "admin": "admin"}
 	}
 	gh := fakegithub.New(opt)
+	h.gh = gh
 	h.t.Cleanup(func() {
 		gh.Close()
 		if u := gh.Unexpected(); len(u) > 0 {
@@ -79,6 +81,13 @@ func issueComment(login, body string) map[string]any {
 
 func (h *harness) assertNoToken() {
 	h.t.Helper()
+	for _, r := range h.gh.Requests() {
+		for _, secret := range []string{testToken, testKey, "mint&#95;test&#95;"} {
+			if strings.Contains(string(r.Body), secret) {
+				h.t.Errorf("a secret (%s…) was sent to GitHub in %s %s: %s", secret[:8], r.Method, r.Path, r.Body)
+			}
+		}
+	}
 	log := strings.ReplaceAll(h.stdout.String(), "::add-mask::"+testToken+"\n", "")
 	for where, text := range map[string]string{"log": log, "outputs": h.file("GITHUB_OUTPUT"), "summary": h.file("GITHUB_STEP_SUMMARY")} {
 		if strings.Contains(text, testToken) {
@@ -433,4 +442,85 @@ func TestCommentWithOnlyThePhrase(t *testing.T) {
 	if len(h.api.Requests())+len(gh.Requests()) != 0 {
 		t.Error("requests sent for an empty instruction")
 	}
+}
+
+func TestSecretsNeverReachTheComment(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fakeapi.Scenario{})
+	gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs add a page"))
+	// An API that echoes the request's credentials in its error text.
+	h.api.FailOn(1, faults.JSON(http.StatusBadRequest, map[string]string{"error": "bad header Authorization: Bearer " + testKey + " and " + testToken}))
+	if err := h.run(context.Background()); err == nil {
+		t.Fatal("run succeeded")
+	}
+	h.assertNoToken()
+	comments := gh.Comments(12)
+	if len(comments) != 1 || !strings.Contains(comments[0].Body, "Bearer &#42;&#42;&#42;") {
+		t.Errorf("comment: %+v", comments)
+	}
+}
+
+func TestPermissionIsCheckedForEveryOtherEvent(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, event string
+		payload     map[string]any
+		why         string
+	}{
+		{"discussion comment by an outsider", "discussion_comment", map[string]any{"action": "created", "sender": user("stranger")}, "stranger has none permission"},
+		{"workflow_run from a fork", "workflow_run", map[string]any{"action": "completed", "sender": user("reader")}, "reader has read permission"},
+		{"comment event without a sender", "issue_comment", func() map[string]any {
+			p := issueComment("writer", "/docs add a page")
+			delete(p, "sender")
+			p["comment"].(map[string]any)["user"] = nil
+			return p
+		}(), "names nobody whose permission could be checked"},
+		{"deleted comment", "issue_comment", func() map[string]any {
+			p := issueComment("writer", "/docs add a page")
+			p["action"] = "deleted"
+			return p
+		}(), "the comment was deleted, not created"},
+		{"human named like an allowed bot", "issue_comment", issueComment("renovate", "/docs add a page"), "renovate has none permission"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+			h.withGitHub(fakegithub.Options{}, tt.event, tt.payload)
+			h.vars["INPUT_PROMPT"] = "Do the thing."
+			h.vars["INPUT_ALLOWED-BOTS"] = "renovate"
+			if err := h.run(context.Background()); err != nil {
+				t.Fatalf("run: %v\n%s", err, h.stdout.String())
+			}
+			h.wantRequests(0, 0)
+			h.wantOutputs(map[string]string{"status": "skipped"})
+			if !strings.Contains(h.stdout.String(), tt.why) {
+				t.Errorf("log lacks %q:\n%s", tt.why, h.stdout.String())
+			}
+		})
+	}
+}
+
+func TestMarkersFromOtherAuthorsAreIgnored(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+	gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs again"))
+	h.api.AddJob("job_other", "completed")
+	// Another bot (another App or workflow) quoting a marker.
+	gh.SeedComment(12, "other-app[bot]", true, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_other -->")
+	if err := h.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, h.stdout.String())
+	}
+	h.wantRequests(1, 0)
+}
+
+func TestNoWaitComment(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fakeapi.Scenario{Runtime: time.Hour})
+	gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs add a page"))
+	h.vars["INPUT_WAIT"] = "false"
+	if err := h.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, h.stdout.String())
+	}
+	golden(t, "comment-not-waiting.md", gh.Comments(12)[0].Body)
 }

@@ -90,6 +90,8 @@ func TestFaultsAgentAPI(t *testing.T) {
 			log: "::error::wait for job job_0001: get job: HTTP 404 Not Found", virtual: 5 * time.Minute},
 		{name: "unknown status values", at: reqFirstPoll, fault: faults.JSON(http.StatusOK, map[string]any{"id": "job_0001", "status": "queued", "futureField": []int{1}}),
 			out: completed, creates: 1, log: "job job_0001 has status queued, which this action does not know; still waiting", virtual: 5 * time.Minute},
+		{name: "unknown status that is a legacy workflow command", at: reqFirstPoll, fault: faults.JSON(http.StatusOK, map[string]any{"id": "job_0001", "status": "##[add-mask]writer"}),
+			out: completed, creates: 1, log: `has status "\x23\x23[add-mask]writer"`, virtual: 5 * time.Minute},
 		{name: "follow-up refused because the job is closed", wantErr: true,
 			tweak: func(h *harness) { h.api.AddJob("job_old", "archived"); h.vars["INPUT_JOB-ID"] = "job_old" },
 			out:   map[string]string{"job-id": "job_old", "timed-out": "false"}, msgs: 1,
@@ -114,6 +116,9 @@ func TestFaultsAgentAPI(t *testing.T) {
 			if !strings.Contains(h.stdout.String(), tt.log) {
 				t.Errorf("log lacks %q:\n%s", tt.log, h.stdout.String())
 			}
+			if strings.Contains(h.stdout.String(), "##[") {
+				t.Errorf("a legacy ##[command] reached the log:\n%s", h.stdout.String())
+			}
 			if took := h.clk.Now().Sub(start); took > tt.virtual {
 				t.Errorf("took %s of simulated time, want at most %s", took, tt.virtual)
 			}
@@ -137,7 +142,7 @@ func TestFaultRedirectToAnotherHost(t *testing.T) {
 		h.api.FailOn(at, faults.Redirect(strings.Replace(other.URL, "127.0.0.1", "localhost", 1)))
 		err := h.run(context.Background())
 		if at == reqCreate {
-			if err == nil || !strings.Contains(h.stdout.String(), "redirect to another host refused") {
+			if err == nil || !strings.Contains(h.stdout.String(), "unexpected redirect; check base-url") {
 				t.Errorf("redirected create: %v\n%s", err, h.stdout.String())
 			}
 			h.wantRequests(1, 0)

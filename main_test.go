@@ -16,6 +16,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/action"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/faults"
 	"github.com/agentjob/agent-job-action/internal/poll"
 )
@@ -40,6 +41,7 @@ func TestMain(m *testing.M) {
 type harness struct {
 	t      *testing.T
 	api    *fakeapi.Server
+	gh     *fakegithub.Server // nil until withGitHub
 	clk    *clock.Fake
 	vars   map[string]string
 	env    action.Env

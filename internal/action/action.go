@@ -52,7 +52,7 @@ func Run(ctx context.Context, env Env, stdout io.Writer) error {
 	log.Mask(inputs.Raw(env.Getenv, "github-token"))
 
 	r := &run{env: env, log: log, out: report.NewOutputs(log, env.Getenv), start: env.Clock.Now()}
-	err := r.run(ctx)
+	err := r.execute(ctx)
 	if err != nil {
 		for _, e := range flatten(err) {
 			log.Error(e.Error())
@@ -83,7 +83,7 @@ type run struct {
 	note     string
 }
 
-func (r *run) run(ctx context.Context) error {
+func (r *run) execute(ctx context.Context) error {
 	cfg, warnings, err := inputs.Read(r.env.Getenv)
 	if err != nil {
 		return err
@@ -111,8 +111,14 @@ func (r *run) run(ctx context.Context) error {
 		r.log.Warning(w)
 	}
 
-	deadline := r.start.Add(cfg.Timeout)
-	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	// The timeout is a hard deadline for the whole step. A run that comments
+	// keeps the last moments of it for the comment's final edit.
+	work := cfg.Timeout
+	if r.commenting() {
+		work -= min(lastWords, cfg.Timeout/10)
+	}
+	deadline := r.start.Add(work)
+	ctx, cancel := context.WithTimeout(ctx, work)
 	defer cancel()
 	hc := httpclient.New(ctx, httpclient.Options{
 		UserAgent:      "agent-job-action/" + r.env.Version,
@@ -129,19 +135,20 @@ func (r *run) run(ctx context.Context) error {
 	}
 	gh, err := r.github(hc)
 	if err != nil {
-		return err
+		return r.finish(ctx, err)
 	}
 	if gh != nil {
-		if reason, err := r.permitted(ctx, gh); err != nil || reason != "" {
-			if err != nil {
-				return err
-			}
+		reason, err := r.refusedBy(ctx, gh)
+		switch {
+		case err != nil:
+			return r.finish(ctx, err)
+		case reason != "":
 			return r.skip(reason)
 		}
-		r.acknowledge(ctx, gh)
+		r.acknowledge(ctx)
 	}
 
-	job, err := r.begin(ctx, api)
+	job, err := r.startOrContinue(ctx, api)
 	if err != nil {
 		return r.finish(ctx, fmt.Errorf("%w%s", err, r.cancelNote(ctx)))
 	}

@@ -65,12 +65,24 @@ func (r *run) final(runErr error) conversation.State {
 		return r.state(conversation.Cancelled)
 	case runErr != nil:
 		s := r.state(conversation.Error)
-		s.Error = runErr.Error()
+		// Redacted before Render escapes it, or a secret would be escaped
+		// out of the redactor's sight.
+		s.Error = truncate(r.log.Redact(runErr.Error()), maxErrorRunes)
 		return s
 	case r.res.Job != nil && r.res.Job.Terminal():
 		return r.state(conversation.Done)
 	}
-	return r.state(conversation.Working)
+	return r.state(conversation.NotWaiting)
+}
+
+// maxErrorRunes keeps an API's error text from outgrowing a comment.
+const maxErrorRunes = 300
+
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
 
 func (r *run) state(p conversation.Phase) conversation.State {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
@@ -13,22 +14,36 @@ import (
 	"github.com/agentjob/agent-job-action/internal/inputs"
 )
 
-// byPerson reports whether the event is one a person causes in an issue or
-// pull request, whose permission must then be checked. Dispatches, schedules
-// and pushes need write access to happen at all.
+// byPerson reports whether the permission of whoever caused the event must
+// be checked: for every event but those that need write access to happen at
+// all (a dispatch, a push) or that nobody causes (a schedule). A run outside
+// Actions has no event.
 func (r *run) byPerson() bool {
 	switch r.trig.Event {
-	case "issue_comment", "pull_request_review_comment", "issues", "pull_request", "pull_request_target":
-		return r.trig.Sender != ""
+	case "", "workflow_dispatch", "repository_dispatch", "schedule", "push":
+		return false
 	}
-	return false
+	return true
+}
+
+// allowedBot reports whether the sender is a bot listed in allowed-bots.
+func (r *run) allowedBot() bool {
+	return r.trig.SenderIsBot && slices.ContainsFunc(r.cfg.AllowedBots, func(b string) bool {
+		return strings.EqualFold(b, r.trig.Sender)
+	})
 }
 
 // refusal returns why the run must not act, judging from the event alone,
 // or "".
 func (r *run) refusal() string {
 	t := r.trig
+	if r.byPerson() && t.Sender == "" {
+		return fmt.Sprintf("the %s event names nobody whose permission could be checked", escape.Log(t.Event))
+	}
 	if t.CommentID != 0 {
+		if t.Action != "" && t.Action != "created" {
+			return fmt.Sprintf("the comment was %s, not created: only new comments are requests", escape.Log(t.Action))
+		}
 		if conversation.IsOwn(t.CommentBody) {
 			return "the comment was written by this action"
 		}
@@ -36,7 +51,7 @@ func (r *run) refusal() string {
 			return fmt.Sprintf("the comment does not contain the trigger phrase %s", escape.Log(r.cfg.TriggerPhrase))
 		}
 	}
-	if r.byPerson() && t.SenderIsBot && !slices.Contains(r.cfg.AllowedBots, t.Sender) {
+	if r.byPerson() && t.SenderIsBot && !r.allowedBot() {
 		return fmt.Sprintf("%s is a bot and is not in allowed-bots", escape.Log(t.Sender))
 	}
 	return ""
@@ -71,11 +86,7 @@ func (r *run) github(hc *httpclient.Client) (*ghclient.Client, error) {
 	if !r.commenting() && !r.byPerson() {
 		return nil, nil
 	}
-	apiURL := r.env.Getenv("GITHUB_API_URL")
-	if apiURL == "" {
-		apiURL = "https://api.github.com"
-	}
-	gh, err := ghclient.New(hc.HTTPClient(), apiURL, r.cfg.GitHubToken)
+	gh, err := ghclient.New(hc.HTTPClient(), r.env.Getenv("GITHUB_API_URL"), r.cfg.GitHubToken)
 	if err != nil {
 		return nil, fmt.Errorf("GITHUB_API_URL: %w", err)
 	}
@@ -86,17 +97,20 @@ func (r *run) github(hc *httpclient.Client) (*ghclient.Client, error) {
 	return gh, nil
 }
 
-// permitted checks the permission of the person who triggered the run. It
-// returns a refusal, or an error when the permission cannot be read: then
-// nobody is trusted.
-func (r *run) permitted(ctx context.Context, gh *ghclient.Client) (string, error) {
+// refusedBy checks the permission of whoever triggered the run. It returns
+// why the run must not act, or an error when the permission cannot be read:
+// then nobody is trusted.
+func (r *run) refusedBy(ctx context.Context, gh *ghclient.Client) (string, error) {
 	t := r.trig
-	if !r.byPerson() || slices.Contains(r.cfg.AllowedBots, t.Sender) {
+	if !r.byPerson() || r.allowedBot() {
 		return "", nil
 	}
 	have, err := gh.Permission(ctx, t.Owner, t.Repo, t.Sender)
 	if err != nil {
-		return "", fmt.Errorf("check the permission of %s: %w (the token needs metadata: read)", escape.Log(t.Sender), err)
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("check who triggered the run: %w", ctx.Err())
+		}
+		return "", fmt.Errorf("check who triggered the run: %w; nobody is trusted without it (the token needs metadata: read)", err)
 	}
 	if !ghclient.PermissionAtLeast(have, r.cfg.RequiredPermission) {
 		return fmt.Sprintf("%s has %s permission on %s/%s; required-permission is %s",
@@ -108,7 +122,7 @@ func (r *run) permitted(ctx context.Context, gh *ghclient.Client) (string, error
 
 // acknowledge shows the request was seen: 👀 on the comment, then the
 // run's comment.
-func (r *run) acknowledge(ctx context.Context, gh *ghclient.Client) {
+func (r *run) acknowledge(ctx context.Context) {
 	if r.thread == nil {
 		return
 	}

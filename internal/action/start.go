@@ -13,9 +13,9 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 )
 
-// begin creates the job or sends the follow-up, and writes job-id at once so
+// startOrContinue creates the job or sends the follow-up, and writes job-id at once so
 // that a failure or cancellation later still leaves it.
-func (r *run) begin(ctx context.Context, api *agentapi.Client) (*agentapi.Job, error) {
+func (r *run) startOrContinue(ctx context.Context, api *agentapi.Client) (*agentapi.Job, error) {
 	var (
 		job  *agentapi.Job
 		err  error
@@ -34,6 +34,11 @@ func (r *run) begin(ctx context.Context, api *agentapi.Client) (*agentapi.Job, e
 			r.logf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(se.Error()))
 			note = fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.",
 				conversation.JobRef(target), se.Code)
+			// job-id named the refused job until now.
+			r.res.JobID = ""
+			if err := r.out.Set("job-id", ""); err != nil {
+				return nil, err
+			}
 			job, err = r.create(ctx, api)
 		}
 	default:

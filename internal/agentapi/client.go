@@ -166,6 +166,9 @@ func (c *Client) send(ctx context.Context, op string, r Request) (*Job, error) {
 		}
 		return nil
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err) // nothing was sent
+	}
 	resp, err := c.doer.Do(req)
 	if resp != nil {
 		defer resp.Body.Close()

@@ -18,12 +18,13 @@ type Phase int
 
 // The phases a comment goes through.
 const (
-	Working   Phase = iota // acknowledged, job starting or running
-	Done                   // completed or archived
-	Failed                 // the job failed
-	TimedOut               // the step's timeout passed
-	Cancelled              // the workflow was cancelled
-	Error                  // the job could not be started or followed
+	Working    Phase = iota // acknowledged, job starting or running
+	Done                    // completed or archived
+	Failed                  // the job failed
+	TimedOut                // the step's timeout passed
+	Cancelled               // the workflow was cancelled
+	Error                   // the job could not be started or followed
+	NotWaiting              // started, and this run does not wait (wait: false)
 )
 
 // State is what the comment shows.
@@ -104,6 +105,10 @@ func Render(s State) string {
 	case Failed:
 		fmt.Fprintf(&b, "❌ **The job failed.** %s ended with status failed. Look at the workflow run for details, then ask again to retry.\n", job)
 	case TimedOut:
+		if s.JobID == "" {
+			fmt.Fprintf(&b, "⌛ **Timed out** after %s while the job was being created: it may or may not exist. Look at the project's agent jobs in the Mintlify dashboard before asking again.\n", s.Timeout)
+			break
+		}
 		fmt.Fprintf(&b, "⌛ **Timed out** after %s. %s is still running on the server; its result is not reported here. Ask again later to continue it, or raise `timeout`.\n",
 			s.Timeout, job)
 	case Cancelled:
@@ -113,6 +118,9 @@ func Render(s State) string {
 		}
 		fmt.Fprintf(&b, "🚫 **Cancelled.** The workflow was cancelled while %s was %s; the job may still be running on the server.\n",
 			strings.ToLower(job[:1])+job[1:], escape.Markdown(orDash(s.Status)))
+	case NotWaiting:
+		fmt.Fprintf(&b, "🚀 **Started.** %s is %s. This run does not wait for it (`wait: false`), so its result is not reported here.\n",
+			job, escape.Markdown(orDash(s.Status)))
 	case Error:
 		fmt.Fprintf(&b, "❌ **Could not finish.** %s\n", escape.Markdown(s.Error))
 	}

@@ -45,6 +45,8 @@ func TestRenderGolden(t *testing.T) {
 		{"timed-out.md", State{Phase: TimedOut, JobID: "job_0001", Status: "active", Timeout: 30 * time.Minute, RunURL: run}},
 		{"cancelled.md", State{Phase: Cancelled, JobID: "job_0001", Status: "active", RunURL: run}},
 		{"cancelled-while-creating.md", State{Phase: Cancelled, RunURL: run}},
+		{"timed-out-while-creating.md", State{Phase: TimedOut, Timeout: 30 * time.Minute, RunURL: run}},
+		{"not-waiting.md", State{Phase: NotWaiting, JobID: "job_0001", Status: "active", RunURL: run}},
 		{"error.md", State{Phase: Error, Error: "create job: HTTP 429: rate limit <b>exceeded</b> @team", RunURL: run}},
 		{"hostile-job-id.md", State{Phase: Working, JobID: "x -->\n\n@everyone [click](https://evil)", Status: "act*ive*", RunURL: run}},
 	}

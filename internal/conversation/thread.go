@@ -29,12 +29,15 @@ type Thread struct {
 	// Redact removes secrets from a comment before it is sent.
 	Redact func(string) string
 
-	mu       sync.Mutex
-	id       int64
-	url      string
-	last     string
-	broken   bool // creating the comment failed: never try again, or there could be two
-	warnOnce sync.Once
+	mu     sync.Mutex
+	id     int64
+	url    string
+	author string // who wrote the run's comment: the identity of github-token
+	last   string
+	broken bool // creating the comment failed: never try again, or there could be two
+
+	warnMu sync.Mutex // apart from mu: Show warns while holding mu
+	warned map[string]bool
 }
 
 // React adds a reaction (e.g. "eyes") to the triggering comment.
@@ -45,8 +48,9 @@ func (t *Thread) React(ctx context.Context, commentID int64, kind, content strin
 }
 
 // PreviousJob returns the job named by the newest marker in a comment the
-// action wrote in this thread, or "". Only bot comments count: anyone can
-// type a marker.
+// action wrote in this thread, or "". Anyone can type a marker, so only
+// comments by the author of this run's comment count (the identity of
+// github-token), or, when there is no such comment, by a bot.
 func (t *Thread) PreviousJob(ctx context.Context) string {
 	comments, err := t.GH.ListComments(ctx, t.Owner, t.Repo, t.Number)
 	if err != nil {
@@ -55,13 +59,22 @@ func (t *Thread) PreviousJob(ctx context.Context) string {
 	}
 	for i := len(comments) - 1; i >= 0; i-- {
 		c := comments[i]
-		if c.AuthorIsBot && IsOwn(c.Body) {
+		if t.trusted(c) && IsOwn(c.Body) {
 			if id := JobFromMarker(c.Body); id != "" {
 				return id
 			}
 		}
 	}
 	return ""
+}
+
+func (t *Thread) trusted(c *ghclient.Comment) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.author != "" {
+		return c.Author == t.author
+	}
+	return c.AuthorIsBot
 }
 
 // Show writes s: the first call creates the run's comment, later calls edit
@@ -80,7 +93,7 @@ func (t *Thread) Show(ctx context.Context, s State) {
 			t.warn("write the comment", err)
 			return
 		}
-		t.id, t.url = c.ID, c.URL
+		t.id, t.url, t.author = c.ID, c.URL, c.Author
 	default:
 		if _, err := t.GH.UpdateComment(ctx, t.Owner, t.Repo, t.id, body); err != nil {
 			t.warn("update the comment", err)
@@ -97,17 +110,30 @@ func (t *Thread) URL() string {
 	return t.url
 }
 
-// warn prints one warning per run: a token that cannot comment fails every
-// call the same way.
+// warn prints one warning per kind of failure: a token that cannot comment
+// fails every call the same way, and a passing rate limit must not hide it.
 func (t *Thread) warn(what string, err error) {
-	t.warnOnce.Do(func() { t.warnNow(what, err) })
-}
-
-func (t *Thread) warnNow(what string, err error) {
+	kind := "other"
 	switch {
 	case ghclient.IsForbidden(err):
-		t.Warn(fmt.Sprintf("could not %s: the token is not allowed to (give the workflow permissions: issues: write and pull-requests: write); the job is not affected", what))
+		kind = "forbidden"
 	case ghclient.IsRateLimited(err):
+		kind = "rate"
+	}
+	t.warnMu.Lock()
+	seen := t.warned[kind]
+	if t.warned == nil {
+		t.warned = map[string]bool{}
+	}
+	t.warned[kind] = true
+	t.warnMu.Unlock()
+	if seen {
+		return
+	}
+	switch kind {
+	case "forbidden":
+		t.Warn(fmt.Sprintf("could not %s: the token is not allowed to (give the workflow permissions: issues: write and pull-requests: write); the job is not affected", what))
+	case "rate":
 		t.Warn(fmt.Sprintf("could not %s: GitHub's rate limit was reached; the job is not affected", what))
 	default:
 		t.Warn(fmt.Sprintf("could not %s: %v; the job is not affected", what, err))

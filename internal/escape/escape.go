@@ -12,14 +12,15 @@ import (
 
 // Log returns s as it may appear in the workflow log: unchanged when it is a
 // plain token (letters, digits and ._-/+=@, as job ids and statuses are),
-// otherwise quoted as a Go string literal. Either way the result is one line
-// with no control characters and no "::", so the runner can never read it as
-// a workflow command.
+// otherwise quoted as a Go string literal with "#" written \x23. Either way
+// the result is one line with no control characters, no "::" and no "##[",
+// so the runner can read it neither as a workflow command nor as a legacy
+// "##[command]".
 func Log(s string) string {
 	if s != "" && len(s) <= 256 && !strings.ContainsFunc(s, notToken) {
 		return s
 	}
-	return strconv.Quote(s)
+	return strings.ReplaceAll(strconv.Quote(s), "#", `\x23`)
 }
 
 func notToken(r rune) bool {
@@ -57,7 +58,7 @@ func Line(s string) string {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			return ' '
-		case r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029':
+		case r < 0x20 || r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029':
 			return -1
 		}
 		return r

@@ -51,9 +51,7 @@ func (e *RetryAfterError) Error() string {
 
 // Retry describes one retry about to happen, for the log.
 type Retry struct {
-	Method  string
-	Status  int   // 0 when the request got no response
-	Err     error // the transport error, when Status is 0
+	Status  int // 0 when the request got no response
 	Wait    time.Duration
 	Attempt int // 1 for the first retry
 }
@@ -79,8 +77,8 @@ type Options struct {
 type Client struct {
 	rc  *retryablehttp.Client
 	opt Options
-	// ctx is the run's context: retryablehttp's Backoff hook has no context
-	// of its own, and the wait between attempts must end on cancellation.
+	// ctx is the run's context: retryablehttp's Backoff hook gets no context,
+	// and the wait between attempts must end on cancellation.
 	ctx context.Context
 }
 
@@ -236,10 +234,11 @@ func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http
 		r := Retry{Wait: wait, Attempt: attempt + 1}
 		if resp != nil {
 			r.Status = resp.StatusCode
-			r.Method = resp.Request.Method
 		}
 		c.opt.OnRetry(r)
 	}
+	// Not resp.Request.Context(): http.Client's timeout cancels that one as
+	// soon as the body is closed.
 	_ = c.opt.Clock.Sleep(c.ctx, wait) // on cancellation the next attempt fails at once with ctx.Err()
 	return 0
 }
@@ -268,8 +267,12 @@ func retryAfter(resp *http.Response, now time.Time) (time.Duration, bool) {
 var errRedirect = errors.New("redirect to another host refused")
 
 // sameHostOnly refuses redirects that leave the host, so credentials are
-// never sent elsewhere and a POST is never silently turned into a GET.
+// never sent elsewhere, and hands back a redirect answering anything but a
+// read, so a POST is never silently turned into a GET.
 func sameHostOnly(req *http.Request, via []*http.Request) error {
+	if via[0].Method != http.MethodGet && via[0].Method != http.MethodHead {
+		return http.ErrUseLastResponse
+	}
 	if len(via) >= 5 {
 		return errors.New("too many redirects")
 	}

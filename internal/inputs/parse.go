@@ -48,13 +48,13 @@ const maxDuration = 7 * 24 * time.Hour
 // ParseBaseURL accepts an https URL, or http for a loopback host.
 func ParseBaseURL(s string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(s))
-	if err != nil || u.Host == "" || u.Opaque != "" {
+	if err != nil || u.Hostname() == "" || u.Opaque != "" {
 		return nil, errors.New("must be an absolute URL such as https://api.mintlify.com")
 	}
 	if u.User != nil {
 		return nil, errors.New("must not contain a user name or password; pass the key in api-key")
 	}
-	if u.RawQuery != "" || u.Fragment != "" {
+	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
 		return nil, errors.New("must not have a query or fragment")
 	}
 	switch u.Scheme {

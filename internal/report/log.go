@@ -5,10 +5,13 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/sethvargo/go-githubactions"
+
+	"github.com/agentjob/agent-job-action/internal/escape"
 )
 
 // Log writes the step's log. Every line passes through a redactor that
@@ -42,7 +45,10 @@ func (l *Log) Mask(secret string) {
 	for _, line := range strings.Split(secret, "\n") {
 		if line = strings.TrimSpace(line); line != "" {
 			fmt.Fprintf(l.raw, "::add-mask::%s\n", line)
-			l.red.secrets = append(l.red.secrets, line)
+			// Also the forms escaping gives it, in case a secret reaches
+			// text that is escaped before it is redacted.
+			quoted := strconv.Quote(line)
+			l.red.secrets = append(l.red.secrets, line, escape.Markdown(line), quoted[1:len(quoted)-1])
 		}
 	}
 }
@@ -51,8 +57,11 @@ func (l *Log) Mask(secret string) {
 func (l *Log) Redact(s string) string { return l.red.redact(s) }
 
 // Printf writes one line. Untrusted values must be passed through
-// escape.Log first.
-func (l *Log) Printf(format string, args ...any) { l.gha.Infof(format, args...) }
+// escape.Log first. As a second guard, the runner's legacy "##[command]"
+// syntax, which it finds anywhere in a line, is broken up.
+func (l *Log) Printf(format string, args ...any) {
+	l.gha.Infof("%s", strings.ReplaceAll(fmt.Sprintf(format, args...), "##[", "#\u200b#["))
+}
 
 // Notice, Warning and Error write annotations; the runner unescapes their
 // text, and the escaping keeps it on one command line.
