@@ -56,7 +56,12 @@ func newHarness(t *testing.T, sc fakeapi.Scenario) *harness {
 		sc.Clock = clk
 	}
 	api := fakeapi.New("proj-1", sc)
-	t.Cleanup(api.Close)
+	t.Cleanup(func() {
+		api.Close()
+		if u := api.Unexpected(); len(u) > 0 {
+			t.Errorf("requests no Agent Job API endpoint serves: %v", u)
+		}
+	})
 	dir := t.TempDir()
 	h := &harness{t: t, api: api, clk: clk}
 	h.vars = map[string]string{

@@ -14,6 +14,9 @@ import (
 	"github.com/agentjob/agent-job-action/internal/inputs"
 )
 
+// The GitHub client must offer what a conversation needs.
+var _ conversation.GitHub = (*ghclient.Client)(nil)
+
 // byPerson reports whether the permission of whoever caused the event must
 // be checked: for every event but those that need write access to happen at
 // all (a dispatch, a push) or that nobody causes (a schedule). A run outside

@@ -51,7 +51,6 @@ const (
 
 // StatusError is an answer from the API other than success.
 type StatusError struct {
-	Op      string
 	Code    int
 	Message string // the API's "error" text, if any; untrusted
 }
@@ -174,7 +173,7 @@ func (c *Client) send(ctx context.Context, op string, r Request) (*Job, error) {
 		defer resp.Body.Close()
 	}
 	if err == nil && job == nil {
-		err = statusError(op, resp)
+		err = statusError(resp)
 	}
 	if err == nil {
 		return job, nil
@@ -201,8 +200,8 @@ func mayHaveActed(err error) bool {
 	return !errors.As(err, &ra) && !httpclient.NeverConnected(err)
 }
 
-func statusError(op string, resp *http.Response) error {
-	e := &StatusError{Op: op, Code: resp.StatusCode}
+func statusError(resp *http.Response) error {
+	e := &StatusError{Code: resp.StatusCode}
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	var body struct {
 		Error string `json:"error"`

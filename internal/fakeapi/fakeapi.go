@@ -64,6 +64,9 @@ type Server struct {
 	jobs     map[string]*job
 	nextID   int
 	faults   faults.Script
+	// unexpected lists requests no endpoint serves: a client bug, not a
+	// missing job.
+	unexpected []string
 }
 
 type job struct {
@@ -98,17 +101,6 @@ func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Request(nil), s.requests...)
-}
-
-// Count returns how many requests had method and a path ending in suffix.
-func (s *Server) Count(method, suffix string) int {
-	n := 0
-	for _, r := range s.Requests() {
-		if r.Method == method && strings.HasSuffix(r.Path, suffix) {
-			n++
-		}
-	}
-	return n
 }
 
 // Creates, Messages and Gets count the requests to each endpoint.
@@ -162,12 +154,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	prefix := "/v2/agent/" + url.PathEscape(s.Project) + "/job"
 	rest, ok := strings.CutPrefix(r.URL.EscapedPath(), prefix)
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if !ok {
+		s.unexpected = append(s.unexpected, r.Method+" "+r.URL.EscapedPath())
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not found"})
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	switch {
 	case rest == "" && r.Method == http.MethodPost:
 		s.create(w, body)
@@ -176,8 +169,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(rest, "/message") && strings.Count(rest, "/") == 2 && r.Method == http.MethodPost:
 		s.message(w, unescape(strings.TrimSuffix(rest[1:], "/message")), body)
 	default:
+		s.unexpected = append(s.unexpected, r.Method+" "+r.URL.EscapedPath())
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not found"})
 	}
+}
+
+// Unexpected returns the requests that no endpoint serves, as "METHOD path".
+func (s *Server) Unexpected() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.unexpected...)
 }
 
 func unescape(segment string) string {

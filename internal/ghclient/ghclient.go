@@ -20,8 +20,8 @@ import (
 // DefaultAPIURL is GitHub.com's API, for a GITHUB_API_URL left empty.
 const DefaultAPIURL = "https://api.github.com"
 
-// maxListPages bounds ListComments: a thread longer than this many pages of
-// 100 is not worth the requests, and the newest comments come last anyway.
+// maxListPages bounds ListComments: reading a thread longer than this many
+// pages of 100 is not worth the requests.
 const maxListPages = 10
 
 // Comment is an issue or pull request comment.
@@ -32,17 +32,6 @@ type Comment struct {
 	Author      string
 	AuthorIsBot bool
 }
-
-// API is what Client offers, for fakes in tests of this package's users.
-type API interface {
-	CreateComment(ctx context.Context, owner, repo string, number int, body string) (*Comment, error)
-	UpdateComment(ctx context.Context, owner, repo string, id int64, body string) (*Comment, error)
-	ListComments(ctx context.Context, owner, repo string, number int) ([]*Comment, error)
-	AddReaction(ctx context.Context, owner, repo string, commentID int64, kind, content string) error
-	Permission(ctx context.Context, owner, repo, user string) (string, error)
-}
-
-var _ API = (*Client)(nil)
 
 // Client talks to GitHub's REST API with go-github.
 type Client struct {
@@ -99,11 +88,12 @@ func (c *Client) UpdateComment(ctx context.Context, owner, repo string, id int64
 }
 
 // ListComments returns the comments on issue or pull request number, oldest
-// first. Past 1000 comments it stops and returns the first 1000.
+// first. On a thread of more than 1000 comments it returns the first page and
+// the newest 900: the newest are the ones that name a job to continue.
 func (c *Client) ListComments(ctx context.Context, owner, repo string, number int) ([]*Comment, error) {
 	opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
 	var out []*Comment
-	for range maxListPages {
+	for n := 0; n < maxListPages; n++ {
 		page, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, number, opt)
 		if err != nil {
 			return nil, fmt.Errorf("list comments on #%d: %w", number, clean(err))
@@ -115,6 +105,9 @@ func (c *Client) ListComments(ctx context.Context, owner, repo string, number in
 			break
 		}
 		opt.Page = resp.NextPage
+		if n == 0 && resp.LastPage > maxListPages {
+			opt.Page = resp.LastPage - (maxListPages - 2)
+		}
 	}
 	return out, nil
 }

@@ -181,7 +181,8 @@ func TestListComments(t *testing.T) {
 		{seeded: 101, want: 101, requests: 2},
 		{seeded: 250, want: 250, requests: 3},
 		{seeded: 1000, want: 1000, requests: 10},
-		{seeded: 1050, want: 1000, requests: 10},
+		{seeded: 1050, want: 950, requests: 10},  // page 1, then pages 3 to 11
+		{seeded: 2500, want: 1000, requests: 10}, // page 1, then pages 17 to 25
 	}
 	for _, tc := range cases {
 		for _, prefix := range prefixes {
@@ -207,7 +208,19 @@ func TestListComments(t *testing.T) {
 				if len(got) != tc.want {
 					t.Fatalf("ListComments() returned %d comments, want %d", len(got), tc.want)
 				}
-				for i, cm := range got {
+				// Page 1, then the newest pages.
+				var index, pages []int
+				last := (tc.seeded + 99) / 100
+				for p := 1; p <= max(last, 1); p++ {
+					if p == 1 || last <= 10 || p > last-9 {
+						pages = append(pages, p)
+						for i := (p - 1) * 100; i < min(p*100, tc.seeded); i++ {
+							index = append(index, i)
+						}
+					}
+				}
+				for n, cm := range got {
+					i := index[n]
 					bot := i%3 != 2
 					if cm.Author != authors[i%3].login {
 						t.Fatalf("comment %d author = %q, want %q", i, cm.Author, authors[i%3].login)
@@ -224,8 +237,8 @@ func TestListComments(t *testing.T) {
 					if r.Method != http.MethodGet || r.Path != prefix+"/repos/acme/docs/issues/7/comments" || !strings.Contains(r.Query, "per_page=100") {
 						t.Errorf("request %d = %s %s?%s", i, r.Method, r.Path, r.Query)
 					}
-					if i > 0 && !strings.Contains(r.Query, fmt.Sprintf("page=%d", i+1)) {
-						t.Errorf("request %d query = %q, want page=%d", i, r.Query, i+1)
+					if i > 0 && !strings.Contains(r.Query, fmt.Sprintf("page=%d", pages[i])) {
+						t.Errorf("request %d query = %q, want page=%d", i, r.Query, pages[i])
 					}
 				}
 			})
