@@ -81,6 +81,9 @@ func issueComment(login, body string) map[string]any {
 
 func (h *harness) assertNoToken() {
 	h.t.Helper()
+	if head := strings.SplitN(h.stdout.String(), "\n", 3); len(head) < 3 || head[1] != "::add-mask::"+testToken {
+		h.t.Errorf("the log does not mask the GitHub token first")
+	}
 	for _, r := range h.gh.Requests() {
 		for _, secret := range []string{testToken, testKey, "mint&#95;test&#95;"} {
 			if strings.Contains(string(r.Body), secret) {
@@ -123,7 +126,7 @@ func TestCommentTriggeredRun(t *testing.T) {
 	if len(comments) != 1 {
 		t.Fatalf("%d comments on #12", len(comments))
 	}
-	golden(t, "comment-completed.md", comments[0].Body)
+	goldenFile(t, "comment-completed.md", comments[0].Body)
 	h.wantOutputs(map[string]string{"status": "completed", "pr-number": "101", "comment-url": fmt.Sprintf("https://github.com/acme/docs/issues/12#issuecomment-%d", comments[0].ID)})
 	for _, r := range gh.Requests() {
 		if r.Header.Get("Authorization") != "Bearer "+testToken {
@@ -205,7 +208,7 @@ func TestCommentContinuesEarlierJob(t *testing.T) {
 		t.Errorf("%d comments created, want 1 for this run", gh.CommentsCreated())
 	}
 	comments := gh.Comments(12)
-	golden(t, "comment-follow-up.md", comments[len(comments)-1].Body)
+	goldenFile(t, "comment-follow-up.md", comments[len(comments)-1].Body)
 	h.wantOutputs(map[string]string{"job-id": "job_0777", "status": "completed"})
 }
 
@@ -221,7 +224,7 @@ func TestCommentRefusedFollowUpStartsNewJob(t *testing.T) {
 	h.wantRequests(1, 1)
 	h.wantOutputs(map[string]string{"job-id": "job_0001", "status": "completed"})
 	comments := gh.Comments(12)
-	golden(t, "comment-fallback.md", comments[len(comments)-1].Body)
+	goldenFile(t, "comment-fallback.md", comments[len(comments)-1].Body)
 }
 
 func TestExplicitJobIDNeverFallsBack(t *testing.T) {
@@ -235,7 +238,7 @@ func TestExplicitJobIDNeverFallsBack(t *testing.T) {
 	}
 	h.wantRequests(0, 1)
 	comments := gh.Comments(12)
-	golden(t, "comment-error.md", comments[len(comments)-1].Body)
+	goldenFile(t, "comment-error.md", comments[len(comments)-1].Body)
 }
 
 func TestCommentForbiddenIsAWarning(t *testing.T) {
@@ -279,7 +282,7 @@ func TestCommentReportsFailureAndTimeout(t *testing.T) {
 			if len(comments) != 1 {
 				t.Fatalf("%d comments", len(comments))
 			}
-			golden(t, tt.golden, comments[0].Body)
+			goldenFile(t, tt.golden, comments[0].Body)
 		})
 	}
 }
@@ -522,5 +525,42 @@ func TestNoWaitComment(t *testing.T) {
 	if err := h.run(context.Background()); err != nil {
 		t.Fatalf("run: %v\n%s", err, h.stdout.String())
 	}
-	golden(t, "comment-not-waiting.md", gh.Comments(12)[0].Body)
+	goldenFile(t, "comment-not-waiting.md", gh.Comments(12)[0].Body)
+}
+
+func TestCommentUncertainFollowUpStartsNoNewJob(t *testing.T) {
+	t.Parallel()
+	for name, fault := range map[string]faults.Fault{"502": faults.Status(http.StatusBadGateway), "reset": faults.ResetAfterRead()} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+			gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs one more thing"))
+			h.api.AddJob("job_0777", "active")
+			gh.SeedComment(12, fakegithub.BotLogin, true, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_0777 -->")
+			h.api.FailOn(1, fault)
+			if err := h.run(context.Background()); err == nil {
+				t.Fatalf("run succeeded\n%s", h.stdout.String())
+			}
+			h.wantRequests(0, 1) // a follow-up that may have arrived is not followed by a new job
+		})
+	}
+}
+
+func TestCancelledFinalEditIsBounded(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fakeapi.Scenario{Runtime: time.Hour})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var script faults.Script // GitHub: 5 = edit with the job id, 6 = last edit
+	script.On(5, func(w http.ResponseWriter, r *http.Request) bool { cancel(); return faults.Hang()(w, r) })
+	script.On(6, faults.Hang())
+	h.withGitHub(fakegithub.Options{Fault: script.Serve}, "issue_comment", issueComment("writer", "/docs add a page"))
+	start := time.Now()
+	if err := h.run(ctx); err == nil {
+		t.Fatal("run succeeded after cancellation")
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %s with GitHub not answering the last edit, want about 1.5s", took)
+	}
+	h.wantOutputs(map[string]string{"job-id": "job_0001", "timed-out": "false"})
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"flag"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -19,6 +18,8 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/faults"
 	"github.com/agentjob/agent-job-action/internal/poll"
+
+	"github.com/agentjob/agent-job-action/internal/golden"
 )
 
 const testKey = "mint_test_0123456789abcdef"
@@ -609,25 +610,7 @@ func TestDemo(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
-
-// golden compares got with testdata/comments/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
+func goldenFile(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "comments", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test . -update writes it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "comments", name), got)
 }

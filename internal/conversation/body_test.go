@@ -1,31 +1,16 @@
 package conversation
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/agentjob/agent-job-action/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
+func goldenFile(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/conversation -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestRenderGolden(t *testing.T) {
@@ -53,7 +38,7 @@ func TestRenderGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			t.Parallel()
-			golden(t, tt.file, Render(tt.s))
+			goldenFile(t, tt.file, Render(tt.s))
 		})
 	}
 }

@@ -195,9 +195,13 @@ func TestRedirects(t *testing.T) {
 
 func TestBodyCap(t *testing.T) {
 	t.Parallel()
+	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
 		if r.URL.Path == "/length" {
 			w.Header().Set("Content-Length", fmt.Sprint(2000))
+		} else {
+			w.(http.Flusher).Flush() // chunked: no length to refuse up front
 		}
 		w.Write(make([]byte, 2000))
 	}))
@@ -206,6 +210,9 @@ func TestBodyCap(t *testing.T) {
 	for _, path := range []string{"/length", "/chunked"} {
 		req, _ := retryablehttp.NewRequest(http.MethodGet, srv.URL+path, nil)
 		resp, err := c.Do(req)
+		if path == "/length" && err == nil {
+			t.Errorf("an announced length over the cap must be refused before reading")
+		}
 		if err == nil {
 			_, err = io.ReadAll(resp.Body)
 			resp.Body.Close()
@@ -213,6 +220,30 @@ func TestBodyCap(t *testing.T) {
 		if !errors.Is(err, ErrBodyTooLarge) {
 			t.Errorf("%s: err = %v, want ErrBodyTooLarge", path, err)
 		}
+	}
+	if hits.Load() != 2 {
+		t.Errorf("%d requests: a body too large must not be fetched again", hits.Load())
+	}
+}
+
+func TestBackoffStopsAtDeadline(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Retry-After", "3600") // a 503 is not refused as a 429 is: only the cap holds it
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+	clk := clock.NewFake(t0)
+	c := New(context.Background(), Options{Clock: clk, Deadline: t0.Add(10 * time.Minute)})
+	req, _ := retryablehttp.NewRequest(http.MethodGet, srv.URL, nil)
+	if resp, _ := c.Do(req); resp != nil {
+		resp.Body.Close()
+	}
+	if naps := clk.Naps(); len(naps) != 1 || naps[0] != 10*time.Minute {
+		t.Errorf("waited %v, want [10m0s]", naps)
 	}
 }
 

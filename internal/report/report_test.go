@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,25 +9,13 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
+
+	"github.com/agentjob/agent-job-action/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-func golden(t *testing.T, name, got string) {
+func goldenFile(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./internal/report -update writes it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func job(t *testing.T, raw string) *agentapi.Job {
@@ -63,7 +50,7 @@ func TestSummaryGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			t.Parallel()
-			golden(t, tt.file, Summary(tt.r(t)))
+			goldenFile(t, tt.file, Summary(tt.r(t)))
 		})
 	}
 }

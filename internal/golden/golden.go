@@ -1,0 +1,33 @@
+// Package golden compares test output with files under testdata/, the
+// expected text of the action's user-facing surface (comments, summaries).
+// `go test ./... -update` rewrites the files from what the code now writes.
+package golden
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// Check compares got with the file at path, or writes it with -update.
+func Check(t testing.TB, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
