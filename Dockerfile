@@ -1,17 +1,29 @@
-# The runner builds this image on every workflow run that uses the action.
+# The source of the action's image. Used from a branch, the action is built
+# from this file on every run; release tags instead point action.yml at the
+# image that .github/workflows/release.yml built from it.
 
-FROM golang:1.26-alpine AS build
+# The build stage runs on the builder's own platform and cross-compiles, so a
+# multi-arch build needs no emulation. Outside buildx TARGETOS and TARGETARCH
+# are empty, and go builds for the machine it runs on.
+FROM --platform=$BUILDPLATFORM golang:1.26-alpine AS build
 WORKDIR /src
 # Modules first, so this layer stays cached while only the source changes.
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 ARG VERSION=dev
-RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /agent-job-action .
+ARG TARGETOS
+ARG TARGETARCH
+RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH \
+    go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /agent-job-action .
 
 FROM scratch
-# scratch has no CA bundle; the API client needs one for https.
-COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
+# scratch has no CA bundle; the API client needs one for https. It goes to
+# /etc/ssl/cert.pem, a file crypto/x509 reads, and not to
+# /etc/ssl/certs/ca-certificates.crt: crypto/x509 also parses every file in
+# /etc/ssl/certs, so there the bundle would be parsed twice on the first https
+# request (about 2 ms and 1.2 MiB more, docs/performance.md).
+COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/cert.pem
 COPY --from=build /agent-job-action /agent-job-action
 # No USER: the runner mounts /github/file_commands owned by root, and a
 # non-root process could not write GITHUB_OUTPUT.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
@@ -45,7 +46,11 @@ type State struct {
 // markerPrefix starts the hidden marker that names the job in a comment.
 const markerPrefix = "<!-- agent-job-action:job="
 
-var markerRE = regexp.MustCompile(`<!-- agent-job-action:job=([A-Za-z0-9._\-+=@/]{1,256}) -->`)
+// markerRE is compiled on first use: at start-up it would cost half a
+// millisecond before the first request (docs/performance.md).
+var markerRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`<!-- agent-job-action:job=([A-Za-z0-9._\-+=@/]{1,256}) -->`)
+})
 
 // Marker returns the hidden marker for jobID, or "" when the id is not a
 // plain token (it could then close the HTML comment).
@@ -58,7 +63,7 @@ func Marker(jobID string) string {
 
 // JobFromMarker returns the job id in body's marker, or "".
 func JobFromMarker(body string) string {
-	m := markerRE.FindStringSubmatch(body)
+	m := markerRE().FindStringSubmatch(body)
 	if m == nil {
 		return ""
 	}

@@ -5,6 +5,7 @@ package httpclient
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -208,15 +209,17 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	return false, nil
 }
 
-// NeverConnected reports whether err happened before a connection existed,
-// so the server cannot have seen the request.
+// NeverConnected reports whether err happened before the request could be
+// sent: no connection, or a TLS handshake that failed, so the server cannot
+// have seen the request.
 func NeverConnected(err error) bool {
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
-		return true
-	}
-	var dns *net.DNSError
-	return errors.As(err, &dns)
+	var (
+		op   *net.OpError
+		dns  *net.DNSError
+		cert *tls.CertificateVerificationError
+		rec  tls.RecordHeaderError
+	)
+	return errors.As(err, &op) && op.Op == "dial" || errors.As(err, &dns) || errors.As(err, &cert) || errors.As(err, &rec)
 }
 
 // backoff waits on the run's clock and returns zero, so retryablehttp's own

@@ -273,3 +273,20 @@ func TestUserAgentAndCancellation(t *testing.T) {
 		t.Errorf("User-Agent %v", ua.Load())
 	}
 }
+
+func TestTLSFailureMeansNotSent(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int32
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	// The client does not trust the test server's certificate.
+	c := New(context.Background(), Options{Clock: clock.NewFake(t0), RetryMax: 1})
+	req, _ := retryablehttp.NewRequest(http.MethodPost, srv.URL, strings.NewReader("{}"))
+	_, err := c.Do(req)
+	if err == nil || !NeverConnected(err) {
+		t.Errorf("err = %v, want a failure that NeverConnected recognises", err)
+	}
+	if hits.Load() != 0 {
+		t.Errorf("the server saw %d requests", hits.Load())
+	}
+}
