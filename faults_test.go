@@ -127,9 +127,12 @@ func TestFaultsAgentAPI(t *testing.T) {
 			if strings.Contains(h.stdout.String(), "##[") {
 				t.Errorf("a legacy ##[command] reached the log:\n%s", h.stdout.String())
 			}
-			if took := h.clk.Now().Sub(start); took > tt.virtual {
+			took := h.clk.Now().Sub(start)
+			if took > tt.virtual {
 				t.Errorf("took %s of simulated time, want at most %s", took, tt.virtual)
 			}
+			t.Logf("exit error %v; %d create, %d message, %d get; %s simulated", err != nil,
+				h.api.Creates(), h.api.Messages(), h.api.Gets(), took)
 		})
 	}
 }
