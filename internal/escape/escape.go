@@ -13,9 +13,9 @@ import (
 // Log returns s as it may appear in the workflow log: unchanged when it is a
 // plain token (letters, digits and ._-/+=@, as job ids and statuses are),
 // otherwise quoted as a Go string literal with "#" written \x23. Either way
-// the result is one line with no control characters, no "::" and no "##[",
-// so the runner can read it neither as a workflow command nor as a legacy
-// "##[command]".
+// the result is one line with no control characters that never starts with
+// "::" and never holds "##[", so the runner can read it neither as a workflow
+// command nor as a legacy "##[command]".
 func Log(s string) string {
 	if s != "" && len(s) <= 256 && !strings.ContainsFunc(s, notToken) {
 		return s
