@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v62/github"
+
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
 // Comment kinds, saying which reactions endpoint a comment belongs to.
@@ -200,11 +202,5 @@ func setSender(t *Trigger, sender, author *github.User) {
 		return
 	}
 	t.Sender = u.GetLogin()
-	t.SenderIsBot = isBot(u.GetLogin(), u.GetType())
-}
-
-// isBot: GitHub Apps have type "Bot", and their logins end in "[bot]"
-// even where a payload leaves the type out.
-func isBot(login, typ string) bool {
-	return typ == "Bot" || strings.HasSuffix(login, "[bot]")
+	t.SenderIsBot = ghclient.IsBot(u.GetLogin(), u.GetType())
 }

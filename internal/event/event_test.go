@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
 func env(m map[string]string) func(string) string {
@@ -209,8 +211,8 @@ func TestIsBot(t *testing.T) {
 		{"acme", "Organization", false},
 	}
 	for _, tc := range cases {
-		if got := isBot(tc.login, tc.typ); got != tc.want {
-			t.Errorf("isBot(%q, %q) = %v, want %v", tc.login, tc.typ, got, tc.want)
+		if got := ghclient.IsBot(tc.login, tc.typ); got != tc.want {
+			t.Errorf("IsBot(%q, %q) = %v, want %v", tc.login, tc.typ, got, tc.want)
 		}
 	}
 }

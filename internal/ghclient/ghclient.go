@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/google/go-github/v62/github"
@@ -162,24 +163,29 @@ func (c *Client) Permission(ctx context.Context, owner, repo, user string) (stri
 		}
 		return "", fmt.Errorf("permission of %s: %w", user, clean(err))
 	}
-	if _, ok := rank[p.RoleName]; ok {
+	if slices.Contains(Levels, p.RoleName) {
 		return p.RoleName, nil
 	}
-	if _, ok := rank[p.Permission]; ok {
+	if slices.Contains(Levels, p.Permission) {
 		return p.Permission, nil
 	}
 	return "", fmt.Errorf("permission of %s: unknown permission %q", user, p.Permission)
 }
 
-var rank = map[string]int{"none": 0, "read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}
+// Levels lists GitHub's repository permission levels, lowest first.
+var Levels = []string{"none", "read", "triage", "write", "maintain", "admin"}
 
-// PermissionAtLeast reports whether have grants need, in the order
-// none < read < triage < write < maintain < admin. An unknown level on
-// either side grants nothing.
+// PermissionAtLeast reports whether have grants need, in the order of
+// Levels. An unknown level on either side grants nothing.
 func PermissionAtLeast(have, need string) bool {
-	h, okH := rank[have]
-	n, okN := rank[need]
-	return okH && okN && h >= n
+	h, n := slices.Index(Levels, have), slices.Index(Levels, need)
+	return h >= 0 && n >= 0 && h >= n
+}
+
+// IsBot reports whether an account is a bot: GitHub Apps have type "Bot",
+// and their logins end in "[bot]" even where a payload says "User".
+func IsBot(login, typ string) bool {
+	return typ == "Bot" || strings.HasSuffix(login, "[bot]")
 }
 
 // IsForbidden reports whether GitHub refused the request for lack of
@@ -212,7 +218,7 @@ func fromIssueComment(ic *github.IssueComment) *Comment {
 		Body:        ic.GetBody(),
 		URL:         ic.GetHTMLURL(),
 		Author:      u.GetLogin(),
-		AuthorIsBot: u.GetType() == "Bot" || strings.HasSuffix(u.GetLogin(), "[bot]"),
+		AuthorIsBot: IsBot(u.GetLogin(), u.GetType()),
 	}
 }
 

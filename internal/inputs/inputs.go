@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
 // Config is the validated set of inputs.
@@ -33,9 +35,6 @@ type Config struct {
 	RequiredPermission string
 	AllowedBots        []string
 }
-
-// Permissions lists repository permission levels, lowest first.
-var Permissions = []string{"none", "read", "triage", "write", "maintain", "admin"}
 
 // ErrEmptyPrompt is the problem with a run that has no prompt from the
 // inputs nor from the event.
@@ -154,7 +153,7 @@ func Read(getenv Getenv) (Config, []string, error) {
 		bad("trigger-phrase", "must be one word, such as /docs")
 	}
 	c.RequiredPermission = strings.ToLower(Get(getenv, "required-permission"))
-	if !slices.Contains(Permissions[1:], c.RequiredPermission) {
+	if !slices.Contains(ghclient.Levels[1:], c.RequiredPermission) {
 		bad("required-permission", "must be read, triage, write, maintain or admin")
 	}
 	for _, b := range strings.Split(Get(getenv, "allowed-bots"), ",") {
