@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/fakegithub"
-	"github.com/agentjob/agent-job-action/internal/faults"
+	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/testbed/faults"
 )
 
 const testToken = "ghs_test_token_abcdef123456"

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/fakegithub"
-	"github.com/agentjob/agent-job-action/internal/faults"
+	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/testbed/faults"
 )
 
 // Request numbers on the fake Agent Job API in a plain run: the create is

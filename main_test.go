@@ -14,12 +14,12 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/action"
 	"github.com/agentjob/agent-job-action/internal/clock"
-	"github.com/agentjob/agent-job-action/internal/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/fakegithub"
-	"github.com/agentjob/agent-job-action/internal/faults"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/testbed/faults"
 
-	"github.com/agentjob/agent-job-action/internal/golden"
+	"github.com/agentjob/agent-job-action/internal/testbed/golden"
 )
 
 const testKey = "mint_test_0123456789abcdef"

@@ -52,12 +52,12 @@ echo "the costliest, one run:"
 GODEBUG=inittrace=1 "$bin" --version 2>&1 >/dev/null | sort -k5 -gr | awk 'NR <= 5'
 
 echo
-echo "--- Cold start: go test -bench FirstRequest -benchtime ${runs}x ./internal/coldstart"
-COLDSTART_BINARY=$bin go test -run '^$' -bench FirstRequest -benchtime "${runs}x" ./internal/coldstart
+echo "--- Cold start: go test -bench FirstRequest -benchtime ${runs}x ./internal/testbed/coldstart"
+COLDSTART_BINARY=$bin go test -run '^$' -bench FirstRequest -benchtime "${runs}x" ./internal/testbed/coldstart
 
 echo
-echo "--- Peak RSS: go test -bench PeakRSS -benchtime ${rss_runs}x ./internal/coldstart"
-COLDSTART_BINARY=$bin go test -run '^$' -bench PeakRSS -benchtime "${rss_runs}x" ./internal/coldstart
+echo "--- Peak RSS: go test -bench PeakRSS -benchtime ${rss_runs}x ./internal/testbed/coldstart"
+COLDSTART_BINARY=$bin go test -run '^$' -bench PeakRSS -benchtime "${rss_runs}x" ./internal/testbed/coldstart
 
 if [[ -x /usr/bin/time ]]; then
   echo

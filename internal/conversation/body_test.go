@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/golden"
+	"github.com/agentjob/agent-job-action/internal/testbed/golden"
 )
 
 func goldenFile(t *testing.T, name, got string) {

@@ -15,8 +15,8 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/action"
 	"github.com/agentjob/agent-job-action/internal/clock"
-	"github.com/agentjob/agent-job-action/internal/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
 )
 
 const (

@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/agentjob/agent-job-action/internal/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
 )
 
 const token = "ghs_secret_test_token"

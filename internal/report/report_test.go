@@ -10,7 +10,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 
-	"github.com/agentjob/agent-job-action/internal/golden"
+	"github.com/agentjob/agent-job-action/internal/testbed/golden"
 )
 
 func goldenFile(t *testing.T, name, got string) {

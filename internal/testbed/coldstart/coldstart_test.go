@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
 )
 
 // binaryEnv names a prebuilt action binary to measure instead of the one the
@@ -81,7 +81,7 @@ func build(b *testing.B) {
 		}
 		const mod = "github.com/agentjob/agent-job-action"
 		cmd := exec.Command(goTool, "build", "-trimpath", "-ldflags", "-s -w", "-o", programs.dir+string(filepath.Separator),
-			mod, mod+"/internal/coldstart/baseline", mod+"/internal/coldstart/launcher")
+			mod, mod+"/internal/testbed/coldstart/baseline", mod+"/internal/testbed/coldstart/launcher")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			programs.err = fmt.Errorf("go build: %w\n%s", err, out)
