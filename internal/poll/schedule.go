@@ -37,16 +37,17 @@ type Auto struct {
 }
 
 // DefaultAuto is the schedule of poll-interval: auto. The values are the knee
-// of a parameter sweep on a simulated clock; docs/poll-schedule-notes.md has
-// the table, the curve and the reasons, and TestDefaultAutoMeetsTargets keeps
-// them true. In short: the first poll at 20 s and the second at about 34 s
-// notice a 30-second job within 20 % of its length; from the third poll, at
-// about 58 s, the wait is Max, 27 s, which keeps the mean lag of long jobs
-// near 13.5 s, under the 15 s target with room, for under half the requests
-// of a 10-second loop from 2 minutes on. Min never binds with these values
-// (Ratio × First is 14 s); it stays as a floor for schedules built with a
-// smaller First.
-var DefaultAuto = Auto{First: 20 * time.Second, Min: 5 * time.Second, Max: 27 * time.Second, Ratio: 0.7, Jitter: 0.1}
+// of a parameter sweep on a simulated clock over job lengths spread from 15 s
+// to an hour; docs/poll-schedule-notes.md has the table, the curve and the
+// reasons, and TestDefaultAutoMeetsTargets keeps them true. In short: after
+// the first poll at 20 s each wait is 0.3 × the time elapsed, so polls come
+// at about 20, 26, 34, 44, 57, 74 and 96 s and a job under two minutes is
+// noticed within about a third of that step, 14 % of its length on average;
+// from about 90 s the wait is Max, 27 s, which keeps the mean lag of longer
+// jobs near 13.5 s, under the 15 s target, for under half the requests of a
+// 10-second loop. Min does not bind with these values (Ratio × First is 6 s);
+// it stays as a floor for schedules built with a smaller First.
+var DefaultAuto = Auto{First: 20 * time.Second, Min: 5 * time.Second, Max: 27 * time.Second, Ratio: 0.3, Jitter: 0.1}
 
 // Next implements Schedule.
 func (a Auto) Next(elapsed time.Duration) time.Duration {
