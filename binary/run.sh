@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Runs the action without Docker: downloads the agent-job-action binary that
+# this copy of the action was released with, for the runner's OS and
+# architecture, checks its SHA-256 against SHA256SUMS beside this script, and
+# runs it in place of this script. The binary gets this script's environment
+# (the INPUT_* variables, GITHUB_OUTPUT, ...) and arguments unchanged.
+#
+# binary/action.yml runs it. The release workflow writes AGENT_JOB_ACTION_TAG
+# into that file and SHA256SUMS beside this one, on the commit the release
+# tags point at; on a branch neither names a release, and this script refuses
+# to run rather than fetch something it cannot check.
+#
+# Environment:
+#   RUNNER_OS, RUNNER_ARCH          which binary (set by the runner)
+#   AGENT_JOB_ACTION_TAG            the release, such as v1.2.3
+#   AGENT_JOB_ACTION_DOWNLOAD_URL   where releases are; default GitHub's
+#                                   release downloads of this repository
+#   RUNNER_TEMP                     where the binary goes (else TMPDIR, /tmp)
+#
+# Written for bash 3.2 too (macOS's /bin/bash): no ${x,,}, no mapfile.
+set -euo pipefail
+
+fail() {
+	# ::error:: makes an annotation in Actions; elsewhere it is a plain line.
+	echo "::error title=agent-job-action binary::$*" >&2
+	exit 1
+}
+
+case ${RUNNER_OS:-} in
+Linux) os=linux ;;
+macOS) os=darwin ;;
+Windows) os=windows ;;
+*) fail "no binary for the runner OS '${RUNNER_OS:-}': releases have Linux, macOS and Windows binaries (RUNNER_OS Linux, macOS, Windows). Nothing was run." ;;
+esac
+case ${RUNNER_ARCH:-} in
+X64) arch=amd64 ;;
+ARM64) arch=arm64 ;;
+*) fail "no binary for the runner architecture '${RUNNER_ARCH:-}': releases have X64 and ARM64 binaries. Nothing was run." ;;
+esac
+ext=
+if [[ $os == windows ]]; then
+	ext=.exe
+fi
+asset="agent-job-action_${os}_${arch}${ext}"
+
+tag=${AGENT_JOB_ACTION_TAG:-}
+if [[ -z $tag ]]; then
+	fail "this copy of the action is not a release, so it pins no binary: use a release tag (uses: agentjob/agent-job-action/binary@v1), or the container action (uses: agentjob/agent-job-action@main) to run a branch. Nothing was run."
+fi
+tag_re='^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$'
+if ! [[ $tag =~ $tag_re ]]; then
+	fail "AGENT_JOB_ACTION_TAG '$tag' is not a release tag such as v1.2.3. Nothing was run."
+fi
+
+# The script's own folder, with Windows backslashes made forward slashes,
+# which both Git Bash's tools and Windows programs accept.
+here=${BASH_SOURCE[0]//\\//}
+case $here in
+*/*) here=${here%/*} ;;
+*) here=. ;;
+esac
+sums="$here/SHA256SUMS"
+if [[ ! -f $sums ]]; then
+	fail "no SHA256SUMS beside $here/run.sh: this copy of the action pins no checksums. Use a release tag. Nothing was run."
+fi
+
+# Regular expressions sit in variables: bash 3.2 and 5 then read them alike.
+# sha256sum's format: 64 hex digits, two spaces (or a space and * for binary
+# mode), the file name.
+sum_re='^([0-9a-fA-F]{64}) [ *](.+)$'
+want=
+while IFS= read -r line || [[ -n $line ]]; do
+	line=${line%$'\r'}
+	if [[ $line =~ $sum_re ]] && [[ ${BASH_REMATCH[2]} == "$asset" ]]; then
+		if [[ -n $want ]]; then
+			fail "SHA256SUMS names $asset twice. Nothing was run."
+		fi
+		want=$(printf '%s' "${BASH_REMATCH[1]}" | tr 'A-F' 'a-f')
+	fi
+done <"$sums"
+if [[ -z $want ]]; then
+	fail "SHA256SUMS of $tag has no checksum for $asset, so it cannot be checked: this release has no binary for $RUNNER_OS $RUNNER_ARCH. Nothing was run."
+fi
+
+base=${AGENT_JOB_ACTION_DOWNLOAD_URL:-https://github.com/agentjob/agent-job-action/releases/download}
+base=${base%/}
+# https, or http to this machine (a local mirror, the tests). The checksum
+# decides what runs either way; this keeps the download private.
+https_re='^https://'
+loopback_re='^http://(127\.0\.0\.1|localhost|\[::1\])(:[0-9]+)?(/[^@]*)?$'
+if ! [[ $base =~ $https_re || $base =~ $loopback_re ]]; then
+	fail "AGENT_JOB_ACTION_DOWNLOAD_URL must start with https:// (http:// only for 127.0.0.1, localhost or [::1]). Nothing was run."
+fi
+url="$base/$tag/$asset"
+
+tmp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
+tmp=${tmp//\\//}
+dir=$(mktemp -d "${tmp%/}/agent-job-action.XXXXXX")
+bin="$dir/$asset"
+# --proto-redir: GitHub answers with a redirect to its file storage; never
+# follow one to plain http.
+if ! curl --fail --silent --show-error --location \
+	--proto '=https,http' --proto-redir '=https' \
+	--connect-timeout 30 --max-time 300 --retry 3 \
+	--output "$bin" "$url"; then
+	rm -rf "$dir"
+	fail "could not download $url (curl's reason is above). Check that release $tag exists and has $asset. Nothing was run."
+fi
+
+if command -v sha256sum >/dev/null 2>&1; then
+	got=$(sha256sum <"$bin")
+elif command -v shasum >/dev/null 2>&1; then
+	got=$(shasum -a 256 <"$bin")
+elif command -v openssl >/dev/null 2>&1; then
+	got=$(openssl dgst -sha256 -r <"$bin")
+else
+	rm -rf "$dir"
+	fail "found none of sha256sum, shasum, openssl to check the download with: install one. Nothing was run."
+fi
+got=$(printf '%s' "${got%% *}" | tr 'A-F' 'a-f')
+if [[ $got != "$want" ]]; then
+	rm -rf "$dir"
+	fail "checksum mismatch for $asset from $url: SHA-256 $got, but the action pins $want. The file was deleted and not run; report this at https://github.com/agentjob/agent-job-action/security."
+fi
+chmod +x "$bin"
+
+echo "agent-job-action $tag $os/$arch, SHA-256 $want verified" >&2
+if [[ $os == windows ]]; then
+	# Git Bash rewrites arguments and environment values that look like
+	# POSIX paths (/docs becomes C:/Program Files/Git/docs) when it starts a
+	# Windows program; inputs must reach the binary as written.
+	export MSYS_NO_PATHCONV=1 MSYS2_ARG_CONV_EXCL='*' MSYS2_ENV_CONV_EXCL='*'
+fi
+# exec: the binary takes this process's place, so the runner's cancel signal
+# reaches it, and its exit status is the step's.
+exec "$bin" "$@"
