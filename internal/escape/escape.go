@@ -12,15 +12,18 @@ import (
 
 // Log returns s as it may appear in the workflow log: unchanged when it is a
 // plain token (letters, digits and ._-/+=@, as job ids and statuses are),
-// otherwise quoted as a Go string literal with "#" written \x23. Either way
-// the result is one line with no control characters that never starts with
-// "::" and never holds "##[", so the runner can read it neither as a workflow
-// command nor as a legacy "##[command]".
+// otherwise quoted as a Go string literal, with the "#" that would complete
+// a "##[" written \x23. Either way the result is one line with no control
+// characters (the runner splits its input at \n and \r) that never starts
+// with "::", even after leading white space (the runner trims it), and
+// never holds "##[", which the runner looks for anywhere in a line as a
+// legacy "##[command]". Those are the only two ways a line becomes a
+// workflow command; nothing else is escaped, so a URL keeps its "#".
 func Log(s string) string {
 	if s != "" && len(s) <= 256 && !strings.ContainsFunc(s, notToken) {
 		return s
 	}
-	return strings.ReplaceAll(strconv.Quote(s), "#", `\x23`)
+	return strings.ReplaceAll(strconv.Quote(s), "##[", `#\x23[`)
 }
 
 func notToken(r rune) bool {
@@ -29,26 +32,88 @@ func notToken(r rune) bool {
 
 // markdown lists the characters that Markdown or HTML give a meaning to, with
 // entities that render them literally. "@" is there so that text never
-// mentions (and notifies) anyone.
-var markdown = strings.NewReplacer(
-	"&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;",
-	"\\", "&#92;", "`", "&#96;", "*", "&#42;", "_", "&#95;", "~", "&#126;",
-	"[", "&#91;", "]", "&#93;", "(", "&#40;", ")", "&#41;", "!", "&#33;",
-	"#", "&#35;", "|", "&#124;", "@", "&#64;", ":", "&#58;",
-	"\r\n", " ", "\r", " ", "\n", " ",
-)
+// mentions (and notifies) anyone; "|" so that a table cell stays one cell.
+var markdown = map[rune]string{
+	'&': "&amp;", '<': "&lt;", '>': "&gt;", '"': "&quot;", '\'': "&#39;",
+	'\\': "&#92;", '`': "&#96;", '*': "&#42;", '_': "&#95;", '~': "&#126;",
+	'[': "&#91;", ']': "&#93;", '(': "&#40;", ')': "&#41;", '!': "&#33;",
+	'#': "&#35;", '|': "&#124;", '@': "&#64;", ':': "&#58;",
+}
+
+// WordJoiner is the invisible character Markdown puts where GitHub would
+// otherwise make a link (see Markdown).
+const WordJoiner = "\u2060"
 
 // Markdown renders s as plain text on one line, fit for a table cell or a
-// sentence in a comment. Invalid UTF-8 is replaced.
+// sentence in a comment: it formats nothing, links nothing, mentions nobody
+// and keeps a table row's cells. Invalid UTF-8 is replaced.
+//
+// Entities alone do not stop GitHub's links: the autolink extension of GFM,
+// mentions and references work on the text after entities are decoded, so
+// "www&#46;x.com" is still a link. What stops them is a character between
+// the parts they look for. Markdown puts a word joiner (U+2060: invisible,
+// no line break, neither white space nor punctuation nor a word character)
+//   - after every ":", so "http://" and "ftp://" never read as a scheme and
+//     "//" (GFM needs them right after the colon);
+//   - after every "@", so no e-mail address (GFM needs an alphanumeric
+//     right after "@", also in mailto: and xmpp: forms) and no @mention;
+//   - between "www" and ".", so "www." never appears (GFM's www autolink);
+//   - after every "#" and after "GH-", so "#12", "o/r#12" and "GH-12" never
+//     reference an issue;
+//   - after every sixth hex digit in a row, so no run of seven or more
+//     reads as a commit SHA.
 func Markdown(s string) string {
 	s = strings.ToValidUTF8(s, string(utf8.RuneError))
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 && r != '\n' && r != '\r' || r == 0x7f {
-			return -1
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/4)
+	var prev [3]rune // the last three runes written, newest last
+	hex := 0         // hex digits in a row
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch {
+		case r == '\r' && strings.HasPrefix(s[i:], "\n"):
+			i++
+			r = ' '
+		case r == '\r' || r == '\n':
+			r = ' '
+		case r < 0x20 || r == 0x7f:
+			continue
 		}
-		return r
-	}, s)
-	return markdown.Replace(s)
+		if isHex(r) {
+			if hex == 6 {
+				b.WriteString(WordJoiner)
+				hex = 0
+			}
+			hex++
+		} else {
+			hex = 0
+		}
+		if r == '.' && lower(prev[0]) == 'w' && lower(prev[1]) == 'w' && lower(prev[2]) == 'w' {
+			b.WriteString(WordJoiner)
+		}
+		if e, ok := markdown[r]; ok {
+			b.WriteString(e)
+		} else {
+			b.WriteRune(r)
+		}
+		if r == ':' || r == '@' || r == '#' || r == '-' && lower(prev[1]) == 'g' && lower(prev[2]) == 'h' {
+			b.WriteString(WordJoiner)
+		}
+		prev = [3]rune{prev[1], prev[2], r}
+	}
+	return b.String()
+}
+
+func isHex(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F'
+}
+
+func lower(r rune) rune {
+	if r >= 'A' && r <= 'Z' {
+		return r + 'a' - 'A'
+	}
+	return r
 }
 
 // Line makes s one line with no control characters, for values that must
@@ -66,15 +131,20 @@ func Line(s string) string {
 }
 
 // URL returns s when it is an https URL safe to put in a Markdown link, and
-// "" otherwise.
+// "" otherwise. A "|" is written %7C, the same URL to a server, so that a
+// link in a table cell does not split the cell.
 func URL(s string) string {
-	if !strings.HasPrefix(s, "https://") || len(s) > 2048 {
+	if !strings.HasPrefix(s, "https://") {
 		return ""
 	}
 	for _, r := range s {
 		if r <= 0x20 || r >= 0x7f || strings.ContainsRune(`"'<>()[]\`+"`", r) {
 			return ""
 		}
+	}
+	s = strings.ReplaceAll(s, "|", "%7C")
+	if len(s) > 2048 {
+		return ""
 	}
 	return s
 }

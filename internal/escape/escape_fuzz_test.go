@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/escape/escapetest"
 )
 
 // hostile are seeds for all the escape fuzzers: workflow commands, Markdown
@@ -22,6 +23,9 @@ var hostile = []string{
 	"https://ex.com/\"onmouseover=\"x", "https://ex.com/`x`", "https://ex.com/\x7f", strings.Repeat("a", 257),
 	strings.Repeat("a", 256), "https://" + strings.Repeat("a", 2041), "https://" + strings.Repeat("a", 2040),
 	"\t tab\t", "日本語", "\U0001F600",
+	"www.example.com/login", "WWW.Example.com", "wwww.x.y", "see http://evil.example/x", "ftp://x.y", "name@host.com",
+	"mailto:a@b.co", "xmpp:a@b.co/r", "a@.b.co", "@", "#12 and o/r#34", "GH-12 gh-3", "a5c3785ed8d6a35868bc169f07e40e889087fd2e",
+	"https://github.com/o/r/issues/12#issuecomment-1", "https://ex.com/a|b", "x⁠y", "www&#46;x.com", "###[x]", "a##[b",
 }
 
 // FuzzLog checks that Log output is one line with no control characters
@@ -57,7 +61,30 @@ func FuzzLog(f *testing.F) {
 		if back, err := strconv.Unquote(out); err != nil || back != s {
 			t.Fatalf("Log(%q) = %q unquotes to %q, %v", s, out, back, err)
 		}
+		// Only the "#" of a "##[" is escaped: a URL keeps its fragment.
+		if want := strings.Count(s, "#") - strings.Count(s, "##["); strings.Count(out, "#") < want {
+			t.Fatalf("Log(%q) = %q escapes a # that no ##[ needs", s, out)
+		}
 	})
+}
+
+// TestLog pins what Log leaves alone and what it changes.
+func TestLog(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ in, want string }{
+		{"job_0001", "job_0001"},
+		{"a.b-c/d+e=f@g", "a.b-c/d+e=f@g"},
+		{"https://github.com/o/r/issues/12#issuecomment-1", `"https://github.com/o/r/issues/12#issuecomment-1"`},
+		{"##[add-mask]writer", `"#\x23[add-mask]writer"`},
+		{"###[x", `"##\x23[x"`},
+		{"a\n::error::x", `"a\n::error::x"`},
+		{"::warning::x", `"::warning::x"`},
+		{"\u00a0::x", `"\u00a0::x"`},
+	} {
+		if got := escape.Log(tt.in); got != tt.want {
+			t.Errorf("Log(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
 }
 
 // unMarkdown turns the entities Markdown writes back into characters.
@@ -92,10 +119,46 @@ func FuzzMarkdown(f *testing.F) {
 		if i := bareAmp(out); i >= 0 {
 			t.Fatalf("Markdown(%q) = %q has a bare & at %d", s, out, i)
 		}
-		if back := unMarkdown.Replace(out); back != plain(s) {
-			t.Fatalf("Markdown(%q) = %q renders as %q, want %q", s, out, back, plain(s))
+		if back, want := unjoin(unMarkdown.Replace(out)), unjoin(plain(s)); back != want {
+			t.Fatalf("Markdown(%q) = %q renders as %q, want %q", s, out, back, want)
+		}
+		if links := escapetest.Autolinks(out); links != nil {
+			t.Fatalf("Markdown(%q) = %q renders links %q", s, out, links)
+		}
+		if n := escapetest.Cells("| k | " + out + " |"); n != 2 {
+			t.Fatalf("Markdown(%q) = %q makes a table row of %d cells, want 2", s, out, n)
 		}
 	})
+}
+
+// unjoin drops word joiners, the invisible characters Markdown adds.
+func unjoin(s string) string { return strings.ReplaceAll(s, escape.WordJoiner, "") }
+
+// TestMarkdownLinksNothing pins where Markdown breaks what GitHub would
+// link; FuzzMarkdown checks that nothing links at all.
+func TestMarkdownLinksNothing(t *testing.T) {
+	t.Parallel()
+	const wj = escape.WordJoiner
+	for _, tt := range []struct{ in, want string }{
+		{"www.example.com/login", "www" + wj + ".example.com/login"},
+		{"WwW.x.y", "WwW" + wj + ".x.y"},
+		{"http://evil.example", "http&#58;" + wj + "//evil.example"},
+		{"name@host.com", "name&#64;" + wj + "host.com"},
+		{"mailto:a@b.co", "mailto&#58;" + wj + "a&#64;" + wj + "b.co"},
+		{"see #12", "see &#35;" + wj + "12"},
+		{"GH-12", "GH-" + wj + "12"},
+		{"a5c3785ed8d6", "a5c378" + wj + "5ed8d6"},
+		{"x|y", "x&#124;y"},
+		{"plain text, no links.", "plain text, no links."},
+	} {
+		got := escape.Markdown(tt.in)
+		if got != tt.want {
+			t.Errorf("Markdown(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if links := escapetest.Autolinks(got); links != nil {
+			t.Errorf("Markdown(%q) = %q renders links %q", tt.in, got, links)
+		}
+	}
 }
 
 // entities are the ones Markdown writes.
@@ -176,8 +239,11 @@ func FuzzURL(f *testing.F) {
 		if out == "" {
 			return
 		}
-		if out != s {
-			t.Fatalf("URL(%q) = %q, neither the input nor empty", s, out)
+		if out != strings.ReplaceAll(s, "|", "%7C") {
+			t.Fatalf("URL(%q) = %q, neither the input (with | written %%7C) nor empty", s, out)
+		}
+		if n := escapetest.Cells("| k | [x](" + out + ") |"); n != 2 {
+			t.Fatalf("URL(%q) = %q makes a table row of %d cells, want 2", s, out, n)
 		}
 		if !strings.HasPrefix(out, "https://") {
 			t.Fatalf("URL(%q) = %q is not https", s, out)
@@ -185,7 +251,7 @@ func FuzzURL(f *testing.F) {
 		if len(out) > 2048 {
 			t.Fatalf("URL(%q) is %d bytes long", s, len(out))
 		}
-		if i := strings.IndexAny(out, " \"'<>()[]\\`"); i >= 0 {
+		if i := strings.IndexAny(out, " \"'<>()[]\\`|"); i >= 0 {
 			t.Fatalf("URL(%q) has %q", s, out[i])
 		}
 		for _, r := range out {
