@@ -1,9 +1,13 @@
 // Package fakegithub is an in-process fake of the few GitHub REST endpoints
 // the action uses: issue comments (list, create, edit), reactions on issue
-// and review comments, and a collaborator's permission. It keeps their state,
+// and review comments, a collaborator's permission, and pull requests (get,
+// request reviewers, a review's line comments). It keeps their state,
 // records every request, and answers anything else with 404 while noting it
-// as unexpected, as go-github's own tests do. It needs no testing.TB, so the
-// demo can run against it too.
+// as unexpected, as go-github's own tests do. Every request is also held
+// against GitHub's own REST description (Spec), and one it does not allow is
+// noted as unexpected too, so a test using the fake fails on a request the
+// real GitHub would refuse. It needs no testing.TB, so the demo can run
+// against it too.
 package fakegithub
 
 import (
@@ -50,6 +54,13 @@ type Options struct {
 	ForbidComments bool
 	// ForbidReactions answers 403 to creating reactions.
 	ForbidReactions bool
+	// ForbidReviewRequests answers 403 to requesting reviewers, as GitHub
+	// does when the token lacks pull-requests: write.
+	ForbidReviewRequests bool
+	// Spec is the description every request is checked against; nil means
+	// DefaultSpec, and a description that cannot be read is itself noted
+	// as unexpected, so that no test passes unchecked.
+	Spec *Spec
 	// Fault, when set, sees every authorized request to a known endpoint
 	// first; returning true means it has answered (a 500, a rate limit).
 	Fault func(w http.ResponseWriter, r *http.Request) bool
@@ -89,11 +100,15 @@ type Server struct {
 	*httptest.Server
 
 	opt        Options
+	spec       *Spec
 	mu         sync.Mutex
 	requests   []Request
 	unexpected []string
+	invalid    []string
 	comments   []*Comment // in creation order, as GitHub lists them
 	reactions  []Reaction
+	pulls      []*Pull
+	reviews    map[reviewKey][]ReviewComment
 	nextID     int64
 	created    int
 	edits      int
@@ -105,7 +120,12 @@ func New(opt Options) *Server {
 		opt.Token = DefaultToken
 	}
 	opt.Prefix = strings.TrimRight(opt.Prefix, "/")
-	s := &Server{opt: opt, nextID: 1001}
+	s := &Server{opt: opt, nextID: 1001, reviews: map[reviewKey][]ReviewComment{}}
+	if opt.Spec != nil {
+		s.noteSpec(opt.Spec, nil)
+	} else {
+		s.noteSpec(DefaultSpec())
+	}
 	mux := http.NewServeMux()
 	p := opt.Prefix
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/issues/{number}/comments", s.authorized(s.listComments))
@@ -114,9 +134,21 @@ func New(opt Options) *Server {
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/issues/comments/{id}/reactions", s.authorized(s.react("issue")))
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/pulls/comments/{id}/reactions", s.authorized(s.react("review")))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/collaborators/{user}/permission", s.authorized(s.permission))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}", s.authorized(s.getPull))
+	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/pulls/{number}/requested_reviewers", s.authorized(s.requestReviewers))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}/reviews/{review}/comments", s.authorized(s.reviewComments))
 	mux.HandleFunc("/", s.catchAll)
 	s.Server = httptest.NewServer(s.record(mux))
 	return s
+}
+
+// noteSpec keeps the description to check requests against, or notes why
+// there is none, where every test that reads Unexpected sees it.
+func (s *Server) noteSpec(spec *Spec, err error) {
+	s.spec = spec
+	if err != nil {
+		s.invalid = append(s.invalid, fmt.Sprintf("requests cannot be checked: %v", err))
+	}
 }
 
 // APIURL is the value GITHUB_API_URL would have: the URL with the prefix.
@@ -129,11 +161,20 @@ func (s *Server) Requests() []Request {
 	return slices.Clone(s.requests)
 }
 
-// Unexpected lists the requests no endpoint serves, as "METHOD /path".
+// Unexpected lists the requests no endpoint serves, as "METHOD /path",
+// then those the REST description does not allow (see Invalid).
 func (s *Server) Unexpected() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.unexpected)
+	return slices.Concat(s.unexpected, s.invalid)
+}
+
+// Invalid lists the requests the REST description does not allow, as
+// "METHOD /path?query: reason", and first, when it could not be read, why.
+func (s *Server) Invalid() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.invalid)
 }
 
 // CommentsCreated counts comments created through the API.
@@ -194,11 +235,27 @@ func (s *Server) record(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		path := r.URL.EscapedPath()
+		var bad []string
+		if s.spec != nil {
+			if rest, ok := strings.CutPrefix(path, s.opt.Prefix+"/"); ok {
+				bad = s.spec.Check(r.Method, "/"+rest, r.URL.RawQuery, body)
+			} else {
+				bad = []string{"outside the API prefix " + s.opt.Prefix}
+			}
+		}
 		s.mu.Lock()
 		s.requests = append(s.requests, Request{
-			Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.RawQuery,
+			Method: r.Method, Path: path, Query: r.URL.RawQuery,
 			Header: r.Header.Clone(), Body: body,
 		})
+		where := r.Method + " " + path
+		if r.URL.RawQuery != "" {
+			where += "?" + r.URL.RawQuery
+		}
+		for _, b := range bad {
+			s.invalid = append(s.invalid, where+": "+b)
+		}
 		s.mu.Unlock()
 		next.ServeHTTP(w, r)
 	})
@@ -231,14 +288,6 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	page, perPage := 1, 30
-	q := r.URL.Query()
-	if v, err := strconv.Atoi(q.Get("page")); err == nil && v > 0 {
-		page = v
-	}
-	if v, err := strconv.Atoi(q.Get("per_page")); err == nil && v > 0 {
-		perPage = min(v, 100)
-	}
 	s.mu.Lock()
 	var all []map[string]any
 	for _, c := range s.comments {
@@ -247,6 +296,20 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mu.Unlock()
+	writePage(w, r, all)
+}
+
+// writePage answers one page of items, as the query's page and per_page
+// ask, with GitHub's Link header: next and last on every page but the last.
+func writePage(w http.ResponseWriter, r *http.Request, all []map[string]any) {
+	page, perPage := 1, 30
+	q := r.URL.Query()
+	if v, err := strconv.Atoi(q.Get("page")); err == nil && v > 0 {
+		page = v
+	}
+	if v, err := strconv.Atoi(q.Get("per_page")); err == nil && v > 0 {
+		perPage = min(v, 100)
+	}
 	last := max((len(all)+perPage-1)/perPage, 1)
 	from := min((page-1)*perPage, len(all))
 	to := min(from+perPage, len(all))

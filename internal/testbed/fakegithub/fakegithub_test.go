@@ -59,33 +59,40 @@ func TestRouting(t *testing.T) {
 		auth, body       string
 		want             int
 		wantUnexpected   bool
+		wantInvalid      string // the reason the REST description gives, "" for a valid request
 		wantMessage      string
 		wantFaultInvoked bool
 	}{
 		{name: "list at root", method: "GET", path: "/repos/o/r/issues/1/comments", auth: bearer, want: 200},
 		{name: "list under the prefix", opt: Options{Prefix: "/api/v3"}, method: "GET", path: "/api/v3/repos/o/r/issues/1/comments", auth: bearer, want: 200},
 		{name: "prefix with a trailing slash", opt: Options{Prefix: "/api/v3/"}, method: "GET", path: "/api/v3/repos/o/r/issues/1/comments", auth: bearer, want: 200},
-		{name: "root when a prefix is set", opt: Options{Prefix: "/api/v3"}, method: "GET", path: "/repos/o/r/issues/1/comments", auth: bearer, want: 404, wantUnexpected: true},
+		{name: "root when a prefix is set", opt: Options{Prefix: "/api/v3"}, method: "GET", path: "/repos/o/r/issues/1/comments", auth: bearer, want: 404, wantUnexpected: true, wantInvalid: "outside the API prefix /api/v3"},
 		{name: "token scheme", method: "GET", path: "/repos/o/r/issues/1/comments", auth: "token " + tok, want: 200},
 		{name: "no authorization", method: "GET", path: "/repos/o/r/issues/1/comments", want: 401, wantMessage: "Bad credentials"},
 		{name: "wrong token", method: "POST", path: "/repos/o/r/issues/1/comments", auth: "Bearer nope", body: `{"body":"x"}`, want: 401},
 		{name: "basic auth", method: "GET", path: "/repos/o/r/issues/1/comments", auth: "Basic " + tok, want: 401},
 		{name: "default token", opt: Options{Token: "-"}, method: "GET", path: "/repos/o/r/issues/1/comments", auth: "Bearer " + DefaultToken, want: 200},
-		{name: "unknown endpoint", method: "GET", path: "/repos/o/r/pulls/1", auth: bearer, want: 404, wantUnexpected: true},
-		{name: "unknown endpoint without auth is still unexpected", method: "GET", path: "/user", want: 404, wantUnexpected: true},
+		{name: "unknown endpoint", method: "GET", path: "/repos/o/r/pulls/1/files", auth: bearer, want: 404, wantUnexpected: true, wantInvalid: "no operation has the path /repos/o/r/pulls/1/files"},
+		{name: "endpoint GitHub has and the fake does not", method: "GET", path: "/user", want: 404, wantUnexpected: true},
 		{name: "wrong method", method: "DELETE", path: "/repos/o/r/issues/comments/1", auth: bearer, want: 404, wantUnexpected: true},
-		{name: "non-numeric issue", method: "GET", path: "/repos/o/r/issues/abc/comments", auth: bearer, want: 404},
+		{name: "non-numeric issue", method: "GET", path: "/repos/o/r/issues/abc/comments", auth: bearer, want: 404, wantInvalid: "no operation has the path /repos/o/r/issues/abc/comments"},
 		{name: "edit of a missing comment", method: "PATCH", path: "/repos/o/r/issues/comments/5", auth: bearer, body: `{"body":"x"}`, want: 404, wantMessage: "Not Found"},
-		{name: "create without body", method: "POST", path: "/repos/o/r/issues/1/comments", auth: bearer, body: `{}`, want: 422, wantMessage: "Validation Failed"},
+		{name: "create without body", method: "POST", path: "/repos/o/r/issues/1/comments", auth: bearer, body: `{}`, want: 422, wantMessage: "Validation Failed",
+			wantInvalid: `POST /repos/{owner}/{repo}/issues/{issue_number}/comments: body lacks the required property "body"`},
 		{name: "create with an empty body", method: "POST", path: "/repos/o/r/issues/1/comments", auth: bearer, body: `{"body":""}`, want: 422},
-		{name: "create with bad JSON", method: "POST", path: "/repos/o/r/issues/1/comments", auth: bearer, body: `{"body":`, want: 422},
+		{name: "create with bad JSON", method: "POST", path: "/repos/o/r/issues/1/comments", auth: bearer, body: `{"body":`, want: 422, wantInvalid: "body is not JSON"},
 		{name: "create forbidden", opt: Options{ForbidComments: true}, method: "POST", path: "/repos/o/r/issues/1/comments", auth: bearer, body: `{"body":"x"}`, want: 403, wantMessage: "Resource not accessible by integration"},
-		{name: "reaction with bad content", method: "POST", path: "/repos/o/r/issues/comments/1/reactions", auth: bearer, body: `{"content":"party"}`, want: 422},
+		{name: "reaction with bad content", method: "POST", path: "/repos/o/r/issues/comments/1/reactions", auth: bearer, body: `{"content":"party"}`, want: 422, wantInvalid: "body.content is party, not one of"},
 		{name: "reaction forbidden", opt: Options{ForbidReactions: true}, method: "POST", path: "/repos/o/r/pulls/comments/1/reactions", auth: bearer, body: `{"content":"eyes"}`, want: 403},
 		{name: "permission of a stranger", method: "GET", path: "/repos/o/r/collaborators/eve/permission", auth: bearer, want: 404, wantMessage: "Not Found"},
 		{name: "fault answers first", opt: Options{Fault: teapot}, method: "GET", path: "/repos/o/r/issues/1/comments", auth: bearer, want: 418, wantFaultInvoked: true},
 		{name: "fault not asked before auth", opt: Options{Fault: teapot}, method: "GET", path: "/repos/o/r/issues/1/comments", want: 401},
-		{name: "fault not asked for unknown endpoints", opt: Options{Fault: teapot}, method: "GET", path: "/rate_limit", auth: bearer, want: 404, wantUnexpected: true},
+		{name: "fault not asked for unknown endpoints", opt: Options{Fault: teapot}, method: "GET", path: "/rate_limit", auth: bearer, want: 404, wantUnexpected: true, wantInvalid: "no operation has the path /rate_limit"},
+		{name: "pull request not seeded", method: "GET", path: "/repos/o/r/pulls/1", auth: bearer, want: 404, wantMessage: "Not Found"},
+		{name: "review comments of an unknown pull request", method: "GET", path: "/repos/o/r/pulls/1/reviews/2/comments", auth: bearer, want: 404},
+		{name: "reviewers on an unknown pull request", method: "POST", path: "/repos/o/r/pulls/1/requested_reviewers", auth: bearer, body: `{"reviewers":["ada"]}`, want: 404},
+		{name: "reviewers forbidden", opt: Options{ForbidReviewRequests: true}, method: "POST", path: "/repos/o/r/pulls/1/requested_reviewers", auth: bearer, body: `{"reviewers":["ada"]}`, want: 403},
+		{name: "reviewers not a list", method: "POST", path: "/repos/o/r/pulls/1/requested_reviewers", auth: bearer, body: `{"reviewers":"ada"}`, want: 422, wantInvalid: "body.reviewers is string, want array"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -115,8 +122,15 @@ func TestRouting(t *testing.T) {
 			if tc.wantUnexpected {
 				wantUnexpected = []string{tc.method + " " + tc.path}
 			}
-			if got := s.Unexpected(); !slices.Equal(got, wantUnexpected) {
-				t.Errorf("Unexpected() = %q, want %q", got, wantUnexpected)
+			invalid := s.Invalid()
+			switch {
+			case tc.wantInvalid == "" && len(invalid) != 0:
+				t.Errorf("Invalid() = %q, want none", invalid)
+			case tc.wantInvalid != "" && (len(invalid) != 1 || !strings.HasPrefix(invalid[0], tc.method+" "+tc.path+": ") || !strings.Contains(invalid[0], tc.wantInvalid)):
+				t.Errorf("Invalid() = %q, want one entry for %s %s saying %q", invalid, tc.method, tc.path, tc.wantInvalid)
+			}
+			if got := s.Unexpected(); !slices.Equal(got, slices.Concat(wantUnexpected, invalid)) {
+				t.Errorf("Unexpected() = %q, want %q then the invalid requests", got, wantUnexpected)
 			}
 			reqs := s.Requests()
 			if len(reqs) != 1 || reqs[0].Method != tc.method || reqs[0].Path != tc.path || string(reqs[0].Body) != tc.body || reqs[0].Header.Get("Authorization") != tc.auth {
@@ -195,6 +209,15 @@ func TestComments(t *testing.T) {
 	a = send(t, s, "GET", "/repos/acme/docs/issues/9/comments", "Bearer "+tok, "")
 	if strings.TrimSpace(a.body) != "[]" {
 		t.Errorf("empty list = %q, want []", a.body)
+	}
+	noneInvalid(t, s)
+}
+
+// noneInvalid fails t when s saw a request the REST description refuses.
+func noneInvalid(t *testing.T, s *Server) {
+	t.Helper()
+	if u := s.Unexpected(); len(u) != 0 {
+		t.Errorf("Unexpected() = %q, want none", u)
 	}
 }
 
@@ -286,6 +309,7 @@ func TestReactions(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("Reactions() = %q, want %q", got, want)
 	}
+	noneInvalid(t, s)
 }
 
 func TestPermissions(t *testing.T) {
@@ -314,6 +338,7 @@ func TestPermissions(t *testing.T) {
 				t.Errorf("user = %v", u)
 			}
 		}
+		noneInvalid(t, s)
 		s.Close()
 	}
 }

@@ -1,0 +1,238 @@
+package fakegithub
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// Pull is a pull request the fake holds. Its comments are issue comments
+// on its number (SeedComment, CreateComment), as on GitHub.
+type Pull struct {
+	// Repo is the base repository, "owner/name"; requests that name
+	// another get 404, as for a repository the token cannot see.
+	Repo   string
+	Number int
+	Author string
+	// HeadRef is the branch; HeadRepo its repository, "" meaning Repo.
+	HeadRef  string
+	HeadRepo string
+	State    string // "" means open
+	// Reviewers are the logins asked to review, in the order asked.
+	Reviewers []string
+}
+
+// ReviewComment is a line comment of a review the fake holds.
+type ReviewComment struct {
+	ID        int64
+	Author    string
+	Path      string
+	Line      int
+	StartLine int  // 0 for a single line
+	Outdated  bool // a later push moved the line: line and start_line are null
+	Body      string
+	DiffHunk  string
+}
+
+type reviewKey struct {
+	number int
+	review int64
+}
+
+// SeedPull adds or replaces a pull request.
+func (s *Server) SeedPull(p Pull) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p.Reviewers = slices.Clone(p.Reviewers)
+	if i := slices.IndexFunc(s.pulls, func(x *Pull) bool { return x.Number == p.Number && strings.EqualFold(x.Repo, p.Repo) }); i >= 0 {
+		s.pulls[i] = &p
+		return
+	}
+	s.pulls = append(s.pulls, &p)
+}
+
+// PullRequest returns a copy of pull request number of repo ("owner/name").
+func (s *Server) PullRequest(repo string, number int) (Pull, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pull(repo, number)
+	if p == nil {
+		return Pull{}, false
+	}
+	out := *p
+	out.Reviewers = slices.Clone(p.Reviewers)
+	return out, true
+}
+
+// SeedReviewComments sets the line comments of review reviewID on pull
+// request number, in the order GitHub lists them. Ids left 0 are given.
+func (s *Server) SeedReviewComments(number int, reviewID int64, comments []ReviewComment) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cs := slices.Clone(comments)
+	for i := range cs {
+		if cs[i].ID == 0 {
+			cs[i].ID = s.nextID
+			s.nextID++
+		}
+	}
+	s.reviews[reviewKey{number, reviewID}] = cs
+}
+
+func (s *Server) pull(repo string, number int) *Pull {
+	i := slices.IndexFunc(s.pulls, func(p *Pull) bool { return p.Number == number && strings.EqualFold(p.Repo, repo) })
+	if i < 0 {
+		return nil
+	}
+	return s.pulls[i]
+}
+
+func (s *Server) getPull(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathInt(w, r, "number")
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pull(r.PathValue("owner")+"/"+r.PathValue("repo"), int(n))
+	if p == nil {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	writeJSON(w, http.StatusOK, renderPull(p))
+}
+
+func (s *Server) requestReviewers(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathInt(w, r, "number")
+	if !ok {
+		return
+	}
+	var in struct {
+		Reviewers     []string `json:"reviewers"`
+		TeamReviewers []string `json:"team_reviewers"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		writeError(w, http.StatusUnprocessableEntity, "Validation Failed")
+		return
+	}
+	if s.opt.ForbidReviewRequests {
+		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pull(r.PathValue("owner")+"/"+r.PathValue("repo"), int(n))
+	if p == nil {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	for _, login := range in.Reviewers {
+		if strings.EqualFold(login, p.Author) {
+			writeError(w, http.StatusUnprocessableEntity, "Review cannot be requested from pull request author.")
+			return
+		}
+		if _, ok := s.opt.Permissions[login]; !ok {
+			writeError(w, http.StatusUnprocessableEntity, fmt.Sprintf(
+				"Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the %s repository.", p.Repo))
+			return
+		}
+	}
+	for _, login := range in.Reviewers {
+		if !slices.Contains(p.Reviewers, login) {
+			p.Reviewers = append(p.Reviewers, login)
+		}
+	}
+	writeJSON(w, http.StatusCreated, renderPull(p))
+}
+
+func (s *Server) reviewComments(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathInt(w, r, "number")
+	if !ok {
+		return
+	}
+	review, ok := pathInt(w, r, "review")
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	p := s.pull(r.PathValue("owner")+"/"+r.PathValue("repo"), int(n))
+	cs, known := s.reviews[reviewKey{int(n), review}]
+	s.mu.Unlock()
+	if p == nil || !known {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	all := make([]map[string]any, 0, len(cs))
+	for _, c := range cs {
+		all = append(all, renderReviewComment(p, review, c))
+	}
+	writePage(w, r, all)
+}
+
+func renderPull(p *Pull) map[string]any {
+	state, head := p.State, p.HeadRepo
+	if state == "" {
+		state = "open"
+	}
+	if head == "" {
+		head = p.Repo
+	}
+	repo := func(full string) map[string]any {
+		owner, name, _ := strings.Cut(full, "/")
+		return map[string]any{"full_name": full, "name": name, "owner": map[string]any{"login": owner}}
+	}
+	reviewers := []map[string]any{}
+	for _, login := range p.Reviewers {
+		reviewers = append(reviewers, map[string]any{"login": login, "type": "User"})
+	}
+	return map[string]any{
+		"id":                  int64(p.Number) * 1000,
+		"number":              p.Number,
+		"state":               state,
+		"html_url":            fmt.Sprintf("https://github.com/%s/pull/%d", p.Repo, p.Number),
+		"user":                map[string]any{"login": p.Author, "type": userType(p.Author)},
+		"head":                map[string]any{"ref": p.HeadRef, "repo": repo(head)},
+		"base":                map[string]any{"ref": "main", "repo": repo(p.Repo)},
+		"requested_reviewers": reviewers,
+	}
+}
+
+func renderReviewComment(p *Pull, review int64, c ReviewComment) map[string]any {
+	out := map[string]any{
+		"id":                     c.ID,
+		"node_id":                fmt.Sprintf("PRRC_fake%d", c.ID),
+		"pull_request_review_id": review,
+		"path":                   c.Path,
+		"body":                   c.Body,
+		"diff_hunk":              c.DiffHunk,
+		"user":                   map[string]any{"login": c.Author, "type": userType(c.Author)},
+		"html_url":               fmt.Sprintf("https://github.com/%s/pull/%d#discussion_r%d", p.Repo, p.Number, c.ID),
+		"line":                   nullIfZero(c.Line),
+		"start_line":             nullIfZero(c.StartLine),
+		"original_line":          c.Line,
+		"original_start_line":    nullIfZero(c.StartLine),
+		"side":                   "RIGHT",
+		"created_at":             stamp(c.ID),
+		"updated_at":             stamp(c.ID),
+	}
+	if c.Outdated {
+		out["line"], out["start_line"] = nil, nil
+	}
+	return out
+}
+
+func nullIfZero(n int) any {
+	if n == 0 {
+		return nil
+	}
+	return n
+}
+
+func userType(login string) string {
+	if strings.HasSuffix(login, "[bot]") {
+		return "Bot"
+	}
+	return "User"
+}
