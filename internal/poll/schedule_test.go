@@ -186,8 +186,8 @@ func TestTargetsCatchMisses(t *testing.T) {
 	}{
 		{autoSim("auto", DefaultAuto), nil},
 		{autoSim("old auto", old), []string{"15s-2m lag/length mean", "15s-2m lag/length p90"}},
-		{autoSim("auto, Max 40s", slowTail), []string{"2m-10m lag mean s", "10m-60m lag mean s"}},
-		{fixedSim(10 * time.Second), []string{"2m-10m GETs xfixed10s", "10m-60m GETs xfixed10s"}},
+		{autoSim("auto, Max 40s", slowTail), []string{"2m-10m lag mean (s)", "10m-60m lag mean (s)"}},
+		{fixedSim(10 * time.Second), []string{"2m-10m GETs / fixed10s's", "10m-60m GETs / fixed10s's"}},
 	} {
 		s := score(tt.sc, base)
 		var missed []string

@@ -246,10 +246,10 @@ func (t target) measures(c, base cellStats) []measure {
 		ms = append(ms, measure{"lag/length p90", c.ShareP90(), t.ShareP90, false, "%.3f"})
 	}
 	if t.LagMean > 0 {
-		ms = append(ms, measure{"lag mean s", c.LagMean().Seconds(), t.LagMean.Seconds(), false, "%.2f"})
+		ms = append(ms, measure{"lag mean (s)", c.LagMean().Seconds(), t.LagMean.Seconds(), false, "%.2f"})
 	}
 	if t.Gets > 0 {
-		ms = append(ms, measure{"GETs x" + baseline.name, c.GetsMean() / base.GetsMean(), t.Gets, true, "%.3f"})
+		ms = append(ms, measure{"GETs / " + baseline.name + "'s", c.GetsMean() / base.GetsMean(), t.Gets, true, "%.3f"})
 	}
 	return ms
 }
