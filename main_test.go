@@ -45,7 +45,7 @@ type harness struct {
 	gh     *fakegithub.Server // nil until withGitHub
 	clk    *clock.Fake
 	vars   map[string]string
-	env    action.Env
+	env    Env
 	stdout bytes.Buffer
 }
 
@@ -77,12 +77,13 @@ func newHarness(t *testing.T, sc fakeapi.Scenario) *harness {
 		"GITHUB_OUTPUT":       filepath.Join(dir, "output"),
 		"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
 		"GITHUB_WORKSPACE":    dir,
+		"GITHUB_ACTIONS":      "true",
 	}
 	// The auto schedule with its jitter drawn from a seeded source, so that
 	// times in logs and golden comments do not change from run to run.
 	auto := poll.DefaultAuto
 	auto.Rand = rand.New(rand.NewPCG(1, 2)).Float64
-	h.env = action.Env{Getenv: func(k string) string { return h.vars[k] }, Clock: clk, Schedule: auto}
+	h.env = Env{Getenv: func(k string) string { return h.vars[k] }, Deps: action.Deps{Clock: clk, Schedule: auto}}
 	return h
 }
 
@@ -582,7 +583,7 @@ func TestRunOutsideActions(t *testing.T) {
 func TestHelpAndVersion(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"--help"}, action.Env{Getenv: func(string) string { return "" }}, &out); err != nil {
+	if err := run(context.Background(), []string{"--help"}, Env{Getenv: func(string) string { return "" }}, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"prompt-file", "poll-interval", "auto", "30m", "https://api.mintlify.com", "timed-out"} {
@@ -591,7 +592,7 @@ func TestHelpAndVersion(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := run(context.Background(), []string{"--version"}, action.Env{}, &out); err != nil || out.String() != "agent-job-action dev\n" {
+	if err := run(context.Background(), []string{"--version"}, Env{}, &out); err != nil || out.String() != "agent-job-action dev\n" {
 		t.Errorf("--version: %q, %v", out.String(), err)
 	}
 }
@@ -599,7 +600,7 @@ func TestHelpAndVersion(t *testing.T) {
 func TestDemo(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"demo"}, action.Env{}, &out); err != nil {
+	if err := run(context.Background(), []string{"demo"}, Env{}, &out); err != nil {
 		t.Fatalf("demo: %v\n%s", err, out.String())
 	}
 	for _, want := range []string{"created job job_0001", "active -> completed", "pr-link=https://github.com/acme/docs/pull/101",

@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
-	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/report"
 )
 
@@ -18,61 +15,92 @@ import (
 // kills the container a few seconds after SIGTERM.
 const lastWords = 1500 * time.Millisecond
 
-// finish ends every run that got past the inputs: the comment's last edit,
-// the outputs, the summary and the closing notice.
-func (r *run) finish(ctx context.Context, runErr error) error {
-	r.res.Elapsed = r.elapsed()
-	if r.thread != nil && r.res.Status != "skipped" {
+// finish reports o, once, for every run that got a plan: the comment's last
+// edit, the outputs, the summary and the closing notice or error.
+func (r *run) finish(ctx context.Context, o *Outcome) error {
+	runErr := r.explain(o)
+	if r.thread != nil {
 		if ctx.Err() != nil {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lastWords)
 			defer cancel()
 		}
-		r.thread.Show(ctx, r.final(runErr))
+		r.thread.Show(ctx, r.final(o, runErr))
 	}
-	err := r.writeOutputs()
+	res := report.Result{
+		JobID:    o.JobID,
+		Status:   o.Status(),
+		Job:      o.Job,
+		TimedOut: o.End() == TimedOut,
+		Elapsed:  r.elapsed(),
+		Polls:    o.Polls,
+	}
+	err := r.out.Write(res)
 	if err == nil {
-		err = r.log.WriteSummary(r.env.Getenv, report.Summary(r.res))
+		url := ""
+		if r.thread != nil {
+			url = r.thread.URL()
+		}
+		err = r.out.Set("comment-url", url)
+	}
+	if err == nil {
+		err = r.log.WriteSummary(r.rc.SummaryFile, report.Summary(res))
 	}
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
 	if runErr == nil {
-		r.notice()
+		r.notice(o)
 	}
 	return runErr
 }
 
-func (r *run) writeOutputs() error {
-	if err := r.out.Write(r.res); err != nil {
-		return err
+// explain turns o into the error the step fails with, or nil: the one place
+// that says what a timeout, a cancellation or a failed job means to the user.
+func (r *run) explain(o *Outcome) error {
+	id := escape.Log(o.JobID)
+	end := o.End()
+	switch {
+	case end == JobFailed:
+		return fmt.Errorf("%w: job %s ended with status failed; see it in the Mintlify dashboard, then send a follow-up with job-id: %s or start a new job", ErrJobFailed, id, id)
+	case o.Err == nil:
+		return nil
+	case o.stage != stageWait:
+		switch {
+		case o.stage == stageStart && end == TimedOut:
+			return fmt.Errorf("%w (timeout %s reached)", o.Err, r.cfg.Timeout)
+		case o.stage == stageStart && o.ctxErr != nil:
+			return fmt.Errorf("%w (cancelled)", o.Err)
+		}
+		return o.Err
+	case end == TimedOut:
+		return fmt.Errorf("job %s still %s after %s (timeout: %s): %w. The job goes on running on the server; to continue it later, run again with job-id: %s (the prompt is sent to it as a follow-up; wait: false returns right after), or raise timeout",
+			id, escape.Log(o.Status()), r.elapsed(), r.cfg.Timeout, o.Err, id)
+	case end == Cancelled:
+		return fmt.Errorf("cancelled while waiting for job %s, last seen %s; the job goes on running on the server: %w", id, escape.Log(o.Status()), context.Canceled)
 	}
-	url := ""
-	if r.thread != nil {
-		url = r.thread.URL()
-	}
-	return r.out.Set("comment-url", url)
+	return fmt.Errorf("wait for job %s: %w", id, o.Err)
 }
 
-// final is the comment's last state for a run that ended with runErr.
-func (r *run) final(runErr error) conversation.State {
-	switch {
-	case errors.Is(runErr, ErrJobFailed):
-		return r.state(conversation.Failed)
-	case r.res.TimedOut || errors.Is(runErr, poll.ErrTimedOut):
-		return r.state(conversation.TimedOut)
-	case errors.Is(runErr, context.Canceled):
-		return r.state(conversation.Cancelled)
-	case runErr != nil:
-		s := r.state(conversation.Error)
+// final is the comment's last state.
+func (r *run) final(o *Outcome, runErr error) conversation.State {
+	switch o.End() {
+	case JobFailed:
+		return r.state(o, conversation.Failed)
+	case TimedOut:
+		return r.state(o, conversation.TimedOut)
+	case Cancelled:
+		return r.state(o, conversation.Cancelled)
+	case Errored:
+		s := r.state(o, conversation.Error)
 		// Redacted before Render escapes it, or a secret would be escaped
 		// out of the redactor's sight.
 		s.Error = truncate(r.log.Redact(runErr.Error()), maxErrorRunes)
 		return s
-	case r.res.Job != nil && r.res.Job.Terminal():
-		return r.state(conversation.Done)
+	case NotWaiting:
+		return r.state(o, conversation.NotWaiting)
 	}
-	return r.state(conversation.NotWaiting)
+	return r.state(o, conversation.Done)
 }
 
 // maxErrorRunes keeps an API's error text from outgrowing a comment.
@@ -85,36 +113,26 @@ func truncate(s string, n int) string {
 	return s
 }
 
-func (r *run) state(p conversation.Phase) conversation.State {
+func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
 	s := conversation.State{
-		Phase: p, JobID: r.res.JobID, Status: r.res.Status, FollowUp: r.followUp,
-		Note: r.note, RunURL: r.runURL(), Elapsed: r.elapsed(), Timeout: r.cfg.Timeout,
+		Phase: p, JobID: o.JobID, Status: o.Status(), FollowUp: o.FollowUp,
+		Note: o.Note, RunURL: escape.URL(r.rc.RunURL()), Elapsed: r.elapsed(), Timeout: r.cfg.Timeout,
 	}
-	if r.res.Job != nil {
-		s.PRLink = r.res.Job.PR()
+	if o.Job != nil {
+		s.PRLink = o.Job.PR()
 	}
 	return s
 }
 
 // show edits the comment, if the run has one.
-func (r *run) show(ctx context.Context, p conversation.Phase, job *agentapi.Job) {
-	if r.thread == nil {
-		return
+func (r *run) show(ctx context.Context, o *Outcome, p conversation.Phase) {
+	if r.thread != nil {
+		r.thread.Show(ctx, r.state(o, p))
 	}
-	r.res.Job, r.res.Status = job, job.Status
-	r.thread.Show(ctx, r.state(p))
 }
 
-func (r *run) runURL() string {
-	server, repo, id := r.env.Getenv("GITHUB_SERVER_URL"), r.env.Getenv("GITHUB_REPOSITORY"), r.env.Getenv("GITHUB_RUN_ID")
-	if server == "" || repo == "" || id == "" {
-		return ""
-	}
-	return escape.URL(strings.TrimRight(server, "/") + "/" + repo + "/actions/runs/" + id)
-}
-
-func (r *run) notice() {
-	j := r.res.Job
+func (r *run) notice(o *Outcome) {
+	j := o.Job
 	switch {
 	case j == nil:
 	case j.PR() != "":

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/action"
 	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
 )
@@ -27,13 +28,13 @@ const (
 // Run prints two demo runs to w: a workflow step with a prompt, then a
 // maintainer's "/docs ..." comment on an issue. Time is simulated: jobs of a
 // few minutes take milliseconds.
-func Run(ctx context.Context, env action.Env, w io.Writer) error {
+func Run(ctx context.Context, deps action.Deps, w io.Writer) error {
 	dir, err := os.MkdirTemp("", "agent-job-action-demo")
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	d := &demo{env: env, w: w, dir: dir}
+	d := &demo{deps: deps, w: w, dir: dir}
 	if err := d.step(ctx); err != nil {
 		return err
 	}
@@ -41,9 +42,9 @@ func Run(ctx context.Context, env action.Env, w io.Writer) error {
 }
 
 type demo struct {
-	env action.Env
-	w   io.Writer
-	dir string
+	deps action.Deps
+	w    io.Writer
+	dir  string
 }
 
 func (d *demo) step(ctx context.Context) error {
@@ -122,10 +123,9 @@ func (d *demo) run(ctx context.Context, name string, clk *clock.Fake, vars map[s
 	outputs, summary := filepath.Join(d.dir, name+".output"), filepath.Join(d.dir, name+".summary")
 	vars["GITHUB_OUTPUT"], vars["GITHUB_STEP_SUMMARY"] = outputs, summary
 	fmt.Fprint(d.w, "# The step's log:\n\n")
-	env := d.env
-	env.Getenv = func(k string) string { return vars[k] }
-	env.Clock = clk
-	if err := action.Run(ctx, env, d.w); err != nil {
+	deps := d.deps
+	deps.Clock = clk
+	if err := action.Run(ctx, runner.FromEnv(func(k string) string { return vars[k] }), deps, d.w); err != nil {
 		return fmt.Errorf("demo %s run failed: %w", name, err)
 	}
 	out, err := readOutputs(outputs)

@@ -1,0 +1,92 @@
+package action
+
+import (
+	"context"
+	"errors"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/poll"
+)
+
+// ErrJobFailed is returned when the job ends with status failed.
+var ErrJobFailed = errors.New("job failed")
+
+// Outcome is what a run ends with: what it did, and the error that stopped
+// it, if any. How the run ended (End) is derived from it in one place.
+type Outcome struct {
+	Skipped  string // why the run did nothing; "" when it acted
+	DryRun   bool
+	JobID    string        // the job the run created or continued
+	Job      *agentapi.Job // the last record seen; nil when none
+	Polls    int
+	FollowUp bool   // the prompt went to an existing job
+	Note     string // one more sentence for the comment, safe Markdown
+	Err      error  // what stopped the run, as it happened
+
+	stage  stage
+	ctxErr error // the run's context error when Err happened
+}
+
+// stage is how far a run got.
+type stage int
+
+const (
+	stageSetup stage = iota // verifying the sender, setting up
+	stageStart              // creating the job or sending the follow-up
+	stageWait               // waiting for the job
+)
+
+// End is how a run ended.
+type End int
+
+// The ways a run ends.
+const (
+	Completed  End = iota // the job ended completed or archived (or with an unknown terminal status)
+	JobFailed             // the job ended with status failed
+	NotWaiting            // started, and the run did not wait (wait: false)
+	TimedOut              // the step's timeout passed
+	Cancelled             // the workflow was cancelled
+	Errored               // the run failed for another reason
+	Skipped               // the run rightly did nothing
+	DryRun                // the run printed what it would send
+)
+
+// fail records err as what stopped the run.
+func (o *Outcome) fail(ctx context.Context, err error) *Outcome {
+	o.Err, o.ctxErr = err, ctx.Err()
+	return o
+}
+
+// End says how the run ended.
+func (o *Outcome) End() End {
+	switch {
+	case o.Skipped != "":
+		return Skipped
+	case o.DryRun:
+		return DryRun
+	case o.Err == nil && o.Job != nil && o.Job.Status == agentapi.StatusFailed:
+		return JobFailed
+	case o.Err == nil && o.Job != nil && o.Job.Terminal():
+		return Completed
+	case o.Err == nil:
+		return NotWaiting
+	case errors.Is(o.Err, poll.ErrTimedOut), errors.Is(o.ctxErr, context.DeadlineExceeded):
+		return TimedOut
+	case errors.Is(o.Err, context.Canceled), errors.Is(o.ctxErr, context.Canceled):
+		return Cancelled
+	}
+	return Errored
+}
+
+// Status is the status output: the job's last status, skipped or dry-run.
+func (o *Outcome) Status() string {
+	switch {
+	case o.Skipped != "":
+		return "skipped"
+	case o.DryRun:
+		return "dry-run"
+	case o.Job != nil:
+		return o.Job.Status
+	}
+	return ""
+}
