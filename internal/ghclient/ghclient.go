@@ -1,6 +1,7 @@
 // Package ghclient is the action's side of the GitHub conversation: comments
-// on the issue or pull request, reactions to the triggering comment, and the
-// sender's permission. It wraps go-github and returns the package's own
+// on the issue or pull request, reactions to the triggering comment, the
+// sender's permission, and the agent's pull request (its details, review
+// requests, a review's line comments). It wraps go-github and returns the package's own
 // small structs, so callers and their fakes never touch go-github types.
 package ghclient
 
@@ -15,15 +16,16 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
+	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 )
 
 // DefaultAPIURL is GitHub.com's API, for a GITHUB_API_URL left empty.
 const DefaultAPIURL = "https://api.github.com"
 
-// maxListPages bounds ListComments: reading a thread longer than this many
-// pages of 100 is not worth the requests.
-const maxListPages = 10
+// PerPage is the page size of every list request: GitHub's largest, so a
+// thread costs as few requests as it can.
+const PerPage = 100
 
 // Comment is an issue or pull request comment.
 type Comment struct {
@@ -72,6 +74,9 @@ func New(httpClient *http.Client, apiURL, token string) (*Client, error) {
 
 // CreateComment posts body on issue or pull request number.
 func (c *Client) CreateComment(ctx context.Context, owner, repo string, number int, body string) (*Comment, error) {
+	if err := checkRepo(owner, repo); err != nil {
+		return nil, fmt.Errorf("create comment on #%d: %w", number, err)
+	}
 	ic, _, err := c.gh.Issues.CreateComment(ctx, owner, repo, number, &github.IssueComment{Body: &body})
 	if err != nil {
 		return nil, fmt.Errorf("create comment on #%d: %w", number, clean(err))
@@ -81,6 +86,9 @@ func (c *Client) CreateComment(ctx context.Context, owner, repo string, number i
 
 // UpdateComment replaces the body of comment id.
 func (c *Client) UpdateComment(ctx context.Context, owner, repo string, id int64, body string) (*Comment, error) {
+	if err := checkRepo(owner, repo); err != nil {
+		return nil, fmt.Errorf("update comment %d: %w", id, err)
+	}
 	ic, _, err := c.gh.Issues.EditComment(ctx, owner, repo, id, &github.IssueComment{Body: &body})
 	if err != nil {
 		return nil, fmt.Errorf("update comment %d: %w", id, clean(err))
@@ -88,27 +96,31 @@ func (c *Client) UpdateComment(ctx context.Context, owner, repo string, id int64
 	return fromIssueComment(ic), nil
 }
 
-// ListComments returns the comments on issue or pull request number, oldest
-// first. On a thread of more than 1000 comments it returns the first page and
-// the newest 900: the newest are the ones that name a job to continue.
-func (c *Client) ListComments(ctx context.Context, owner, repo string, number int) ([]*Comment, error) {
-	opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
-	var out []*Comment
-	for n := 0; n < maxListPages; n++ {
-		page, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, number, opt)
-		if err != nil {
-			return nil, fmt.Errorf("list comments on #%d: %w", number, clean(err))
-		}
-		for _, ic := range page {
-			out = append(out, fromIssueComment(ic))
-		}
-		if resp.NextPage == 0 {
-			break
-		}
-		opt.Page = resp.NextPage
-		if n == 0 && resp.LastPage > maxListPages {
-			opt.Page = resp.LastPage - (maxListPages - 2)
-		}
+// CommentPage is one page of the comments on an issue or pull request.
+type CommentPage struct {
+	Comments []*Comment // oldest first, as GitHub lists them
+	// Next is the page after this one, 0 when this is the last.
+	Next int
+	// Last is the last page as GitHub's Link header names it, 0 when it
+	// names none (GitHub leaves rel="last" out on the last page itself).
+	Last int
+}
+
+// ListCommentsPage returns page (from 1) of the comments on issue or pull
+// request number, PerPage to a page. GitHub lists them oldest first and has
+// no other order, so a reader that wants the newest computes their page.
+func (c *Client) ListCommentsPage(ctx context.Context, owner, repo string, number, page int) (*CommentPage, error) {
+	if err := checkRepo(owner, repo); err != nil {
+		return nil, fmt.Errorf("list comments on #%d: %w", number, err)
+	}
+	opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: PerPage, Page: page}}
+	list, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, number, opt)
+	if err != nil {
+		return nil, fmt.Errorf("list comments on #%d: %w", number, clean(err))
+	}
+	out := &CommentPage{Next: resp.NextPage, Last: resp.LastPage}
+	for _, ic := range list {
+		out.Comments = append(out.Comments, fromIssueComment(ic))
 	}
 	return out, nil
 }
@@ -119,9 +131,18 @@ const (
 	KindReview = "review" // pull request review comments, on the diff
 )
 
+// reactions are the contents GitHub accepts; it answers 422 to others.
+var reactions = []string{"+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"}
+
 // AddReaction reacts with content ("eyes", "rocket", ...) to a comment of the
 // given kind. Reacting twice with the same content is not an error.
 func (c *Client) AddReaction(ctx context.Context, owner, repo string, commentID int64, kind, content string) error {
+	if err := checkRepo(owner, repo); err != nil {
+		return fmt.Errorf("add reaction to comment %d: %w", commentID, err)
+	}
+	if !slices.Contains(reactions, content) {
+		return fmt.Errorf("add reaction to comment %d: %q is not a reaction GitHub offers", commentID, content)
+	}
 	var err error
 	switch kind {
 	case KindIssue:
@@ -196,6 +217,13 @@ func IsForbidden(err error) bool {
 	return errors.As(err, &e) && e.Response != nil && e.Response.StatusCode == http.StatusForbidden
 }
 
+// IsNotFound reports whether GitHub answered 404: the resource does not
+// exist, or, for a private repository, the token may not see it.
+func IsNotFound(err error) bool {
+	var e *github.ErrorResponse
+	return errors.As(err, &e) && e.Response != nil && e.Response.StatusCode == http.StatusNotFound
+}
+
 // IsRateLimited reports whether GitHub refused the request for a primary or
 // secondary rate limit.
 func IsRateLimited(err error) bool {
@@ -209,6 +237,23 @@ func IsRateLimited(err error) bool {
 		return e.Response != nil && e.Response.StatusCode == http.StatusTooManyRequests
 	}
 	return false
+}
+
+// checkRepo refuses an owner or repository name that is not a plain GitHub
+// name. go-github puts both into the path unescaped, and a pull request's
+// repository comes from the agent's answer: "..", "/" or "?" there would
+// reach another endpoint with the token.
+func checkRepo(owner, repo string) error {
+	for _, n := range []string{owner, repo} {
+		if n == "" || n == "." || n == ".." || len(n) > 100 || strings.ContainsFunc(n, notNameChar) {
+			return fmt.Errorf("%s is not a GitHub owner or repository name", escape.Log(n))
+		}
+	}
+	return nil
+}
+
+func notNameChar(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
 }
 
 func fromIssueComment(ic *github.IssueComment) *Comment {

@@ -170,23 +170,25 @@ func TestUpdateCommentMissing(t *testing.T) {
 	}
 }
 
-func TestListComments(t *testing.T) {
+func TestListCommentsPage(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		seeded, want, requests int
+		seeded, page       int
+		wantFrom, wantTo   int // indexes of the seeded comments on the page
+		wantNext, wantLast int
 	}{
-		{seeded: 0, want: 0, requests: 1},
-		{seeded: 1, want: 1, requests: 1},
-		{seeded: 100, want: 100, requests: 1},
-		{seeded: 101, want: 101, requests: 2},
-		{seeded: 250, want: 250, requests: 3},
-		{seeded: 1000, want: 1000, requests: 10},
-		{seeded: 1050, want: 950, requests: 10},  // page 1, then pages 3 to 11
-		{seeded: 2500, want: 1000, requests: 10}, // page 1, then pages 17 to 25
+		{seeded: 0, page: 1},
+		{seeded: 1, page: 1, wantTo: 1},
+		{seeded: 100, page: 1, wantTo: 100},
+		{seeded: 101, page: 1, wantTo: 100, wantNext: 2, wantLast: 2},
+		{seeded: 101, page: 2, wantFrom: 100, wantTo: 101},
+		{seeded: 1050, page: 10, wantFrom: 900, wantTo: 1000, wantNext: 11, wantLast: 11},
+		{seeded: 1050, page: 11, wantFrom: 1000, wantTo: 1050},
+		{seeded: 250, page: 4, wantFrom: 250, wantTo: 250}, // past the end: empty, no links
 	}
 	for _, tc := range cases {
 		for _, prefix := range prefixes {
-			t.Run(fmt.Sprintf("%d%s", tc.seeded, prefix), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%d/page%d%s", tc.seeded, tc.page, prefix), func(t *testing.T) {
 				t.Parallel()
 				c, srv := newFake(t, fakegithub.Options{Prefix: prefix})
 				srv.SeedComment(99, "octocat", false, "on another issue")
@@ -201,68 +203,82 @@ func TestListComments(t *testing.T) {
 					a := authors[i%3]
 					ids = append(ids, srv.SeedComment(7, a.login, a.isBot, fmt.Sprintf("comment %d", i)))
 				}
-				got, err := c.ListComments(context.Background(), "acme", "docs", 7)
+				got, err := c.ListCommentsPage(context.Background(), "acme", "docs", 7, tc.page)
 				if err != nil {
-					t.Fatalf("ListComments() error = %v", err)
+					t.Fatalf("ListCommentsPage() error = %v", err)
 				}
-				if len(got) != tc.want {
-					t.Fatalf("ListComments() returned %d comments, want %d", len(got), tc.want)
+				if got.Next != tc.wantNext || got.Last != tc.wantLast {
+					t.Errorf("Next, Last = %d, %d; want %d, %d", got.Next, got.Last, tc.wantNext, tc.wantLast)
 				}
-				// Page 1, then the newest pages.
-				var index, pages []int
-				last := (tc.seeded + 99) / 100
-				for p := 1; p <= max(last, 1); p++ {
-					if p == 1 || last <= 10 || p > last-9 {
-						pages = append(pages, p)
-						for i := (p - 1) * 100; i < min(p*100, tc.seeded); i++ {
-							index = append(index, i)
-						}
-					}
+				if len(got.Comments) != tc.wantTo-tc.wantFrom {
+					t.Fatalf("page holds %d comments, want %d", len(got.Comments), tc.wantTo-tc.wantFrom)
 				}
-				for n, cm := range got {
-					i := index[n]
+				for n, cm := range got.Comments {
+					i := tc.wantFrom + n
 					bot := i%3 != 2
-					if cm.Author != authors[i%3].login {
-						t.Fatalf("comment %d author = %q, want %q", i, cm.Author, authors[i%3].login)
-					}
-					if cm.ID != ids[i] || cm.Body != fmt.Sprintf("comment %d", i) || cm.AuthorIsBot != bot {
-						t.Fatalf("comment %d = %+v, want id %d, bot %v", i, *cm, ids[i], bot)
+					want := Comment{ID: ids[i], Body: fmt.Sprintf("comment %d", i), Author: authors[i%3].login, AuthorIsBot: bot,
+						URL: fmt.Sprintf("https://github.com/acme/docs/issues/7#issuecomment-%d", ids[i])}
+					if *cm != want {
+						t.Fatalf("comment %d = %+v, want %+v", i, *cm, want)
 					}
 				}
 				reqs := srv.Requests()
-				if len(reqs) != tc.requests {
-					t.Errorf("requests = %d, want %d", len(reqs), tc.requests)
+				if len(reqs) != 1 {
+					t.Fatalf("requests = %d, want 1", len(reqs))
 				}
-				for i, r := range reqs {
-					if r.Method != http.MethodGet || r.Path != prefix+"/repos/acme/docs/issues/7/comments" || !strings.Contains(r.Query, "per_page=100") {
-						t.Errorf("request %d = %s %s?%s", i, r.Method, r.Path, r.Query)
-					}
-					if i > 0 && !strings.Contains(r.Query, fmt.Sprintf("page=%d", pages[i])) {
-						t.Errorf("request %d query = %q, want page=%d", i, r.Query, pages[i])
-					}
+				r := reqs[0]
+				if r.Method != http.MethodGet || r.Path != prefix+"/repos/acme/docs/issues/7/comments" || r.Query != fmt.Sprintf("page=%d&per_page=100", tc.page) {
+					t.Errorf("request = %s %s?%s", r.Method, r.Path, r.Query)
 				}
 			})
 		}
 	}
 }
 
-func TestListCommentsError(t *testing.T) {
+func TestListCommentsPageError(t *testing.T) {
 	t.Parallel()
-	c, srv := newFake(t, fakegithub.Options{
+	c, _ := newFake(t, fakegithub.Options{
 		Fault: func(w http.ResponseWriter, r *http.Request) bool {
-			if r.URL.Query().Get("page") == "2" {
-				http.Error(w, `{"message":"Server Error"}`, http.StatusInternalServerError)
-				return true
-			}
-			return false
+			http.Error(w, `{"message":"Server Error"}`, http.StatusInternalServerError)
+			return true
 		},
 	})
-	for range 150 {
-		srv.SeedComment(7, "octocat", false, "x")
+	got, err := c.ListCommentsPage(context.Background(), "acme", "docs", 7, 2)
+	if err == nil || !strings.HasPrefix(err.Error(), "list comments on #7: HTTP 500") || got != nil {
+		t.Fatalf("ListCommentsPage() = %v, %v; want nil and a wrapped error", got, err)
 	}
-	got, err := c.ListComments(context.Background(), "acme", "docs", 7)
-	if err == nil || !strings.HasPrefix(err.Error(), "list comments on #7: ") || got != nil {
-		t.Fatalf("ListComments() = %d comments, %v; want nil and a wrapped error", len(got), err)
+}
+
+// TestHostileRepoNames checks that a name that would change the path is
+// refused before any request: a pull request's repository comes from the
+// agent's answer.
+func TestHostileRepoNames(t *testing.T) {
+	t.Parallel()
+	c, srv := newFake(t, fakegithub.Options{})
+	ctx := context.Background()
+	for _, tc := range []struct{ owner, repo string }{
+		{"..", "docs"}, {"acme", ".."}, {"acme", "docs/../../user"}, {"acme", "docs?x=1"}, {"", "docs"}, {"acme", "do cs"},
+		{"acme", "docs#frag"}, {"acme", "dócs"}, {"acme", "."},
+	} {
+		calls := map[string]error{}
+		_, calls["CreateComment"] = c.CreateComment(ctx, tc.owner, tc.repo, 1, "x")
+		_, calls["UpdateComment"] = c.UpdateComment(ctx, tc.owner, tc.repo, 1, "x")
+		_, calls["ListCommentsPage"] = c.ListCommentsPage(ctx, tc.owner, tc.repo, 1, 1)
+		calls["AddReaction"] = c.AddReaction(ctx, tc.owner, tc.repo, 1, KindIssue, "eyes")
+		_, calls["PullRequest"] = c.PullRequest(ctx, tc.owner, tc.repo, 1)
+		calls["RequestReviewers"] = c.RequestReviewers(ctx, tc.owner, tc.repo, 1, []string{"ada"})
+		_, calls["ReviewComments"] = c.ReviewComments(ctx, tc.owner, tc.repo, 1, 2)
+		for name, err := range calls {
+			if err == nil || !strings.Contains(err.Error(), "is not a GitHub owner or repository name") {
+				t.Errorf("%s(%q, %q) error = %v, want a refusal", name, tc.owner, tc.repo, err)
+			}
+		}
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests sent, want none", n)
+	}
+	if _, err := c.PullRequest(ctx, "my-org_1", "docs.site", 1); !IsNotFound(err) {
+		t.Errorf("a plain name is refused: %v", err)
 	}
 }
 
@@ -310,11 +326,11 @@ func TestAddReactionErrors(t *testing.T) {
 		t.Errorf("unknown kind: error = %v", err)
 	}
 	err = c.AddReaction(context.Background(), "acme", "docs", 1, KindIssue, "party")
-	if err == nil || !strings.Contains(err.Error(), "422") {
-		t.Errorf("bad content: error = %v, want a 422", err)
+	if err == nil || err.Error() != `add reaction to comment 1: "party" is not a reaction GitHub offers` {
+		t.Errorf("bad content: error = %v", err)
 	}
-	if n := len(srv.Requests()); n != 1 {
-		t.Errorf("requests = %d, want 1 (none for the unknown kind)", n)
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("requests = %d, want none", n)
 	}
 	if len(srv.Reactions()) != 0 {
 		t.Errorf("reactions = %+v, want none", srv.Reactions())
@@ -512,8 +528,8 @@ func TestThroughHTTPClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.ListComments(ctx, "acme", "docs", 1); err != nil {
-		t.Fatalf("ListComments() error = %v", err)
+	if _, err := c.ListCommentsPage(ctx, "acme", "docs", 1, 1); err != nil {
+		t.Fatalf("ListCommentsPage() error = %v", err)
 	}
 	if _, err := c.CreateComment(ctx, "acme", "docs", 1, "hi"); err == nil {
 		t.Fatal("CreateComment() succeeded, want the 502")

@@ -1,0 +1,118 @@
+package ghclient
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/go-github/v62/github"
+)
+
+// maxReviewCommentPages bounds ReviewComments: a review with more than this
+// many pages of line comments is cut, the first ones kept.
+const maxReviewCommentPages = 3
+
+// PullRequest is what the action needs to know of a pull request.
+type PullRequest struct {
+	Number int
+	Author string // the login that opened it
+	// HeadRef is the branch the changes are on, HeadRepo the repository
+	// that holds it ("owner/name"), "" when that repository was deleted.
+	HeadRef  string
+	HeadRepo string
+	BaseRepo string // "owner/name" of the repository it is proposed to
+	URL      string // html_url
+	State    string // "open" or "closed"
+}
+
+// PullRequest returns pull request number.
+func (c *Client) PullRequest(ctx context.Context, owner, repo string, number int) (*PullRequest, error) {
+	if err := checkRepo(owner, repo); err != nil {
+		return nil, fmt.Errorf("get pull request #%d: %w", number, err)
+	}
+	pr, _, err := c.gh.PullRequests.Get(ctx, owner, repo, number)
+	if err != nil {
+		return nil, fmt.Errorf("get pull request #%d: %w", number, clean(err))
+	}
+	return &PullRequest{
+		Number:   pr.GetNumber(),
+		Author:   pr.GetUser().GetLogin(),
+		HeadRef:  pr.GetHead().GetRef(),
+		HeadRepo: pr.GetHead().GetRepo().GetFullName(),
+		BaseRepo: pr.GetBase().GetRepo().GetFullName(),
+		URL:      pr.GetHTMLURL(),
+		State:    pr.GetState(),
+	}, nil
+}
+
+// RequestReviewers asks the given users to review pull request number.
+// GitHub refuses (422) the pull request's author and users who cannot be
+// collaborators; asking someone already asked is not an error.
+func (c *Client) RequestReviewers(ctx context.Context, owner, repo string, number int, reviewers []string) error {
+	if err := checkRepo(owner, repo); err != nil {
+		return fmt.Errorf("request reviewers on #%d: %w", number, err)
+	}
+	if len(reviewers) == 0 {
+		return fmt.Errorf("request reviewers on #%d: nobody to ask", number)
+	}
+	if _, _, err := c.gh.PullRequests.RequestReviewers(ctx, owner, repo, number, github.ReviewersRequest{Reviewers: reviewers}); err != nil {
+		return fmt.Errorf("request reviewers on #%d: %w", number, clean(err))
+	}
+	return nil
+}
+
+// ReviewComment is a comment on a line or lines of a pull request's diff,
+// made as part of a review.
+type ReviewComment struct {
+	ID   int64
+	Path string // the file, relative to the repository's root
+	// Line is the line commented on, or the last of the range; StartLine
+	// is the range's first line, 0 for a single line. On a comment the diff
+	// has since outdated they are the lines the reviewer saw.
+	Line      int
+	StartLine int
+	Body      string
+	DiffHunk  string // the diff around the line, as the reviewer saw it
+	URL       string // html_url
+}
+
+// ReviewComments returns the line comments of one review of pull request
+// number, in GitHub's order. A review with more than 300 is cut there.
+func (c *Client) ReviewComments(ctx context.Context, owner, repo string, number int, reviewID int64) ([]*ReviewComment, error) {
+	if err := checkRepo(owner, repo); err != nil {
+		return nil, fmt.Errorf("list comments of review %d: %w", reviewID, err)
+	}
+	opt := &github.ListOptions{PerPage: PerPage}
+	var out []*ReviewComment
+	for range maxReviewCommentPages {
+		list, resp, err := c.gh.PullRequests.ListReviewComments(ctx, owner, repo, number, reviewID, opt)
+		if err != nil {
+			return nil, fmt.Errorf("list comments of review %d: %w", reviewID, clean(err))
+		}
+		for _, rc := range list {
+			out = append(out, fromReviewComment(rc))
+		}
+		if resp.NextPage == 0 {
+			break
+		}
+		opt.Page = resp.NextPage
+	}
+	return out, nil
+}
+
+func fromReviewComment(rc *github.PullRequestComment) *ReviewComment {
+	line, start := rc.GetLine(), rc.GetStartLine()
+	// GitHub nulls line and start_line once a later push outdates the
+	// comment; the original ones still say what the reviewer pointed at.
+	if rc.Line == nil {
+		line, start = rc.GetOriginalLine(), rc.GetOriginalStartLine()
+	}
+	return &ReviewComment{
+		ID:        rc.GetID(),
+		Path:      rc.GetPath(),
+		Line:      line,
+		StartLine: start,
+		Body:      rc.GetBody(),
+		DiffHunk:  rc.GetDiffHunk(),
+		URL:       rc.GetHTMLURL(),
+	}
+}

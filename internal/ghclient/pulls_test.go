@@ -1,0 +1,194 @@
+package ghclient
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
+)
+
+func TestPullRequest(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		pull fakegithub.Pull
+		want PullRequest
+	}{
+		{
+			name: "same repository",
+			pull: fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "mintlify[bot]", HeadRef: "agent/rate-limits"},
+			want: PullRequest{Number: 7, Author: "mintlify[bot]", HeadRef: "agent/rate-limits", HeadRepo: "acme/docs", BaseRepo: "acme/docs",
+				URL: "https://github.com/acme/docs/pull/7", State: "open"},
+		},
+		{
+			name: "from a fork, closed",
+			pull: fakegithub.Pull{Repo: "acme/docs", Number: 8, Author: "octocat", HeadRef: "patch-1", HeadRepo: "octocat/docs", State: "closed"},
+			want: PullRequest{Number: 8, Author: "octocat", HeadRef: "patch-1", HeadRepo: "octocat/docs", BaseRepo: "acme/docs",
+				URL: "https://github.com/acme/docs/pull/8", State: "closed"},
+		},
+	}
+	for _, tc := range cases {
+		for _, prefix := range prefixes {
+			t.Run(tc.name+prefix, func(t *testing.T) {
+				t.Parallel()
+				c, srv := newFake(t, fakegithub.Options{Prefix: prefix})
+				srv.SeedPull(tc.pull)
+				got, err := c.PullRequest(context.Background(), "acme", "docs", tc.pull.Number)
+				if err != nil {
+					t.Fatalf("PullRequest() error = %v", err)
+				}
+				if *got != tc.want {
+					t.Errorf("PullRequest() = %+v, want %+v", *got, tc.want)
+				}
+				reqs := srv.Requests()
+				if len(reqs) != 1 || reqs[0].Method != http.MethodGet || reqs[0].Path != fmt.Sprintf("%s/repos/acme/docs/pulls/%d", prefix, tc.pull.Number) {
+					t.Errorf("requests = %+v", reqs)
+				}
+			})
+		}
+	}
+}
+
+func TestPullRequestNotVisible(t *testing.T) {
+	t.Parallel()
+	c, srv := newFake(t, fakegithub.Options{})
+	srv.SeedPull(fakegithub.Pull{Repo: "other/site", Number: 7, Author: "bot[bot]"})
+	_, err := c.PullRequest(context.Background(), "acme", "docs", 7)
+	if !IsNotFound(err) || IsForbidden(err) || !strings.HasPrefix(err.Error(), "get pull request #7: HTTP 404") {
+		t.Errorf("PullRequest() error = %v, want a wrapped 404", err)
+	}
+}
+
+func TestRequestReviewers(t *testing.T) {
+	t.Parallel()
+	perms := map[string]string{"ada": "write", "max": "maintain"}
+	cases := []struct {
+		name          string
+		opt           fakegithub.Options
+		reviewers     []string
+		wantErr       string
+		wantForbidden bool
+		wantOnPull    []string
+		wantRequests  int
+	}{
+		{name: "one reviewer", reviewers: []string{"ada"}, wantOnPull: []string{"ada"}, wantRequests: 1},
+		{name: "two reviewers", reviewers: []string{"ada", "max"}, wantOnPull: []string{"ada", "max"}, wantRequests: 1},
+		{name: "the author", reviewers: []string{"mintlify[bot]"}, wantErr: "HTTP 422: Review cannot be requested from pull request author.", wantRequests: 1},
+		{name: "not a collaborator", reviewers: []string{"eve"}, wantErr: "HTTP 422: Reviews may only be requested from collaborators", wantRequests: 1},
+		{name: "token without pull-requests: write", opt: fakegithub.Options{ForbidReviewRequests: true}, reviewers: []string{"ada"},
+			wantErr: "HTTP 403: Resource not accessible by integration", wantForbidden: true, wantRequests: 1},
+		{name: "nobody", wantErr: "request reviewers on #7: nobody to ask"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			opt := tc.opt
+			opt.Permissions = perms
+			c, srv := newFake(t, opt)
+			srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "mintlify[bot]", HeadRef: "agent/x"})
+			err := c.RequestReviewers(context.Background(), "acme", "docs", 7, tc.reviewers)
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("RequestReviewers() error = %v, want %q", err, tc.wantErr)
+			}
+			if IsForbidden(err) != tc.wantForbidden {
+				t.Errorf("IsForbidden() = %v, want %v", IsForbidden(err), tc.wantForbidden)
+			}
+			p, _ := srv.PullRequest("acme/docs", 7)
+			if !slices.Equal(p.Reviewers, tc.wantOnPull) {
+				t.Errorf("reviewers on the pull request = %q, want %q", p.Reviewers, tc.wantOnPull)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != tc.wantRequests {
+				t.Fatalf("requests = %d, want %d", len(reqs), tc.wantRequests)
+			}
+			if len(reqs) == 1 {
+				r := reqs[0]
+				var body map[string][]string
+				if r.Method != http.MethodPost || r.Path != "/repos/acme/docs/pulls/7/requested_reviewers" {
+					t.Errorf("request = %s %s", r.Method, r.Path)
+				}
+				if err := json.Unmarshal(r.Body, &body); err != nil || len(body) != 1 || !slices.Equal(body["reviewers"], tc.reviewers) {
+					t.Errorf("request body = %s, want only reviewers %q", r.Body, tc.reviewers)
+				}
+			}
+		})
+	}
+}
+
+func TestReviewComments(t *testing.T) {
+	t.Parallel()
+	hunk := "@@ -1,3 +1,3 @@\n # Rate limits\n-hourly\n+per hour"
+	seeded := []fakegithub.ReviewComment{
+		{Author: "ada", Path: "docs/limits.mdx", Line: 12, Body: "shorten this", DiffHunk: hunk},
+		{Author: "ada", Path: "docs/limits.mdx", StartLine: 3, Line: 5, Body: "these three lines", DiffHunk: hunk},
+		{Author: "ada", Path: "docs/old.mdx", Line: 9, StartLine: 8, Outdated: true, Body: "moved since", DiffHunk: hunk},
+	}
+	c, srv := newFake(t, fakegithub.Options{})
+	srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "mintlify[bot]"})
+	srv.SeedReviewComments(7, 88, seeded)
+	got, err := c.ReviewComments(context.Background(), "acme", "docs", 7, 88)
+	if err != nil {
+		t.Fatalf("ReviewComments() error = %v", err)
+	}
+	if len(got) != len(seeded) {
+		t.Fatalf("ReviewComments() returned %d, want %d", len(got), len(seeded))
+	}
+	for i, s := range seeded {
+		g := got[i]
+		want := ReviewComment{ID: g.ID, Path: s.Path, Line: s.Line, StartLine: s.StartLine, Body: s.Body, DiffHunk: hunk,
+			URL: fmt.Sprintf("https://github.com/acme/docs/pull/7#discussion_r%d", g.ID)}
+		if g.ID == 0 || *g != want {
+			t.Errorf("comment %d = %+v, want %+v", i, *g, want)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || reqs[0].Path != "/repos/acme/docs/pulls/7/reviews/88/comments" || reqs[0].Query != "per_page=100" {
+		t.Errorf("requests = %+v", reqs)
+	}
+}
+
+func TestReviewCommentsPages(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ seeded, want, requests int }{
+		{0, 0, 1}, {100, 100, 1}, {101, 101, 2}, {300, 300, 3}, {450, 300, 3},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprint(tc.seeded), func(t *testing.T) {
+			t.Parallel()
+			c, srv := newFake(t, fakegithub.Options{})
+			srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7})
+			cs := make([]fakegithub.ReviewComment, tc.seeded)
+			for i := range cs {
+				cs[i] = fakegithub.ReviewComment{Path: "a.md", Line: i + 1, Body: fmt.Sprint(i)}
+			}
+			srv.SeedReviewComments(7, 1, cs)
+			got, err := c.ReviewComments(context.Background(), "acme", "docs", 7, 1)
+			if err != nil || len(got) != tc.want {
+				t.Fatalf("ReviewComments() = %d comments, %v; want %d", len(got), err, tc.want)
+			}
+			for i, g := range got {
+				if g.Body != fmt.Sprint(i) {
+					t.Fatalf("comment %d body = %q: out of order", i, g.Body)
+				}
+			}
+			if n := len(srv.Requests()); n != tc.requests {
+				t.Errorf("requests = %d, want %d", n, tc.requests)
+			}
+		})
+	}
+}
+
+func TestReviewCommentsUnknownReview(t *testing.T) {
+	t.Parallel()
+	c, srv := newFake(t, fakegithub.Options{})
+	srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7})
+	_, err := c.ReviewComments(context.Background(), "acme", "docs", 7, 5)
+	if !IsNotFound(err) || !strings.HasPrefix(err.Error(), "list comments of review 5: HTTP 404") {
+		t.Errorf("ReviewComments() error = %v, want a wrapped 404", err)
+	}
+}
