@@ -1,7 +1,9 @@
 // Package conversation keeps the one comment a run writes in the issue or
 // pull request that triggered it: acknowledged, edited on every status
 // change, and ending with the result. It also finds the job an earlier run
-// in the same thread started, so a later request continues it.
+// in the same thread started, so a later request continues it, trusting
+// only markers the token's own login wrote; and it keeps the backlink, the
+// one comment a job writes on the pull request its agent opened.
 package conversation
 
 import (
@@ -144,11 +146,15 @@ func Render(s State) string {
 
 // JobRef shows a job id: in a code span when it is a plain token, escaped
 // text otherwise.
-func JobRef(id string) string {
-	if escape.Log(id) == id {
-		return "`" + id + "`"
+func JobRef(id string) string { return code(id) }
+
+// code shows s in a code span when it is a plain token, which cannot close
+// the span, and as escaped text otherwise.
+func code(s string) string {
+	if escape.Log(s) == s {
+		return "`" + s + "`"
 	}
-	return escape.Markdown(id)
+	return escape.Markdown(s)
 }
 
 func orDash(s string) string {

@@ -2,19 +2,29 @@ package conversation
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
-// GitHub is what a conversation needs from GitHub.
+// GitHub is what a conversation needs from GitHub. *ghclient.Client is
+// one; Recorder is another, for tests.
 type GitHub interface {
 	CreateComment(ctx context.Context, owner, repo string, number int, body string) (*ghclient.Comment, error)
 	UpdateComment(ctx context.Context, owner, repo string, id int64, body string) (*ghclient.Comment, error)
-	ListComments(ctx context.Context, owner, repo string, number int) ([]*ghclient.Comment, error)
+	ListCommentsPage(ctx context.Context, owner, repo string, number, page int) (*ghclient.CommentPage, error)
 	AddReaction(ctx context.Context, owner, repo string, commentID int64, kind, content string) error
 }
+
+var _ GitHub = (*ghclient.Client)(nil)
+
+// ErrUnknownIdentity is PreviousJob's answer when the run does not know the
+// login of its own token, because it could not write its comment: anyone
+// can type a marker, so without that login no marker can be trusted.
+var ErrUnknownIdentity = errors.New("the token's own login is not known (this run could not write its comment), so no earlier run's marker can be told from a forged one")
 
 // Thread is the issue or pull request a run answers in. Its methods never
 // fail the run: a comment that cannot be written is a warning, and the job's
@@ -24,6 +34,10 @@ type Thread struct {
 	Owner  string
 	Repo   string
 	Number int
+	// Comments is the thread's comment count as the event reported it, 0
+	// when unknown. It says which page holds the newest comments; a stale
+	// count costs a request or two, never a wrong answer.
+	Comments int
 	// Warn prints a warning line.
 	Warn func(string)
 	// Redact removes secrets from a comment before it is sent.
@@ -48,33 +62,42 @@ func (t *Thread) React(ctx context.Context, commentID int64, kind, content strin
 }
 
 // PreviousJob returns the job named by the newest marker in a comment the
-// action wrote in this thread, or "". Anyone can type a marker, so only
-// comments by the author of this run's comment count (the identity of
-// github-token), or, when there is no such comment, by a bot.
-func (t *Thread) PreviousJob(ctx context.Context) string {
-	comments, err := t.GH.ListComments(ctx, t.Owner, t.Repo, t.Number)
+// action wrote in this thread, or "" when there is none. Anyone can type a
+// marker, so only comments by the token's own login count: the author of
+// this run's comment. When that is unknown it sends nothing and returns
+// ErrUnknownIdentity; when the thread cannot be read, an error. Either way
+// the caller cannot tell, and starts a new job.
+//
+// It reads the newest page first: a marker among the newest 100 comments
+// costs at most 2 list requests, whatever the thread's length.
+func (t *Thread) PreviousJob(ctx context.Context) (string, error) {
+	self := t.Self()
+	if self == "" {
+		return "", ErrUnknownIdentity
+	}
+	c, err := findNewest(ctx, t.GH, t.Owner, t.Repo, t.Number, t.Comments, func(c *ghclient.Comment) bool {
+		return ownedBy(c, self) && IsOwn(c.Body) && JobFromMarker(c.Body) != ""
+	})
 	if err != nil {
-		t.warn("read the thread's comments to find an earlier job", err)
-		return ""
+		return "", fmt.Errorf("read the thread's comments to find an earlier job: %w", err)
 	}
-	for i := len(comments) - 1; i >= 0; i-- {
-		c := comments[i]
-		if t.trusted(c) && IsOwn(c.Body) {
-			if id := JobFromMarker(c.Body); id != "" {
-				return id
-			}
-		}
+	if c == nil {
+		return "", nil
 	}
-	return ""
+	return JobFromMarker(c.Body), nil
 }
 
-func (t *Thread) trusted(c *ghclient.Comment) bool {
+// Self returns the login of the token's identity, learned from the run's
+// own comment, or "" while there is none.
+func (t *Thread) Self() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.author != "" {
-		return c.Author == t.author
-	}
-	return c.AuthorIsBot
+	return t.author
+}
+
+// ownedBy reports whether self wrote c. Logins are case-insensitive.
+func ownedBy(c *ghclient.Comment, self string) bool {
+	return self != "" && strings.EqualFold(c.Author, self)
 }
 
 // Show writes s: the first call creates the run's comment, later calls edit

@@ -1,0 +1,135 @@
+package conversation
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+)
+
+// backlinkMarker tells a backlink from the run comments the action writes
+// in the same pull request, which carry the same job marker.
+const backlinkMarker = "<!-- agent-job-action:backlink -->"
+
+// Source is what asked for a job.
+type Source int
+
+// The requests a backlink can answer.
+const (
+	FromComment     Source = iota // a comment, in a thread, on a line, or a review
+	FromIssue                     // an issue, opened or labelled
+	FromPullRequest               // a pull request, opened or labelled
+	FromWorkflowRun               // a run no comment started: dispatch, schedule, push
+)
+
+// BacklinkText is what a backlink says.
+type BacklinkText struct {
+	JobID  string
+	Source Source
+	// SourceURL is GitHub's own address of what asked (html_url, or the
+	// workflow run's); anything but an https URL is shown without a link.
+	SourceURL string
+	// TriggerPhrase is the phrase that starts a request, "" when none is
+	// set.
+	TriggerPhrase string
+}
+
+// RenderBacklink returns the backlink's Markdown.
+func RenderBacklink(t BacklinkText) string {
+	var b strings.Builder
+	b.WriteString("<!-- agent-job-action -->\n" + backlinkMarker + "\n")
+	if m := Marker(t.JobID); m != "" {
+		b.WriteString(m + "\n")
+	}
+	what := [...]string{FromComment: "this comment", FromIssue: "this issue", FromPullRequest: "this pull request", FromWorkflowRun: "this workflow run"}[t.Source]
+	if u := escape.URL(t.SourceURL); u != "" {
+		what = fmt.Sprintf("[%s](%s)", what, u)
+	}
+	fmt.Fprintf(&b, "🤖 Agent job %s works on this pull request, answering %s.\n\n", JobRef(t.JobID), what)
+	if t.TriggerPhrase != "" {
+		fmt.Fprintf(&b, "**To ask for changes**, write %s and what to change: in a comment here, on a line of the diff, or in a review. The same job takes it up.\n", code(t.TriggerPhrase))
+	} else {
+		b.WriteString("**To ask for changes**, say what to change: in a comment here, on a line of the diff, or in a review. The same job takes it up.\n")
+	}
+	return b.String()
+}
+
+// IsBacklink reports whether body is a backlink this action wrote.
+func IsBacklink(body string) bool {
+	return IsOwn(body) && strings.Contains(body, backlinkMarker)
+}
+
+// Backlink is the one comment a job keeps on the pull request its agent
+// opened: written once, then edited by later runs for the same job.
+type Backlink struct {
+	GH     GitHub
+	Owner  string
+	Repo   string
+	Number int // the pull request's
+	// Comments is the pull request's comment count, 0 when unknown.
+	Comments int
+	// Self is the token's own login (Thread.Self), "" when unknown. Only
+	// a backlink Self wrote is edited: anyone can copy a marker.
+	Self string
+	// Redact removes secrets from the comment before it is sent; nil sends
+	// it as it is.
+	Redact func(string) string
+}
+
+// Write creates the job's backlink, or edits the one Self wrote earlier,
+// and returns it. An edit that would change nothing is not sent.
+//
+// When Self is unknown, a backlink is created only if no comment carries
+// this job's backlink marker: one that does may be this action's own from
+// an earlier run, and another would repeat it.
+//
+// The error says what failed and what to do, fit for one notice: a token
+// without access to the pull request, or a write GitHub refused.
+func (b *Backlink) Write(ctx context.Context, t BacklinkText) (*ghclient.Comment, error) {
+	where := fmt.Sprintf("write the backlink on %s/%s#%d", escape.Log(b.Owner), escape.Log(b.Repo), b.Number)
+	job := JobFromMarker(Marker(t.JobID))
+	if job == "" {
+		return nil, fmt.Errorf("%s: job id %s cannot be marked", where, escape.Log(t.JobID))
+	}
+	body := RenderBacklink(t)
+	if b.Redact != nil {
+		body = b.Redact(body)
+	}
+	old, err := findNewest(ctx, b.GH, b.Owner, b.Repo, b.Number, b.Comments, func(c *ghclient.Comment) bool {
+		return (b.Self == "" || ownedBy(c, b.Self)) && IsBacklink(c.Body) && JobFromMarker(c.Body) == job
+	})
+	switch {
+	case err != nil:
+		return nil, b.failed(where, err)
+	case old != nil && b.Self == "":
+		return nil, fmt.Errorf("%s: %w; a comment there already carries this job's backlink marker, so none is added", where, ErrUnknownIdentity)
+	case old != nil && old.Body == body:
+		return old, nil
+	case old != nil:
+		c, err := b.GH.UpdateComment(ctx, b.Owner, b.Repo, old.ID, body)
+		if err != nil {
+			return nil, b.failed(where, err)
+		}
+		return c, nil
+	}
+	c, err := b.GH.CreateComment(ctx, b.Owner, b.Repo, b.Number, body)
+	if err != nil {
+		return nil, b.failed(where, err)
+	}
+	if b.Self == "" {
+		b.Self = c.Author
+	}
+	return c, nil
+}
+
+// failed adds what to do when GitHub refused for lack of access: 403, or
+// 404 for a repository the token may not see.
+func (b *Backlink) failed(where string, err error) error {
+	if ghclient.IsForbidden(err) || ghclient.IsNotFound(err) {
+		return fmt.Errorf("%s: %w: the token cannot comment on that pull request (it needs pull-requests: write on %s/%s)",
+			where, err, escape.Log(b.Owner), escape.Log(b.Repo))
+	}
+	return fmt.Errorf("%s: %w", where, err)
+}

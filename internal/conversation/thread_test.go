@@ -1,0 +1,259 @@
+package conversation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+const self = "github-actions[bot]"
+
+// marked is a comment body this action writes for job.
+func marked(job string) string { return Render(State{Phase: Done, JobID: job}) }
+
+// warnings collects a thread's warnings.
+type warnings struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (w *warnings) add(s string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.lines = append(w.lines, s)
+}
+
+func (w *warnings) all() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.lines)
+}
+
+func newThread(gh GitHub, w *warnings) *Thread {
+	return &Thread{GH: gh, Owner: "acme", Repo: "docs", Number: 12, Warn: w.add,
+		Redact: func(s string) string { return strings.ReplaceAll(s, "s3cret", "***") }}
+}
+
+func TestShowCreatesThenEdits(t *testing.T) {
+	t.Parallel()
+	rec := &Recorder{Self: self}
+	var w warnings
+	th := newThread(rec, &w)
+	ctx := context.Background()
+	th.Show(ctx, State{Phase: Working})
+	th.Show(ctx, State{Phase: Working}) // unchanged: not sent
+	th.Show(ctx, State{Phase: Working, JobID: "job_1", Status: "active"})
+	th.Show(ctx, State{Phase: Error, Error: "key s3cret refused"})
+
+	cs := rec.Comments(12)
+	if len(cs) != 1 {
+		t.Fatalf("comments = %d, want 1", len(cs))
+	}
+	want := []string{
+		"CreateComment acme/docs#12",
+		fmt.Sprintf("UpdateComment acme/docs %d", cs[0].ID),
+		fmt.Sprintf("UpdateComment acme/docs %d", cs[0].ID),
+	}
+	if got := rec.Calls(); !slices.Equal(got, want) {
+		t.Errorf("calls = %q, want %q", got, want)
+	}
+	if !strings.Contains(cs[0].Body, "key *** refused") || strings.Contains(cs[0].Body, "s3cret") {
+		t.Errorf("body not redacted: %q", cs[0].Body)
+	}
+	if th.URL() != cs[0].URL || th.Self() != self {
+		t.Errorf("URL, Self = %q, %q; want %q, %q", th.URL(), th.Self(), cs[0].URL, self)
+	}
+	if len(w.all()) != 0 {
+		t.Errorf("warnings = %q", w.all())
+	}
+}
+
+func TestShowNoDuplicateAfterFailedCreate(t *testing.T) {
+	t.Parallel()
+	rec := &Recorder{Self: self, Fail: func(call string) error {
+		if strings.HasPrefix(call, "CreateComment") {
+			return errors.New("create comment on #12: connection reset")
+		}
+		return nil
+	}}
+	var w warnings
+	th := newThread(rec, &w)
+	ctx := context.Background()
+	for _, s := range []State{{Phase: Working}, {Phase: Working, JobID: "job_1"}, {Phase: Done, JobID: "job_1"}} {
+		th.Show(ctx, s)
+	}
+	// A create that failed may still have reached GitHub: trying again
+	// could leave two comments.
+	if got, want := rec.Calls(), []string{"CreateComment acme/docs#12"}; !slices.Equal(got, want) {
+		t.Errorf("calls = %q, want %q", got, want)
+	}
+	if got := w.all(); len(got) != 1 || got[0] != "could not write the comment: create comment on #12: connection reset; the job is not affected" {
+		t.Errorf("warnings = %q, want one", got)
+	}
+	if th.Self() != "" || th.URL() != "" {
+		t.Errorf("Self, URL = %q, %q; want none", th.Self(), th.URL())
+	}
+	job, err := th.PreviousJob(ctx)
+	if job != "" || !errors.Is(err, ErrUnknownIdentity) {
+		t.Errorf("PreviousJob() = %q, %v; want ErrUnknownIdentity", job, err)
+	}
+	if n := len(rec.Calls()); n != 1 {
+		t.Errorf("PreviousJob sent %d calls without an identity, want none", n-1)
+	}
+}
+
+func TestReact(t *testing.T) {
+	t.Parallel()
+	rec := &Recorder{Self: self, Fail: func(call string) error {
+		if strings.Contains(call, "rocket") {
+			return errors.New("HTTP 500")
+		}
+		return nil
+	}}
+	var w warnings
+	th := newThread(rec, &w)
+	th.React(context.Background(), 55, "issue", "eyes")
+	th.React(context.Background(), 56, "review", "rocket")
+	th.React(context.Background(), 57, "review", "rocket")
+	want := []string{"AddReaction acme/docs 55 issue eyes", "AddReaction acme/docs 56 review rocket", "AddReaction acme/docs 57 review rocket"}
+	if got := rec.Calls(); !slices.Equal(got, want) {
+		t.Errorf("calls = %q, want %q", got, want)
+	}
+	if got := w.all(); len(got) != 1 || !strings.HasPrefix(got[0], "could not add a reaction to the comment: HTTP 500") {
+		t.Errorf("warnings = %q, want one", got)
+	}
+}
+
+// TestPreviousJobTrust: only markers in comments the token's own login
+// wrote name a job to continue; anyone can type one.
+func TestPreviousJobTrust(t *testing.T) {
+	t.Parallel()
+	type seed struct{ author, body string }
+	cases := []struct {
+		name    string
+		seeds   []seed
+		want    string
+		wantErr bool
+	}{
+		{name: "own marker", seeds: []seed{{self, marked("job_1")}}, want: "job_1"},
+		{name: "the newest own marker wins", seeds: []seed{{self, marked("job_1")}, {"ada", "thanks"}, {self, marked("job_2")}}, want: "job_2"},
+		{name: "login case differs", seeds: []seed{{"GitHub-Actions[bot]", marked("job_1")}}, want: "job_1"},
+		{name: "another bot's marker", seeds: []seed{{self, marked("job_1")}, {"evil[bot]", marked("job_evil")}}, want: "job_1"},
+		{name: "a person's marker", seeds: []seed{{"mallory", marked("job_evil")}}, want: ""},
+		{name: "own comment without the action's header", seeds: []seed{{self, "<!-- agent-job-action:job=job_9 -->"}}, want: ""},
+		{name: "own comment without a job", seeds: []seed{{self, Render(State{Phase: Working})}}, want: ""},
+		{name: "own backlink names the job too", seeds: []seed{{self, RenderBacklink(BacklinkText{JobID: "job_5"})}}, want: "job_5"},
+		{name: "no comments", want: ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rec := &Recorder{Self: self}
+			for _, s := range tc.seeds {
+				rec.Seed(12, s.author, s.body)
+			}
+			var w warnings
+			th := newThread(rec, &w)
+			th.Comments = len(tc.seeds)
+			th.Show(context.Background(), State{Phase: Working}) // learns its own login
+			got, err := th.PreviousJob(context.Background())
+			if err != nil || got != tc.want {
+				t.Errorf("PreviousJob() = %q, %v; want %q", got, err, tc.want)
+			}
+			wantCalls := []string{"CreateComment acme/docs#12", "ListCommentsPage acme/docs#12 page 1"}
+			if got := rec.Calls(); !slices.Equal(got, wantCalls) {
+				t.Errorf("calls = %q, want %q", got, wantCalls)
+			}
+		})
+	}
+}
+
+func TestPreviousJobReadError(t *testing.T) {
+	t.Parallel()
+	rec := &Recorder{Self: self, Fail: func(call string) error {
+		if strings.HasPrefix(call, "ListCommentsPage") {
+			return errors.New("list comments on #12: HTTP 502")
+		}
+		return nil
+	}}
+	var w warnings
+	th := newThread(rec, &w)
+	th.Show(context.Background(), State{Phase: Working})
+	got, err := th.PreviousJob(context.Background())
+	if got != "" || err == nil || err.Error() != "read the thread's comments to find an earlier job: list comments on #12: HTTP 502" {
+		t.Errorf("PreviousJob() = %q, %v", got, err)
+	}
+	if errors.Is(err, ErrUnknownIdentity) {
+		t.Error("a read error reads as an unknown identity")
+	}
+}
+
+// TestPreviousJobNewestFirst checks which pages a lookup reads: the page
+// the count names as newest first, forward when the count is stale low,
+// from page 1 when it is stale high, and no more than maxListRequests.
+func TestPreviousJobNewestFirst(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name      string
+		total     int // comments in the thread before the run's own
+		count     int // what the event said
+		markerAt  int // index of the own marker among them; -1 for none
+		wantPages []int
+		wantJob   bool
+	}{
+		{name: "10 comments", total: 10, count: 10, markerAt: 8, wantPages: []int{1}, wantJob: true},
+		{name: "1000 comments, marker on the last page", total: 1000, count: 1000, markerAt: 990, wantPages: []int{10, 11}, wantJob: true},
+		{name: "1000 comments, count with the run's own", total: 1000, count: 1001, markerAt: 990, wantPages: []int{11, 10}, wantJob: true},
+		{name: "999 comments, marker on the last page", total: 999, count: 1000, markerAt: 990, wantPages: []int{10}, wantJob: true},
+		{name: "1050 comments, marker 99 from the end", total: 1050, count: 1051, markerAt: 951, wantPages: []int{11, 10}, wantJob: true},
+		{name: "count stale low by a page", total: 1050, count: 950, markerAt: 951, wantPages: []int{10, 11}, wantJob: true},
+		{name: "count stale low by many pages", total: 1050, count: 150, markerAt: 1040, wantPages: []int{2, 11}, wantJob: true},
+		{name: "count unknown", total: 1050, count: 0, markerAt: 1040, wantPages: []int{1, 11}, wantJob: true},
+		{name: "count stale high", total: 250, count: 900, markerAt: 240, wantPages: []int{9, 1, 3}, wantJob: true},
+		{name: "marker far back", total: 1000, count: 1001, markerAt: 150, wantPages: []int{11, 10, 9, 8, 7, 6, 5, 4, 3, 2}, wantJob: true},
+		{name: "marker beyond the cap", total: 1200, count: 1201, markerAt: 50, wantPages: []int{13, 12, 11, 10, 9, 8, 7, 6, 5, 4}},
+		{name: "no marker, 10,000 comments", total: 10000, count: 10001, markerAt: -1, wantPages: []int{101, 100, 99, 98, 97, 96, 95, 94, 93, 92}},
+		{name: "no marker, 10 comments", total: 10, count: 11, markerAt: -1, wantPages: []int{1}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rec := &Recorder{Self: self}
+			for i := range tc.total {
+				switch {
+				case i == tc.markerAt:
+					rec.Seed(12, self, marked("job_found"))
+				case i < tc.markerAt && i%2 == 0:
+					rec.Seed(12, self, marked(fmt.Sprintf("job_old%d", i)))
+				case i%3 == 0:
+					rec.Seed(12, "evil[bot]", marked("job_forged"))
+				default:
+					rec.Seed(12, "mallory", "/docs again "+marked("job_forged"))
+				}
+			}
+			var w warnings
+			th := newThread(rec, &w)
+			th.Comments = tc.count
+			th.Show(context.Background(), State{Phase: Working})
+			got, err := th.PreviousJob(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[bool]string{true: "job_found"}[tc.wantJob]; got != want {
+				t.Errorf("PreviousJob() = %q, want %q", got, want)
+			}
+			var want []string
+			want = append(want, "CreateComment acme/docs#12")
+			for _, p := range tc.wantPages {
+				want = append(want, fmt.Sprintf("ListCommentsPage acme/docs#12 page %d", p))
+			}
+			if calls := rec.Calls(); !slices.Equal(calls, want) {
+				t.Errorf("calls = %q\nwant  %q", calls, want)
+			}
+		})
+	}
+}
