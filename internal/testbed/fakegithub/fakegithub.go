@@ -289,19 +289,20 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	var all []map[string]any
+	var all []Comment
 	for _, c := range s.comments {
 		if c.Number == number {
-			all = append(all, render(r, c))
+			all = append(all, *c)
 		}
 	}
 	s.mu.Unlock()
-	writePage(w, r, all)
+	writePage(w, r, len(all), func(i int) map[string]any { return render(r, &all[i]) })
 }
 
-// writePage answers one page of items, as the query's page and per_page
+// writePage answers one page of n items, as the query's page and per_page
 // ask, with GitHub's Link header: next and last on every page but the last.
-func writePage(w http.ResponseWriter, r *http.Request, all []map[string]any) {
+// item renders the i-th, only for those on the page.
+func writePage(w http.ResponseWriter, r *http.Request, n int, item func(i int) map[string]any) {
 	page, perPage := 1, 30
 	q := r.URL.Query()
 	if v, err := strconv.Atoi(q.Get("page")); err == nil && v > 0 {
@@ -310,9 +311,9 @@ func writePage(w http.ResponseWriter, r *http.Request, all []map[string]any) {
 	if v, err := strconv.Atoi(q.Get("per_page")); err == nil && v > 0 {
 		perPage = min(v, 100)
 	}
-	last := max((len(all)+perPage-1)/perPage, 1)
-	from := min((page-1)*perPage, len(all))
-	to := min(from+perPage, len(all))
+	last := max((n+perPage-1)/perPage, 1)
+	from := min((page-1)*perPage, n)
+	to := min(from+perPage, n)
 	if page < last {
 		link := func(p int, rel string) string {
 			u := url.URL{Scheme: "http", Host: r.Host, Path: r.URL.Path}
@@ -322,9 +323,9 @@ func writePage(w http.ResponseWriter, r *http.Request, all []map[string]any) {
 		}
 		w.Header().Set("Link", link(page+1, "next")+", "+link(last, "last"))
 	}
-	items := all[from:to]
-	if items == nil {
-		items = []map[string]any{} // GitHub answers [], never null
+	items := []map[string]any{} // GitHub answers [], never null
+	for i := from; i < to; i++ {
+		items = append(items, item(i))
 	}
 	writeJSON(w, http.StatusOK, items)
 }

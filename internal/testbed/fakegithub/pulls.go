@@ -164,11 +164,7 @@ func (s *Server) reviewComments(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not Found")
 		return
 	}
-	all := make([]map[string]any, 0, len(cs))
-	for _, c := range cs {
-		all = append(all, renderReviewComment(p, review, c))
-	}
-	writePage(w, r, all)
+	writePage(w, r, len(cs), func(i int) map[string]any { return renderReviewComment(p, review, cs[i]) })
 }
 
 func renderPull(p *Pull) map[string]any {
