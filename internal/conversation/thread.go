@@ -26,9 +26,10 @@ var _ GitHub = (*ghclient.Client)(nil)
 // can type a marker, so without that login no marker can be trusted.
 var ErrUnknownIdentity = errors.New("the token's own login is not known (this run could not write its comment), so no earlier run's marker can be told from a forged one")
 
-// Thread is the issue or pull request a run answers in. Its methods never
-// fail the run: a comment that cannot be written is a warning, and the job's
-// result still decides the exit status.
+// Thread is the issue or pull request a run answers in. Show and React
+// never fail the run: a comment that cannot be written is a warning, and the
+// job's result still decides the exit status. PreviousJob says when it
+// cannot tell, and the caller starts a new job.
 type Thread struct {
 	GH     GitHub
 	Owner  string
@@ -36,7 +37,7 @@ type Thread struct {
 	Number int
 	// Comments is the thread's comment count as the event reported it, 0
 	// when unknown. It says which page holds the newest comments; a stale
-	// count costs a request or two, never a wrong answer.
+	// count costs a request or two more, not a different answer.
 	Comments int
 	// Warn prints a warning line.
 	Warn func(string)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
 const self = "github-actions[bot]"
@@ -255,5 +257,38 @@ func TestPreviousJobNewestFirst(t *testing.T) {
 				t.Errorf("calls = %q\nwant  %q", calls, want)
 			}
 		})
+	}
+}
+
+// lastOnEveryPage is GitHub as it may answer a page past the end: empty,
+// with a Link that still names the last page.
+type lastOnEveryPage struct{ *Recorder }
+
+func (g lastOnEveryPage) ListCommentsPage(ctx context.Context, owner, repo string, number, page int) (*ghclient.CommentPage, error) {
+	pg, err := g.Recorder.ListCommentsPage(ctx, owner, repo, number, page)
+	if err == nil && len(pg.Comments) == 0 && page > 1 {
+		n := len(g.Comments(number))
+		pg.Last = max(1, (n+ghclient.PerPage-1)/ghclient.PerPage)
+	}
+	return pg, err
+}
+
+func TestPreviousJobPastTheEndWithLast(t *testing.T) {
+	t.Parallel()
+	rec := &Recorder{Self: self}
+	for i := range 250 {
+		rec.Seed(12, "octocat", fmt.Sprint(i))
+	}
+	rec.Seed(12, self, marked("job_found"))
+	var w warnings
+	th := newThread(lastOnEveryPage{rec}, &w)
+	th.Comments = 900
+	th.Show(context.Background(), State{Phase: Working})
+	if got, err := th.PreviousJob(context.Background()); got != "job_found" || err != nil {
+		t.Errorf("PreviousJob() = %q, %v", got, err)
+	}
+	want := []string{"CreateComment acme/docs#12", "ListCommentsPage acme/docs#12 page 9", "ListCommentsPage acme/docs#12 page 3"}
+	if got := rec.Calls(); !slices.Equal(got, want) {
+		t.Errorf("calls = %q, want %q", got, want)
 	}
 }
