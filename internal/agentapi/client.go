@@ -10,13 +10,17 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode"
 
 	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 )
 
-// Doer sends a request with the action's retry policy.
+// Doer sends a request with the action's retry policy (*httpclient.Client).
+// It returns a 2xx response that the request's response handler accepted,
+// or an error: a *httpclient.Failure for everything the server or the
+// network did.
 type Doer interface {
 	Do(*retryablehttp.Request) (*http.Response, error)
 }
@@ -49,42 +53,45 @@ const (
 	OpGet     = "get job"
 )
 
-// StatusError is an answer from the API other than success.
-type StatusError struct {
-	Code    int
-	Message string // the API's "error" text, if any; untrusted
+// Error is a failed call to the API: the operation, and the failure as the
+// HTTP layer classified it. Its text adds what to do about it.
+type Error struct {
+	Op      string
+	Failure *httpclient.Failure
 }
 
-func (e *StatusError) Error() string {
-	msg := fmt.Sprintf("HTTP %d %s", e.Code, http.StatusText(e.Code))
-	if e.Message != "" {
-		msg += ": " + e.Message
+func (e *Error) Error() string {
+	return e.Op + ": " + e.Failure.Error() + e.advice()
+}
+
+func (e *Error) Unwrap() error { return e.Failure }
+
+// advice says what to do, by what the failure means.
+func (e *Error) advice() string {
+	f := e.Failure
+	post := e.Op != OpGet
+	switch {
+	case f.Kind == httpclient.MayHaveActed && e.Op == OpMessage:
+		return "; the follow-up may or may not have been delivered: look at the project's agent jobs in the Mintlify dashboard before running again"
+	case f.Kind == httpclient.MayHaveActed:
+		return "; the job may or may not have been created: look at the project's agent jobs in the Mintlify dashboard before running again"
+	case f.Kind == httpclient.RateLimited && post:
+		return "; try again later, or raise timeout (the API allows 100 creates and messages per project per hour)"
+	case f.Kind == httpclient.RateLimited:
+		return "; try again later, or raise timeout"
+	case f.Status == http.StatusUnauthorized, f.Status == http.StatusForbidden:
+		return " (check that api-key is an admin API key for this project-id)"
+	case f.Status == http.StatusTooManyRequests:
+		return " (the API allows 100 creates and messages per project per hour; try again later)"
+	case f.Status >= 300 && f.Status < 400:
+		return " (unexpected redirect; check base-url)"
+	case f.Status == http.StatusNotFound && e.Op == OpCreate:
+		return " (check project-id and base-url)"
+	case f.Kind == httpclient.Transient && f.Status == 0 && post:
+		return " (the request did not reach the API: check base-url and the network, then run again)"
 	}
-	switch e.Code {
-	case http.StatusUnauthorized, http.StatusForbidden:
-		msg += " (check that api-key is an admin API key for this project-id)"
-	case http.StatusTooManyRequests:
-		msg += " (the API allows 100 creates and messages per project per hour; try again later)"
-	}
-	return msg
+	return ""
 }
-
-// UncertainError wraps a failure after a create or follow-up was sent: the
-// server may have acted on it. Such a request is never sent again.
-type UncertainError struct {
-	Op  string
-	Err error
-}
-
-func (e *UncertainError) Error() string {
-	what := "the job may or may not have been created"
-	if e.Op == OpMessage {
-		what = "the follow-up may or may not have been delivered"
-	}
-	return fmt.Sprintf("%v; %s: look at the project's agent jobs in the Mintlify dashboard before running again", e.Err, what)
-}
-
-func (e *UncertainError) Unwrap() error { return e.Err }
 
 // Request is a request the client would send, for dry runs.
 type Request struct {
@@ -98,14 +105,42 @@ func (c *Client) Create(ctx context.Context, prompt string) (*Job, error) {
 	return c.send(ctx, OpCreate, c.CreateRequest(prompt))
 }
 
-// Message sends a follow-up prompt to job id.
+// Message sends a follow-up prompt to job id. An id that is not one path
+// segment is refused before anything is sent.
 func (c *Client) Message(ctx context.Context, id, prompt string) (*Job, error) {
+	if err := CheckJobID(id); err != nil {
+		return nil, fmt.Errorf("%s: %w", OpMessage, err)
+	}
 	return c.send(ctx, OpMessage, c.MessageRequest(id, prompt))
 }
 
-// Get reads job id.
+// Get reads job id. An id that is not one path segment is refused before
+// anything is sent.
 func (c *Client) Get(ctx context.Context, id string) (*Job, error) {
+	if err := CheckJobID(id); err != nil {
+		return nil, fmt.Errorf("%s: %w", OpGet, err)
+	}
 	return c.send(ctx, OpGet, Request{Method: http.MethodGet, URL: c.jobURL(id)})
+}
+
+// CheckJobID refuses a job id that could change the request's path rather
+// than name a job: empty, with a slash or backslash, a dot segment (".",
+// ".."), whitespace or control characters. The error does not repeat the id.
+func CheckJobID(id string) error {
+	var problem string
+	switch {
+	case id == "":
+		problem = "it is empty"
+	case strings.ContainsAny(id, `/\`):
+		problem = "it contains a slash"
+	case id == "." || strings.Contains(id, ".."):
+		problem = `it is "." or contains ".."`
+	case strings.ContainsFunc(id, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
+		problem = "it contains whitespace or control characters"
+	default:
+		return nil
+	}
+	return fmt.Errorf("not a job id (%s): a job id such as job_0001 is one word without slashes, dots in a row, spaces or control characters", problem)
 }
 
 // CreateRequest describes the create call for prompt.
@@ -169,48 +204,17 @@ func (c *Client) send(ctx context.Context, op string, r Request) (*Job, error) {
 		return nil, fmt.Errorf("%s: %w", op, err) // nothing was sent
 	}
 	resp, err := c.doer.Do(req)
-	if resp != nil {
-		defer resp.Body.Close()
+	var f *httpclient.Failure
+	switch {
+	case errors.As(err, &f):
+		return nil, &Error{Op: op, Failure: f}
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", op, httpclient.StripURLs(err))
 	}
-	if err == nil && job == nil {
-		err = statusError(resp)
+	resp.Body.Close()
+	if job == nil {
+		// A Doer that did not run the response handler.
+		return nil, fmt.Errorf("%s: %w: no job record read", op, httpclient.ErrBadBody)
 	}
-	if err == nil {
-		return job, nil
-	}
-	if ctx.Err() != nil {
-		err = ctx.Err()
-	}
-	err = httpclient.StripURLs(err)
-	if r.Method == http.MethodPost && mayHaveActed(err) {
-		err = &UncertainError{Op: op, Err: err}
-	}
-	return nil, fmt.Errorf("%s: %w", op, err)
-}
-
-// mayHaveActed reports whether a failed POST may have been carried out by
-// the server: anything but a refusal it answered (4xx, including a 429 we
-// could not wait out) or a connection that never opened.
-func mayHaveActed(err error) bool {
-	var se *StatusError
-	if errors.As(err, &se) {
-		return se.Code >= 500 || se.Code < 400
-	}
-	var ra *httpclient.RetryAfterError
-	return !errors.As(err, &ra) && !httpclient.NeverConnected(err)
-}
-
-func statusError(resp *http.Response) error {
-	e := &StatusError{Code: resp.StatusCode}
-	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	var body struct {
-		Error string `json:"error"`
-	}
-	if json.Unmarshal(data, &body) == nil {
-		e.Message = body.Error
-	}
-	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
-		e.Message = "unexpected redirect; check base-url"
-	}
-	return e
+	return job, nil
 }

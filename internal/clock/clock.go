@@ -14,6 +14,13 @@ type Clock interface {
 	// Sleep waits for d or until ctx is done, whichever comes first, and
 	// returns ctx.Err() in the second case.
 	Sleep(ctx context.Context, d time.Duration) error
+	// Pass is for a wait that someone else times: a library's retry loop
+	// that runs its own timer and watches the request's context during it.
+	// Pass lets d go by on this clock and returns how long that timer must
+	// really run: d on the wall clock; 0 on a simulated clock, which moves
+	// itself forward by d instead. The caller keeps the one timer and the
+	// one cancellation point, and tests still see the simulated time.
+	Pass(d time.Duration) time.Duration
 }
 
 // Real is the wall clock.
@@ -36,6 +43,9 @@ func (Real) Sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
+
+// Pass returns d: the caller's own timer does the waiting.
+func (Real) Pass(d time.Duration) time.Duration { return d }
 
 // Fake is a simulated clock: Sleep returns at once and moves the time forward.
 // It is safe for concurrent use.
@@ -67,6 +77,16 @@ func (f *Fake) Sleep(ctx context.Context, d time.Duration) error {
 	return nil
 }
 
+// Pass advances the simulated time by d, records it as a nap like Sleep,
+// and returns 0 so the caller's timer fires at once.
+func (f *Fake) Pass(d time.Duration) time.Duration {
+	f.Advance(d)
+	f.mu.Lock()
+	f.naps = append(f.naps, d)
+	f.mu.Unlock()
+	return 0
+}
+
 // Advance moves the simulated time forward by d.
 func (f *Fake) Advance(d time.Duration) {
 	if d <= 0 {
@@ -77,7 +97,7 @@ func (f *Fake) Advance(d time.Duration) {
 	f.now = f.now.Add(d)
 }
 
-// Naps returns every duration passed to Sleep, in order.
+// Naps returns every duration passed to Sleep or Pass, in order.
 func (f *Fake) Naps() []time.Duration {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -523,7 +523,7 @@ func TestThroughHTTPClient(t *testing.T) {
 	}})
 	defer srv.Close()
 	ctx := context.Background()
-	hc := httpclient.New(ctx, httpclient.Options{BackoffMin: 1, BackoffMax: 1, Transport: srv.Client().Transport})
+	hc := httpclient.New(httpclient.Options{BackoffMin: 1, BackoffMax: 1, Transport: srv.Client().Transport})
 	c, err := New(hc.HTTPClient(), srv.APIURL(), token)
 	if err != nil {
 		t.Fatal(err)

@@ -1,14 +1,23 @@
 // Package httpclient is the one HTTP client of the action, for the Agent Job
-// API and for GitHub alike. It decides, in one place, which requests may be
-// sent again after a failure: reading is safe to repeat, creating is not.
+// API and for GitHub alike. It owns, in one place, the judgement of a failed
+// request: whether it may be sent again, and whether the server may have
+// acted on it (see Failure). Reading is safe to repeat, creating is not.
+//
+// go-retryablehttp runs the loop and is used as it is meant to be: CheckRetry
+// classifies each attempt and decides, Backoff returns the real wait,
+// ErrorHandler turns the last attempt into a *Failure, and the request's
+// context carries cancellation.
 package httpclient
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -38,17 +47,7 @@ var ErrBodyTooLarge = errors.New("response body too large")
 // to ask for the request to be repeated, when repeating is safe.
 var ErrBadBody = errors.New("malformed response body")
 
-// RetryAfterError says the server asked us to wait longer than the time left.
-type RetryAfterError struct {
-	Status int
-	Wait   time.Duration
-	Left   time.Duration
-}
-
-func (e *RetryAfterError) Error() string {
-	return fmt.Sprintf("HTTP %d: the server asks to wait %s before trying again, but only %s is left of the timeout",
-		e.Status, e.Wait.Round(time.Second), e.Left.Round(time.Second))
-}
+var errRedirect = errors.New("redirect to another host refused")
 
 // Retry describes one retry about to happen, for the log.
 type Retry struct {
@@ -74,17 +73,15 @@ type Options struct {
 	Transport http.RoundTripper
 }
 
-// Client sends requests with the action's retry policy.
+// Client sends requests with the action's retry policy. Waits between
+// attempts end when the request's context does.
 type Client struct {
 	rc  *retryablehttp.Client
 	opt Options
-	// ctx is the run's context: retryablehttp's Backoff hook gets no context,
-	// and the wait between attempts must end on cancellation.
-	ctx context.Context
 }
 
-// New builds a client whose waits end when ctx does.
-func New(ctx context.Context, o Options) *Client {
+// New builds a client.
+func New(o Options) *Client {
 	if o.Clock == nil {
 		o.Clock = clock.Real{}
 	}
@@ -107,12 +104,12 @@ func New(ctx context.Context, o Options) *Client {
 	if base == nil {
 		base = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	c := &Client{opt: o, ctx: ctx}
+	c := &Client{opt: o}
 	c.rc = &retryablehttp.Client{
 		HTTPClient: &http.Client{
 			Transport:     capBody{base: base, max: o.MaxBodyBytes},
 			Timeout:       o.RequestTimeout,
-			CheckRedirect: sameHostOnly,
+			CheckRedirect: checkRedirect,
 		},
 		// No logger: retryablehttp's would print every URL. OnRetry reports
 		// retries instead, without URLs.
@@ -122,17 +119,22 @@ func New(ctx context.Context, o Options) *Client {
 		RetryMax:     o.RetryMax,
 		CheckRetry:   c.checkRetry,
 		Backoff:      c.backoff,
-		// Hand back the last response, not retryablehttp's "giving up" error,
-		// so callers can read its status and body.
-		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		ErrorHandler: errorHandler,
 	}
 	return c
 }
 
 // HTTPClient returns a standard client that applies the same policy, for
-// libraries that want an *http.Client (go-github).
+// go-github. It hands back every answer the server gave, whatever its status,
+// because go-github reads the status and body itself; it returns a *Failure
+// only when there is no answer to read (no connection, a refused redirect) or
+// when the server asks to wait longer than the time left.
+//
+// go-github adds Authorization inside the transport, below this client, so
+// Go's rule of dropping credentials on a redirect to another host never sees
+// the header: this client, like the inner one, decides redirects itself.
 func (c *Client) HTTPClient() *http.Client {
-	return &http.Client{Transport: &roundTripper{c: c}}
+	return &http.Client{Transport: &roundTripper{c: c}, CheckRedirect: checkRedirect}
 }
 
 type roundTripper struct{ c *Client }
@@ -142,32 +144,150 @@ func (t *roundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := t.c.Do(req)
-	if err != nil && resp != nil {
+	resp, err := t.c.do(req)
+	var f *Failure
+	if err == nil || errors.As(err, &f) && resp != nil && f.Err == nil && f.Kind != RateLimited {
+		return resp, nil
+	}
+	if resp != nil {
 		// http.Client wants one or the other.
 		resp.Body.Close()
-		resp = nil
+	}
+	return nil, err
+}
+
+// Do sends req, repeating it only where the policy allows. It returns a 2xx
+// response (after req's response handler accepted it) or an error: a
+// *Failure, which also wraps the context's error on cancellation.
+func (c *Client) Do(req *retryablehttp.Request) (*http.Response, error) {
+	resp, err := c.do(req)
+	if err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		return nil, err
+	}
+	return resp, nil
+}
+
+// attempts is what CheckRetry learns about one call to Do, kept in the
+// request's context because retryablehttp's hooks get nothing else.
+type attempts struct {
+	method string
+	last   *Failure
+}
+
+type attemptsKey struct{}
+
+func (c *Client) do(req *retryablehttp.Request) (*http.Response, error) {
+	if c.opt.UserAgent != "" {
+		req.Header.Set("User-Agent", c.opt.UserAgent)
+	}
+	a := &attempts{method: req.Method}
+	resp, err := c.rc.Do(req.WithContext(context.WithValue(req.Context(), attemptsKey{}, a)))
+	var f *Failure
+	if err != nil && !errors.As(err, &f) {
+		// Cancelled while waiting between attempts: retryablehttp returns the
+		// context's error alone. The last attempt says what the server saw.
+		kind := Transient
+		if a.last != nil {
+			kind = a.last.Kind
+		}
+		err = &Failure{Kind: kind, Err: err}
 	}
 	return resp, err
 }
 
-// Do sends req, repeating it only where the policy allows.
-func (c *Client) Do(req *retryablehttp.Request) (*http.Response, error) {
-	if c.opt.UserAgent != "" {
-		req.Header.Set("User-Agent", c.opt.UserAgent)
+// FailureKind says what a failed request means for the caller.
+type FailureKind int
+
+// The kinds of failure. They answer the two questions every caller has: may
+// the request be sent again, and may the server have acted on it?
+const (
+	// Refused: the server answered and did not act (a 4xx, a redirect that
+	// was not followed, 501). Sending the same request again will not help.
+	Refused FailureKind = iota + 1
+	// Transient: the server did not act, or the request only reads; trying
+	// again later may succeed (a 5xx to a read, a dropped connection before
+	// the request was sent, a 408 or 429).
+	Transient
+	// MayHaveActed: a request that changes something (a POST) was sent and
+	// its fate is unknown (a 5xx, a dropped connection, an unreadable
+	// answer). It is never sent again.
+	MayHaveActed
+	// RateLimited: the server asked, with Retry-After, for a wait that does
+	// not fit in the time left before the deadline. The server did not act.
+	RateLimited
+)
+
+func (k FailureKind) String() string {
+	switch k {
+	case Refused:
+		return "refused"
+	case Transient:
+		return "transient"
+	case MayHaveActed:
+		return "may have acted"
+	case RateLimited:
+		return "rate limited"
 	}
-	ctx := context.WithValue(req.Context(), methodKey{}, req.Method)
-	return c.rc.Do(req.WithContext(ctx))
+	return "FailureKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-type methodKey struct{}
+// Failure is a request that did not succeed, classified once, here.
+type Failure struct {
+	Kind FailureKind
+	// Status is the last answer's HTTP status, 0 when there was none.
+	Status int
+	// Message is the service's own reason: the "error" field of a JSON body
+	// (the Agent Job API's), else its "message" (GitHub's). It is untrusted
+	// text, kept as data; escaping is the job of whoever prints it.
+	Message string
+	// RetryAfter is the wait the server asked for, when it asked.
+	RetryAfter time.Duration
+	// Left is the time that was left before the deadline, for RateLimited.
+	Left time.Duration
+	// Err is the underlying error when there was no usable answer: a
+	// transport error, ErrBadBody, ErrBodyTooLarge, the context's error.
+	Err error
+}
 
-// repeatable is the policy's core: may this request be sent a second time
-// when we do not know whether the first reached the server? GET and HEAD only
-// read. PUT and DELETE are idempotent by definition. PATCH is here because the
-// action's only PATCH sets a comment's body, and setting it twice is harmless.
-// POST creates (a job, a follow-up, a comment): sending it twice could start
-// two jobs, so it is repeated only when the server certainly did not act.
+func (f *Failure) Error() string {
+	var b strings.Builder
+	if f.Kind == RateLimited {
+		b.WriteString("rate limited: ")
+	}
+	if f.Err != nil {
+		b.WriteString(StripURLs(f.Err).Error())
+	} else {
+		fmt.Fprintf(&b, "HTTP %d %s", f.Status, http.StatusText(f.Status))
+		if f.Message != "" {
+			b.WriteString(": " + f.Message)
+		}
+	}
+	if f.Kind == RateLimited {
+		fmt.Fprintf(&b, "; the server asks to wait %s before trying again, but only %s is left of the timeout",
+			humanWait(f.RetryAfter), f.Left.Round(time.Second))
+	}
+	return b.String()
+}
+
+func (f *Failure) Unwrap() error { return f.Err }
+
+// humanWait prints a wait; one past a year is only "more than a year".
+func humanWait(d time.Duration) string {
+	if d > 365*24*time.Hour {
+		return "more than a year"
+	}
+	return d.Round(time.Second).String()
+}
+
+// repeatable: may this request be sent a second time when we do not know
+// whether the first reached the server? GET and HEAD only read. PUT and
+// DELETE are idempotent by definition. PATCH is here because the action's
+// only PATCH sets a comment's body, and setting it twice is harmless. POST
+// creates (a job, a follow-up, a comment): sending it twice could start two
+// jobs, so it is repeated only when the server certainly did not act.
 func repeatable(method string) bool {
 	switch method {
 	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodPatch, http.MethodOptions:
@@ -176,43 +296,160 @@ func repeatable(method string) bool {
 	return false
 }
 
-func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if ctx.Err() != nil {
-		return false, ctx.Err()
-	}
-	method, _ := ctx.Value(methodKey{}).(string)
+// classify judges one attempt. It returns nil for a success, and whether
+// sending the request again at once may help.
+func (c *Client) classify(method string, resp *http.Response, err error) (*Failure, bool) {
 	safe := repeatable(method)
+	unknown := MayHaveActed
+	if safe {
+		unknown = Transient
+	}
 	if err != nil {
+		f := &Failure{Kind: unknown, Err: err}
+		if resp != nil {
+			f.Status = resp.StatusCode
+		}
 		switch {
 		case errors.Is(err, ErrBodyTooLarge), errors.Is(err, errRedirect):
-			return false, err
-		case errors.Is(err, ErrBadBody):
-			return safe, err
-		case safe:
-			return true, err
-		default:
-			return NeverConnected(err), err
+			// The same answer would come again.
+			return f, false
+		case neverConnected(err):
+			f.Kind = Transient
+			return f, true
 		}
+		return f, safe
 	}
+	code := resp.StatusCode
+	f := &Failure{Kind: unknown, Status: code}
 	switch {
-	case resp.StatusCode == http.StatusTooManyRequests:
-		// The server refused before doing anything: safe for every method.
-		if wait, ok := retryAfter(resp, c.opt.Clock.Now()); ok && !c.opt.Deadline.IsZero() {
-			if left := c.opt.Deadline.Sub(c.opt.Clock.Now()); wait > left {
-				return false, &RetryAfterError{Status: resp.StatusCode, Wait: wait, Left: max(left, 0)}
+	case code >= 200 && code <= 299:
+		return nil, false
+	case code == http.StatusTooManyRequests, code == http.StatusServiceUnavailable && safe:
+		// The server refused before doing anything, and says when to come
+		// back. A 503 to a POST stays unknown: a proxy may say it after the
+		// service took the request.
+		f.Kind = Transient
+		if wait, ok := retryAfter(resp, c.opt.Clock.Now()); ok {
+			f.RetryAfter = wait
+			if left, bounded := c.left(); bounded && wait > left {
+				f.Kind, f.Left = RateLimited, left
+				return f, false
 			}
 		}
-		return true, nil
-	case resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented:
-		return safe, nil
+		return f, true
+	case code == http.StatusRequestTimeout:
+		// The server gave up waiting for the request: it did not act.
+		f.Kind = Transient
+		return f, true
+	case code == http.StatusNotImplemented, code >= 300 && code <= 499:
+		f.Kind = Refused
+		return f, false
 	}
-	return false, nil
+	return f, safe
 }
 
-// NeverConnected reports whether err happened before the request could be
+// left is the time left before the deadline, and whether there is one.
+func (c *Client) left() (time.Duration, bool) {
+	if c.opt.Deadline.IsZero() {
+		return 0, false
+	}
+	return max(c.opt.Deadline.Sub(c.opt.Clock.Now()), 0), true
+}
+
+func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	a := ctx.Value(attemptsKey{}).(*attempts) // set by do, the only caller of rc.Do
+	f, again := c.classify(a.method, resp, err)
+	if f == nil {
+		return false, nil
+	}
+	a.last = f
+	// Cancelled, or no time left for another attempt. A request cancelled
+	// in flight is judged as any dropped connection: a POST may have acted.
+	if left, bounded := c.left(); ctx.Err() != nil || bounded && left <= 0 {
+		again = false
+	}
+	// The failure goes back with the decision: retryablehttp hands the last
+	// one to the ErrorHandler when it stops.
+	return again, f
+}
+
+// backoff returns the wait before the next attempt: what the server asked
+// for with Retry-After (CheckRetry has already refused a wait that does not
+// fit), else an exponential backoff capped by the time left. The clock says
+// how much of it is real: a simulated clock moves on and returns 0.
+func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+	wait, ok := retryAfter(resp, c.opt.Clock.Now())
+	if !ok {
+		wait = min(minWait<<min(attempt, 16), maxWait)
+		if left, bounded := c.left(); bounded {
+			wait = min(wait, left)
+		}
+	}
+	if c.opt.OnRetry != nil {
+		r := Retry{Wait: wait, Attempt: attempt + 1}
+		if resp != nil {
+			r.Status = resp.StatusCode
+		}
+		c.opt.OnRetry(r)
+	}
+	return c.opt.Clock.Pass(wait)
+}
+
+// maxMessageBytes bounds the service's reason kept in a Failure.
+const maxMessageBytes = 1 << 10
+
+// errorHandler runs when retryablehttp stops without success. It fills in
+// the service's reason and keeps the response, with its body whole, for
+// HTTPClient's callers; Do closes it.
+func errorHandler(resp *http.Response, err error, _ int) (*http.Response, error) {
+	var f *Failure
+	if !errors.As(err, &f) {
+		// Not from CheckRetry: the request could not be rewound or prepared.
+		if resp != nil {
+			resp.Body.Close()
+		}
+		return nil, err
+	}
+	if resp == nil {
+		return nil, f
+	}
+	if f.Err != nil {
+		// The answer was unusable (a body too large or malformed).
+		resp.Body.Close()
+		return nil, f
+	}
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	f.Message = reason(data)
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(data), resp.Body), resp.Body}
+	return resp, f
+}
+
+// reason returns the service's own text from an error body.
+func reason(data []byte) string {
+	var body struct {
+		Error   any    `json:"error"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(data, &body) != nil {
+		return ""
+	}
+	msg, _ := body.Error.(string)
+	if msg == "" {
+		msg = body.Message
+	}
+	if len(msg) > maxMessageBytes {
+		msg = strings.ToValidUTF8(msg[:maxMessageBytes], "") + "…"
+	}
+	return msg
+}
+
+// neverConnected reports whether err happened before the request could be
 // sent: no connection, or a TLS handshake that failed, so the server cannot
 // have seen the request.
-func NeverConnected(err error) bool {
+func neverConnected(err error) bool {
 	var (
 		op   *net.OpError
 		dns  *net.DNSError
@@ -222,42 +459,22 @@ func NeverConnected(err error) bool {
 	return errors.As(err, &op) && op.Op == "dial" || errors.As(err, &dns) || errors.As(err, &cert) || errors.As(err, &rec)
 }
 
-// backoff waits on the run's clock and returns zero, so retryablehttp's own
-// timer fires at once: tests with a simulated clock then never sleep.
-func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
-	wait, ok := retryAfter(resp, c.opt.Clock.Now())
-	if !ok {
-		wait = minWait << min(attempt, 16)
-		wait = min(wait, maxWait)
-	}
-	if !c.opt.Deadline.IsZero() {
-		wait = min(wait, max(c.opt.Deadline.Sub(c.opt.Clock.Now()), 0))
-	}
-	if c.opt.OnRetry != nil {
-		r := Retry{Wait: wait, Attempt: attempt + 1}
-		if resp != nil {
-			r.Status = resp.StatusCode
-		}
-		c.opt.OnRetry(r)
-	}
-	// Not resp.Request.Context(): http.Client's timeout cancels that one as
-	// soon as the body is closed.
-	_ = c.opt.Clock.Sleep(c.ctx, wait) // on cancellation the next attempt fails at once with ctx.Err()
-	return 0
-}
-
-// retryAfter reads a Retry-After header in seconds or as an HTTP date.
+// retryAfter reads a 429's or 503's Retry-After header, in seconds or as an
+// HTTP date, of any size: seconds too many for a Duration saturate. A value
+// that is neither (negative, garbage) is no answer, and the backoff's own
+// wait applies.
 func retryAfter(resp *http.Response, now time.Time) (time.Duration, bool) {
 	if resp == nil || (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable) {
 		return 0, false
 	}
-	v := resp.Header.Get("Retry-After")
+	v := strings.TrimSpace(resp.Header.Get("Retry-After"))
 	if v == "" {
 		return 0, false
 	}
-	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if s < 0 || s > int64(24*time.Hour/time.Second) {
-			return 0, false
+	if strings.Trim(v, "0123456789") == "" {
+		s, err := strconv.ParseUint(v, 10, 64)
+		if err != nil || s > uint64(math.MaxInt64/int64(time.Second)) {
+			return time.Duration(math.MaxInt64), true // too many digits for a Duration
 		}
 		return time.Duration(s) * time.Second, true
 	}
@@ -267,12 +484,13 @@ func retryAfter(resp *http.Response, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-var errRedirect = errors.New("redirect to another host refused")
-
-// sameHostOnly refuses redirects that leave the host, so credentials are
-// never sent elsewhere, and hands back a redirect answering anything but a
-// read, so a POST is never silently turned into a GET.
-func sameHostOnly(req *http.Request, via []*http.Request) error {
+// checkRedirect is the redirect policy of every http.Client here that may
+// carry a credential. A redirect is followed only for a read, to the same
+// scheme and host (port included), at most 4 times. A redirect that leaves
+// the host is refused before any request is sent there; a redirect answering
+// anything but a read is handed back unfollowed, so a POST, PATCH or DELETE
+// is never sent twice nor turned into a GET.
+func checkRedirect(req *http.Request, via []*http.Request) error {
 	if via[0].Method != http.MethodGet && via[0].Method != http.MethodHead {
 		return http.ErrUseLastResponse
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
@@ -23,7 +22,8 @@ type Observer interface {
 	StatusChanged(job *agentapi.Job, from string)
 	// UnknownStatus is called once for each status the action does not know.
 	UnknownStatus(job *agentapi.Job)
-	// PollFailed is called when a poll fails in a way worth trying again.
+	// PollFailed is called when a poll fails in a way worth trying again
+	// (a transient failure, as the HTTP layer classifies it).
 	PollFailed(err error)
 }
 
@@ -46,9 +46,11 @@ type Result struct {
 }
 
 // Wait polls until job is completed, archived or failed. It returns the
-// last job seen in every case, with ErrTimedOut at the deadline, ctx's error
-// on cancellation, or the error that makes polling pointless (the job is
-// gone, the key is refused).
+// last job seen in every case, with ErrTimedOut at the deadline (also when
+// the API asks for a wait past it: the error then wraps the rate-limited
+// failure too), ctx's error on cancellation, or the error that makes polling
+// pointless (the job is gone, the key is refused). Only a failure the HTTP
+// layer classifies as transient is polled through.
 func (w *Waiter) Wait(ctx context.Context, job *agentapi.Job) (Result, error) {
 	res := Result{Job: job}
 	start := w.Clock.Now()
@@ -79,16 +81,19 @@ func (w *Waiter) Wait(ctx context.Context, job *agentapi.Job) (Result, error) {
 			if ctx.Err() != nil {
 				return res, waitErr(ctx)
 			}
-			var ra *httpclient.RetryAfterError
-			if errors.As(err, &ra) {
+			var f *httpclient.Failure
+			switch {
+			case errors.As(err, &f) && f.Kind == httpclient.RateLimited:
 				// No poll can succeed before the deadline: stop now.
-				return res, fmt.Errorf("%w: %v", ErrTimedOut, ra)
+				return res, fmt.Errorf("%w: %w", ErrTimedOut, err)
+			case errors.As(err, &f) && f.Kind == httpclient.Transient:
+				w.Observer.PollFailed(err)
+				continue
 			}
-			if permanent(err) {
-				return res, err
-			}
-			w.Observer.PollFailed(err)
-			continue
+			// Refused (the job is gone, the key is refused) or not sent at all
+			// (a job id that is not one path segment): another poll would
+			// fail the same way.
+			return res, err
 		}
 		prev := res.Job.Status
 		res.Job = next
@@ -112,14 +117,4 @@ func waitErr(ctx context.Context) error {
 		return ErrTimedOut
 	}
 	return fmt.Errorf("wait: %w", ctx.Err())
-}
-
-// permanent reports whether another poll cannot succeed: the API refused us
-// or no longer knows the job. Server errors and network faults pass.
-func permanent(err error) bool {
-	var se *agentapi.StatusError
-	if errors.As(err, &se) {
-		return se.Code >= 400 && se.Code < 500 && se.Code != http.StatusTooManyRequests && se.Code != http.StatusRequestTimeout
-	}
-	return false
 }
