@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
@@ -115,7 +116,11 @@ func Read(getenv Getenv) (Config, []string, error) {
 	if c.BaseURL, err = ParseBaseURL(Get(getenv, "base-url")); err != nil {
 		bad("base-url", err.Error())
 	}
-	c.JobID = Get(getenv, "job-id")
+	if c.JobID = Get(getenv, "job-id"); c.JobID != "" {
+		if err := agentapi.CheckJobID(c.JobID); err != nil {
+			bad("job-id", "is "+err.Error())
+		}
+	}
 	if c.Wait, err = ParseBool(Get(getenv, "wait")); err != nil {
 		bad("wait", err.Error())
 	}
