@@ -46,13 +46,19 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, stdout io.Writer) er
 	log.Mask(rc.Inputs["github-token"])
 
 	r := &run{rc: rc, deps: deps, log: log, out: report.NewOutputs(log, rc.OutputFile), start: deps.Clock.Now()}
-	err := r.execute(ctx)
-	if err != nil {
-		for _, e := range flatten(err) {
-			log.Error(e.Error())
-		}
+	end, err := r.execute(ctx)
+	if err == nil {
+		return nil
 	}
-	return err
+	for _, e := range flatten(err) {
+		log.Error(e.Error())
+	}
+	switch end {
+	case Completed, NotWaiting, Skipped, DryRun:
+		// The job went well but its report could not be written.
+		end = Errored
+	}
+	return &Error{End: end, Err: err}
 }
 
 // flatten splits a joined error into its parts, one ::error:: line each.
@@ -65,20 +71,20 @@ func flatten(err error) []error {
 
 // execute reads and decides; a run that gets a plan ends in finish, the
 // only place that reports an outcome.
-func (r *run) execute(ctx context.Context) error {
+func (r *run) execute(ctx context.Context) (End, error) {
 	cfg, warnings, err := inputs.Read(legacyGetenv(r.rc))
 	if err != nil {
-		return err
+		return Invalid, err
 	}
 	r.cfg = cfg
 	trig, err := event.Read(r.rc.EventName, r.rc.EventPath, r.rc.Repository)
 	if err != nil {
-		return err
+		return Invalid, err
 	}
 	r.trig = trig
 	p, err := plan.Decide(cfg, trig, "")
 	if err != nil {
-		return err
+		return Invalid, err
 	}
 	if p.Skip == "" {
 		for _, w := range warnings {
@@ -86,7 +92,7 @@ func (r *run) execute(ctx context.Context) error {
 		}
 		// Nothing is sent before the step is sure it can report what it sent.
 		if err := r.rc.CheckFiles(); err != nil {
-			return err
+			return Errored, err
 		}
 	}
 
@@ -99,7 +105,8 @@ func (r *run) execute(ctx context.Context) error {
 	r.deadline = r.start.Add(work)
 	ctx, cancel := context.WithTimeout(ctx, work)
 	defer cancel()
-	return r.finish(ctx, r.carryOut(ctx, p))
+	o := r.carryOut(ctx, p)
+	return o.End(), r.finish(ctx, o)
 }
 
 // legacyGetenv serves packages that still read variables while they move to

@@ -88,8 +88,11 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 		r.acknowledge(ctx, p, o)
 	}
 
+	if p.Review != 0 {
+		p.Prompt = r.reviewPrompt(ctx, gh, p)
+	}
 	o.stage = stageStart
-	job, err := r.startJob(ctx, api, p, o)
+	job, err := r.startJob(ctx, api, gh, p, o)
 	if err != nil {
 		return o.fail(ctx, err)
 	}
@@ -112,6 +115,9 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 	if err != nil {
 		return o.fail(ctx, err)
 	}
+	if o.End() == Completed {
+		r.backlink(ctx, gh, p, o.Job)
+	}
 	return o
 }
 
@@ -129,7 +135,7 @@ func (r *run) acknowledge(ctx context.Context, p plan.Plan, o *Outcome) {
 
 // startJob creates the job or sends the follow-up, and writes job-id at
 // once, so that a failure or cancellation later still leaves it.
-func (r *run) startJob(ctx context.Context, api *agentapi.Client, p plan.Plan, o *Outcome) (*agentapi.Job, error) {
+func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, o *Outcome) (*agentapi.Job, error) {
 	var (
 		job *agentapi.Job
 		err error
@@ -158,6 +164,10 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, p plan.Plan, o
 			r.logf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))
 			o.Note = fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.",
 				conversation.JobRef(target), f.Status)
+			if r.trig.IsPR {
+				o.Note += " It may open a new pull request."
+				p.Prompt = r.updatePrompt(ctx, api, gh, target, p.Prompt)
+			}
 			// job-id named the refused job until now.
 			o.JobID, o.FollowUp = "", false
 			if err := r.out.Set("job-id", ""); err != nil {

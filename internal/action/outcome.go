@@ -49,7 +49,18 @@ const (
 	Errored               // the run failed for another reason
 	Skipped               // the run rightly did nothing
 	DryRun                // the run printed what it would send
+	Invalid               // the inputs or the event cannot make a run; nothing was sent
 )
+
+// Error is what a failed run returns: the error the user read, and how the
+// run ended, from which the program's exit status is derived.
+type Error struct {
+	End End
+	Err error
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
 
 // fail records err as what stopped the run.
 func (o *Outcome) fail(ctx context.Context, err error) *Outcome {

@@ -8,7 +8,9 @@ package plan
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/conversation"
@@ -78,6 +80,17 @@ type Plan struct {
 	// React is the comment to acknowledge; nil when none.
 	React *Reaction
 
+	// Review is the submitted review whose line comments join the prompt;
+	// 0 when the run was not started by a review.
+	Review int64
+	// Backlink says that a job ending with a pull request gets a comment
+	// there naming what asked for it (Asked, AskedURL), with a request for
+	// review from Reviewers.
+	Backlink  bool
+	Asked     conversation.Source
+	AskedURL  string // "" for a workflow run: the caller knows its address
+	Reviewers []string
+
 	// GitHub is true when the run talks to GitHub at all.
 	GitHub  bool
 	DryRun  bool
@@ -100,6 +113,7 @@ func Decide(cfg inputs.Config, t *event.Trigger, permission string) (Plan, error
 	p.Prompt = cfg.Prompt
 	if strings.TrimSpace(p.Prompt) == "" {
 		p.Prompt = event.Prompt(t, cfg.TriggerPhrase)
+		p.Review = t.ReviewID
 	}
 	if strings.TrimSpace(p.Prompt) == "" {
 		if t.CommentID != 0 {
@@ -122,12 +136,14 @@ func Decide(cfg inputs.Config, t *event.Trigger, permission string) (Plan, error
 	case (commenting || checking) && t.Owner == "":
 		return p, fmt.Errorf("GITHUB_REPOSITORY is not set: it is needed to comment and to check permissions")
 	}
-	p.GitHub = (commenting || checking) && !cfg.DryRun
+	p.Backlink = cfg.Wait && cfg.GitHubToken != "" && t.Owner != ""
+	p.GitHub = (commenting || checking || p.Backlink) && !cfg.DryRun
+	p.Asked, p.AskedURL, p.Reviewers = asked(cfg, t)
 
 	switch {
 	case cfg.JobID != "":
 		p.Job, p.JobID = FollowUp, cfg.JobID
-	case t.CommentID != 0 && commenting:
+	case asks(t) && commenting:
 		p.Job = Continue
 	default:
 		p.Job = Create
@@ -137,8 +153,9 @@ func Decide(cfg inputs.Config, t *event.Trigger, permission string) (Plan, error
 		return p, nil
 	}
 	if commenting {
-		p.Answer = &Thread{Owner: t.Owner, Repo: t.Repo, Number: number}
+		p.Answer = &Thread{Owner: t.Owner, Repo: t.Repo, Number: number, CommentCount: t.CommentCount}
 		if t.CommentID != 0 {
+			// A review has no reactions: only its comments do.
 			p.React = &Reaction{CommentID: t.CommentID, Kind: t.CommentKind}
 		}
 	}
@@ -164,21 +181,57 @@ func refusal(cfg inputs.Config, t *event.Trigger) string {
 	if byPerson(t.Event) && t.Sender == "" {
 		return fmt.Sprintf("the %s event names nobody whose permission could be checked", escape.Log(t.Event))
 	}
-	if t.CommentID != 0 {
-		if t.Action != "" && t.Action != "created" {
-			return fmt.Sprintf("the comment was %s, not created: only new comments are requests", escape.Log(t.Action))
+	// A comment or a review is a request in itself; for other events, the
+	// workflow's on: filter decides when it passes a prompt of its own.
+	if asks(t) || strings.TrimSpace(cfg.Prompt) == "" {
+		if ok, why := t.Request(triggerLabel(cfg), triggerAssignee(cfg)); !ok {
+			return why
 		}
-		if conversation.IsOwn(t.CommentBody) {
-			return "the comment was written by this action"
+	}
+	if asks(t) {
+		what, body := "comment", t.CommentBody
+		if t.ReviewID != 0 {
+			what, body = "review", t.ReviewBody
 		}
-		if !event.MatchPhrase(t.CommentBody, cfg.TriggerPhrase) {
-			return fmt.Sprintf("the comment does not contain the trigger phrase %s", escape.Log(cfg.TriggerPhrase))
+		if conversation.IsOwn(body) {
+			return fmt.Sprintf("the %s was written by this action", what)
+		}
+		if !event.MatchPhrase(body, cfg.TriggerPhrase) {
+			return fmt.Sprintf("the %s does not contain the trigger phrase %s", what, escape.Log(cfg.TriggerPhrase))
 		}
 	}
 	if byPerson(t.Event) && t.SenderIsBot && !allowedBot(cfg, t) {
 		return fmt.Sprintf("%s is a bot and is not in allowed-bots", escape.Log(t.Sender))
 	}
 	return ""
+}
+
+// asks reports whether the event is a comment or a review, whose text is
+// the request.
+func asks(t *event.Trigger) bool {
+	return t.CommentID != 0 || t.ReviewID != 0
+}
+
+// asked returns what asked for the job, for the backlink on its pull
+// request, and who should review that pull request: the person who asked
+// when a person did, else the reviewers the workflow names.
+func asked(cfg inputs.Config, t *event.Trigger) (conversation.Source, string, []string) {
+	var reviewers []string
+	switch {
+	case !byPerson(t.Event):
+		reviewers = workflowReviewers(cfg)
+	case !t.SenderIsBot && t.Sender != "":
+		reviewers = []string{t.Sender}
+	}
+	switch {
+	case asks(t):
+		return conversation.FromComment, t.CommentURL, reviewers
+	case t.Number != 0 && t.IsPR:
+		return conversation.FromPullRequest, t.URL, reviewers
+	case t.Number != 0:
+		return conversation.FromIssue, t.URL, reviewers
+	}
+	return conversation.FromWorkflowRun, "", reviewers
 }
 
 // byPerson reports whether the permission of whoever caused the event must
@@ -199,3 +252,42 @@ func allowedBot(cfg inputs.Config, t *event.Trigger) bool {
 		return strings.EqualFold(b, t.Sender)
 	})
 }
+
+// PullRequest is where the agent's pull request is.
+type PullRequest struct {
+	Owner, Repo string
+	Number      int
+}
+
+// PullRequestOf reads link, the job's prLink, as a pull request on the
+// GitHub at serverURL (https://github.com when empty). ok is false for a
+// link to another host or one that is not a pull request's address: the
+// token is for this GitHub only.
+func PullRequestOf(link, serverURL string) (pr PullRequest, ok bool) {
+	if serverURL == "" {
+		serverURL = "https://github.com"
+	}
+	server, err := url.Parse(serverURL)
+	if err != nil {
+		return pr, false
+	}
+	u, err := url.Parse(link)
+	if err != nil || u.Scheme != "https" || u.User != nil || !strings.EqualFold(u.Host, server.Host) {
+		return pr, false
+	}
+	rest, found := strings.CutPrefix(u.Path, strings.TrimRight(server.Path, "/")+"/")
+	parts := strings.Split(strings.TrimSuffix(rest, "/"), "/")
+	if !found || len(parts) != 4 || parts[2] != "pull" || parts[0] == "" || parts[1] == "" {
+		return pr, false
+	}
+	n, err := strconv.Atoi(parts[3])
+	if err != nil || n <= 0 || strconv.Itoa(n) != parts[3] {
+		return pr, false
+	}
+	return PullRequest{Owner: parts[0], Repo: parts[1], Number: n}, true
+}
+
+// Until inputs has trigger-label, trigger-assignee and reviewers.
+func triggerLabel(inputs.Config) string         { return "" }
+func triggerAssignee(inputs.Config) string      { return "" }
+func workflowReviewers(inputs.Config) []string { return nil }

@@ -48,15 +48,21 @@ func TestDecide(t *testing.T) {
 		github  bool
 		checkBy string
 	}{
-		{name: "dispatch with a prompt creates and does not comment",
+		{name: "dispatch with a prompt creates and does not comment, but talks to GitHub for the backlink",
 			cfg: cfg(withPrompt), trig: &event.Trigger{Event: "workflow_dispatch", Owner: "acme", Repo: "handbook", Sender: "octo"},
+			job: Create, prompt: "Fix the typo.", github: true},
+		{name: "dispatch without a token does not talk to GitHub",
+			cfg: cfg(withPrompt, func(c *inputs.Config) { c.GitHubToken = "" }), trig: &event.Trigger{Event: "workflow_dispatch", Owner: "acme", Repo: "handbook", Sender: "octo"},
+			job: Create, prompt: "Fix the typo."},
+		{name: "dispatch that does not wait has no pull request to link",
+			cfg: cfg(withPrompt, func(c *inputs.Config) { c.Wait = false }), trig: &event.Trigger{Event: "workflow_dispatch", Owner: "acme", Repo: "handbook", Sender: "octo"},
 			job: Create, prompt: "Fix the typo."},
 		{name: "schedule with issue-number comments there without a check",
 			cfg: cfg(withPrompt, func(c *inputs.Config) { c.IssueNumber = 7 }), trig: &event.Trigger{Event: "schedule", Owner: "acme", Repo: "handbook"},
 			job: Create, prompt: "Fix the typo.", answer: 7, github: true},
 		{name: "push does not check the pusher",
 			cfg: cfg(withPrompt), trig: &event.Trigger{Event: "push", Owner: "acme", Repo: "handbook", Sender: "octo"},
-			job: Create, prompt: "Fix the typo."},
+			job: Create, prompt: "Fix the typo.", github: true},
 		{name: "comment with phrase, permission unknown: check first, nothing else yet",
 			cfg: cfg(), trig: comment("/docs add a FAQ", "maint", false),
 			check: true, checkBy: "maint", job: Continue, prompt: "add a FAQ", answer: 12, react: true, github: true},
@@ -204,5 +210,36 @@ func TestDecideTwice(t *testing.T) {
 	var ie *inputs.Error
 	if _, err := Decide(cfg(), &event.Trigger{Event: "workflow_dispatch"}, ""); !errors.As(err, &ie) {
 		t.Errorf("empty prompt: %v, want an *inputs.Error", err)
+	}
+}
+
+func TestPullRequestOf(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		link, server string
+		want         PullRequest
+		ok           bool
+	}{
+		{"https://github.com/acme/docs/pull/101", "", PullRequest{"acme", "docs", 101}, true},
+		{"https://github.com/acme/docs/pull/101", "https://github.com", PullRequest{"acme", "docs", 101}, true},
+		{"https://GitHub.com/acme/docs/pull/7/", "https://github.com/", PullRequest{"acme", "docs", 7}, true},
+		{"https://ghe.example.com/team/docs/pull/3", "https://ghe.example.com", PullRequest{"team", "docs", 3}, true},
+		{"https://github.com/acme/docs/pull/101", "https://ghe.example.com", PullRequest{}, false},
+		{"https://gitlab.com/acme/docs/pull/101", "", PullRequest{}, false},
+		{"https://github.com.evil.com/acme/docs/pull/101", "", PullRequest{}, false},
+		{"https://user@github.com/acme/docs/pull/101", "", PullRequest{}, false},
+		{"http://github.com/acme/docs/pull/101", "", PullRequest{}, false},
+		{"https://github.com/acme/docs/issues/101", "", PullRequest{}, false},
+		{"https://github.com/acme/docs/pull/0", "", PullRequest{}, false},
+		{"https://github.com/acme/docs/pull/+1", "", PullRequest{}, false},
+		{"https://github.com/acme/docs/pull/101/files", "", PullRequest{}, false},
+		{"https://github.com/acme/pull/101", "", PullRequest{}, false},
+		{"not a url", "", PullRequest{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := PullRequestOf(tt.link, tt.server)
+		if ok != tt.ok || got != tt.want {
+			t.Errorf("PullRequestOf(%q, %q) = %+v, %v; want %+v, %v", tt.link, tt.server, got, ok, tt.want, tt.ok)
+		}
 	}
 }

@@ -1,0 +1,120 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/event"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/plan"
+)
+
+// reviewPrompt is the prompt of a run started by a submitted review: its
+// body and each of its line comments with their place in the diff. A review
+// whose comments cannot be read still sends its body.
+func (r *run) reviewPrompt(ctx context.Context, gh *ghclient.Client, p plan.Plan) string {
+	comments, err := gh.ReviewComments(ctx, r.trig.Owner, r.trig.Repo, r.trig.Number, p.Review)
+	if err != nil {
+		r.log.Warning(fmt.Sprintf("could not read the review's line comments: %s; sending the review's body alone", escape.Log(err.Error())))
+		return p.Prompt
+	}
+	lines := make([]event.LineComment, 0, len(comments))
+	for _, c := range comments {
+		lines = append(lines, event.LineComment{Path: c.Path, Line: c.Line, StartLine: c.StartLine, Body: c.Body, DiffHunk: c.DiffHunk})
+	}
+	if prompt := event.ReviewPrompt(r.trig, r.cfg.TriggerPhrase, lines); prompt != "" {
+		return prompt
+	}
+	return p.Prompt
+}
+
+// updatePrompt is the prompt of a new job that stands in for one that takes
+// no more messages, when the request came from the job's pull request: it
+// names the pull request and its branch, so the new job updates them rather
+// than starting over.
+func (r *run) updatePrompt(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, old, prompt string) string {
+	t := r.trig
+	if !t.IsPR {
+		return prompt
+	}
+	ref := t.HeadRef
+	if job, err := api.Get(ctx, old); err == nil && job.Ref() != "" {
+		ref = job.Ref()
+	}
+	if ref == "" {
+		if pr, err := gh.PullRequest(ctx, t.Owner, t.Repo, t.Number); err == nil {
+			ref = pr.HeadRef
+		}
+	}
+	where := fmt.Sprintf("pull request #%d in %s/%s", t.Number, t.Owner, t.Repo)
+	if t.URL != "" {
+		where += " (" + t.URL + ")"
+	}
+	if ref != "" {
+		where += ", branch " + ref
+	}
+	return fmt.Sprintf("Update %s: push your changes to that branch rather than opening a new pull request.\n\n%s", where, prompt)
+}
+
+// backlink answers on the agent's pull request: one comment there that
+// names what asked and how to ask for changes, then a request for review.
+// Nothing here changes the run's outcome: a pull request on another host,
+// or one the token cannot write to, costs one notice.
+func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, job *agentapi.Job) {
+	link := job.PR()
+	if link == "" || !p.Backlink {
+		return
+	}
+	pr, ok := plan.PullRequestOf(link, r.rc.ServerURL)
+	if !ok {
+		r.log.Notice(fmt.Sprintf("no backlink on the pull request: %s is not a pull request on this GitHub, which the token is for", escape.Log(link)))
+		return
+	}
+	text := conversation.BacklinkText{JobID: job.ID, Source: p.Asked, SourceURL: p.AskedURL, TriggerPhrase: r.cfg.TriggerPhrase}
+	if p.Asked == conversation.FromWorkflowRun {
+		text.SourceURL = r.rc.RunURL()
+	}
+	b := conversation.Backlink{GH: gh, Owner: pr.Owner, Repo: pr.Repo, Number: pr.Number, Redact: r.log.Redact}
+	if r.thread != nil {
+		b.Self = r.thread.Self()
+		if p.Answer.Owner == pr.Owner && p.Answer.Repo == pr.Repo && p.Answer.Number == pr.Number {
+			b.Comments = p.Answer.CommentCount
+		}
+	}
+	c, err := b.Write(ctx, text)
+	if err != nil {
+		r.log.Notice(fmt.Sprintf("no backlink on pull request %s/%s#%d: %s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error())))
+		return
+	}
+	r.logf("backlink on the pull request: %s", escape.Log(c.URL))
+	r.requestReview(ctx, gh, pr, p.Reviewers)
+}
+
+// requestReview asks reviewers, but not the pull request's author, to
+// review it. A refusal is a warning: the job is done either way.
+func (r *run) requestReview(ctx context.Context, gh *ghclient.Client, pr plan.PullRequest, reviewers []string) {
+	if len(reviewers) == 0 {
+		return
+	}
+	info, err := gh.PullRequest(ctx, pr.Owner, pr.Repo, pr.Number)
+	if err != nil {
+		r.log.Warning(fmt.Sprintf("could not request a review of pull request #%d: %s", pr.Number, escape.Log(err.Error())))
+		return
+	}
+	asked := slices.DeleteFunc(slices.Clone(reviewers), func(login string) bool {
+		return strings.EqualFold(login, info.Author)
+	})
+	if len(asked) == 0 {
+		return
+	}
+	if err := gh.RequestReviewers(ctx, pr.Owner, pr.Repo, pr.Number, asked); err != nil {
+		r.log.Warning(fmt.Sprintf("could not request a review of pull request #%d from %s: %s", pr.Number, escape.Log(strings.Join(asked, ", ")), escape.Log(err.Error())))
+		return
+	}
+	r.logf("asked %s to review pull request #%d", escape.Log(strings.Join(asked, ", ")), pr.Number)
+}
