@@ -26,6 +26,8 @@ func (h *harness) withGitHub(opt fakegithub.Options, eventName string, payload a
 		opt.Permissions = map[string]string{"writer": "write", "reader": "read", "triager": "triage", "admin": "admin"}
 	}
 	gh := fakegithub.New(opt)
+	// The pull request the fake Agent Job API's jobs open.
+	gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001"})
 	h.gh = gh
 	h.t.Cleanup(func() {
 		gh.Close()
@@ -116,8 +118,8 @@ func TestCommentTriggeredRun(t *testing.T) {
 	if r := gh.Reactions(); len(r) != 1 || r[0].CommentID != 9001 || r[0].Content != "eyes" {
 		t.Errorf("reactions %+v, want one eyes on comment 9001", r)
 	}
-	if gh.CommentsCreated() != 1 {
-		t.Errorf("%d comments created, want 1", gh.CommentsCreated())
+	if n := len(gh.Comments(12)); n != 1 {
+		t.Errorf("%d comments created on #12, want 1", n)
 	}
 	if gh.CommentEdits() < 2 {
 		t.Errorf("%d comment edits, want the job's start and its end at least", gh.CommentEdits())
@@ -183,8 +185,8 @@ func TestCommentAllowedBot(t *testing.T) {
 		t.Fatalf("run: %v\n%s", err, h.stdout.String())
 	}
 	h.wantRequests(1, 0)
-	if gh.CommentsCreated() != 1 {
-		t.Errorf("%d comments", gh.CommentsCreated())
+	if n := len(gh.Comments(12)); n != 1 {
+		t.Errorf("%d comments on #12", n)
 	}
 }
 
@@ -204,8 +206,8 @@ func TestCommentContinuesEarlierJob(t *testing.T) {
 	if msg.Path != "/v2/agent/proj-1/job/job_0777/message" || !strings.HasPrefix(msg.Prompt(), "also mention the Retry-After header") {
 		t.Errorf("follow-up: %s %q", msg.Path, msg.Prompt())
 	}
-	if gh.CommentsCreated() != 1 {
-		t.Errorf("%d comments created, want 1 for this run", gh.CommentsCreated())
+	if n := len(gh.Comments(12)); n != 3 {
+		t.Errorf("%d comments on #12, want the two seeded and this run's", n)
 	}
 	comments := gh.Comments(12)
 	goldenFile(t, "comment-follow-up.md", comments[len(comments)-1].Body)
@@ -373,7 +375,7 @@ func TestGHESBaseURL(t *testing.T) {
 	if err := h.run(context.Background()); err != nil {
 		t.Fatalf("run: %v\n%s", err, h.stdout.String())
 	}
-	if gh.CommentsCreated() != 1 {
+	if len(gh.Comments(12)) != 1 {
 		t.Errorf("no comment through /api/v3")
 	}
 	for _, r := range gh.Requests() {

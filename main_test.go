@@ -284,18 +284,18 @@ func TestRunNoWait(t *testing.T) {
 func TestRunFollowUp(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, fakeapi.Scenario{Runtime: 2 * time.Minute})
-	h.api.AddJob("job/prev 1", "completed")
-	h.vars["INPUT_JOB-ID"] = "job/prev 1"
+	h.api.AddJob("job_prev-1", "completed")
+	h.vars["INPUT_JOB-ID"] = "job_prev-1"
 	h.vars["INPUT_PROMPT"] = "Also add an example."
 	if err := h.run(context.Background()); err != nil {
 		t.Fatalf("run: %v\n%s", err, h.stdout.String())
 	}
 	h.wantRequests(0, 1)
 	msg := h.api.Requests()[0]
-	if msg.Path != "/v2/agent/proj-1/job/job%2Fprev%201/message" || msg.Prompt() != "Also add an example." {
+	if msg.Path != "/v2/agent/proj-1/job/job_prev-1/message" || msg.Prompt() != "Also add an example." {
 		t.Errorf("follow-up sent as %s %s %q", msg.Method, msg.Path, msg.Body)
 	}
-	h.wantOutputs(map[string]string{"job-id": "job/prev 1", "status": "completed", "timed-out": "false"})
+	h.wantOutputs(map[string]string{"job-id": "job_prev-1", "status": "completed", "timed-out": "false"})
 }
 
 func TestRunFollowUpRefused(t *testing.T) {

@@ -136,7 +136,7 @@ func Decide(cfg inputs.Config, t *event.Trigger, permission string) (Plan, error
 	case (commenting || checking) && t.Owner == "":
 		return p, fmt.Errorf("GITHUB_REPOSITORY is not set: it is needed to comment and to check permissions")
 	}
-	p.Backlink = cfg.Wait && cfg.GitHubToken != "" && t.Owner != ""
+	p.Backlink = cfg.Wait && cfg.Comment != "false" && cfg.GitHubToken != "" && t.Owner != ""
 	p.GitHub = (commenting || checking || p.Backlink) && !cfg.DryRun
 	p.Asked, p.AskedURL, p.Reviewers = asked(cfg, t)
 
