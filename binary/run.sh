@@ -13,8 +13,9 @@
 # Environment:
 #   RUNNER_OS, RUNNER_ARCH          which binary (set by the runner)
 #   AGENT_JOB_ACTION_TAG            the release, such as v1.2.3
-#   AGENT_JOB_ACTION_DOWNLOAD_URL   where releases are; default GitHub's
-#                                   release downloads of this repository
+#   AGENT_JOB_ACTION_DOWNLOAD_URL   where releases are, as <url>/<tag>/<asset>;
+#                                   default GitHub's release downloads of
+#                                   this repository
 #   RUNNER_TEMP                     where the binary goes (else TMPDIR, /tmp)
 #
 # Written for bash 3.2 too (macOS's /bin/bash): no ${x,,}, no mapfile.
@@ -84,12 +85,14 @@ fi
 
 base=${AGENT_JOB_ACTION_DOWNLOAD_URL:-https://github.com/agentjob/agent-job-action/releases/download}
 base=${base%/}
-# https, or http to this machine (a local mirror, the tests). The checksum
-# decides what runs either way; this keeps the download private.
+# https; or a mirror on this machine: http to a loopback address, or file:///
+# (file:///D:/mirror on Windows). The checksum decides what runs either way;
+# this keeps the download from being read or cut short on the way.
 https_re='^https://'
 loopback_re='^http://(127\.0\.0\.1|localhost|\[::1\])(:[0-9]+)?(/[^@]*)?$'
-if ! [[ $base =~ $https_re || $base =~ $loopback_re ]]; then
-	fail "AGENT_JOB_ACTION_DOWNLOAD_URL must start with https:// (http:// only for 127.0.0.1, localhost or [::1]). Nothing was run."
+file_re='^file:///'
+if ! [[ $base =~ $https_re || $base =~ $loopback_re || $base =~ $file_re ]]; then
+	fail "AGENT_JOB_ACTION_DOWNLOAD_URL must start with https:// (or be http:// to 127.0.0.1, localhost or [::1], or file:///). Nothing was run."
 fi
 url="$base/$tag/$asset"
 
@@ -100,7 +103,7 @@ bin="$dir/$asset"
 # --proto-redir: GitHub answers with a redirect to its file storage; never
 # follow one to plain http.
 if ! curl --fail --silent --show-error --location \
-	--proto '=https,http' --proto-redir '=https' \
+	--proto '=https,http,file' --proto-redir '=https' \
 	--connect-timeout 30 --max-time 300 --retry 3 \
 	--output "$bin" "$url"; then
 	rm -rf "$dir"

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -120,6 +121,25 @@ func newReleaseServer(t *testing.T, files map[string][]byte) *releaseServer {
 	}))
 	t.Cleanup(s.Close)
 	return s
+}
+
+// mirror writes files as <dir>/<tag>/<name> and returns dir's file:/// URL.
+func mirror(t *testing.T, files map[string][]byte) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "release mirror")
+	if err := os.MkdirAll(filepath.Join(dir, tag), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, tag, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.ToSlash(dir)
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path // C:/x, on Windows
+	}
+	return (&url.URL{Scheme: "file", Path: path}).String()
 }
 
 func (s *releaseServer) seen() []string {
@@ -244,6 +264,7 @@ func TestRun(t *testing.T) {
 		files     map[string][]byte // the release's assets
 		sums      *string           // SHA256SUMS beside run.sh; nil: none
 		env       map[string]string // over the host's runner OS, arch, tag and server
+		mirror    bool              // serve files from a file:/// URL, not the server
 		exit      int               // of the binary, when it runs
 		wantExit  int
 		wantRun   bool
@@ -255,6 +276,14 @@ func TestRun(t *testing.T) {
 			name: "good binary", files: map[string][]byte{asset: good}, sums: ptr(goodSums),
 			wantRun: true, wantErr: "agent-job-action v1.2.3 " + runtime.GOOS + "/" + runtime.GOARCH + ", SHA-256 " + sum(good) + " verified",
 			wantReqs: []string{"GET /v1.2.3/" + asset}, wantFiles: 1,
+		},
+		{
+			name: "good binary from a file:/// mirror", files: map[string][]byte{asset: good}, sums: ptr(goodSums),
+			mirror: true, wantRun: true, wantErr: "SHA-256 " + sum(good) + " verified", wantFiles: 1,
+		},
+		{
+			name: "tampered binary from a file:/// mirror", files: map[string][]byte{asset: tampered}, sums: ptr(goodSums),
+			mirror: true, wantExit: 1, wantErr: "checksum mismatch for " + asset + " from file:///",
 		},
 		{
 			name: "binary's exit status is the step's", files: map[string][]byte{asset: good}, sums: ptr(goodSums),
@@ -323,6 +352,9 @@ func TestRun(t *testing.T) {
 				"AGENT_JOB_ACTION_TAG":          tag,
 				"AGENT_JOB_ACTION_DOWNLOAD_URL": srv.URL + "/",
 				fakeExitEnv:                     strconv.Itoa(tt.exit),
+			}
+			if tt.mirror {
+				env["AGENT_JOB_ACTION_DOWNLOAD_URL"] = mirror(t, tt.files)
 			}
 			for k, v := range inputs {
 				env[k] = v
