@@ -194,9 +194,24 @@ func HugeChunked(code int, size int64) Fault {
 }
 
 // Redirect answers 307 to the same path on another base URL.
-func Redirect(base string) Fault {
+func Redirect(base string) Fault { return RedirectStatus(http.StatusTemporaryRedirect, base) }
+
+// RedirectStatus answers code (301, 302, 303, 307 or 308) to the same path
+// on another base URL, as a hostile or misconfigured server would to lure
+// the request, and its credentials, elsewhere.
+func RedirectStatus(code int, base string) Fault {
 	return func(w http.ResponseWriter, r *http.Request) bool {
-		http.Redirect(w, r, strings.TrimRight(base, "/")+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+		http.Redirect(w, r, strings.TrimRight(base, "/")+r.URL.RequestURI(), code)
+		return true
+	}
+}
+
+// Unavailable answers 503 with Retry-After set to retryAfter and a JSON
+// reason, as a service down for maintenance does.
+func Unavailable(retryAfter string) Fault {
+	return func(w http.ResponseWriter, _ *http.Request) bool {
+		w.Header().Set("Retry-After", retryAfter)
+		JSON(http.StatusServiceUnavailable, map[string]string{"error": "down for maintenance"})(w, nil)
 		return true
 	}
 }
