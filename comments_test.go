@@ -22,6 +22,9 @@ const testToken = "ghs_test_token_abcdef123456"
 func (h *harness) withGitHub(opt fakegithub.Options, eventName string, payload any) *fakegithub.Server {
 	h.t.Helper()
 	opt.Token = testToken
+	if opt.Repos == nil {
+		opt.Repos = []string{"acme/docs"}
+	}
 	if opt.Permissions == nil {
 		opt.Permissions = map[string]string{"writer": "write", "reader": "read", "triager": "triage", "admin": "admin"}
 	}

@@ -288,6 +288,6 @@ func PullRequestOf(link, serverURL string) (pr PullRequest, ok bool) {
 }
 
 // Until inputs has trigger-label, trigger-assignee and reviewers.
-func triggerLabel(inputs.Config) string         { return "" }
-func triggerAssignee(inputs.Config) string      { return "" }
+func triggerLabel(inputs.Config) string        { return "" }
+func triggerAssignee(inputs.Config) string     { return "" }
 func workflowReviewers(inputs.Config) []string { return nil }

@@ -57,6 +57,10 @@ type Options struct {
 	// ForbidReviewRequests answers 403 to requesting reviewers, as GitHub
 	// does when the token lacks pull-requests: write.
 	ForbidReviewRequests bool
+	// Repos are the repositories ("owner/name") the token can see; any
+	// other gets 404, as GitHub answers for a repository out of a token's
+	// reach. Empty means every repository.
+	Repos []string
 	// Spec is the description every request is checked against; nil means
 	// DefaultSpec, and a description that cannot be read is itself noted
 	// as unexpected, so that no test passes unchecked.
@@ -273,6 +277,10 @@ func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
 		auth := r.Header.Get("Authorization")
 		if auth != "Bearer "+s.opt.Token && auth != "token "+s.opt.Token {
 			writeError(w, http.StatusUnauthorized, "Bad credentials")
+			return
+		}
+		if repo := r.PathValue("owner") + "/" + r.PathValue("repo"); len(s.opt.Repos) > 0 && !slices.ContainsFunc(s.opt.Repos, func(x string) bool { return strings.EqualFold(x, repo) }) {
+			writeError(w, http.StatusNotFound, "Not Found")
 			return
 		}
 		if s.opt.Fault != nil && s.opt.Fault(w, r) {
