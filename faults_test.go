@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"testing"
 	"time"
 
@@ -36,6 +38,10 @@ type faultCase struct {
 	msgs    int
 	log     string        // a line the log must contain
 	virtual time.Duration // the most simulated time the run may take
+	gets    int           // GETs the fake must have received, when checkGets
+	// checkGets makes gets count: a run that ends at once must not poll.
+	checkGets bool
+	nap       time.Duration // a wait the run must have taken exactly, if set
 }
 
 func TestFaultsAgentAPI(t *testing.T) {
@@ -61,10 +67,72 @@ func TestFaultsAgentAPI(t *testing.T) {
 		{name: "429 Retry-After date on poll", at: reqFirstPoll, fault: faults.RateLimited(faults.Date(start.Add(3 * time.Minute))),
 			out: completed, creates: 1, log: "HTTP 429; retry 1 in", virtual: 6 * time.Minute},
 		{name: "429 Retry-After past the timeout on create", at: reqCreate, fault: faults.RateLimited(faults.Seconds(3600)),
-			wantErr: true, out: uncertain, creates: 1, log: "asks to wait 1h0m0s before trying again, but only 30m0s is left of the timeout\n", virtual: time.Second},
+			wantErr: true, out: uncertain, creates: 1, checkGets: true, virtual: time.Second,
+			log: "::error::create job: rate limited: HTTP 429 Too Many Requests: rate limit exceeded; the server asks to wait 1h0m0s before trying again, but only 30m0s is left of the timeout; try again later, or raise timeout (the API allows 100 creates and messages per project per hour)\n"},
 		{name: "429 Retry-After past the timeout on poll", at: reqFirstPoll, fault: faults.RateLimited(faults.Seconds(7200)),
-			wantErr: true, out: map[string]string{"job-id": "job_0001", "status": "active", "timed-out": "true"}, creates: 1,
+			wantErr: true, out: map[string]string{"job-id": "job_0001", "status": "active", "timed-out": "true"}, creates: 1, gets: 1, checkGets: true,
 			log: "to continue it later, run again with job-id: job_0001", virtual: time.Minute},
+	}...)
+	// Retry-After, one rule for seconds and dates of any size, on 429 and on
+	// a read's 503: a wait that fits is waited exactly; one that does not
+	// ends the run at once, rate limited, with the service's own reason; a
+	// value that is no wait (negative, garbage) leaves the backoff's 1s.
+	for _, ra := range []struct {
+		header string
+		shown  string // the wait as the error shows it on create
+		onPoll string // and on the first poll, when a date was given
+	}{
+		{faults.Seconds(86400), "24h0m0s", "24h0m0s"},
+		{faults.Seconds(999999), "277h46m39s", "277h46m39s"},
+		{"99999999999999999999999999999", "more than a year", "more than a year"},
+		{faults.Date(start.Add(400 * 24 * time.Hour)), "more than a year", "more than a year"},
+		{faults.Date(start.Add(2 * time.Hour)), "2h0m0s", "1h"},
+	} {
+		tests = append(tests,
+			faultCase{name: "429 Retry-After " + ra.header + " on create", at: reqCreate, fault: faults.RateLimited(ra.header),
+				wantErr: true, out: uncertain, creates: 1, checkGets: true, virtual: time.Second,
+				log: "::error::create job: rate limited: HTTP 429 Too Many Requests: rate limit exceeded; the server asks to wait " + ra.shown + " before trying again"},
+			faultCase{name: "503 Retry-After " + ra.header + " on poll", at: reqFirstPoll, fault: faults.Unavailable(ra.header),
+				wantErr: true, out: map[string]string{"job-id": "job_0001", "status": "active", "timed-out": "true"}, creates: 1, gets: 1, checkGets: true,
+				log: "rate limited: HTTP 503 Service Unavailable: down for maintenance; the server asks to wait " + ra.onPoll, virtual: time.Minute},
+		)
+	}
+	tests = append(tests, []faultCase{
+		{name: "429 Retry-After that fits on create is waited exactly", at: reqCreate, fault: faults.RateLimited(faults.Seconds(600)),
+			out: completed, creates: 2, nap: 10 * time.Minute, log: "HTTP 429; retry 1 in 10m0s", virtual: 15 * time.Minute},
+		{name: "503 Retry-After date that fits on poll is waited exactly", at: reqFirstPoll, fault: faults.Unavailable(faults.Date(start.Add(5 * time.Minute))),
+			out: completed, creates: 1, log: "HTTP 503; retry 1 in", virtual: 8 * time.Minute},
+		{name: "429 negative Retry-After takes the backoff", at: reqCreate, fault: faults.RateLimited("-5"),
+			out: completed, creates: 2, nap: time.Second, log: "HTTP 429; retry 1 in 1s", virtual: 5 * time.Minute},
+		{name: "429 garbage Retry-After takes the backoff", at: reqFirstPoll, fault: faults.RateLimited("soon"),
+			out: completed, creates: 1, nap: time.Second, log: "HTTP 429; retry 1 in 1s", virtual: 5 * time.Minute},
+		{name: "503 Retry-After on create is not repeated", at: reqCreate, fault: faults.Unavailable(faults.Seconds(5)), wantErr: true,
+			out: uncertain, creates: 1, checkGets: true, virtual: time.Second,
+			log: "::error::create job: HTTP 503 Service Unavailable: down for maintenance; the job may or may not have been created"},
+		// The service's own reason, on every path.
+		{name: "reason of a 500 on create", at: reqCreate, fault: faults.JSON(500, map[string]string{"error": "database unavailable"}), wantErr: true,
+			out: uncertain, creates: 1, checkGets: true, virtual: time.Second,
+			log: "::error::create job: HTTP 500 Internal Server Error: database unavailable; the job may or may not have been created: look at the project's agent jobs in the Mintlify dashboard before running again"},
+		{name: "reason of a 403 on create", at: reqCreate, fault: faults.JSON(403, map[string]string{"error": "key lacks admin scope"}), wantErr: true,
+			out: uncertain, creates: 1, checkGets: true, virtual: time.Second,
+			log: "::error::create job: HTTP 403 Forbidden: key lacks admin scope (check that api-key is an admin API key for this project-id)"},
+		{name: "reason of a 404 on create", at: reqCreate, fault: faults.JSON(404, map[string]string{"error": "project not found"}), wantErr: true,
+			out: uncertain, creates: 1, checkGets: true, virtual: time.Second,
+			log: "::error::create job: HTTP 404 Not Found: project not found (check project-id and base-url)"},
+		{name: "reason of a 409 on create", at: reqCreate, fault: faults.JSON(409, map[string]string{"error": "too many active jobs: 5 at most"}), wantErr: true,
+			out: uncertain, creates: 1, checkGets: true, virtual: time.Second,
+			log: "::error::create job: HTTP 409 Conflict: too many active jobs: 5 at most"},
+		{name: "reason of a 429 on every try", at: reqCreate, fault: faults.RateLimited("1"),
+			tweak: func(h *harness) {
+				for n := 2; n <= 5; n++ {
+					h.api.FailOn(n, faults.RateLimited("1"))
+				}
+			},
+			wantErr: true, out: uncertain, creates: 5, checkGets: true, virtual: time.Minute,
+			log: "::error::create job: HTTP 429 Too Many Requests: rate limit exceeded (the API allows 100 creates and messages per project per hour; try again later)"},
+		{name: "reason that is a workflow command", at: reqCreate, fault: faults.JSON(400, map[string]string{"error": "bad\n::add-mask::x"}), wantErr: true,
+			out: uncertain, creates: 1, checkGets: true, virtual: time.Second,
+			log: "::error::create job: HTTP 400 Bad Request: bad%0A::add-mask::x"},
 		{name: "reset before read on create", at: reqCreate, fault: faults.ResetBeforeRead(), wantErr: true,
 			out: uncertain, creates: 1, log: "the job may or may not have been created", virtual: time.Second},
 		{name: "reset after read on create", at: reqCreate, fault: faults.ResetAfterRead(), wantErr: true,
@@ -99,7 +167,7 @@ func TestFaultsAgentAPI(t *testing.T) {
 		{name: "unknown status values", at: reqFirstPoll, fault: faults.JSON(http.StatusOK, map[string]any{"id": "job_0001", "status": "queued", "futureField": []int{1}}),
 			out: completed, creates: 1, log: "job job_0001 has status queued, which this action does not know; still waiting", virtual: 5 * time.Minute},
 		{name: "unknown status that is a legacy workflow command", at: reqFirstPoll, fault: faults.JSON(http.StatusOK, map[string]any{"id": "job_0001", "status": "##[add-mask]writer"}),
-			out: completed, creates: 1, log: `has status "\x23\x23[add-mask]writer"`, virtual: 5 * time.Minute},
+			out: completed, creates: 1, log: `has status "#\x23[add-mask]writer"`, virtual: 5 * time.Minute},
 		{name: "follow-up refused because the job is closed", wantErr: true,
 			tweak: func(h *harness) { h.api.AddJob("job_old", "archived"); h.vars["INPUT_JOB-ID"] = "job_old" },
 			out:   map[string]string{"job-id": "job_old", "timed-out": "false"}, msgs: 1,
@@ -121,6 +189,12 @@ func TestFaultsAgentAPI(t *testing.T) {
 			}
 			h.wantOutputs(tt.out)
 			h.wantRequests(tt.creates, tt.msgs)
+			if tt.checkGets && h.api.Gets() != tt.gets {
+				t.Errorf("%d polls, want %d", h.api.Gets(), tt.gets)
+			}
+			if tt.nap != 0 && !slices.Contains(h.clk.Naps(), tt.nap) {
+				t.Errorf("waits %v, want one of exactly %s", h.clk.Naps(), tt.nap)
+			}
 			if !strings.Contains(h.stdout.String(), tt.log) {
 				t.Errorf("log lacks %q:\n%s", tt.log, h.stdout.String())
 			}
@@ -137,32 +211,102 @@ func TestFaultsAgentAPI(t *testing.T) {
 	}
 }
 
-func TestFaultRedirectToAnotherHost(t *testing.T) {
-	t.Parallel()
-	var leaked, seen atomic.Int32
-	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		seen.Add(1)
-		if r.Header.Get("Authorization") != "" {
-			leaked.Add(1)
-		}
+// redirectCodes are every redirect a server can answer with.
+var redirectCodes = []int{301, 302, 303, 307, 308}
+
+// otherHost is a second server that records whatever reaches it, under
+// another host name than the fakes' 127.0.0.1.
+type otherHost struct {
+	*httptest.Server
+	mu   sync.Mutex
+	seen []string // "METHOD path Authorization"
+}
+
+func newOtherHost(t *testing.T) *otherHost {
+	o := &otherHost{}
+	o.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		o.mu.Lock()
+		o.seen = append(o.seen, r.Method+" "+r.URL.Path+" "+r.Header.Get("Authorization"))
+		o.mu.Unlock()
 		w.WriteHeader(http.StatusTeapot)
 	}))
-	defer other.Close()
-	for _, at := range []int{reqCreate, reqFirstPoll} {
-		h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
-		h.api.FailOn(at, faults.Redirect(strings.Replace(other.URL, "127.0.0.1", "localhost", 1)))
-		err := h.run(context.Background())
-		if at == reqCreate {
-			if err == nil || !strings.Contains(h.stdout.String(), "unexpected redirect; check base-url") {
-				t.Errorf("redirected create: %v\n%s", err, h.stdout.String())
-			}
-			h.wantRequests(1, 0)
-		} else if err != nil {
-			t.Errorf("a redirected poll must be survived: %v\n%s", err, h.stdout.String())
+	t.Cleanup(func() {
+		o.Close()
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		if len(o.seen) > 0 {
+			t.Errorf("the other host received %d requests: %q", len(o.seen), o.seen)
+		}
+	})
+	return o
+}
+
+func (o *otherHost) base() string { return strings.Replace(o.URL, "127.0.0.1", "localhost", 1) }
+
+// TestFaultRedirectToAnotherHost: the Agent Job API answers the create, a
+// poll or a follow-up with every redirect code to another host. Nothing, and
+// so no API key, reaches that host; a write is never followed nor repeated.
+func TestFaultRedirectToAnotherHost(t *testing.T) {
+	t.Parallel()
+	other := newOtherHost(t)
+	for _, code := range redirectCodes {
+		for _, at := range []string{"create", "poll", "follow-up"} {
+			t.Run(fmt.Sprint(at, " ", code), func(t *testing.T) {
+				t.Parallel()
+				h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+				n := reqCreate
+				switch at {
+				case "poll":
+					n = reqFirstPoll
+				case "follow-up":
+					h.api.AddJob("job_old", "active")
+					h.vars["INPUT_JOB-ID"] = "job_old"
+				}
+				h.api.FailOn(n, faults.RedirectStatus(code, other.base()))
+				err := h.run(context.Background())
+				switch at {
+				case "create":
+					if err == nil || !strings.Contains(h.stdout.String(), "::error::create job: HTTP "+fmt.Sprint(code)) ||
+						!strings.Contains(h.stdout.String(), "(unexpected redirect; check base-url)") {
+						t.Errorf("redirected create: %v\n%s", err, h.stdout.String())
+					}
+					h.wantRequests(1, 0)
+				case "follow-up":
+					if err == nil || !strings.Contains(h.stdout.String(), "(unexpected redirect; check base-url)") {
+						t.Errorf("redirected follow-up: %v\n%s", err, h.stdout.String())
+					}
+					h.wantRequests(0, 1)
+				default:
+					if err != nil {
+						t.Errorf("a redirected poll must be survived: %v\n%s", err, h.stdout.String())
+					}
+					h.wantRequests(1, 0)
+				}
+				if at != "poll" && h.api.Gets() != 0 {
+					t.Errorf("%d polls after a failed %s", h.api.Gets(), at)
+				}
+			})
 		}
 	}
-	if seen.Load() != 0 || leaked.Load() != 0 {
-		t.Errorf("the other host got %d requests, %d with Authorization", seen.Load(), leaked.Load())
+}
+
+// TestFaultJobIDRefusedBeforeAnyRequest: a job-id that would change the
+// request's path is an input error; the API hears nothing.
+func TestFaultJobIDRefusedBeforeAnyRequest(t *testing.T) {
+	t.Parallel()
+	for _, id := range []string{"..", "../../v1/admin", "job_1/message", "job 1", "job\u00851", `job_1\..`} {
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+			h.vars["INPUT_JOB-ID"] = id
+			err := h.run(context.Background())
+			if err == nil || !strings.Contains(h.stdout.String(), "::error::input job-id is not a job id (") {
+				t.Errorf("run error %v\n%s", err, h.stdout.String())
+			}
+			if got := h.api.Requests(); len(got) != 0 {
+				t.Errorf("the API received %d requests", len(got))
+			}
+		})
 	}
 }
 
@@ -205,27 +349,58 @@ func TestFaultHugeBody(t *testing.T) {
 	}
 }
 
+// botComments counts the comments the run wrote in the thread.
+func botComments(gh *fakegithub.Server, number int) int {
+	n := 0
+	for _, c := range gh.Comments(number) {
+		if c.Author == fakegithub.BotLogin {
+			n++
+		}
+	}
+	return n
+}
+
 func TestFaultsGitHub(t *testing.T) {
 	t.Parallel()
 	// GitHub request numbers in a comment-triggered run: 1 permission,
 	// 2 reaction, 3 create comment, 4 list comments, 5 first edit, ...
-	tests := []struct {
+	type ghCase struct {
 		name    string
 		at      int
 		fault   faults.Fault
 		wantErr bool
-		created int
+		created int  // comments the run wrote in the thread
+		again   bool // the faulted request is sent again at once
 		warn    string
-	}{
-		{name: "500 on permission check is retried", at: 1, fault: faults.Status(500), created: 1},
+	}
+	tests := []ghCase{
+		{name: "500 on permission check is retried", at: 1, fault: faults.Status(500), created: 1, again: true},
 		{name: "403 on permission check refuses to act", at: 1, fault: faults.Status(403), wantErr: true},
 		{name: "502 HTML on reaction", at: 2, fault: faults.HTMLStatus(502), created: 1},
 		{name: "500 on comment create is not repeated", at: 3, fault: faults.Status(500), created: 0, warn: "could not write the comment"},
 		{name: "reset on comment create is not repeated", at: 3, fault: faults.ResetAfterRead(), created: 0, warn: "could not write the comment"},
-		{name: "503 on comment edit is retried", at: 5, fault: faults.Status(503), created: 1},
-		{name: "429 on comment edit is retried", at: 5, fault: faults.RateLimited("2"), created: 1},
+		{name: "503 on comment edit is retried", at: 5, fault: faults.Status(503), created: 1, again: true},
+		{name: "429 on comment edit is retried", at: 5, fault: faults.RateLimited("2"), created: 1, again: true},
 		{name: "redirect on list comments", at: 4, fault: faults.Redirect("http://localhost:1"), created: 1,
 			warn: "could not read the thread's comments to find an earlier job: list comments on #12: Get request failed: redirect to another host refused; the job is not affected"},
+	}
+	// Every request the run sends GitHub, with the token, redirected by
+	// every code to another host: nothing reaches it, nothing is repeated.
+	other := newOtherHost(t)
+	for _, code := range redirectCodes {
+		for _, at := range []struct {
+			n    int
+			what string
+		}{{1, "GET permission"}, {2, "POST reaction"}, {3, "POST comment"}, {4, "GET comments"}, {5, "PATCH comment"}} {
+			c := ghCase{name: fmt.Sprintf("%d on %s", code, at.what), at: at.n, fault: faults.RedirectStatus(code, other.base()), created: 1}
+			switch at.n {
+			case 1:
+				c.wantErr = true
+			case 3:
+				c.created, c.warn = 0, "could not write the comment"
+			}
+			tests = append(tests, c)
+		}
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -235,6 +410,15 @@ func TestFaultsGitHub(t *testing.T) {
 			gh := h.withGitHub(fakegithub.Options{Fault: script.On(tt.at, tt.fault).Serve}, "issue_comment", issueComment("writer", "/docs add a page"))
 			err := h.run(context.Background())
 			h.assertNoToken()
+			reqs := gh.Requests()
+			if len(reqs) < tt.at {
+				t.Fatalf("GitHub received %d requests, fewer than the faulted number %d", len(reqs), tt.at)
+			}
+			faulted := reqs[tt.at-1]
+			again := len(reqs) > tt.at && reqs[tt.at].Method == faulted.Method && reqs[tt.at].Path == faulted.Path
+			if again != tt.again {
+				t.Errorf("request %d (%s %s) sent again at once: %v, want %v", tt.at, faulted.Method, faulted.Path, again, tt.again)
+			}
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("run error %v, want error %v\n%s", err, tt.wantErr, h.stdout.String())
 			}
@@ -244,8 +428,8 @@ func TestFaultsGitHub(t *testing.T) {
 			}
 			h.wantRequests(1, 0)
 			h.wantOutputs(map[string]string{"status": "completed"})
-			if gh.CommentsCreated() != tt.created {
-				t.Errorf("%d comments created, want %d", gh.CommentsCreated(), tt.created)
+			if got := botComments(gh, 12); got != tt.created {
+				t.Errorf("%d comments written in the thread, want %d", got, tt.created)
 			}
 			if tt.warn != "" && !strings.Contains(h.stdout.String(), "::warning::"+tt.warn) {
 				t.Errorf("log lacks warning %q:\n%s", tt.warn, h.stdout.String())
