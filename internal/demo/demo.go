@@ -25,9 +25,10 @@ const (
 	project = "demo-project"
 )
 
-// Run prints two demo runs to w: a workflow step with a prompt, then a
-// maintainer's "/docs ..." comment on an issue. Time is simulated: jobs of a
-// few minutes take milliseconds.
+// Run prints three demo runs to w: a workflow step with a prompt; a
+// maintainer's "/docs ..." comment on an issue; then that maintainer's
+// comment on a line of the agent's pull request, which refines the same
+// job. Time is simulated: jobs of a few minutes take milliseconds.
 func Run(ctx context.Context, deps action.Deps, w io.Writer) error {
 	dir, err := os.MkdirTemp("", "agent-job-action-demo")
 	if err != nil {
@@ -38,7 +39,7 @@ func Run(ctx context.Context, deps action.Deps, w io.Writer) error {
 	if err := d.step(ctx); err != nil {
 		return err
 	}
-	return d.comment(ctx)
+	return d.conversation(ctx)
 }
 
 type demo struct {
@@ -54,58 +55,59 @@ func (d *demo) step(ctx context.Context) error {
 	fmt.Fprint(d.w, `# 1. A workflow step asks the agent for a docs change and waits for the pull request.
 #    The Agent Job API is an in-process fake; time is simulated (the job takes 2m40s).
 `)
-	vars := map[string]string{
-		"INPUT_PROMPT":     "Add a FAQ page about rate limits.",
-		"INPUT_PROJECT-ID": project,
-		"INPUT_API-KEY":    key,
-		"INPUT_BASE-URL":   api.URL,
-	}
-	if err := d.run(ctx, "step", clk, vars); err != nil {
+	rc := runner.Context{InActions: true, Inputs: map[string]string{
+		"prompt":     "Add a FAQ page about rate limits.",
+		"project-id": project,
+		"api-key":    key,
+		"base-url":   api.URL,
+	}}
+	if err := d.run(ctx, "step", clk, rc); err != nil {
 		return err
 	}
 	fmt.Fprintf(d.w, "# Requests the Agent Job API received: %d create, %d polls.\n\n", api.Creates(), api.Gets())
 	return nil
 }
 
-func (d *demo) comment(ctx context.Context) error {
+// conversation is scenes 2 and 3, in one world: the job scene 2 starts is
+// the one scene 3 refines.
+func (d *demo) conversation(ctx context.Context) error {
 	clk := clock.NewFake(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
 	api := fakeapi.New(project, fakeapi.Scenario{Key: key, Runtime: 4 * time.Minute, Clock: clk})
 	defer api.Close()
 	gh := fakegithub.New(fakegithub.Options{Permissions: map[string]string{"maintainer": "write"}})
 	defer gh.Close()
+	// The pull request the fake agent opens.
+	gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001"})
+	rc := runner.Context{
+		InActions: true, EventPath: filepath.Join(d.dir, "event.json"), Repository: "acme/docs",
+		ServerURL: "https://github.com", APIURL: gh.APIURL(), RunID: "4242",
+		Inputs: map[string]string{
+			"project-id":     project,
+			"api-key":        key,
+			"base-url":       api.URL,
+			"github-token":   fakegithub.DefaultToken,
+			"trigger-phrase": "/docs",
+		},
+	}
+	maintainer := map[string]any{"login": "maintainer", "type": "User"}
+
 	fmt.Fprint(d.w, `# 2. A maintainer comments "/docs add a FAQ page about rate limits" on issue #12.
 #    The action checks their permission, reacts with 👀, and keeps one comment up to date.
+#    When the job opens a pull request, the action links it back and asks the maintainer to review it.
 #    GitHub is an in-process fake too.
 `)
-	event, err := json.Marshal(map[string]any{
+	rc.EventName = "issue_comment"
+	if err := d.event(rc.EventPath, map[string]any{
 		"action": "created",
 		"issue": map[string]any{"number": 12, "title": "Rate limits are undocumented",
 			"html_url": "https://github.com/acme/docs/issues/12", "user": map[string]any{"login": "reporter", "type": "User"}},
-		"comment": map[string]any{"id": 9001, "body": "/docs add a FAQ page about rate limits",
-			"user": map[string]any{"login": "maintainer", "type": "User"}},
-		"sender": map[string]any{"login": "maintainer", "type": "User"},
-	})
-	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+		"comment": map[string]any{"id": 9001, "body": "/docs add a FAQ page about rate limits", "user": maintainer,
+			"html_url": "https://github.com/acme/docs/issues/12#issuecomment-9001"},
+		"sender": maintainer,
+	}); err != nil {
+		return err
 	}
-	eventPath := filepath.Join(d.dir, "event.json")
-	if err := os.WriteFile(eventPath, event, 0o600); err != nil {
-		return fmt.Errorf("demo: %w", err)
-	}
-	vars := map[string]string{
-		"INPUT_PROJECT-ID":     project,
-		"INPUT_API-KEY":        key,
-		"INPUT_BASE-URL":       api.URL,
-		"INPUT_GITHUB-TOKEN":   fakegithub.DefaultToken,
-		"INPUT_TRIGGER-PHRASE": "/docs",
-		"GITHUB_EVENT_NAME":    "issue_comment",
-		"GITHUB_EVENT_PATH":    eventPath,
-		"GITHUB_REPOSITORY":    "acme/docs",
-		"GITHUB_API_URL":       gh.APIURL(),
-		"GITHUB_SERVER_URL":    "https://github.com",
-		"GITHUB_RUN_ID":        "4242",
-	}
-	if err := d.run(ctx, "comment", clk, vars); err != nil {
+	if err := d.run(ctx, "comment", clk, rc); err != nil {
 		return err
 	}
 	comments := gh.Comments(12)
@@ -115,24 +117,78 @@ func (d *demo) comment(ctx context.Context) error {
 	fmt.Fprintf(d.w, "# The comment on issue #12 (created once, edited %d times), as Markdown:\n%s",
 		comments[0].Edits, indent(comments[0].Body))
 	fmt.Fprintf(d.w, "# The prompt the agent got:\n%s", indent(api.Requests()[0].Prompt()))
+	backlink := gh.Comments(101)
+	if len(backlink) != 1 {
+		return fmt.Errorf("demo: %d comments on pull request #101, want the backlink", len(backlink))
+	}
+	pr, _ := gh.PullRequest("acme/docs", 101)
+	fmt.Fprintf(d.w, "# The backlink on pull request #101, as Markdown (review requested from: %s):\n%s\n",
+		strings.Join(pr.Reviewers, ", "), indent(backlink[0].Body))
+
+	fmt.Fprint(d.w, `# 3. The maintainer reviews pull request #101 and comments on a line of the diff:
+#    /docs say "per hour", not "hourly"
+#    The same job takes the request, with the file, the lines and the diff around them.
+`)
+	rc.EventName = "pull_request_review_comment"
+	if err := d.event(rc.EventPath, map[string]any{
+		"action": "created",
+		"pull_request": map[string]any{"number": 101, "title": "Add a FAQ page about rate limits",
+			"html_url": "https://github.com/acme/docs/pull/101", "user": map[string]any{"login": "docs-agent[bot]", "type": "Bot"},
+			"head": map[string]any{"ref": "docs/agent-job_0001", "repo": map[string]any{"full_name": "acme/docs"}}},
+		"comment": map[string]any{"id": 9101, "body": `/docs say "per hour", not "hourly"`, "user": maintainer,
+			"html_url": "https://github.com/acme/docs/pull/101#discussion_r9101",
+			"path":     "faq/rate-limits.mdx", "line": 8, "side": "RIGHT",
+			"diff_hunk": "@@ -0,0 +1,8 @@\n+## How many jobs can I start?\n+\n+You can start 100 jobs hourly."},
+		"sender": maintainer,
+	}); err != nil {
+		return err
+	}
+	if err := d.run(ctx, "review", clk, rc); err != nil {
+		return err
+	}
+	reqs := api.Requests()
+	var followUp fakeapi.Request
+	for _, r := range reqs {
+		if strings.HasSuffix(r.Path, "/message") {
+			followUp = r
+		}
+	}
+	if followUp.Path != "/v2/agent/"+project+"/job/job_0001/message" {
+		return fmt.Errorf("demo: the line comment did not refine job_0001")
+	}
+	fmt.Fprintf(d.w, "# The follow-up job_0001 got (POST %s):\n%s", followUp.Path, indent(followUp.Prompt()))
+	fmt.Fprintf(d.w, "# Requests the Agent Job API received in scenes 2 and 3: %d create, %d follow-up, %d polls.\n",
+		api.Creates(), api.Messages(), api.Gets())
 	return nil
 }
 
-// run runs the action once with vars and prints its log, outputs and summary.
-func (d *demo) run(ctx context.Context, name string, clk *clock.Fake, vars map[string]string) error {
-	outputs, summary := filepath.Join(d.dir, name+".output"), filepath.Join(d.dir, name+".summary")
-	vars["GITHUB_OUTPUT"], vars["GITHUB_STEP_SUMMARY"] = outputs, summary
+// event writes a webhook payload where the runner would.
+func (d *demo) event(path string, payload map[string]any) error {
+	data, err := json.Marshal(payload)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	return nil
+}
+
+// run runs the action once and prints its log, outputs and summary.
+func (d *demo) run(ctx context.Context, name string, clk *clock.Fake, rc runner.Context) error {
+	rc.OutputFile, rc.SummaryFile = filepath.Join(d.dir, name+".output"), filepath.Join(d.dir, name+".summary")
+	rc.Workspace = d.dir
 	fmt.Fprint(d.w, "# The step's log:\n\n")
 	deps := d.deps
 	deps.Clock = clk
-	if err := action.Run(ctx, runner.FromEnv(func(k string) string { return vars[k] }), deps, d.w); err != nil {
+	if err := action.Run(ctx, rc, deps, d.w); err != nil {
 		return fmt.Errorf("demo %s run failed: %w", name, err)
 	}
-	out, err := readOutputs(outputs)
+	out, err := readOutputs(rc.OutputFile)
 	if err != nil {
 		return err
 	}
-	sum, err := os.ReadFile(summary)
+	sum, err := os.ReadFile(rc.SummaryFile)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
