@@ -260,3 +260,41 @@ func TestPullRequestRefineRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestPullRequestRefineWhenTheJobTakesNoMoreMessages: the backlink names a
+// job that is archived; the request from the pull request starts a new job
+// told to update that pull request's branch, and the comment says so.
+func TestPullRequestRefineWhenTheJobTakesNoMoreMessages(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+	gh := h.withGitHub(fakegithub.Options{}, "pull_request_review_comment", prLineComment("writer", "/docs shorten this"))
+	h.api.AddJob("job_0777", "archived")
+	gh.SeedComment(101, fakegithub.BotLogin, true, "<!-- agent-job-action -->\n<!-- agent-job-action:backlink -->\n<!-- agent-job-action:job=job_0777 -->\nAgent job `job_0777` works on this pull request.")
+	if err := h.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, h.stdout.String())
+	}
+	h.wantRequests(1, 1)
+	var create fakeapi.Request
+	for _, r := range h.api.Requests() {
+		if r.Method == "POST" && r.Path == "/v2/agent/proj-1/job" {
+			create = r
+		}
+	}
+	for _, want := range []string{"pull request #101 in acme/docs", "branch docs/agent-job_0001", "rather than opening a new pull request", "shorten this", "docs/rate-limits.mdx"} {
+		if !strings.Contains(create.Prompt(), want) {
+			t.Errorf("the new job's prompt lacks %q:\n%s", want, create.Prompt())
+		}
+	}
+	var run fakegithub.Comment
+	for _, c := range gh.Comments(101) {
+		if !strings.Contains(c.Body, "agent-job-action:backlink") {
+			run = c
+		}
+	}
+	for _, want := range []string{"could not take a follow-up (HTTP 400), so this started a new job.", "It may open a new pull request."} {
+		if !strings.Contains(run.Body, want) {
+			t.Errorf("the run's comment lacks %q:\n%s", want, run.Body)
+		}
+	}
+	h.wantOutputs(map[string]string{"job-id": "job_0001", "status": "completed"})
+}
