@@ -1,7 +1,8 @@
 // Package event reads what triggered the workflow run: the event name and
 // the webhook payload the runner saved to a file. It reduces the payload to
 // the few facts the action needs (which issue or pull request, which
-// comment, who sent it) and builds the default prompt from them.
+// comment or review, who sent it, whether it is a request) and builds the
+// default prompt from what a reader of the thread sees.
 package event
 
 import (
@@ -34,35 +35,67 @@ type Trigger struct {
 	CommentID   int64
 	CommentKind string // KindIssue or KindReview
 	CommentBody string
-	IssueBody   string
-	Sender      string // login of the account that caused the event
-	SenderIsBot bool
-	Action      string // the payload's action: created, opened, ...
+	// CommentURL is the html_url of the comment or review that triggered
+	// the run; "" for other events.
+	CommentURL string
+	// CommentCount is the issue's or pull request's number of comments in
+	// the conversation, as the payload states it; 0 when it does not.
+	CommentCount int
+	IssueBody    string
+	Sender       string // login of the account that caused the event
+	SenderIsBot  bool
+	Action       string // the payload's action: created, opened, ...
+	Label        string // the label added, in a labeled event
+	Assignee     string // the login assigned, in an assigned event
+
+	// The pull request, when IsPR. An issue_comment payload holds only the
+	// author; the others hold the head branch too.
+	PRAuthor string
+	HeadRef  string // the head branch
+	HeadRepo string // owner/name of the head branch's repository
+
+	// A pull_request_review_comment's place in the diff.
+	Path      string
+	Line      int // the (last) line commented on; 0 when outdated
+	StartLine int // the first line of a multi-line comment; 0 if none
+	Side      string
+	DiffHunk  string
+
+	// A pull_request_review. Its body is the text a request is read from.
+	ReviewID    int64
+	ReviewBody  string
+	ReviewState string
 }
 
-// Read returns the trigger described by the runner's environment.
+// Read returns the trigger of a run: name is the event's name
+// (GITHUB_EVENT_NAME), path the file the runner saved its payload to
+// (GITHUB_EVENT_PATH) and repository owner/name (GITHUB_REPOSITORY); each
+// may be "" outside Actions.
 //
-// Comment, issue and pull request events need their payload, so a missing
-// or unreadable event file is an error for them. Other events (a manual
-// dispatch, a schedule, a push) have no issue to talk to: their payload is
-// read only for the sender, and the action can run without it.
-func Read(getenv func(string) string) (*Trigger, error) {
-	t := &Trigger{Event: getenv("GITHUB_EVENT_NAME")}
-	if repo := getenv("GITHUB_REPOSITORY"); repo != "" {
-		owner, name, ok := strings.Cut(repo, "/")
-		if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
-			return nil, fmt.Errorf("GITHUB_REPOSITORY %q is not owner/repo", repo)
+// Comment, review, issue and pull request events need their payload, so a
+// missing or unreadable event file is an error for them. Other events (a
+// manual dispatch, a schedule, a push) have no issue to talk to: their
+// payload is read only for the sender, and the action can run without it.
+func Read(name, path, repository string) (*Trigger, error) {
+	t := &Trigger{Event: name}
+	if repository != "" {
+		owner, repo, ok := strings.Cut(repository, "/")
+		if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
+			return nil, fmt.Errorf("GITHUB_REPOSITORY %q is not owner/repo", repository)
 		}
-		t.Owner, t.Repo = owner, name
+		t.Owner, t.Repo = owner, repo
 	}
 
-	path := getenv("GITHUB_EVENT_PATH")
 	var err error
 	switch t.Event {
 	case "issue_comment":
 		err = readIssueComment(path, t)
 	case "pull_request_review_comment":
 		err = readReviewComment(path, t)
+	case "pull_request_review":
+		err = readReview(path, t)
+	case "pull_request_review_thread":
+		err = readReviewThread(path, t)
 	case "issues":
 		err = readIssues(path, t)
 	case "pull_request", "pull_request_target":
@@ -104,12 +137,13 @@ func readIssueComment(path string, t *Trigger) error {
 	}
 	t.Action = e.GetAction()
 	setIssue(t, e.Issue)
-	// On a pull request's conversation tab the event is still issue_comment;
-	// only the issue's pull_request links tell the two apart.
-	t.IsPR = e.Issue.PullRequestLinks != nil
 	t.CommentID = e.Comment.GetID()
 	t.CommentKind = KindIssue
 	t.CommentBody = e.Comment.GetBody()
+	t.CommentURL = e.Comment.GetHTMLURL()
+	if t.IsPR {
+		t.PRAuthor = e.Issue.GetUser().GetLogin()
+	}
 	setSender(t, e.Sender, e.Comment.User)
 	return nil
 }
@@ -127,7 +161,47 @@ func readReviewComment(path string, t *Trigger) error {
 	t.CommentID = e.Comment.GetID()
 	t.CommentKind = KindReview
 	t.CommentBody = e.Comment.GetBody()
+	t.CommentURL = e.Comment.GetHTMLURL()
+	t.Path = e.Comment.GetPath()
+	t.Line = e.Comment.GetLine()
+	t.StartLine = e.Comment.GetStartLine()
+	t.Side = e.Comment.GetSide()
+	t.DiffHunk = e.Comment.GetDiffHunk()
 	setSender(t, e.Sender, e.Comment.User)
+	return nil
+}
+
+func readReview(path string, t *Trigger) error {
+	var e github.PullRequestReviewEvent
+	if err := decode(path, &e); err != nil {
+		return err
+	}
+	if e.PullRequest == nil || e.Review == nil {
+		return fmt.Errorf("event payload has no pull_request or no review")
+	}
+	t.Action = e.GetAction()
+	setPullRequest(t, e.PullRequest)
+	t.ReviewID = e.Review.GetID()
+	t.ReviewBody = e.Review.GetBody()
+	t.ReviewState = e.Review.GetState()
+	t.CommentURL = e.Review.GetHTMLURL()
+	setSender(t, e.Sender, e.Review.User)
+	return nil
+}
+
+// readReviewThread reads a thread resolved or unresolved: never a request,
+// but its pull request and sender are still reported.
+func readReviewThread(path string, t *Trigger) error {
+	var e github.PullRequestReviewThreadEvent
+	if err := decode(path, &e); err != nil {
+		return err
+	}
+	if e.PullRequest == nil {
+		return fmt.Errorf("event payload has no pull_request")
+	}
+	t.Action = e.GetAction()
+	setPullRequest(t, e.PullRequest)
+	setSender(t, e.Sender, nil)
 	return nil
 }
 
@@ -141,6 +215,8 @@ func readIssues(path string, t *Trigger) error {
 	}
 	t.Action = e.GetAction()
 	setIssue(t, e.Issue)
+	t.Label = e.GetLabel().GetName()
+	t.Assignee = e.GetAssignee().GetLogin()
 	setSender(t, e.Sender, e.Issue.User)
 	return nil
 }
@@ -155,6 +231,8 @@ func readPullRequest(path string, t *Trigger) error {
 	}
 	t.Action = e.GetAction()
 	setPullRequest(t, e.PullRequest)
+	t.Label = e.GetLabel().GetName()
+	t.Assignee = e.GetAssignee().GetLogin()
 	setSender(t, e.Sender, e.PullRequest.User)
 	return nil
 }
@@ -178,9 +256,13 @@ func readOther(path string, t *Trigger) {
 
 func setIssue(t *Trigger, i *github.Issue) {
 	t.Number = i.GetNumber()
+	// On a pull request's conversation tab the event is still issue_comment;
+	// only the issue's pull_request links tell the two apart.
+	t.IsPR = i.PullRequestLinks != nil
 	t.Title = i.GetTitle()
 	t.URL = i.GetHTMLURL()
 	t.IssueBody = i.GetBody()
+	t.CommentCount = i.GetComments()
 }
 
 func setPullRequest(t *Trigger, pr *github.PullRequest) {
@@ -189,6 +271,10 @@ func setPullRequest(t *Trigger, pr *github.PullRequest) {
 	t.Title = pr.GetTitle()
 	t.URL = pr.GetHTMLURL()
 	t.IssueBody = pr.GetBody()
+	t.CommentCount = pr.GetComments()
+	t.PRAuthor = pr.GetUser().GetLogin()
+	t.HeadRef = pr.GetHead().GetRef()
+	t.HeadRepo = pr.GetHead().GetRepo().GetFullName()
 }
 
 // setSender prefers the payload's sender; the author of the comment or issue

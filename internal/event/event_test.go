@@ -10,10 +10,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
-func env(m map[string]string) func(string) string {
-	return func(k string) string { return m[k] }
-}
-
 func TestRead(t *testing.T) {
 	t.Parallel()
 	unreadable := t.TempDir() // a directory: os.ReadFile fails on it
@@ -32,7 +28,8 @@ func TestRead(t *testing.T) {
 				Event: "issue_comment", Owner: "acme", Repo: "docs", Number: 12,
 				Title: "Document the webhooks API", URL: "https://github.com/acme/docs/issues/12",
 				CommentID: 1900000001, CommentKind: "issue", CommentBody: "/docs add a page for webhooks",
-				IssueBody: "The webhooks page is missing.", Sender: "octocat", Action: "created",
+				CommentURL: "https://github.com/acme/docs/issues/12#issuecomment-1900000001",
+				IssueBody:  "The webhooks page is missing.", Sender: "octocat", Action: "created",
 			},
 		},
 		{
@@ -41,7 +38,8 @@ func TestRead(t *testing.T) {
 				Event: "issue_comment", Owner: "acme", Repo: "docs", Number: 34, IsPR: true,
 				Title: "Add quickstart", URL: "https://github.com/acme/docs/pull/34",
 				CommentID: 1900000002, CommentKind: "issue", CommentBody: "please /docs fix the typos",
-				Sender: "hubot", Action: "created",
+				CommentURL: "https://github.com/acme/docs/pull/34#issuecomment-1900000002",
+				Sender:     "hubot", Action: "created", PRAuthor: "hubot",
 			},
 		},
 		{
@@ -59,7 +57,9 @@ func TestRead(t *testing.T) {
 				Event: "pull_request_review_comment", Owner: "acme", Repo: "docs", Number: 34, IsPR: true,
 				Title: "Add quickstart", URL: "https://github.com/acme/docs/pull/34",
 				CommentID: 1800000001, CommentKind: "review", CommentBody: "/docs reword this step",
-				IssueBody: "First draft.", Sender: "octocat", Action: "created",
+				CommentURL: "https://github.com/acme/docs/pull/34#discussion_r1800000001",
+				IssueBody:  "First draft.", Sender: "octocat", Action: "created", PRAuthor: "hubot",
+				Path: "guides/quickstart.mdx", Line: 14,
 			},
 		},
 		{
@@ -78,6 +78,7 @@ func TestRead(t *testing.T) {
 				Title: "Rename the SDK", URL: "https://github.com/acme/docs/pull/78",
 				IssueBody: "Update the docs for the new package name.",
 				Sender:    "dependabot[bot]", SenderIsBot: true, Action: "opened",
+				PRAuthor: "dependabot[bot]", HeadRef: "rename-sdk",
 			},
 		},
 		{
@@ -87,6 +88,7 @@ func TestRead(t *testing.T) {
 				Title: "Rename the SDK", URL: "https://github.com/acme/docs/pull/78",
 				IssueBody: "Update the docs for the new package name.",
 				Sender:    "dependabot[bot]", SenderIsBot: true, Action: "opened",
+				PRAuthor: "dependabot[bot]", HeadRef: "rename-sdk",
 			},
 		},
 		{
@@ -149,14 +151,11 @@ func TestRead(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			m := map[string]string{"GITHUB_EVENT_NAME": tc.event, "GITHUB_REPOSITORY": tc.repo}
+			path := tc.path
 			if tc.file != "" {
-				m["GITHUB_EVENT_PATH"] = filepath.Join("testdata", tc.file)
+				path = filepath.Join("testdata", tc.file)
 			}
-			if tc.path != "" {
-				m["GITHUB_EVENT_PATH"] = tc.path
-			}
-			got, err := Read(env(m))
+			got, err := Read(tc.event, path, tc.repo)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("Read() error = %v, want one containing %q", err, tc.wantErr)
@@ -185,7 +184,7 @@ func TestReadSenderFallback(t *testing.T) {
 	if err := os.WriteFile(p, []byte(payload), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Read(env(map[string]string{"GITHUB_EVENT_NAME": "issue_comment", "GITHUB_EVENT_PATH": p, "GITHUB_REPOSITORY": "o/r"}))
+	got, err := Read("issue_comment", p, "o/r")
 	if err != nil {
 		t.Fatalf("Read() error = %v", err)
 	}

@@ -6,7 +6,9 @@ import (
 	"unicode/utf8"
 )
 
-// MatchPhrase reports whether body contains phrase as a whole word: not
+// MatchPhrase reports whether body contains phrase as a whole word in
+// its visible, unquoted text (see RequestText): not inside an HTML
+// comment, a quote, code or a link's destination. A whole word is not
 // glued to letters, digits or the characters that continue a command, a
 // path or a mention ("_-/@"), so "/docs" is found in "please /docs now" but
 // not in "/docsify" or "x/docs". The match is case-sensitive, as slash
@@ -15,42 +17,47 @@ func MatchPhrase(body, phrase string) bool {
 	if phrase == "" {
 		return true
 	}
-	_, ok := findPhrase(body, phrase)
+	v := Visible(body)
+	_, ok := findPhrase(v, requestText(v), phrase)
 	return ok
 }
 
-// StripPhrase returns body without its first whole-word phrase, trimmed.
-// Where the phrase sat between two words on one line, one space is left.
+// StripPhrase returns the visible text of body (see Visible) without the
+// phrase that MatchPhrase found, trimmed. Where the phrase sat between two
+// words on one line, one space is left.
 func StripPhrase(body, phrase string) string {
+	v := Visible(body)
 	if phrase == "" {
-		return strings.TrimSpace(body)
+		return strings.TrimSpace(v)
 	}
-	i, ok := findPhrase(body, phrase)
+	i, ok := findPhrase(v, requestText(v), phrase)
 	if !ok {
-		return strings.TrimSpace(body)
+		return strings.TrimSpace(v)
 	}
-	before := strings.TrimRight(body[:i], " \t")
-	after := strings.TrimLeft(body[i+len(phrase):], " \t")
+	before := strings.TrimRight(v[:i], " \t")
+	after := strings.TrimLeft(v[i+len(phrase):], " \t")
 	if before != "" && after != "" && !strings.HasSuffix(before, "\n") && !strings.HasPrefix(after, "\n") && !strings.HasPrefix(after, "\r") {
 		return strings.TrimSpace(before + " " + after)
 	}
 	return strings.TrimSpace(before + after)
 }
 
-// findPhrase returns the byte offset of the first whole-word phrase in body.
-func findPhrase(body, phrase string) (int, bool) {
-	for from := 0; from <= len(body)-len(phrase); {
-		j := strings.Index(body[from:], phrase)
+// findPhrase returns the byte offset of the first whole-word phrase in
+// text that stands in the same place in request, text's RequestText: a
+// phrase that is quoted or code there is blank.
+func findPhrase(text, request, phrase string) (int, bool) {
+	for from := 0; from <= len(request)-len(phrase); {
+		j := strings.Index(request[from:], phrase)
 		if j < 0 {
 			return 0, false
 		}
 		i := from + j
-		prev, _ := utf8.DecodeLastRuneInString(body[:i])
-		next, _ := utf8.DecodeRuneInString(body[i+len(phrase):])
-		if (i == 0 || !wordRune(prev)) && (i+len(phrase) == len(body) || !wordRune(next)) {
+		prev, _ := utf8.DecodeLastRuneInString(request[:i])
+		next, _ := utf8.DecodeRuneInString(request[i+len(phrase):])
+		if text[i:i+len(phrase)] == phrase && (i == 0 || !wordRune(prev)) && (i+len(phrase) == len(request) || !wordRune(next)) {
 			return i, true
 		}
-		_, size := utf8.DecodeRuneInString(body[i:])
+		_, size := utf8.DecodeRuneInString(request[i:])
 		from = i + size
 	}
 	return 0, false

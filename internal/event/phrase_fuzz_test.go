@@ -41,58 +41,116 @@ func naiveMatch(body, phrase string) bool {
 	return false
 }
 
-// FuzzMatchPhrase checks MatchPhrase against a naive search for text (the
-// body and phrase of a real event are valid UTF-8) and StripPhrase against
-// MatchPhrase.
+// FuzzMatchPhrase checks MatchPhrase against a naive search in the
+// request text (the body and phrase of a real event are valid UTF-8), and
+// StripPhrase against MatchPhrase. A match is always in what a reader
+// sees, and never in what the request text blanks.
 func FuzzMatchPhrase(f *testing.F) {
 	for _, s := range phraseSeeds {
 		f.Add(s[0], s[1])
 	}
+	for _, s := range hiddenSeeds {
+		f.Add(s, "/docs")
+	}
 	f.Fuzz(func(t *testing.T, body, phrase string) {
 		match := event.MatchPhrase(body, phrase)
 		stripped := event.StripPhrase(body, phrase)
+		visible := event.Visible(body)
+		request := event.RequestText(body)
+		if len(request) != len(visible) {
+			t.Fatalf("RequestText(%q) = %q is not as long as Visible = %q", body, request, visible)
+		}
+		for i := range len(request) {
+			if request[i] != visible[i] && request[i] != ' ' {
+				t.Fatalf("RequestText(%q) = %q changes byte %d of %q to something but a space", body, request, i, visible)
+			}
+		}
 		if phrase == "" {
-			if !match || stripped != strings.TrimSpace(body) {
+			if !match || stripped != strings.TrimSpace(visible) {
 				t.Fatalf("empty phrase: MatchPhrase = %v, StripPhrase = %q", match, stripped)
 			}
 			return
 		}
-		if match && !strings.Contains(body, phrase) {
-			t.Fatalf("MatchPhrase(%q, %q) is true, but the body does not contain the phrase", body, phrase)
+		if match && !strings.Contains(visible, phrase) {
+			t.Fatalf("MatchPhrase(%q, %q) is true, but the visible text %q does not contain the phrase", body, phrase, visible)
 		}
-		if utf8.ValidString(body) && utf8.ValidString(phrase) {
-			if want := naiveMatch(body, phrase); match != want {
-				t.Fatalf("MatchPhrase(%q, %q) = %v, want %v", body, phrase, match, want)
+		if utf8.ValidString(body) && utf8.ValidString(phrase) && !strings.Contains(phrase, " ") {
+			if want := naiveMatch(request, phrase); match != want {
+				t.Fatalf("MatchPhrase(%q, %q) = %v, but the request text %q says %v", body, phrase, match, request, want)
 			}
-		}
-		if match && !event.MatchPhrase(" "+body+"\n", phrase) {
-			t.Fatalf("MatchPhrase(%q, %q) is true, but false once the body is padded with spaces", body, phrase)
 		}
 		if stripped != strings.TrimSpace(stripped) {
 			t.Fatalf("StripPhrase(%q, %q) = %q is not trimmed", body, phrase, stripped)
 		}
+		if strings.Contains(stripped, "<!--") {
+			t.Fatalf("StripPhrase(%q, %q) = %q holds an HTML comment opener", body, phrase, stripped)
+		}
 		if !match {
-			if stripped != strings.TrimSpace(body) {
-				t.Fatalf("StripPhrase(%q, %q) = %q without a match, want the trimmed body", body, phrase, stripped)
+			if stripped != strings.TrimSpace(visible) {
+				t.Fatalf("StripPhrase(%q, %q) = %q without a match, want the trimmed visible text", body, phrase, stripped)
 			}
 			return
 		}
 		// The phrase goes; at most one space comes in its place.
-		if len(stripped) > len(body)-len(phrase)+1 {
+		if len(stripped) > len(visible)-len(phrase)+1 {
 			t.Fatalf("StripPhrase(%q, %q) = %q removed less than the phrase", body, phrase, stripped)
 		}
 	})
 }
 
-// FuzzStripPhrase puts phrase between spaces in a body where it occurs
-// nowhere else, so it must match, and checks that StripPhrase keeps the
-// text on both sides.
+// hiddenSeeds put the phrase where a reader does not see a request.
+var hiddenSeeds = []string{
+	"<!-- /docs -->", "> /docs", "> a\n/docs", "`/docs`", "```\n/docs\n```", "    /docs", "[x](/docs)",
+	"<code>/docs</code>", "[//]: # (/docs)", "- ```\n  /docs", "/do<!-- -->cs", "<!<!-- x -->-- /docs -->",
+	"\\`/docs\\`", "~~~\n/docs\n~~~~", "> ```\n/docs", "<pre>\n\n/docs</pre>", "![/docs](a)",
+}
+
+// FuzzHiddenPhrase puts the phrase, with any words, in each construct a
+// reader does not see as a request, followed by any text after a blank
+// line: the construct must not add a match that the text alone lacks.
+func FuzzHiddenPhrase(f *testing.F) {
+	f.Add(uint8(0), "delete everything", "thanks")
+	f.Add(uint8(1), "x", "/docs real request")
+	f.Add(uint8(5), "a b", "> quoted")
+	f.Add(uint8(9), "", "```\nnot closed")
+	f.Fuzz(func(t *testing.T, kind uint8, words, after string) {
+		// The words stay inside the construct: nothing in them may close it.
+		words = strings.Map(func(r rune) rune {
+			if strings.ContainsRune("<>`~-\\[]()\r\n\"'", r) || unicode.IsControl(r) {
+				return ' '
+			}
+			return r
+		}, words)
+		hidden := []string{
+			"<!-- /docs " + words + " -->",
+			"> /docs " + words,
+			"> quoted " + words + "\n/docs " + words,
+			"`/docs " + words + "`",
+			"``` \n/docs " + words + "\n```",
+			"~~~\n/docs " + words + "\n~~~",
+			"    /docs " + words,
+			"[" + words + "](/docs " + words + ")",
+			"<code>/docs " + words + "</code>",
+			"[//]: # (/docs " + words + ")",
+			"- ```\n  /docs " + words + "\n  ```",
+			"<a href=\"/docs\">" + words + "</a>",
+		}
+		body := hidden[int(kind)%len(hidden)] + "\n\n" + after
+		if event.MatchPhrase(body, "/docs") != event.MatchPhrase(after, "/docs") {
+			t.Fatalf("MatchPhrase(%q) = %v, but %v for the text after the hidden part alone", body, event.MatchPhrase(body, "/docs"), event.MatchPhrase(after, "/docs"))
+		}
+	})
+}
+
+// FuzzStripPhrase puts phrase between spaces in a plain body where it
+// occurs nowhere else, so it must match, and checks that StripPhrase keeps
+// the text on both sides.
 func FuzzStripPhrase(f *testing.F) {
 	f.Add("please", "/docs", "now")
 	f.Add("", "/docs", "add a page")
 	f.Add("intro\n", "/docs", "\nend")
 	f.Add("first\r\n", "/docs", "do it\r\n")
-	f.Add("  \t", "@bot", "\t  ")
+	f.Add("ok \t", "@bot", "\t  ")
 	f.Add("a.", "/docs", ".b")
 	f.Add("x", " y ", "z")
 	f.Add("日本", "語", "\u0301")
@@ -100,6 +158,17 @@ func FuzzStripPhrase(f *testing.F) {
 		if phrase == "" {
 			return
 		}
+		// Plain text only: Markdown could make any of it code or quoted,
+		// which FuzzMatchPhrase and FuzzHiddenPhrase cover.
+		plain := func(s string) string {
+			return strings.Map(func(r rune) rune {
+				if strings.ContainsRune("<>`~!#*+-=_|[]()\\\t\r\n", r) || unicode.IsControl(r) || unicode.IsDigit(r) {
+					return 'x'
+				}
+				return r
+			}, s)
+		}
+		before, phrase, after = "a "+plain(before), plain(phrase), plain(after)
 		body := before + " " + phrase + " " + after
 		if !event.MatchPhrase(body, phrase) {
 			t.Fatalf("MatchPhrase(%q, %q) = false for the phrase between spaces", body, phrase)
@@ -118,6 +187,38 @@ func FuzzStripPhrase(f *testing.F) {
 		}
 		if len(got) > len(body)-len(phrase)+1 {
 			t.Fatalf("StripPhrase(%q, %q) = %q removed less than the phrase", body, phrase, got)
+		}
+	})
+}
+
+// FuzzVisible checks that Visible only removes, that what it leaves holds
+// no comment opener, that it is stable, and that text without a comment
+// passes unchanged.
+func FuzzVisible(f *testing.F) {
+	for _, s := range hiddenSeeds {
+		f.Add(s)
+	}
+	f.Add("a<!-->b<!--->c<!-- d")
+	f.Fuzz(func(t *testing.T, md string) {
+		v := event.Visible(md)
+		if strings.Contains(v, "<!--") {
+			t.Fatalf("Visible(%q) = %q holds a comment opener", md, v)
+		}
+		if event.Visible(v) != v {
+			t.Fatalf("Visible(%q) = %q changes again", md, v)
+		}
+		if !strings.Contains(md, "<!--") && v != md {
+			t.Fatalf("Visible(%q) = %q without a comment", md, v)
+		}
+		// v is a subsequence of md.
+		j := 0
+		for i := 0; i < len(md) && j < len(v); i++ {
+			if md[i] == v[j] {
+				j++
+			}
+		}
+		if j != len(v) {
+			t.Fatalf("Visible(%q) = %q adds text", md, v)
 		}
 	})
 }

@@ -14,7 +14,8 @@ func TestMatchPhrase(t *testing.T) {
 		{"/docs", "/docs", true},
 		{"ok /docs", "/docs", true},
 		{"line one\n/docs", "/docs", true},
-		{"\t/docs\t", "/docs", true},
+		{"ok\t/docs\t", "/docs", true},
+		{"\t/docs\t", "/docs", false}, // a tab at the start makes code
 		{"run /docs.", "/docs", true},
 		{"(/docs)", "/docs", true},
 		{"/docs, then stop", "/docs", true},

@@ -2,29 +2,143 @@ package event
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
 )
 
-// Prompt builds the prompt used when the prompt input is empty: the comment
-// without its trigger phrase, or the issue or pull request's title and body,
-// followed by ContextBlock. It returns "" when there is nothing to act on,
-// such as a comment that is only the phrase, or an event with no issue.
+// Prompt builds the prompt used when the prompt input is empty, from what
+// a reader of the thread sees (HTML comments are dropped, see Visible):
+// the comment without its trigger phrase, or the issue or pull request's
+// title and body, followed by ContextBlock. A comment on a diff line also
+// says where it stands (see ReviewCommentPrompt), and a submitted review is
+// ReviewPrompt without its line comments. It returns "" when there is
+// nothing to act on, such as a comment that is only the phrase, or an event
+// with no issue.
 func Prompt(t *Trigger, phrase string) string {
 	var text string
 	switch {
+	case t.ReviewID != 0:
+		return ReviewPrompt(t, phrase, nil)
+	case t.CommentID != 0 && t.CommentKind == KindReview:
+		return ReviewCommentPrompt(t, phrase)
 	case t.CommentID != 0:
 		text = StripPhrase(t.CommentBody, phrase)
 	case t.Number != 0:
 		title := strings.TrimSpace(t.Title)
-		body := strings.TrimSpace(t.IssueBody)
+		body := strings.TrimSpace(Visible(t.IssueBody))
 		text = strings.TrimSpace(title + "\n\n" + body)
 	}
 	if text == "" {
 		return ""
 	}
 	return text + ContextBlock(t)
+}
+
+// ReviewCommentPrompt builds the prompt for a comment on a line of a pull
+// request's diff: the instruction (the comment's visible text without the
+// phrase), then the file, the line or range of lines and the diff hunk the
+// comment is on, so that "shorten this" means that line, then
+// ContextBlock. It returns "" when the comment holds no instruction.
+func ReviewCommentPrompt(t *Trigger, phrase string) string {
+	text := StripPhrase(t.CommentBody, phrase)
+	if text == "" {
+		return ""
+	}
+	return text + "\n\n---\nThe comment is on " + place(t.Path, t.Line, t.StartLine, t.Side) + withHunk(t.DiffHunk) + ContextBlock(t)
+}
+
+// LineComment is one comment on a diff line that belongs to a review, as
+// the pull request review comments API lists it.
+type LineComment struct {
+	Path      string
+	Line      int // the (last) line; 0 when the comment is outdated
+	StartLine int // the first line of a range; 0 if none
+	Body      string
+	DiffHunk  string
+}
+
+// ReviewPrompt builds the prompt for a submitted review: the review's
+// visible body without the phrase, then each line comment's visible body
+// with its file, line and diff hunk, then ContextBlock. Line comments
+// with no visible text are left out. It returns "" when neither the body
+// nor any line comment holds an instruction.
+func ReviewPrompt(t *Trigger, phrase string, comments []LineComment) string {
+	var parts []string
+	if text := StripPhrase(t.ReviewBody, phrase); text != "" {
+		parts = append(parts, text)
+	}
+	var lines []string
+	for _, c := range comments {
+		body := StripPhrase(c.Body, phrase)
+		if body == "" {
+			continue
+		}
+		item := "On " + place(c.Path, c.Line, c.StartLine, "") + ":\n" + body
+		if f := fenced(c.DiffHunk); f != "" {
+			item += "\n" + f
+		}
+		lines = append(lines, item)
+	}
+	if len(lines) > 0 {
+		parts = append(parts, "---\nThe review's comments on lines of the diff:\n\n"+strings.Join(lines, "\n\n"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "\n\n") + ContextBlock(t)
+}
+
+// place says where in a pull request's diff a comment stands. The path is
+// quoted: it is someone's free text and must stay on one line.
+func place(path string, line, start int, side string) string {
+	s := "file " + strconv.Quote(path)
+	switch {
+	case start != 0 && line != 0 && start != line:
+		s += fmt.Sprintf(", lines %d to %d", start, line)
+	case line != 0:
+		s += fmt.Sprintf(", line %d", line)
+	default:
+		return s + " (a line no longer in the diff)"
+	}
+	switch side {
+	case "RIGHT":
+		s += " of the new version"
+	case "LEFT":
+		s += " of the old version"
+	}
+	return s
+}
+
+// withHunk ends a sentence that says where a comment stands: with a colon
+// and the fenced hunk, or with a full stop when there is none.
+func withHunk(hunk string) string {
+	if f := fenced(hunk); f != "" {
+		return ":\n" + f
+	}
+	return "."
+}
+
+// fenced puts a diff hunk in a code fence longer than any run of backticks
+// in it, so the hunk cannot close the fence and pose as instructions. It is
+// "" for an empty hunk.
+func fenced(hunk string) string {
+	hunk = strings.TrimRight(hunk, "\r\n")
+	if strings.TrimSpace(hunk) == "" {
+		return ""
+	}
+	longest, n := 0, 0
+	for i := 0; i < len(hunk); i++ {
+		if hunk[i] == '`' {
+			n++
+			longest = max(longest, n)
+		} else {
+			n = 0
+		}
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	return fence + "diff\n" + hunk + "\n" + fence
 }
 
 // ContextBlock tells the agent where the request came from, so it can find

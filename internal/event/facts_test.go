@@ -1,0 +1,197 @@
+package event
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/escape"
+)
+
+// TestReadFacts checks the facts that answering in a pull request needs,
+// read from real payloads and, where GitHub's examples lack a field
+// (comment counts, line ranges, review bodies), from payloads written here.
+func TestReadFacts(t *testing.T) {
+	t.Parallel()
+	written := func(payload string) string {
+		p := filepath.Join(t.TempDir(), "event.json")
+		if err := os.WriteFile(p, []byte(payload), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const repo = "Codertocat/Hello-World"
+	hello := "https://github.com/Codertocat/Hello-World/pull/2"
+	cases := []struct {
+		name, event, path string
+		check             func(*Trigger) bool
+		want              string
+	}{
+		{
+			name: "review comment on one line", event: "pull_request_review_comment",
+			path: filepath.Join(webhooks, "pull_request_review_comment.created.1.json"),
+			check: func(g *Trigger) bool {
+				return g.Path == "README.md" && g.Line == 265 && g.StartLine == 0 && g.Side == "RIGHT" &&
+					g.DiffHunk == "@@ -1 +1 @@\n-# Hello-World" && g.CommentURL == hello+"#discussion_r284312630" &&
+					g.CommentKind == KindReview && g.PRAuthor == "Codertocat" && g.HeadRef == "changes" && g.HeadRepo == repo
+			},
+			want: "README.md line 265 RIGHT, its hunk and URL, PR by Codertocat from Codertocat/Hello-World:changes",
+		},
+		{
+			name: "submitted review", event: "pull_request_review",
+			path: filepath.Join(webhooks, "pull_request_review.submitted.0.json"),
+			check: func(g *Trigger) bool {
+				return g.ReviewID == 237895671 && g.ReviewBody == "" && g.ReviewState == "commented" &&
+					g.CommentURL == hello+"#pullrequestreview-237895671" && g.CommentID == 0 &&
+					g.Number == 2 && g.IsPR && g.PRAuthor == "Codertocat" && g.HeadRef == "changes" && g.HeadRepo == repo
+			},
+			want: "review 237895671, commented, no body, on PR 2 from Codertocat/Hello-World:changes",
+		},
+		{
+			name: "issue labeled", event: "issues", path: filepath.Join(webhooks, "issues.labeled.9.json"),
+			check: func(g *Trigger) bool { return g.Label == "bug" && g.Assignee == "" && !g.IsPR },
+			want:  "label bug",
+		},
+		{
+			name: "issue assigned", event: "issues", path: filepath.Join(webhooks, "issues.assigned.1.json"),
+			check: func(g *Trigger) bool { return g.Assignee == "Codertocat" && g.Label == "" },
+			want:  "assignee Codertocat",
+		},
+		{
+			name: "pull request labeled", event: "pull_request", path: filepath.Join(webhooks, "pull_request.labeled.8.json"),
+			check: func(g *Trigger) bool { return g.Label == "bug" && g.HeadRef == "changes" && g.HeadRepo == repo },
+			want:  "label bug on Codertocat/Hello-World:changes",
+		},
+		{
+			name: "issue comment", event: "issue_comment", path: filepath.Join(webhooks, "issue_comment.created.0.json"),
+			check: func(g *Trigger) bool {
+				return g.CommentURL == "https://github.com/Codertocat/Hello-World/issues/1#issuecomment-492700400" && g.PRAuthor == ""
+			},
+			want: "the comment's URL, no PR author on an issue",
+		},
+		{
+			name: "comment count and the author of a pull request", event: "issue_comment",
+			path: written(`{"action":"created","issue":{"number":7,"comments":1234,"user":{"login":"agent-bot[bot]"},"pull_request":{"url":"x"}},
+				"comment":{"id":5,"body":"/docs go","html_url":"https://github.com/o/r/pull/7#issuecomment-5"},"sender":{"login":"ann"}}`),
+			check: func(g *Trigger) bool { return g.CommentCount == 1234 && g.IsPR && g.PRAuthor == "agent-bot[bot]" },
+			want:  "1234 comments on a PR by agent-bot[bot]",
+		},
+		{
+			name: "multi-line review comment on the old side", event: "pull_request_review_comment",
+			path: written(`{"action":"created","pull_request":{"number":8,"comments":3,"head":{"ref":"fix","repo":{"full_name":"fork/r"}}},
+				"comment":{"id":6,"body":"/docs shorten","path":"a.md","start_line":10,"line":12,"side":"LEFT","diff_hunk":"@@ -10,3 +10,3 @@"},"sender":{"login":"ann"}}`),
+			check: func(g *Trigger) bool {
+				return g.StartLine == 10 && g.Line == 12 && g.Side == "LEFT" && g.Path == "a.md" && g.HeadRepo == "fork/r" && g.CommentCount == 3
+			},
+			want: "lines 10 to 12 of a.md, LEFT, head fork/r, 3 comments",
+		},
+		{
+			name: "review with a body", event: "pull_request_review",
+			path: written(`{"action":"submitted","pull_request":{"number":8},"review":{"id":9,"body":"/docs tighten","state":"changes_requested","user":{"login":"bo"}}}`),
+			check: func(g *Trigger) bool {
+				return g.ReviewBody == "/docs tighten" && g.ReviewState == "changes_requested" && g.Sender == "bo" && g.CommentBody == ""
+			},
+			want: "body /docs tighten, changes_requested, sent by the reviewer when sender is missing",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Read(tc.event, tc.path, "o/r")
+			if err != nil {
+				t.Fatalf("Read() error = %v", err)
+			}
+			if !tc.check(got) {
+				t.Errorf("Read() = %+v\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestReadReviewErrors(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "event.json")
+	if err := os.WriteFile(p, []byte(`{"action":"submitted","pull_request":{"number":1}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, event := range []string{"pull_request_review", "pull_request_review_thread"} {
+		_, err := Read(event, filepath.Join("testdata", "issues_opened.json"), "o/r")
+		if err == nil {
+			t.Errorf("Read(%s) of an issues payload: no error", event)
+		}
+	}
+	if _, err := Read("pull_request_review", p, "o/r"); err == nil {
+		t.Error("Read() of a review event without a review: no error")
+	}
+}
+
+func TestRequest(t *testing.T) {
+	t.Parallel()
+	issue := func(action string) *Trigger { return &Trigger{Event: "issues", Number: 1, Action: action} }
+	pr := func(event, action string) *Trigger {
+		return &Trigger{Event: event, Number: 2, IsPR: true, Action: action}
+	}
+	labeled := func(tr *Trigger, label string) *Trigger { tr.Label = label; return tr }
+	assigned := func(tr *Trigger, login string) *Trigger { tr.Assignee = login; return tr }
+	cases := []struct {
+		name            string
+		t               *Trigger
+		label, assignee string
+		reason          string // "" for a request
+	}{
+		{name: "new comment", t: &Trigger{Event: "issue_comment", Action: "created", CommentID: 1}},
+		{name: "edited comment", t: &Trigger{Event: "issue_comment", Action: "edited", CommentID: 1},
+			reason: "the comment was edited, not created: only new comments are requests"},
+		{name: "comment without an action", t: &Trigger{Event: "issue_comment", CommentID: 1},
+			reason: `the comment was "", not created: only new comments are requests`},
+		{name: "deleted review comment", t: &Trigger{Event: "pull_request_review_comment", Action: "deleted"},
+			reason: "the comment was deleted, not created: only new comments are requests"},
+		{name: "submitted review", t: pr("pull_request_review", "submitted")},
+		{name: "edited review", t: pr("pull_request_review", "edited"),
+			reason: "the review was edited, not submitted: only submitted reviews are requests"},
+		{name: "opened issue", t: issue("opened")},
+		{name: "reopened pull request", t: pr("pull_request", "reopened")},
+		{name: "opened under pull_request_target", t: pr("pull_request_target", "opened"), label: "docs"},
+		{name: "closed issue", t: issue("closed"),
+			reason: "the issue action closed is not a request: only opened, reopened, labeled and assigned are"},
+		{name: "synchronized pull request", t: pr("pull_request", "synchronize"),
+			reason: "the pull request action synchronize is not a request: only opened, reopened, labeled and assigned are"},
+		{name: "any label", t: labeled(issue("labeled"), "bug")},
+		{name: "the named label, in another case", t: labeled(pr("pull_request", "labeled"), "Docs"), label: " docs "},
+		{name: "another label", t: labeled(issue("labeled"), "bug"), label: "docs",
+			reason: "the label added to the issue is bug, not trigger-label docs"},
+		{name: "a label with spaces and a hash", t: labeled(issue("labeled"), "needs #docs"), label: "docs",
+			reason: "the label added to the issue is " + escape.Log("needs #docs") + ", not trigger-label docs"},
+		{name: "unlabeled with the named label", t: labeled(issue("unlabeled"), "docs"), label: "docs",
+			reason: "the issue action unlabeled is not a request: only opened, reopened, labeled and assigned are"},
+		{name: "anyone assigned", t: assigned(issue("assigned"), "ann")},
+		{name: "the named assignee, with @", t: assigned(pr("pull_request", "assigned"), "Docs-Bot"), assignee: "@docs-bot"},
+		{name: "another assignee", t: assigned(pr("pull_request", "assigned"), "ann"), assignee: "docs-bot",
+			reason: "the pull request was assigned to ann, not trigger-assignee docs-bot"},
+		{name: "the label input does not filter assignments", t: assigned(issue("assigned"), "ann"), label: "docs"},
+		{name: "unassigned", t: assigned(issue("unassigned"), "docs-bot"), assignee: "docs-bot",
+			reason: "the issue action unassigned is not a request: only opened, reopened, labeled and assigned are"},
+		{name: "review thread", t: pr("pull_request_review_thread", "resolved"),
+			reason: "a review thread was resolved: only new comments and submitted reviews are requests"},
+		{name: "dispatch", t: &Trigger{Event: "workflow_dispatch"}},
+		{name: "schedule", t: &Trigger{Event: "schedule"}},
+		{name: "outside Actions", t: &Trigger{}},
+		{name: "an action with a newline is one line", t: issue("x\n::error::y"),
+			reason: `the issue action "x\n::error::y" is not a request: only opened, reopened, labeled and assigned are`},
+		{name: "a label that is a workflow command", t: labeled(issue("labeled"), "::stop-commands::x"), label: "docs",
+			reason: "the label added to the issue is " + escape.Log("::stop-commands::x") + ", not trigger-label docs"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ok, reason := tc.t.Request(tc.label, tc.assignee)
+			if strings.ContainsAny(reason, "\r\n") || strings.HasPrefix(reason, "::") || strings.Contains(reason, " ::") {
+				t.Errorf("reason %q is not one safe log line", reason)
+			}
+			if ok != (tc.reason == "") || reason != tc.reason {
+				t.Errorf("Request(%q, %q) = %v, %q; want %v, %q", tc.label, tc.assignee, ok, reason, tc.reason == "", tc.reason)
+			}
+		})
+	}
+}

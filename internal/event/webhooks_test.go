@@ -1,0 +1,171 @@
+package event
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// webhooks holds GitHub's own example payloads (../shared/webhooks from the
+// repository root). They are reference data kept outside the project: a
+// missing directory fails the test, it never skips it.
+const webhooks = "../../../shared/webhooks"
+
+// TestReadWebhooks reads every real payload through Read and checks who
+// sent it, which issue or pull request and comment it is about, and
+// whether it is a request, with the reason when it is not. Every file in
+// the directory must have a row, and every row a file.
+func TestReadWebhooks(t *testing.T) {
+	t.Parallel()
+	want := []struct {
+		file      string
+		sender    string
+		bot       bool
+		number    int
+		commentID int64
+		action    string
+		reason    string // "" for a request
+	}{
+		{"issue_comment.created.0.json", "Codertocat", false, 1, 492700400, "created", ""},
+		{"issue_comment.created.1.json", "Codertocat", false, 1, 492700400, "created", ""},
+		{"issue_comment.created.2.json", "Codertocat", false, 1, 492700400, "created", ""},
+		{"issue_comment.created.3.json", "Codertocat", false, 1, 492700400, "created", ""},
+		{"issue_comment.created.4.json", "Codertocat", false, 1, 492700400, "created", ""},
+		{"issue_comment.deleted.5.json", "Codertocat", false, 1, 492700400, "deleted", "the comment was deleted, not created: only new comments are requests"},
+		{"issue_comment.deleted.6.json", "Codertocat", false, 1, 492700400, "deleted", "the comment was deleted, not created: only new comments are requests"},
+		{"issue_comment.edited.7.json", "Codertocat", false, 1, 492700400, "edited", "the comment was edited, not created: only new comments are requests"},
+		{"issue_comment.edited.8.json", "Codertocat", false, 1, 492700400, "edited", "the comment was edited, not created: only new comments are requests"},
+		{"issues.assigned.1.json", "Codertocat", false, 1, 0, "assigned", ""},
+		{"issues.assigned.2.json", "Codertocat", false, 1, 0, "assigned", ""},
+		{"issues.assigned.3.json", "Codertocat", false, 1, 0, "assigned", ""},
+		{"issues.deleted.4.json", "Codertocat", false, 1, 0, "deleted", "the issue action deleted is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.demilestoned.5.json", "Codertocat", false, 2, 0, "demilestoned", "the pull request action demilestoned is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.demilestoned.6.json", "Codertocat", false, 2, 0, "demilestoned", "the pull request action demilestoned is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.edited.0.json", "Codertocat", false, 1, 0, "edited", "the issue action edited is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.edited.7.json", "Codertocat", false, 1, 0, "edited", "the issue action edited is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.edited.8.json", "Codertocat", false, 1, 0, "edited", "the issue action edited is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.labeled.10.json", "Codertocat", false, 1, 0, "labeled", ""},
+		{"issues.labeled.9.json", "Codertocat", false, 1, 0, "labeled", ""},
+		{"issues.locked.11.json", "Codertocat", false, 1, 0, "locked", "the issue action locked is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.locked.12.json", "Codertocat", false, 1, 0, "locked", "the issue action locked is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.milestoned.13.json", "Codertocat", false, 2, 0, "milestoned", "the pull request action milestoned is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.milestoned.14.json", "Codertocat", false, 2, 0, "milestoned", "the pull request action milestoned is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.opened.15.json", "Codertocat", false, 1, 0, "opened", ""},
+		{"issues.opened.16.json", "Codertocat", false, 1, 0, "opened", ""},
+		{"issues.opened.17.json", "Codertocat", false, 1, 0, "opened", ""},
+		{"issues.opened.18.json", "Codertocat", false, 1, 0, "opened", ""},
+		{"issues.pinned.19.json", "Codertocat", false, 1, 0, "pinned", "the issue action pinned is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.reopened.20.json", "Codertocat", false, 1, 0, "reopened", ""},
+		{"issues.transferred.21.json", "Codertocat", false, 1, 0, "transferred", "the issue action transferred is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.unassigned.22.json", "Codertocat", false, 1, 0, "unassigned", "the issue action unassigned is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.unassigned.23.json", "Codertocat", false, 1, 0, "unassigned", "the issue action unassigned is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.unlabeled.24.json", "Codertocat", false, 1, 0, "unlabeled", "the issue action unlabeled is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.unlabeled.25.json", "Codertocat", false, 1, 0, "unlabeled", "the issue action unlabeled is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.unlocked.26.json", "Codertocat", false, 1, 0, "unlocked", "the issue action unlocked is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.unlocked.27.json", "Codertocat", false, 1, 0, "unlocked", "the issue action unlocked is not a request: only opened, reopened, labeled and assigned are"},
+		{"issues.unpinned.28.json", "Codertocat", false, 1, 0, "unpinned", "the issue action unpinned is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.assigned.1.json", "Codertocat", false, 2, 0, "assigned", ""},
+		{"pull_request.assigned.2.json", "Codertocat", false, 2, 0, "assigned", ""},
+		{"pull_request.closed.3.json", "Codertocat", false, 2, 0, "closed", "the pull request action closed is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.closed.4.json", "Codertocat", false, 2, 0, "closed", "the pull request action closed is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.converted_to_draft.5.json", "Codertocat", false, 2, 0, "converted_to_draft", "the pull request action converted_to_draft is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.converted_to_draft.6.json", "Codertocat", false, 2, 0, "converted_to_draft", "the pull request action converted_to_draft is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.converted_to_draft.7.json", "Codertocat", false, 2, 0, "converted_to_draft", "the pull request action converted_to_draft is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.labeled.8.json", "Codertocat", false, 2, 0, "labeled", ""},
+		{"pull_request.labeled.9.json", "Codertocat", false, 2, 0, "labeled", ""},
+		{"pull_request.locked.10.json", "Codertocat", false, 2, 0, "locked", "the pull request action locked is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.locked.11.json", "Codertocat", false, 2, 0, "locked", "the pull request action locked is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.opened.0.json", "Codertocat", false, 2, 0, "opened", ""},
+		{"pull_request.opened.12.json", "Codertocat", false, 2, 0, "opened", ""},
+		{"pull_request.opened.13.json", "Codertocat", false, 2, 0, "opened", ""},
+		{"pull_request.opened.14.json", "Codertocat", false, 2, 0, "opened", ""},
+		{"pull_request.ready_for_review.15.json", "Codertocat", false, 2, 0, "ready_for_review", "the pull request action ready_for_review is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.ready_for_review.16.json", "Codertocat", false, 2, 0, "ready_for_review", "the pull request action ready_for_review is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.ready_for_review.17.json", "Codertocat", false, 2, 0, "ready_for_review", "the pull request action ready_for_review is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.reopened.18.json", "Codertocat", false, 2, 0, "reopened", ""},
+		{"pull_request.reopened.19.json", "Codertocat", false, 2, 0, "reopened", ""},
+		{"pull_request.review_request_removed.20.json", "Codertocat", false, 2, 0, "review_request_removed", "the pull request action review_request_removed is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.review_requested.21.json", "Codertocat", false, 2, 0, "review_requested", "the pull request action review_requested is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.synchronize.22.json", "Codertocat", false, 2, 0, "synchronize", "the pull request action synchronize is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.unassigned.23.json", "Codertocat", false, 2, 0, "unassigned", "the pull request action unassigned is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.unassigned.24.json", "Codertocat", false, 2, 0, "unassigned", "the pull request action unassigned is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.unlabeled.25.json", "Codertocat", false, 2, 0, "unlabeled", "the pull request action unlabeled is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.unlabeled.26.json", "Codertocat", false, 2, 0, "unlabeled", "the pull request action unlabeled is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.unlocked.27.json", "Codertocat", false, 2, 0, "unlocked", "the pull request action unlocked is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request.unlocked.28.json", "Codertocat", false, 2, 0, "unlocked", "the pull request action unlocked is not a request: only opened, reopened, labeled and assigned are"},
+		{"pull_request_review.dismissed.1.json", "Codertocat", false, 2, 0, "dismissed", "the review was dismissed, not submitted: only submitted reviews are requests"},
+		{"pull_request_review.submitted.0.json", "Codertocat", false, 2, 0, "submitted", ""},
+		{"pull_request_review.submitted.2.json", "Codertocat", false, 2, 0, "submitted", ""},
+		{"pull_request_review.submitted.3.json", "Codertocat", false, 2, 0, "submitted", ""},
+		{"pull_request_review_comment.created.0.json", "Codertocat", false, 2, 284312630, "created", ""},
+		{"pull_request_review_comment.created.1.json", "Codertocat", false, 2, 284312630, "created", ""},
+		{"pull_request_review_comment.created.2.json", "Codertocat", false, 2, 284312630, "created", ""},
+		{"pull_request_review_comment.deleted.3.json", "Codertocat", false, 2, 284312630, "deleted", "the comment was deleted, not created: only new comments are requests"},
+		{"pull_request_review_comment.edited.4.json", "Codertocat", false, 2, 284312630, "edited", "the comment was edited, not created: only new comments are requests"},
+		{"pull_request_review_thread.resolved.0.json", "octocat", false, 118, 0, "resolved", "a review thread was resolved: only new comments and submitted reviews are requests"},
+		{"pull_request_review_thread.resolved.1.json", "Codertocat", false, 2, 0, "resolved", "a review thread was resolved: only new comments and submitted reviews are requests"},
+		{"pull_request_review_thread.unresolved.2.json", "Codertocat", false, 2, 0, "unresolved", "a review thread was unresolved: only new comments and submitted reviews are requests"},
+		{"push.0.json", "Codertocat", false, 0, 0, "", ""},
+		{"push.1.json", "Codertocat", false, 0, 0, "", ""},
+		{"push.2.json", "Codertocat", false, 0, 0, "", ""},
+		{"push.3.json", "Codertocat", false, 0, 0, "", ""},
+		{"push.4.json", "Codertocat", false, 0, 0, "", ""},
+		{"push.5.json", "Codertocat", false, 0, 0, "", ""},
+		{"push.6.json", "Codertocat", false, 0, 0, "", ""},
+		{"repository_dispatch.on-demand-test.0.json", "Codertocat", false, 0, 0, "on-demand-test", ""},
+		{"repository_dispatch.on-demand-test.1.json", "Codertocat", false, 0, 0, "on-demand-test", ""},
+		{"workflow_dispatch.0.json", "octocat", false, 0, 0, "", ""},
+		{"workflow_dispatch.1.json", "Codertocat", false, 0, 0, "", ""},
+	}
+	files, err := filepath.Glob(filepath.Join(webhooks, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no webhook payloads in %s (glob error %v): the reference data must be there", webhooks, err)
+	}
+	rows := map[string]bool{}
+	for _, w := range want {
+		rows[w.file] = true
+	}
+	for _, f := range files {
+		if !rows[filepath.Base(f)] {
+			t.Errorf("%s has no row in this table: add what it must read as", filepath.Base(f))
+		}
+	}
+	for _, w := range want {
+		t.Run(w.file, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(webhooks, w.file)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("payload missing: %v", err)
+			}
+			var p struct {
+				Repository struct {
+					FullName string `json:"full_name"`
+				} `json:"repository"`
+			}
+			if err := json.Unmarshal(data, &p); err != nil {
+				t.Fatal(err)
+			}
+			name, _, _ := strings.Cut(w.file, ".")
+			got, err := Read(name, path, p.Repository.FullName)
+			if err != nil {
+				t.Fatalf("Read() error = %v", err)
+			}
+			if got.Event != name || got.Owner+"/"+got.Repo != p.Repository.FullName {
+				t.Errorf("event %q in %s/%s, want %q in %s", got.Event, got.Owner, got.Repo, name, p.Repository.FullName)
+			}
+			if got.Sender != w.sender || got.SenderIsBot != w.bot {
+				t.Errorf("sender %q (bot %v), want %q (bot %v)", got.Sender, got.SenderIsBot, w.sender, w.bot)
+			}
+			if got.Number != w.number || got.CommentID != w.commentID || got.Action != w.action {
+				t.Errorf("number %d, comment %d, action %q; want %d, %d, %q", got.Number, got.CommentID, got.Action, w.number, w.commentID, w.action)
+			}
+			ok, reason := got.Request("", "")
+			if ok != (w.reason == "") || reason != w.reason {
+				t.Errorf("Request() = %v, %q; want %v, %q", ok, reason, w.reason == "", w.reason)
+			}
+		})
+	}
+}
