@@ -208,8 +208,9 @@ const (
 	// was not followed, 501). Sending the same request again will not help.
 	Refused FailureKind = iota + 1
 	// Transient: the server did not act, or the request only reads; trying
-	// again later may succeed (a 5xx to a read, a dropped connection before
-	// the request was sent, a 408 or 429).
+	// again later may succeed (a 5xx to a read, a connection that never
+	// opened, a 408 or 429, a read redirected to another host: the redirect
+	// is refused, but the next poll may be answered).
 	Transient
 	// MayHaveActed: a request that changes something (a POST) was sent and
 	// its fate is unknown (a 5xx, a dropped connection, an unreadable
@@ -220,6 +221,7 @@ const (
 	RateLimited
 )
 
+// String names the kind, for test output and debugging.
 func (k FailureKind) String() string {
 	switch k {
 	case Refused:
@@ -252,6 +254,8 @@ type Failure struct {
 	Err error
 }
 
+// Error shows the status and the service's reason, or the underlying error
+// without URLs; for RateLimited, also the wait asked and the time left.
 func (f *Failure) Error() string {
 	var b strings.Builder
 	if f.Kind == RateLimited {
@@ -272,6 +276,7 @@ func (f *Failure) Error() string {
 	return b.String()
 }
 
+// Unwrap returns Err, so errors.Is finds context.Canceled, ErrBadBody...
 func (f *Failure) Unwrap() error { return f.Err }
 
 // humanWait prints a wait; one past a year is only "more than a year".
@@ -325,9 +330,9 @@ func (c *Client) classify(method string, resp *http.Response, err error) (*Failu
 	case code >= 200 && code <= 299:
 		return nil, false
 	case code == http.StatusTooManyRequests, code == http.StatusServiceUnavailable && safe:
-		// The server refused before doing anything, and says when to come
-		// back. A 503 to a POST stays unknown: a proxy may say it after the
-		// service took the request.
+		// A 429 says the server did nothing, for any method; a 503 is taken
+		// at its word only for a read (to a POST, a proxy may say it after
+		// the service took the request). Either may say when to come back.
 		f.Kind = Transient
 		if wait, ok := retryAfter(resp, c.opt.Clock.Now()); ok {
 			f.RetryAfter = wait
