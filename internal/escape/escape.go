@@ -41,8 +41,10 @@ var markdown = map[rune]string{
 }
 
 // WordJoiner is the invisible character Markdown puts where GitHub would
-// otherwise make a link (see Markdown).
-const WordJoiner = "\u2060"
+// otherwise make a link (see Markdown), U+2060 written as an entity so that
+// it can be seen in the Markdown source; GitHub decodes it before it looks
+// for links, and finds the character there.
+const WordJoiner = "&#8288;"
 
 // Markdown renders s as plain text on one line, fit for a table cell or a
 // sentence in a comment: it formats nothing, links nothing, mentions nobody

@@ -119,7 +119,7 @@ func FuzzMarkdown(f *testing.F) {
 		if i := bareAmp(out); i >= 0 {
 			t.Fatalf("Markdown(%q) = %q has a bare & at %d", s, out, i)
 		}
-		if back, want := unjoin(unMarkdown.Replace(out)), unjoin(plain(s)); back != want {
+		if back, want := unMarkdown.Replace(unjoin(out)), plain(s); back != want {
 			t.Fatalf("Markdown(%q) = %q renders as %q, want %q", s, out, back, want)
 		}
 		if links := escapetest.Autolinks(out); links != nil {
@@ -131,7 +131,7 @@ func FuzzMarkdown(f *testing.F) {
 	})
 }
 
-// unjoin drops word joiners, the invisible characters Markdown adds.
+// unjoin drops the word joiners Markdown adds.
 func unjoin(s string) string { return strings.ReplaceAll(s, escape.WordJoiner, "") }
 
 // TestMarkdownLinksNothing pins where Markdown breaks what GitHub would
@@ -164,7 +164,7 @@ func TestMarkdownLinksNothing(t *testing.T) {
 // entities are the ones Markdown writes.
 var entities = []string{
 	"&amp;", "&lt;", "&gt;", "&quot;", "&#39;", "&#92;", "&#96;", "&#42;", "&#95;", "&#126;",
-	"&#91;", "&#93;", "&#40;", "&#41;", "&#33;", "&#35;", "&#124;", "&#64;", "&#58;",
+	"&#91;", "&#93;", "&#40;", "&#41;", "&#33;", "&#35;", "&#124;", "&#64;", "&#58;", escape.WordJoiner,
 }
 
 // bareAmp returns the offset of the first & in s that does not start one

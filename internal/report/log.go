@@ -5,51 +5,50 @@ package report
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/sethvargo/go-githubactions"
-
-	"github.com/agentjob/agent-job-action/internal/escape"
 )
 
 // Log writes the step's log. Every line passes through a redactor that
-// replaces registered secrets with ***, so a secret cannot reach the log even
-// by mistake. It is safe for concurrent use.
+// replaces registered secrets with ***, in any form they take, so a secret
+// cannot reach the log even by mistake. It is safe for concurrent use.
 type Log struct {
-	raw io.Writer // only for ::add-mask::, which must carry the secret itself
-	gha *githubactions.Action
-	red *redactor
+	raw       io.Writer // only for ::add-mask::, which must carry the secret itself
+	gha       *githubactions.Action
+	red       *redactor
+	inActions bool
 }
 
-// NewLog returns a log on w. getenv gives the runner's environment.
-func NewLog(w io.Writer, getenv func(string) string) *Log {
+// NewLog returns a log on w. inActions says whether a runner reads w: only
+// then does Mask tell it about secrets, since elsewhere nobody masks and the
+// ::add-mask:: line would show the secret.
+func NewLog(w io.Writer, inActions bool) *Log {
 	red := &redactor{w: w}
 	return &Log{
-		raw: w,
-		red: red,
-		gha: githubactions.New(githubactions.WithWriter(red), githubactions.WithGetenv(getenv)),
+		raw:       w,
+		red:       red,
+		inActions: inActions,
+		gha:       githubactions.New(githubactions.WithWriter(red)),
 	}
 }
 
 // Mask tells the runner to hide secret and removes it from everything this
 // log, the outputs and the summary write from now on.
 func (l *Log) Mask(secret string) {
-	if strings.TrimSpace(secret) == "" {
-		return
-	}
-	l.red.mu.Lock()
-	defer l.red.mu.Unlock()
-	// The runner masks line by line: register each line of a multi-line value.
-	for _, line := range strings.Split(secret, "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			fmt.Fprintf(l.raw, "::add-mask::%s\n", line)
-			// Also the forms escaping gives it, in case a secret reaches
-			// text that is escaped before it is redacted.
-			quoted := strconv.Quote(line)
-			l.red.secrets = append(l.red.secrets, line, escape.Markdown(line), quoted[1:len(quoted)-1])
+	// The runner masks line by line, and splits at \r as well as \n.
+	for _, line := range strings.FieldsFunc(secret, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
 		}
+		if l.inActions {
+			// The runner decodes the command's data before it registers
+			// it: encoded, the value it masks is the secret itself.
+			l.red.mu.Lock()
+			fmt.Fprintf(l.raw, "::add-mask::%s\n", escapeData(line))
+			l.red.mu.Unlock()
+		}
+		l.red.add(line)
 	}
 }
 
@@ -60,17 +59,18 @@ func (l *Log) Redact(s string) string { return l.red.redact(s) }
 // escape.Log first. As a second guard, the runner's legacy "##[command]"
 // syntax, which it finds anywhere in a line, is broken up.
 func (l *Log) Printf(format string, args ...any) {
-	l.gha.Infof("%s", strings.ReplaceAll(fmt.Sprintf(format, args...), "##[", "#\u200b#["))
+	l.gha.Infof("%s", strings.ReplaceAll(l.Redact(fmt.Sprintf(format, args...)), "##[", "#\u200b#["))
 }
 
 // Notice, Warning and Error write annotations; the runner unescapes their
-// text, and the escaping keeps it on one command line.
-func (l *Log) Notice(msg string)  { l.gha.Noticef("%s", msg) }
-func (l *Log) Warning(msg string) { l.gha.Warningf("%s", msg) }
-func (l *Log) Error(msg string)   { l.gha.Errorf("%s", msg) }
+// text, and the escaping keeps it on one command line. The text is redacted
+// before it is encoded, and again after.
+func (l *Log) Notice(msg string)  { l.gha.Noticef("%s", l.Redact(msg)) }
+func (l *Log) Warning(msg string) { l.gha.Warningf("%s", l.Redact(msg)) }
+func (l *Log) Error(msg string)   { l.gha.Errorf("%s", l.Redact(msg)) }
 
 // Group starts a collapsible group; EndGroup ends it.
-func (l *Log) Group(title string) { l.gha.Group(title) }
+func (l *Log) Group(title string) { l.gha.Group(l.Redact(title)) }
 func (l *Log) EndGroup()          { l.gha.EndGroup() }
 
 // StopCommands writes text that the runner must not interpret (untrusted,
@@ -84,32 +84,4 @@ func (l *Log) StopCommands(token, text string) {
 		l.Printf("%s", line)
 	}
 	l.Printf("::%s::", token)
-}
-
-type redactor struct {
-	mu      sync.Mutex
-	w       io.Writer
-	secrets []string
-}
-
-func (r *redactor) redact(s string) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.redactLocked(s)
-}
-
-func (r *redactor) redactLocked(s string) string {
-	for _, sec := range r.secrets {
-		s = strings.ReplaceAll(s, sec, "***")
-	}
-	return s
-}
-
-func (r *redactor) Write(p []byte) (int, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, err := io.WriteString(r.w, r.redactLocked(string(p))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
 }

@@ -1,8 +1,10 @@
 package report
 
 import (
+	"crypto/rand"
 	"fmt"
 	"net/url"
+	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -12,33 +14,58 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 )
 
-// Outputs writes step outputs to GITHUB_OUTPUT, or as "output name=value"
-// lines to the log when the action runs outside GitHub Actions.
+// Outputs writes step outputs to the runner's GITHUB_OUTPUT file, or as
+// "output name=value" lines to the log when the action runs outside GitHub
+// Actions.
 type Outputs struct {
 	log    *Log
-	toFile bool
+	path   string
+	random func() string // the random part of a delimiter
 }
 
-// NewOutputs returns outputs for the runner described by getenv.
-func NewOutputs(log *Log, getenv func(string) string) *Outputs {
-	return &Outputs{log: log, toFile: getenv("GITHUB_OUTPUT") != ""}
+// NewOutputs returns outputs written to the file at path (GITHUB_OUTPUT);
+// "" prints them to log instead.
+func NewOutputs(log *Log, path string) *Outputs {
+	return &Outputs{log: log, path: path, random: rand.Text}
 }
 
-// Set writes one output. The value is made one line (so it cannot close the
-// file command's delimiter and forge other outputs) and redacted.
-func (o *Outputs) Set(name, value string) (err error) {
-	value = o.log.Redact(escape.Line(value))
-	if !o.toFile {
+// delimiterPrefix starts every heredoc delimiter, as in actions/toolkit.
+const delimiterPrefix = "ghadelimiter_"
+
+// Set writes one output, redacted, as one line (a workflow that pastes it
+// into a script or a log line gets one line).
+//
+// Each value is framed by its own delimiter, 128 random bits that the value
+// does not contain: the runner ends a value at the first line equal to its
+// delimiter, so no value can end early, forge another output, or (with a
+// delimiter that never comes) make the runner reject the whole file.
+// go-githubactions uses one fixed delimiter for every value; it is not used
+// here.
+func (o *Outputs) Set(name, value string) error {
+	value = o.log.Redact(escape.Line(o.log.Redact(value)))
+	if o.path == "" {
 		o.log.Printf("output %s=%s", name, value)
 		return nil
 	}
-	// go-githubactions panics when the file cannot be written.
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("write output %s: %v", name, r)
-		}
-	}()
-	o.log.gha.SetOutput(name, value)
+	// The runner reads a line holding "=" before any "<<" as name=value.
+	if name == "" || strings.ContainsAny(name, "=\r\n") || strings.Contains(name, "<<") {
+		return fmt.Errorf("output name %q cannot be written to GITHUB_OUTPUT", name)
+	}
+	delim := delimiterPrefix + o.random()
+	for strings.Contains(value, delim) {
+		delim = delimiterPrefix + o.random()
+	}
+	f, err := os.OpenFile(o.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("write output %s: %w", name, err)
+	}
+	_, err = fmt.Fprintf(f, "%s<<%s\n%s\n%s\n", name, delim, value, delim)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write output %s: %w", name, err)
+	}
 	return nil
 }
 
@@ -69,7 +96,9 @@ func (o *Outputs) Write(r Result) error {
 		{"created-at", j.CreatedAt},
 		{"archived-at", j.Archived()},
 		{"timed-out", strconv.FormatBool(r.TimedOut)},
-		{"job", string(j.Raw)},
+		// The record as the API sent it, with secrets redacted in its
+		// decoded strings, whatever escapes the API used.
+		{"job", o.log.red.redactJSON(j.Raw)},
 	}
 	for _, p := range pairs {
 		if err := o.Set(p[0], p[1]); err != nil {

@@ -1,24 +1,20 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
-	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
-
+	"github.com/agentjob/agent-job-action/internal/escape/escapetest"
 	"github.com/agentjob/agent-job-action/internal/testbed/golden"
 )
 
-func goldenFile(t *testing.T, name, got string) {
-	t.Helper()
-	golden.Check(t, filepath.Join("testdata", name), got)
-}
-
-func job(t *testing.T, raw string) *agentapi.Job {
+func job(t testing.TB, raw string) *agentapi.Job {
 	t.Helper()
 	j, err := agentapi.DecodeJob([]byte(raw))
 	if err != nil {
@@ -46,82 +42,59 @@ func TestSummaryGolden(t *testing.T) {
 			return Result{JobID: "x|y", Status: "weird<script>", Elapsed: time.Second, Polls: 1,
 				Job: job(t, `{"id":"x|y","status":"weird<script>","model":"m | [x](javascript:alert(1))\n# title","source":{"repository":"@everyone"},"prLink":"javascript:alert(1)"}`)}
 		}},
+		// What GitHub would link without any link syntax, and a "|" inside
+		// the one link the summary makes.
+		{"summary-autolinks.md", func(t *testing.T) Result {
+			return Result{JobID: "job@evil.example", Status: "see www.evil.example/login", Elapsed: time.Second, Polls: 1,
+				Job: job(t, `{"id":"job@evil.example","status":"x","model":"mail admin@evil.example or mailto:a@b.co, #12, GH-3, a5c3785ed8d6a35868bc169f07e40e889087fd2e",`+
+					`"source":{"repository":"http://evil.example/r","ref":"ftp://evil.example"},"prLink":"https://github.com/o/r/pull/7|x|y"}`)}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			t.Parallel()
-			goldenFile(t, tt.file, Summary(tt.r(t)))
+			got := Summary(tt.r(t))
+			golden.Check(t, filepath.Join("testdata", tt.file), got)
+			checkSummary(t, got)
 		})
 	}
 }
 
-func TestOutputsSingleLineAndRedacted(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	env := map[string]string{"GITHUB_OUTPUT": filepath.Join(dir, "out")}
-	var stdout bytes.Buffer
-	log := NewLog(&stdout, func(k string) string { return env[k] })
-	log.Mask("s3cr3t-value")
-	out := NewOutputs(log, func(k string) string { return env[k] })
-	// A value that tries to close the delimiter and forge another output.
-	if err := out.Set("model", "m\n_GitHubActionsFileCommandDelimeter_\nstatus=completed s3cr3t-value"); err != nil {
-		t.Fatal(err)
+// prTarget is the destination of the summary's one link.
+var prTarget = regexp.MustCompile(`\]\(https://[^)]*\)`)
+
+// checkSummary fails t unless every row of the summary's table has two
+// cells and nothing but the pull request link is a link.
+func checkSummary(t testing.TB, md string) {
+	t.Helper()
+	sc := bufio.NewScanner(strings.NewReader(md))
+	rows := 0
+	for sc.Scan() {
+		if line := sc.Text(); strings.HasPrefix(line, "|") {
+			rows++
+			if n := escapetest.Cells(line); n != 2 {
+				t.Fatalf("row %q has %d cells, want 2, in:\n%s", line, n, md)
+			}
+		}
 	}
-	data, _ := os.ReadFile(env["GITHUB_OUTPUT"])
-	want := "model<<_GitHubActionsFileCommandDelimeter_\nm _GitHubActionsFileCommandDelimeter_ status=completed ***\n_GitHubActionsFileCommandDelimeter_\n"
-	if string(data) != want {
-		t.Errorf("GITHUB_OUTPUT:\n%q\nwant\n%q", data, want)
+	if rows != 9 {
+		t.Fatalf("table has %d rows, want 9 (header, delimiter, 7 values):\n%s", rows, md)
+	}
+	if links := escapetest.Autolinks(prTarget.ReplaceAllString(md, "]")); links != nil {
+		t.Fatalf("summary renders links %q:\n%s", links, md)
 	}
 }
 
-func TestOutputsFallBackToStdout(t *testing.T) {
-	t.Parallel()
-	var stdout bytes.Buffer
-	none := func(string) string { return "" }
-	out := NewOutputs(NewLog(&stdout, none), none)
-	if err := out.Set("status", "completed\n::error::x"); err != nil {
-		t.Fatal(err)
-	}
-	if got := stdout.String(); got != "output status=completed ::error::x\n" {
-		t.Errorf("stdout %q", got)
-	}
-}
-
-func TestUnwritableOutputIsAnError(t *testing.T) {
-	t.Parallel()
-	env := map[string]string{"GITHUB_OUTPUT": filepath.Join(t.TempDir(), "missing-dir", "out"), "GITHUB_STEP_SUMMARY": "/nonexistent/dir/summary"}
-	var stdout bytes.Buffer
-	log := NewLog(&stdout, func(k string) string { return env[k] })
-	if err := NewOutputs(log, func(k string) string { return env[k] }).Set("status", "x"); err == nil {
-		t.Error("no error for an output file that cannot be written")
-	}
-	if err := log.WriteSummary(func(k string) string { return env[k] }, "x"); err == nil {
-		t.Error("no error for a summary that cannot be written")
-	}
-}
-
-func TestLogRedactsAndMasksFirst(t *testing.T) {
-	t.Parallel()
-	var stdout bytes.Buffer
-	log := NewLog(&stdout, func(string) string { return "" })
-	log.Mask("line-one\nline-two")
-	log.Printf("value line-one and line-two")
-	log.Error("failed with line-two")
-	want := "::add-mask::line-one\n::add-mask::line-two\nvalue *** and ***\n::error::failed with ***\n"
-	if stdout.String() != want {
-		t.Errorf("log:\n%s\nwant:\n%s", stdout.String(), want)
-	}
-}
-
-func TestStopCommands(t *testing.T) {
-	t.Parallel()
-	var stdout bytes.Buffer
-	NewLog(&stdout, func(string) string { return "" }).StopCommands("tok", "a\n::error::b\n::tok::")
-	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	want := []string{"::stop-commands::tok", "a", "::error::b", " ::tok::", "::tok::"}
-	if strings.Join(lines, "|") != strings.Join(want, "|") {
-		t.Errorf("got %q, want %q", lines, want)
-	}
+// FuzzSummary checks that whatever the API sends, the summary's table keeps
+// its two columns and renders no link but the pull request's.
+func FuzzSummary(f *testing.F) {
+	f.Add("job_1", "completed", "sonnet", "https://github.com/o/r", "main", "https://github.com/o/r/pull/1")
+	f.Add("x|y", "a\nb|c", "www.x.com", "a@b.co", "http://x|y", "https://x/a|b)c")
+	f.Add("job@x.co", "#12", "GH-1", "mailto:a@b.co", "a5c3785ed8d6", "https://x/`|`")
+	f.Fuzz(func(t *testing.T, id, status, model, repo, ref, pr string) {
+		j := &agentapi.Job{ID: id, Status: status, Model: model, Source: agentapi.Source{Repository: repo, Ref: &ref}, PRLink: &pr}
+		checkSummary(t, Summary(Result{JobID: id, Status: status, Job: j, TimedOut: len(pr)%2 == 0, Polls: 3}))
+	})
 }
 
 func TestPRNumber(t *testing.T) {
@@ -142,4 +115,10 @@ func TestPRNumber(t *testing.T) {
 			t.Errorf("PRNumber(%q) = %q, want %q", link, got, want)
 		}
 	}
+}
+
+// newLog returns a log inside Actions on a buffer.
+func newLog() (*Log, *bytes.Buffer) {
+	var b bytes.Buffer
+	return NewLog(&b, true), &b
 }

@@ -2,14 +2,20 @@ package report
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
 )
 
-// Summary renders r as the Markdown job summary. Every value from the API
-// is escaped; the PR link is a link only when it is an https URL.
+// Summary renders r as the Markdown job summary, a table of two columns.
+// Every value from the API is escaped (escape.Markdown: no formatting, no
+// link, no mention, no "|" that splits a cell); the PR link is a link only
+// when it is an https URL, with any "|" in it percent-encoded. A job id that
+// is a plain token is shown in a code span, where nothing links and it can
+// be copied as it is.
 func Summary(r Result) string {
 	var b strings.Builder
 	b.WriteString("### Agent job\n\n| | |\n|---|---|\n")
@@ -36,7 +42,11 @@ func Summary(r Result) string {
 			pr = escape.Markdown(j.PR())
 		}
 	}
-	row("Job", escape.Markdown(r.JobID))
+	job := escape.Markdown(r.JobID)
+	if r.JobID != "" && escape.Log(r.JobID) == r.JobID {
+		job = "`" + r.JobID + "`"
+	}
+	row("Job", job)
 	row("Status", status)
 	row("Model", model)
 	row("Source", source)
@@ -46,17 +56,23 @@ func Summary(r Result) string {
 	return b.String()
 }
 
-// WriteSummary appends markdown to GITHUB_STEP_SUMMARY, when the runner
-// gives one.
-func (l *Log) WriteSummary(getenv func(string) string, markdown string) (err error) {
-	if getenv("GITHUB_STEP_SUMMARY") == "" {
+// WriteSummary appends markdown, redacted, to the job summary file at path
+// (GITHUB_STEP_SUMMARY); "" (outside Actions) writes nothing. The runner
+// reads the file whole, as Markdown, so there is no delimiter to close.
+func (l *Log) WriteSummary(path, markdown string) error {
+	if path == "" {
 		return nil
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("write job summary: %v", r)
-		}
-	}()
-	l.gha.AddStepSummary(l.Redact(markdown))
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("write job summary: %w", err)
+	}
+	_, err = io.WriteString(f, l.Redact(markdown)+"\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write job summary: %w", err)
+	}
 	return nil
 }

@@ -27,12 +27,16 @@ var links = []*regexp.Regexp{
 	regexp.MustCompile(`[0-9A-Fa-f]{7}`),
 }
 
+// codeSpan is a code span of single backticks, inside which GitHub links
+// nothing.
+var codeSpan = regexp.MustCompile("`[^`]*`")
+
 // Autolinks returns the pieces of markdown that GitHub could render as a
 // link, a mention or a reference without any link syntax; nil when none.
-// markdown is decoded first (entities become characters), as GitHub does
-// before it looks for them.
+// Code spans are left out, and the rest is decoded (entities become
+// characters), as GitHub does before it looks for links.
 func Autolinks(markdown string) []string {
-	text := html.UnescapeString(markdown)
+	text := html.UnescapeString(codeSpan.ReplaceAllString(markdown, "``"))
 	var found []string
 	for _, re := range links {
 		found = append(found, re.FindAllString(text, -1)...)

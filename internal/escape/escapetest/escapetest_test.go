@@ -47,3 +47,10 @@ func TestCells(t *testing.T) {
 		}
 	}
 }
+
+func TestAutolinksSkipsCodeSpans(t *testing.T) {
+	t.Parallel()
+	if got := Autolinks("`a@b.co www.x` and c@d.co"); !slices.Equal(got, []string{"@d"}) {
+		t.Errorf("Autolinks = %q, want only the address outside the code span", got)
+	}
+}

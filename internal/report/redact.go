@@ -1,0 +1,357 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"html"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/agentjob/agent-job-action/internal/escape"
+)
+
+// redactor replaces secrets with *** in every form they can take in what the
+// action writes. It matches twice:
+//   - exactly, the forms this program's own escapers give a secret: as it
+//     is, escape.Markdown, escape.Line, Go- and JSON-quoted, escape.Log, and
+//     each of those percent-encoded as go-githubactions encodes command data
+//     and properties;
+//   - on normalised forms of the text, in which escapes of every kind are
+//     decoded (backslash escapes of Go and JSON, \uXXXX of any character
+//     included; %XX; HTML references) and the invisible characters escape
+//     inserts are dropped, once, twice, until nothing changes; the secret
+//     is looked for, in each of its own decoded forms, in each of them. A
+//     secret found there is replaced in the original text, whole escapes at
+//     a time. This catches forms nobody listed: a key the API echoes as
+//     "mint\u005f…", a key escaped twice, a key next to text that changes
+//     its escaping.
+//
+// It is safe for concurrent use.
+type redactor struct {
+	mu      sync.Mutex
+	w       io.Writer
+	exact   []string // longest first, so that no shorter form cuts a longer one
+	normals []string
+}
+
+// add registers one line of a secret.
+func (r *redactor) add(secret string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	quoted := strconv.Quote(secret)
+	logged := escape.Log(secret)
+	if strings.HasPrefix(logged, `"`) {
+		logged = logged[1 : len(logged)-1]
+	}
+	bases := []string{secret, escape.Markdown(secret), escape.Line(secret), quoted[1 : len(quoted)-1], logged, jsonInner(secret, true), jsonInner(secret, false)}
+	for _, f := range bases {
+		r.exact = append(r.exact, f, escapeData(f), escapeProperty(f))
+	}
+	r.exact = slices.DeleteFunc(r.exact, func(s string) bool { return s == "" })
+	slices.SortFunc(r.exact, func(a, b string) int { return len(b) - len(a) })
+	r.exact = slices.Compact(r.exact)
+	// JSON writes each byte of invalid UTF-8 as U+FFFD, Markdown each run
+	// of them: look for those forms too.
+	for _, sec := range []string{secret, perByteValid(secret), strings.ToValidUTF8(secret, "\uFFFD")} {
+		for _, lv := range levels(sec) {
+			if len(lv.text) > 0 {
+				r.normals = append(r.normals, string(lv.text))
+			}
+		}
+	}
+	slices.Sort(r.normals)
+	r.normals = slices.Compact(r.normals)
+}
+
+// perByteValid replaces each byte of invalid UTF-8 in s with U+FFFD.
+func perByteValid(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func jsonInner(s string, escapeHTML bool) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(escapeHTML)
+	_ = enc.Encode(s) // a string always encodes
+	out := strings.TrimSuffix(b.String(), "\n")
+	return out[1 : len(out)-1]
+}
+
+// escapeData and escapeProperty are go-githubactions' encodings of a
+// workflow command's data and property values, which the runner decodes
+// before it shows (and masks) them.
+var (
+	escapeData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace
+	escapeProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace
+)
+
+func (r *redactor) redact(s string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.redactLocked(s)
+}
+
+func (r *redactor) redactLocked(s string) string {
+	for _, sec := range r.exact {
+		s = strings.ReplaceAll(s, sec, "***")
+	}
+	if len(r.normals) == 0 {
+		return s
+	}
+	var spans [][2]int
+	for _, lv := range levels(s) {
+		for _, sec := range r.normals {
+			for off := 0; ; {
+				i := bytes.Index(lv.text[off:], []byte(sec))
+				if i < 0 {
+					break
+				}
+				i += off
+				spans = append(spans, [2]int{lv.start[i], lv.end[i+len(sec)-1]})
+				off = i + 1
+			}
+		}
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		if sp[0] < last { // overlaps the one before: extend it
+			if sp[1] > last {
+				last = sp[1]
+			}
+			continue
+		}
+		b.WriteString(s[last:sp[0]])
+		b.WriteString("***")
+		last = sp[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// redactJSON returns the JSON document raw with every string in it (keys
+// too) redacted in decoded form, then encoded again in the same order:
+// whatever escapes the document used, no secret survives in a string.
+// What is left (a secret spelled across JSON syntax) the text redaction
+// then catches. A document that does not decode is redacted as text.
+func (r *redactor) redactJSON(raw []byte) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	out, err := r.reencode(raw)
+	if err != nil {
+		return r.redact(string(raw))
+	}
+	return r.redact(out)
+}
+
+func (r *redactor) reencode(raw []byte) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var b strings.Builder
+	type level struct {
+		object bool
+		n      int // values (and keys) written at this level
+	}
+	var stack []level
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return b.String(), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if d, ok := tok.(json.Delim); !ok || d == '{' || d == '[' {
+			if len(stack) > 0 {
+				top := &stack[len(stack)-1]
+				switch {
+				case top.object && top.n%2 == 1:
+					b.WriteByte(':')
+				case top.n > 0:
+					b.WriteByte(',')
+				}
+				top.n++
+			}
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			b.WriteRune(rune(t))
+			if t == '{' || t == '[' {
+				stack = append(stack, level{object: t == '{'})
+			} else {
+				stack = stack[:len(stack)-1]
+			}
+		case string:
+			b.WriteString(`"` + jsonInner(r.redact(t), false) + `"`)
+		case json.Number:
+			b.WriteString(t.String())
+		case bool:
+			b.WriteString(strconv.FormatBool(t))
+		case nil:
+			b.WriteString("null")
+		}
+	}
+}
+
+func (r *redactor) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, err := io.WriteString(r.w, r.redactLocked(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// level is s with escapes decoded some number of times: start[i] and
+// end[i] are the span of s that byte i of text came from.
+type level struct {
+	text       []byte
+	start, end []int
+}
+
+// levels decodes every escape in s, then the escapes that decoding
+// revealed, and so on until none is left (at most a few rounds), dropping
+// invisible characters. It returns s and every round: a secret is looked
+// for in each, since decoding text around it can swallow part of it (a "%"
+// just before it, say).
+func levels(s string) []level {
+	lv := level{[]byte(s), make([]int, len(s)), make([]int, len(s))}
+	for i := range len(s) {
+		lv.start[i], lv.end[i] = i, i+1
+	}
+	all := []level{lv}
+	for range 4 {
+		next, ns, ne, changed := unescapeOnce(lv.text)
+		if !changed {
+			break
+		}
+		for i := range next {
+			ns[i], ne[i] = lv.start[ns[i]], lv.end[ne[i]-1]
+		}
+		lv = level{next, ns, ne}
+		all = append(all, lv)
+	}
+	return all
+}
+
+// invisible are the characters that change nothing a reader sees;
+// escape.Markdown inserts the first.
+func invisible(r rune) bool {
+	switch r {
+	case '\u2060', '\u200b', '\u200c', '\u200d', '\ufeff', '\u00ad':
+		return true
+	}
+	return false
+}
+
+var backslash = map[byte]byte{'"': '"', '\\': '\\', '/': '/', '\'': '\'', 'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}
+
+// unescapeOnce decodes one round of escapes in s. For byte i of the result,
+// the unit it came from is s[start[i]:end[i]].
+func unescapeOnce(s []byte) (out []byte, start, end []int, changed bool) {
+	out = make([]byte, 0, len(s))
+	start, end = make([]int, 0, len(s)), make([]int, 0, len(s))
+	emit := func(from, to int, b ...byte) {
+		for _, c := range b {
+			out = append(out, c)
+			start = append(start, from)
+			end = append(end, to)
+		}
+	}
+	for i := 0; i < len(s); {
+		if decoded, width := unit(s[i:]); width > 0 {
+			emit(i, i+width, decoded...)
+			i += width
+			changed = true
+			continue
+		}
+		emit(i, i+1, s[i])
+		i++
+	}
+	return out, start, end, changed
+}
+
+// unit decodes the escape or invisible character at the start of s; width 0
+// means there is none.
+func unit(s []byte) (decoded []byte, width int) {
+	if r, n := utf8.DecodeRune(s); n > 1 && invisible(r) {
+		return nil, n
+	}
+	if len(s) < 2 {
+		return nil, 0
+	}
+	switch s[0] {
+	case '%':
+		if v, ok := hexValue(s[1:], 2); ok {
+			return []byte{byte(v)}, 3
+		}
+	case '\\':
+		switch c := s[1]; c {
+		case 'x':
+			if v, ok := hexValue(s[2:], 2); ok {
+				return []byte{byte(v)}, 4
+			}
+		case 'u':
+			v, ok := hexValue(s[2:], 4)
+			if !ok {
+				return nil, 0
+			}
+			r := rune(v)
+			if utf16.IsSurrogate(r) {
+				if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
+					if lo, ok := hexValue(s[8:], 4); ok {
+						if pair := utf16.DecodeRune(r, rune(lo)); pair != utf8.RuneError {
+							return utf8.AppendRune(nil, pair), 12
+						}
+					}
+				}
+				r = utf8.RuneError
+			}
+			return utf8.AppendRune(nil, r), 6
+		case 'U':
+			if v, ok := hexValue(s[2:], 8); ok && utf8.ValidRune(rune(v)) {
+				return utf8.AppendRune(nil, rune(v)), 10
+			}
+		case '0', '1', '2', '3':
+			if v, err := strconv.ParseUint(string(s[1:min(len(s), 4)]), 8, 8); err == nil && len(s) >= 4 {
+				return []byte{byte(v)}, 4
+			}
+		default:
+			if b, ok := backslash[c]; ok {
+				return []byte{b}, 2
+			}
+		}
+	case '&':
+		semi := bytes.IndexByte(s[:min(len(s), 40)], ';')
+		if semi < 0 {
+			return nil, 0
+		}
+		// Named and numeric references, as HTML (and so GitHub) reads them.
+		if ref := string(s[:semi+1]); html.UnescapeString(ref) != ref {
+			return []byte(html.UnescapeString(ref)), semi + 1
+		}
+	}
+	return nil, 0
+}
+
+func hexValue(s []byte, n int) (uint64, bool) {
+	if len(s) < n {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(s[:n]), 16, 32)
+	return v, err == nil
+}
