@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/inputs"
@@ -31,6 +32,10 @@ type Deps struct {
 	RequestTimeout time.Duration
 	// Transport carries the HTTP requests; nil is the default transport.
 	Transport http.RoundTripper
+	// Waiting, when set, hears before each wait between polls the job as
+	// last seen and when the next check is due, on Clock (the terminal's
+	// live status line).
+	Waiting func(job *agentapi.Job, next time.Time)
 }
 
 // Run runs the step described by rc, writing its log to stdout. A non-nil
@@ -72,7 +77,7 @@ func flatten(err error) []error {
 // execute reads and decides; a run that gets a plan ends in finish, the
 // only place that reports an outcome.
 func (r *run) execute(ctx context.Context) (End, error) {
-	cfg, warnings, err := inputs.Read(legacyGetenv(r.rc))
+	cfg, warnings, err := inputs.Read(r.rc.Inputs, r.rc.Workspace)
 	if err != nil {
 		return Invalid, err
 	}

@@ -283,6 +283,13 @@ func (ob *observer) UnknownStatus(job *agentapi.Job) {
 	ob.r.logf("job %s has status %s, which this action does not know; still waiting", escape.Log(job.ID), escape.Log(job.Status))
 }
 
+// Sleeping passes the next check's time on to Deps.Waiting.
+func (ob *observer) Sleeping(job *agentapi.Job, until time.Time) {
+	if ob.r.deps.Waiting != nil {
+		ob.r.deps.Waiting(job, until)
+	}
+}
+
 func (ob *observer) PollFailed(err error) {
 	ob.r.logf("poll failed, will try again: %s", escape.Log(err.Error()))
 }

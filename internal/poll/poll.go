@@ -27,6 +27,13 @@ type Observer interface {
 	PollFailed(err error)
 }
 
+// SleepObserver is an Observer that also hears, before each wait between
+// polls, when the next poll is due (on the Waiter's Clock): a live status
+// line shows it. Wait calls it only on observers that implement it.
+type SleepObserver interface {
+	Sleeping(job *agentapi.Job, until time.Time)
+}
+
 // ErrTimedOut is returned when the deadline passes before the job ends.
 var ErrTimedOut = errors.New("timed out")
 
@@ -69,7 +76,11 @@ func (w *Waiter) Wait(ctx context.Context, job *agentapi.Job) (Result, error) {
 			// First). Schedule promises 0 for the first wait.
 			elapsed = 0
 		}
-		if err := w.Clock.Sleep(ctx, min(w.Schedule.Next(elapsed), left)); err != nil {
+		wait := min(w.Schedule.Next(elapsed), left)
+		if s, ok := w.Observer.(SleepObserver); ok {
+			s.Sleeping(res.Job, now.Add(wait))
+		}
+		if err := w.Clock.Sleep(ctx, wait); err != nil {
 			return res, waitErr(ctx)
 		}
 		if !w.Clock.Now().Before(w.Deadline) {
