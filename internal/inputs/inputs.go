@@ -3,10 +3,7 @@ package inputs
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
@@ -33,6 +31,8 @@ type Config struct {
 	Comment            string // auto, true or false
 	IssueNumber        int    // 0 when unset
 	TriggerPhrase      string
+	TriggerLabel       string // "" acts on any label added
+	TriggerAssignee    string // a login without "@"; "" acts on any assignment
 	RequiredPermission string
 	AllowedBots        []string
 }
@@ -52,17 +52,21 @@ func (e *Error) Error() string { return fmt.Sprintf("input %s %s", e.Input, e.Pr
 // MaxPromptBytes bounds a prompt read from a file.
 const MaxPromptBytes = 256 << 10
 
-// Getenv reads an environment variable.
-type Getenv func(string) string
-
-// Raw returns input name exactly as the runner passed it.
-func Raw(getenv Getenv, name string) string {
-	return getenv("INPUT_" + strings.ToUpper(strings.ReplaceAll(name, " ", "_")))
+// FromEnv returns the raw value of every input of Inputs, by name, as the
+// runner passes it: in INPUT_<NAME>, the name upper-cased with its hyphens
+// kept and spaces written "_". An input not given is "". The edge of the
+// program calls it; everything below receives the map.
+func FromEnv(getenv func(string) string) map[string]string {
+	raw := make(map[string]string, len(Inputs))
+	for _, in := range Inputs {
+		raw[in.Name] = getenv("INPUT_" + strings.ToUpper(strings.ReplaceAll(in.Name, " ", "_")))
+	}
+	return raw
 }
 
-// Get returns input name trimmed, or its default when empty.
-func Get(getenv Getenv, name string) string {
-	v := strings.TrimSpace(Raw(getenv, name))
+// get returns input name trimmed, or its default when empty.
+func get(raw map[string]string, name string) string {
+	v := strings.TrimSpace(raw[name])
 	if v == "" {
 		for _, in := range Inputs {
 			if in.Name == name {
@@ -74,8 +78,11 @@ func Get(getenv Getenv, name string) string {
 }
 
 // Read validates every input and returns the config, warnings to print, and
-// an error joining one *Error per bad input.
-func Read(getenv Getenv) (Config, []string, error) {
+// an error joining one *Error per bad input. raw maps an input's name
+// ("project-id") to its value as given ("" when missing), as FromEnv
+// builds it. workspace is the directory prompt-file must stay in
+// (GITHUB_WORKSPACE); "" means the current directory.
+func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	var (
 		c        Config
 		warnings []string
@@ -83,26 +90,26 @@ func Read(getenv Getenv) (Config, []string, error) {
 	)
 	bad := func(input, problem string) { errs = append(errs, &Error{Input: input, Problem: problem}) }
 
-	c.Prompt = Raw(getenv, "prompt")
-	file := Get(getenv, "prompt-file")
+	c.Prompt = raw["prompt"]
+	file := get(raw, "prompt-file")
 	switch {
 	case file != "" && strings.TrimSpace(c.Prompt) != "":
 		bad("prompt-file", "is set together with prompt: set only one of them")
 	case file != "":
-		p, err := readPromptFile(getenv("GITHUB_WORKSPACE"), file)
+		p, err := readPromptFile(workspace, file)
 		switch {
 		case err != nil:
 			bad("prompt-file", err.Error())
 		case strings.TrimSpace(p) == "":
-			bad("prompt-file", "names an empty file: write the instruction for the agent in it")
+			bad("prompt-file", escape.Log(file)+" is an empty file: write the instruction for the agent in it")
 		}
 		c.Prompt = p
 	}
 
-	if c.ProjectID = Get(getenv, "project-id"); c.ProjectID == "" {
+	if c.ProjectID = get(raw, "project-id"); c.ProjectID == "" {
 		bad("project-id", "is required: set it to your Mintlify project id")
 	}
-	c.APIKey = strings.TrimSpace(Raw(getenv, "api-key"))
+	c.APIKey = strings.TrimSpace(raw["api-key"])
 	switch {
 	case c.APIKey == "":
 		bad("api-key", "is required: pass an admin API key from a secret, e.g. ${{ secrets.MINTLIFY_API_KEY }}")
@@ -113,24 +120,24 @@ func Read(getenv Getenv) (Config, []string, error) {
 	}
 
 	var err error
-	if c.BaseURL, err = ParseBaseURL(Get(getenv, "base-url")); err != nil {
+	if c.BaseURL, err = ParseBaseURL(get(raw, "base-url")); err != nil {
 		bad("base-url", err.Error())
 	}
-	if c.JobID = Get(getenv, "job-id"); c.JobID != "" {
+	if c.JobID = get(raw, "job-id"); c.JobID != "" {
 		if err := agentapi.CheckJobID(c.JobID); err != nil {
 			bad("job-id", "is "+err.Error())
 		}
 	}
-	if c.Wait, err = ParseBool(Get(getenv, "wait")); err != nil {
+	if c.Wait, err = ParseBool(get(raw, "wait")); err != nil {
 		bad("wait", err.Error())
 	}
-	if c.DryRun, err = ParseBool(Get(getenv, "dry-run")); err != nil {
+	if c.DryRun, err = ParseBool(get(raw, "dry-run")); err != nil {
 		bad("dry-run", err.Error())
 	}
-	if c.Timeout, err = ParseDuration(Get(getenv, "timeout")); err != nil {
+	if c.Timeout, err = ParseDuration(get(raw, "timeout")); err != nil {
 		bad("timeout", err.Error())
 	}
-	if pi := Get(getenv, "poll-interval"); !strings.EqualFold(pi, "auto") {
+	if pi := get(raw, "poll-interval"); !strings.EqualFold(pi, "auto") {
 		c.PollInterval, err = ParseDuration(pi)
 		switch {
 		case err != nil:
@@ -140,51 +147,36 @@ func Read(getenv Getenv) (Config, []string, error) {
 		}
 	}
 
-	c.GitHubToken = strings.TrimSpace(Raw(getenv, "github-token"))
-	switch c.Comment = strings.ToLower(Get(getenv, "comment")); c.Comment {
+	c.GitHubToken = strings.TrimSpace(raw["github-token"])
+	switch c.Comment = strings.ToLower(get(raw, "comment")); c.Comment {
 	case "auto", "true", "false":
 	default:
 		bad("comment", "must be auto, true or false")
 	}
-	if n := Get(getenv, "issue-number"); n != "" {
+	if n := get(raw, "issue-number"); n != "" {
 		v, err := strconv.Atoi(strings.TrimPrefix(n, "#"))
 		if err != nil || v <= 0 {
 			bad("issue-number", "must be a positive issue or pull request number")
 		}
 		c.IssueNumber = v
 	}
-	c.TriggerPhrase = Get(getenv, "trigger-phrase")
+	c.TriggerPhrase = get(raw, "trigger-phrase")
 	if strings.ContainsFunc(c.TriggerPhrase, unicode.IsSpace) {
 		bad("trigger-phrase", "must be one word, such as /docs")
 	}
-	c.RequiredPermission = strings.ToLower(Get(getenv, "required-permission"))
+	c.TriggerLabel = get(raw, "trigger-label")
+	c.TriggerAssignee = strings.TrimPrefix(get(raw, "trigger-assignee"), "@")
+	if strings.ContainsFunc(c.TriggerAssignee, unicode.IsSpace) || strings.Contains(c.TriggerAssignee, "@") {
+		bad("trigger-assignee", "must be one GitHub login, such as docs-bot")
+	}
+	c.RequiredPermission = strings.ToLower(get(raw, "required-permission"))
 	if !slices.Contains(ghclient.Levels[1:], c.RequiredPermission) {
 		bad("required-permission", "must be read, triage, write, maintain or admin")
 	}
-	for _, b := range strings.Split(Get(getenv, "allowed-bots"), ",") {
+	for _, b := range strings.Split(get(raw, "allowed-bots"), ",") {
 		if b = strings.TrimSpace(b); b != "" {
 			c.AllowedBots = append(c.AllowedBots, b)
 		}
 	}
 	return c, warnings, errors.Join(errs...)
-}
-
-func readPromptFile(workspace, name string) (string, error) {
-	path := name
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(workspace, path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("cannot be read (%v): check the path, relative to the workspace", errors.Unwrap(err))
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxPromptBytes+1))
-	if err != nil {
-		return "", fmt.Errorf("cannot be read (%v)", err)
-	}
-	if len(data) > MaxPromptBytes {
-		return "", fmt.Errorf("is larger than %d KiB", MaxPromptBytes>>10)
-	}
-	return string(data), nil
 }

@@ -33,6 +33,8 @@ var Inputs = []Input{
 	{Name: "comment", Default: "auto", Description: "auto: comment when the run was triggered by an issue, issue comment, pull request or review comment, or when issue-number is set; true: always (fails if there is nowhere to comment); false: never."},
 	{Name: "issue-number", Description: "Issue or pull request to comment on when the event has none (workflow_dispatch, schedule, push)."},
 	{Name: "trigger-phrase", Description: "When set (e.g. /docs), a comment-triggered run acts only if the comment contains the phrase as a whole word."},
+	{Name: "trigger-label", Description: "When the prompt comes from the event: only adding this label (e.g. docs) to an issue or pull request starts a run; other labels are skipped. Empty: any label added acts."},
+	{Name: "trigger-assignee", Description: "When the prompt comes from the event: only assigning this login (e.g. docs-bot) to an issue or pull request starts a run; other assignees are skipped. Empty: any assignment acts."},
 	{Name: "required-permission", Default: "write", Description: "The least repository permission the person who triggered the run needs: read, triage, write, maintain or admin."},
 	{Name: "allowed-bots", Description: "Comma-separated bot logins allowed to trigger a run; all other bots are refused."},
 }

@@ -1,0 +1,303 @@
+package inputs
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestFromEnv(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{
+		"INPUT_PROJECT-ID":    "p1",
+		"INPUT_API-KEY":       " mint_k ",
+		"INPUT_TRIGGER-LABEL": "docs",
+		"INPUT_project-id":    "lower case is not the runner's",
+		"INPUT_UNKNOWN":       "ignored",
+	}
+	var asked []string
+	raw := FromEnv(func(k string) string { asked = append(asked, k); return env[k] })
+	if len(raw) != len(Inputs) || len(asked) != len(Inputs) {
+		t.Fatalf("FromEnv() has %d inputs after %d lookups, want %d", len(raw), len(asked), len(Inputs))
+	}
+	for _, in := range Inputs {
+		if _, ok := raw[in.Name]; !ok {
+			t.Errorf("FromEnv() lacks %s", in.Name)
+		}
+	}
+	want := map[string]string{"project-id": "p1", "api-key": " mint_k ", "trigger-label": "docs", "prompt": ""}
+	for k, v := range want {
+		if raw[k] != v {
+			t.Errorf("FromEnv()[%q] = %q, want %q (as given, untrimmed)", k, raw[k], v)
+		}
+	}
+	if asked[0] != "INPUT_PROMPT" || !strings.Contains(strings.Join(asked, " "), "INPUT_TRIGGER-ASSIGNEE") {
+		t.Errorf("FromEnv() looked up %v", asked)
+	}
+}
+
+// valid is the least set of inputs that reads without error.
+func valid(extra map[string]string) map[string]string {
+	raw := map[string]string{"prompt": "Fix typos", "project-id": "p1", "api-key": "mint_k"}
+	for k, v := range extra {
+		raw[k] = v
+	}
+	return raw
+}
+
+func TestRead(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		raw     map[string]string
+		check   func(Config) bool
+		wantErr []string // each *Error's text
+	}{
+		{
+			name: "defaults",
+			raw:  valid(nil),
+			check: func(c Config) bool {
+				return c.Prompt == "Fix typos" && c.BaseURL.String() == "https://api.mintlify.com" && c.Wait &&
+					c.Timeout == 30*time.Minute && c.PollInterval == 0 && c.Comment == "auto" &&
+					c.RequiredPermission == "write" && c.TriggerLabel == "" && c.TriggerAssignee == ""
+			},
+		},
+		{
+			name: "trigger label and assignee",
+			raw:  valid(map[string]string{"trigger-label": "  needs docs ", "trigger-assignee": "@docs-bot"}),
+			check: func(c Config) bool {
+				return c.TriggerLabel == "needs docs" && c.TriggerAssignee == "docs-bot"
+			},
+		},
+		{
+			name:    "assignee that is not a login",
+			raw:     valid(map[string]string{"trigger-assignee": "ann bob"}),
+			wantErr: []string{"input trigger-assignee must be one GitHub login, such as docs-bot"},
+		},
+		{
+			name:    "assignee with a second @",
+			raw:     valid(map[string]string{"trigger-assignee": "@ann@x"}),
+			wantErr: []string{"input trigger-assignee must be one GitHub login, such as docs-bot"},
+		},
+		{
+			name: "every problem at once",
+			raw:  map[string]string{"prompt": "x", "prompt-file": "p.md", "wait": "yes", "comment": "maybe"},
+			wantErr: []string{
+				"input prompt-file is set together with prompt: set only one of them",
+				"input project-id is required: set it to your Mintlify project id",
+				"input api-key is required: pass an admin API key from a secret, e.g. ${{ secrets.MINTLIFY_API_KEY }}",
+				"input wait must be true or false",
+				"input comment must be auto, true or false",
+			},
+		},
+		{
+			name:    "a missing map is every input missing",
+			raw:     nil,
+			wantErr: []string{"input project-id is required", "input api-key is required"},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, _, err := Read(tc.raw, t.TempDir())
+			if len(tc.wantErr) == 0 {
+				if err != nil {
+					t.Fatalf("Read() error = %v", err)
+				}
+				if !tc.check(c) {
+					t.Errorf("Read() = %+v", c)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("Read() gave no error")
+			}
+			for _, w := range tc.wantErr {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("Read() error = %v\nwant a part %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadPromptFile drives prompt-file through Read, with the files an
+// attacker would commit to the repository.
+func TestReadPromptFile(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	ws := filepath.Join(base, "ws")
+	write(t, filepath.Join(ws, "prompts", "fix.md"), "Fix the typos.\n")
+	write(t, filepath.Join(ws, "empty.md"), " \n")
+	write(t, filepath.Join(ws, "big.md"), strings.Repeat("x", MaxPromptBytes+1))
+	write(t, filepath.Join(ws, "max.md"), strings.Repeat("y", MaxPromptBytes))
+	write(t, filepath.Join(base, "secret.txt"), "INPUT_API-KEY=mint_secret")
+	symlink(t, "/proc/self/environ", filepath.Join(ws, "environ.md"))
+	symlink(t, filepath.Join(base, "secret.txt"), filepath.Join(ws, "outside.md"))
+	symlink(t, "../secret.txt", filepath.Join(ws, "relative-outside.md"))
+	symlink(t, base, filepath.Join(ws, "up"))
+	symlink(t, "prompts/fix.md", filepath.Join(ws, "inside.md"))
+	symlink(t, "nothing.md", filepath.Join(ws, "dangling.md"))
+	symlink(t, "prompts", filepath.Join(ws, "in"))
+
+	cases := []struct {
+		name, file string
+		want       string // the prompt
+		wantErr    string // the error's text
+	}{
+		{name: "relative", file: "prompts/fix.md", want: "Fix the typos.\n"},
+		{name: "relative with a dot segment inside", file: "./prompts/../prompts/fix.md", want: "Fix the typos.\n"},
+		{name: "absolute inside the workspace", file: filepath.Join(ws, "prompts", "fix.md"), want: "Fix the typos.\n"},
+		{name: "link inside the workspace", file: "inside.md", want: "Fix the typos.\n"},
+		{name: "through a linked directory inside", file: "in/fix.md", want: "Fix the typos.\n"},
+		{
+			name: "missing, through a linked directory inside", file: "in/nope.md",
+			wantErr: "input prompt-file in/nope.md does not exist in the workspace",
+		},
+		{name: "exactly the size limit", file: "max.md", want: strings.Repeat("y", MaxPromptBytes)},
+		{
+			name: "link to the process environment", file: "environ.md",
+			wantErr: "input prompt-file environ.md is or passes through a symbolic link that leads outside the workspace " + ws + ": name a file of the repository",
+		},
+		{
+			name: "absolute link to a file outside", file: "outside.md",
+			wantErr: "input prompt-file outside.md is or passes through a symbolic link that leads outside the workspace",
+		},
+		{
+			name: "relative link to a file outside", file: "relative-outside.md",
+			wantErr: "input prompt-file relative-outside.md is or passes through a symbolic link that leads outside the workspace",
+		},
+		{
+			name: "a linked directory that leads out", file: "up/secret.txt",
+			wantErr: "input prompt-file up/secret.txt is or passes through a symbolic link that leads outside the workspace " + ws,
+		},
+		{
+			name: "dot dot", file: "../secret.txt",
+			wantErr: "input prompt-file ../secret.txt leads outside the workspace " + ws + ": name a file of the repository, relative to the workspace",
+		},
+		{
+			name: "dot dot after a directory", file: "prompts/../../secret.txt",
+			wantErr: "input prompt-file prompts/../../secret.txt leads outside the workspace",
+		},
+		{
+			name: "absolute outside", file: filepath.Join(base, "secret.txt"),
+			wantErr: "input prompt-file " + filepath.Join(base, "secret.txt") + " is outside the workspace " + ws,
+		},
+		{
+			name: "the process environment itself", file: "/proc/self/environ",
+			wantErr: "input prompt-file /proc/self/environ is outside the workspace",
+		},
+		{
+			name: "directory", file: "prompts",
+			wantErr: "input prompt-file prompts is a directory, not a regular file: name a file of the repository",
+		},
+		{
+			name: "the workspace itself", file: ws,
+			wantErr: "is a directory, not a regular file",
+		},
+		{
+			name: "too large", file: "big.md",
+			wantErr: "input prompt-file big.md is larger than 256 KiB: shorten it",
+		},
+		{
+			name: "missing", file: "nope.md",
+			wantErr: "input prompt-file nope.md does not exist in the workspace " + ws + ": check the path",
+		},
+		{
+			name: "dangling link", file: "dangling.md",
+			wantErr: "input prompt-file dangling.md is a symbolic link to nothing: name the file itself",
+		},
+		{
+			name: "empty", file: "empty.md",
+			wantErr: "input prompt-file empty.md is an empty file: write the instruction for the agent in it",
+		},
+		{
+			name: "a name that would be a workflow command is escaped", file: "x\n::error::y",
+			wantErr: `input prompt-file "x\n::error::y" does not exist`,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, _, err := Read(valid(map[string]string{"prompt": "", "prompt-file": tc.file}), ws)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("Read() error = %v", err)
+				}
+				if c.Prompt != tc.want {
+					t.Errorf("Prompt = %.40q (%d bytes), want %.40q", c.Prompt, len(c.Prompt), tc.want)
+				}
+				return
+			}
+			var ie *Error
+			if err == nil || !errors.As(err, &ie) || ie.Input != "prompt-file" {
+				t.Fatalf("Read() error = %v, want one about prompt-file", err)
+			}
+			if !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("Read() error = %v\nwant one containing %q", err, tc.wantErr)
+			}
+			if strings.Contains(err.Error(), "mint_secret") || strings.Contains(c.Prompt, "mint_secret") {
+				t.Errorf("the secret outside the workspace was read: %v", err)
+			}
+		})
+	}
+}
+
+// TestReadPromptFileWorkspace checks that outside Actions (no workspace)
+// the current directory is the workspace.
+func TestReadPromptFileWorkspace(t *testing.T) {
+	// Not parallel: it reads the process's current directory.
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := readPromptFile("", "inputs.go")
+	if err != nil || !strings.HasPrefix(got, "package inputs") {
+		t.Errorf("readPromptFile(\"\", inputs.go) = %.20q, %v; want this package's file", got, err)
+	}
+	if _, err := readPromptFile("", filepath.Join(filepath.Dir(wd), "event", "event.go")); err == nil ||
+		!strings.Contains(err.Error(), "is outside the workspace "+wd) {
+		t.Errorf("a file beside the current directory: error = %v, want outside the workspace %s", err, wd)
+	}
+}
+
+func TestRegular(t *testing.T) {
+	t.Parallel()
+	fi, err := os.Stat(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := regular(fi, "d"); err == nil || err.Error() != "d is a directory, not a regular file: name a file of the repository" {
+		t.Errorf("regular(directory) = %v", err)
+	}
+	if fi, err = os.Stat("inputs.go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := regular(fi, "f"); err != nil {
+		t.Errorf("regular(file) = %v", err)
+	}
+	if !reflect.DeepEqual(reason(errors.New("plain")), "plain") {
+		t.Error("reason() of a plain error changed it")
+	}
+}
