@@ -314,13 +314,13 @@ func TestNormaliseSpans(t *testing.T) {
 	in := "ü%41\\u00e9&lt;\u2060😀\\x25\\x34\\x31"
 	all := levels(in)
 	lv := all[len(all)-1]
-	out, start, end := lv.text, lv.start, lv.end
+	out := lv.text
 	if want := "üAé<😀A"; string(out) != want {
 		t.Fatalf("normalise(%q) = %q, want %q", in, out, want)
 	}
 	wantSpans := [][2]int{{0, 1}, {1, 2}, {2, 5}, {5, 11}, {5, 11}, {11, 15}, {18, 19}, {19, 20}, {20, 21}, {21, 22}, {22, 34}}
 	for i := range out {
-		if got := [2]int{start[i], end[i]}; got != wantSpans[i] {
+		if got := [2]int{lv.from(i), lv.to(i)}; got != wantSpans[i] {
 			t.Errorf("byte %d of %q comes from %v, want %v", i, out, got, wantSpans[i])
 		}
 	}

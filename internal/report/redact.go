@@ -116,7 +116,7 @@ func (r *redactor) redactLocked(s string) string {
 					break
 				}
 				i += off
-				spans = append(spans, [2]int{lv.start[i], lv.end[i+len(sec)-1]})
+				spans = append(spans, [2]int{lv.from(i), lv.to(i + len(sec) - 1)})
 				off = i + 1
 			}
 		}
@@ -162,11 +162,11 @@ func (r *redactor) reencode(raw []byte) (string, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var b strings.Builder
-	type level struct {
+	type depth struct {
 		object bool
-		n      int // values (and keys) written at this level
+		n      int // values (and keys) written at this depth
 	}
-	var stack []level
+	var stack []depth
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
@@ -191,7 +191,7 @@ func (r *redactor) reencode(raw []byte) (string, error) {
 		case json.Delim:
 			b.WriteRune(rune(t))
 			if t == '{' || t == '[' {
-				stack = append(stack, level{object: t == '{'})
+				stack = append(stack, depth{object: t == '{'})
 			} else {
 				stack = stack[:len(stack)-1]
 			}
@@ -216,11 +216,25 @@ func (r *redactor) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// level is s with escapes decoded some number of times: start[i] and
-// end[i] are the span of s that byte i of text came from.
+// level is s with escapes decoded some number of times: byte i of text
+// came from s[from(i):to(i)].
 type level struct {
 	text       []byte
-	start, end []int
+	start, end []int32 // nil in s itself
+}
+
+func (lv level) from(i int) int {
+	if lv.start == nil {
+		return i
+	}
+	return int(lv.start[i])
+}
+
+func (lv level) to(i int) int {
+	if lv.end == nil {
+		return i + 1
+	}
+	return int(lv.end[i])
 }
 
 // levels decodes every escape in s, then the escapes that decoding
@@ -229,10 +243,7 @@ type level struct {
 // for in each, since decoding text around it can swallow part of it (a "%"
 // just before it, say).
 func levels(s string) []level {
-	lv := level{[]byte(s), make([]int, len(s)), make([]int, len(s))}
-	for i := range len(s) {
-		lv.start[i], lv.end[i] = i, i+1
-	}
+	lv := level{text: []byte(s)}
 	all := []level{lv}
 	for range 4 {
 		next, ns, ne, changed := unescapeOnce(lv.text)
@@ -240,7 +251,7 @@ func levels(s string) []level {
 			break
 		}
 		for i := range next {
-			ns[i], ne[i] = lv.start[ns[i]], lv.end[ne[i]-1]
+			ns[i], ne[i] = int32(lv.from(int(ns[i]))), int32(lv.to(int(ne[i])-1))
 		}
 		lv = level{next, ns, ne}
 		all = append(all, lv)
@@ -262,14 +273,14 @@ var backslash = map[byte]byte{'"': '"', '\\': '\\', '/': '/', '\'': '\'', 'a': '
 
 // unescapeOnce decodes one round of escapes in s. For byte i of the result,
 // the unit it came from is s[start[i]:end[i]].
-func unescapeOnce(s []byte) (out []byte, start, end []int, changed bool) {
+func unescapeOnce(s []byte) (out []byte, start, end []int32, changed bool) {
 	out = make([]byte, 0, len(s))
-	start, end = make([]int, 0, len(s)), make([]int, 0, len(s))
+	start, end = make([]int32, 0, len(s)), make([]int32, 0, len(s))
 	emit := func(from, to int, b ...byte) {
 		for _, c := range b {
 			out = append(out, c)
-			start = append(start, from)
-			end = append(end, to)
+			start = append(start, int32(from))
+			end = append(end, int32(to))
 		}
 	}
 	for i := 0; i < len(s); {
