@@ -170,7 +170,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 			}
 			// job-id named the refused job until now.
 			o.JobID, o.FollowUp = "", false
-			if err := r.out.Set("job-id", ""); err != nil {
+			if err := r.out.JobID(""); err != nil {
 				return nil, err
 			}
 			job, err = r.create(ctx, api, p)
@@ -182,7 +182,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 		return nil, err
 	}
 	o.JobID, o.Job = job.ID, job
-	if err := r.out.Set("job-id", job.ID); err != nil {
+	if err := r.out.JobID(job.ID); err != nil {
 		return nil, err
 	}
 	r.show(ctx, o, conversation.Working)
@@ -200,7 +200,7 @@ func (r *run) create(ctx context.Context, api *agentapi.Client, p plan.Plan) (*a
 
 func (r *run) message(ctx context.Context, api *agentapi.Client, p plan.Plan, o *Outcome, id string) (*agentapi.Job, error) {
 	o.JobID = id
-	if err := r.out.Set("job-id", id); err != nil {
+	if err := r.out.JobID(id); err != nil {
 		return nil, err
 	}
 	job, err := api.Message(ctx, id, p.Prompt)

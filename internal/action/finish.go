@@ -35,14 +35,10 @@ func (r *run) finish(ctx context.Context, o *Outcome) error {
 		Elapsed:  r.elapsed(),
 		Polls:    o.Polls,
 	}
-	err := r.out.Write(res)
-	if err == nil {
-		url := ""
-		if r.thread != nil {
-			url = r.thread.URL()
-		}
-		err = r.out.Set("comment-url", url)
+	if r.thread != nil {
+		res.CommentURL = r.thread.URL()
 	}
+	err := r.out.Write(res)
 	if err == nil {
 		err = r.log.WriteSummary(r.rc.SummaryFile, report.Summary(res))
 	}

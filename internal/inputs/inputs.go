@@ -35,6 +35,7 @@ type Config struct {
 	TriggerAssignee    string // a login without "@"; "" acts on any assignment
 	RequiredPermission string
 	AllowedBots        []string
+	Reviewers          []string // logins, without "@"
 }
 
 // ErrEmptyPrompt is the problem with a run that has no prompt from the
@@ -176,6 +177,16 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	for _, b := range strings.Split(get(raw, "allowed-bots"), ",") {
 		if b = strings.TrimSpace(b); b != "" {
 			c.AllowedBots = append(c.AllowedBots, b)
+		}
+	}
+	for _, r := range strings.Split(get(raw, "reviewers"), ",") {
+		r = strings.TrimPrefix(strings.TrimSpace(r), "@")
+		switch {
+		case r == "":
+		case strings.ContainsFunc(r, unicode.IsSpace) || strings.Contains(r, "@"):
+			bad("reviewers", "must be GitHub logins separated by commas, such as docs-lead, tech-writer")
+		default:
+			c.Reviewers = append(c.Reviewers, r)
 		}
 	}
 	return c, warnings, errors.Join(errs...)

@@ -37,6 +37,7 @@ var Inputs = []Input{
 	{Name: "trigger-assignee", Description: "When the prompt comes from the event: only assigning this login (e.g. docs-bot) to an issue or pull request starts a run; other assignees are skipped. Empty: any assignment acts."},
 	{Name: "required-permission", Default: "write", Description: "The least repository permission the person who triggered the run needs: read, triage, write, maintain or admin."},
 	{Name: "allowed-bots", Description: "Comma-separated bot logins allowed to trigger a run; all other bots are refused."},
+	{Name: "reviewers", Description: "Comma-separated logins asked to review the agent's pull request after runs no person started (schedule, workflow_dispatch, push). Runs a person started ask that person."},
 }
 
 // Outputs lists every output in action.yml order.

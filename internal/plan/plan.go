@@ -184,7 +184,7 @@ func refusal(cfg inputs.Config, t *event.Trigger) string {
 	// A comment or a review is a request in itself; for other events, the
 	// workflow's on: filter decides when it passes a prompt of its own.
 	if asks(t) || strings.TrimSpace(cfg.Prompt) == "" {
-		if ok, why := t.Request(triggerLabel(cfg), triggerAssignee(cfg)); !ok {
+		if ok, why := t.Request(cfg.TriggerLabel, cfg.TriggerAssignee); !ok {
 			return why
 		}
 	}
@@ -219,7 +219,7 @@ func asked(cfg inputs.Config, t *event.Trigger) (conversation.Source, string, []
 	var reviewers []string
 	switch {
 	case !byPerson(t.Event):
-		reviewers = workflowReviewers(cfg)
+		reviewers = cfg.Reviewers
 	case !t.SenderIsBot && t.Sender != "":
 		reviewers = []string{t.Sender}
 	}
@@ -286,8 +286,3 @@ func PullRequestOf(link, serverURL string) (pr PullRequest, ok bool) {
 	}
 	return PullRequest{Owner: parts[0], Repo: parts[1], Number: n}, true
 }
-
-// Until inputs has trigger-label, trigger-assignee and reviewers.
-func triggerLabel(inputs.Config) string        { return "" }
-func triggerAssignee(inputs.Config) string     { return "" }
-func workflowReviewers(inputs.Config) []string { return nil }

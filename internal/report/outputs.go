@@ -71,22 +71,38 @@ func (o *Outputs) Set(name, value string) error {
 
 // Result is what a run ends with.
 type Result struct {
-	JobID    string
-	Status   string
-	Job      *agentapi.Job // the last record seen; nil when none
-	TimedOut bool
-	Elapsed  time.Duration
-	Polls    int
+	JobID      string
+	Status     string
+	Job        *agentapi.Job // the last record seen; nil when none
+	TimedOut   bool
+	Elapsed    time.Duration
+	Polls      int
+	CommentURL string // the run's comment; "" when none
 }
 
-// Write sets every output from r except job-id, which is written as soon as
-// it is known.
+// JobID writes the job-id output on its own, as soon as the id is known, so
+// that a run that fails or is cancelled later still leaves it.
+func (o *Outputs) JobID(id string) error { return o.Set("job-id", id) }
+
+// Write sets every output the action declares, from r: the output contract,
+// in one place (a test holds it to action.yml's list).
 func (o *Outputs) Write(r Result) error {
+	for _, p := range o.values(r) {
+		if err := o.Set(p[0], p[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// values is each output's name and value for r, in action.yml's order.
+func (o *Outputs) values(r Result) [][2]string {
 	j := r.Job
 	if j == nil {
 		j = &agentapi.Job{}
 	}
-	pairs := [][2]string{
+	return [][2]string{
+		{"job-id", r.JobID},
 		{"status", r.Status},
 		{"pr-link", j.PR()},
 		{"pr-number", PRNumber(j.PR())},
@@ -99,13 +115,8 @@ func (o *Outputs) Write(r Result) error {
 		// The record as the API sent it, with secrets redacted in its
 		// decoded strings, whatever escapes the API used.
 		{"job", o.log.red.redactJSON(j.Raw)},
+		{"comment-url", r.CommentURL},
 	}
-	for _, p := range pairs {
-		if err := o.Set(p[0], p[1]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // PRNumber returns the number at the end of a GitHub pull request URL

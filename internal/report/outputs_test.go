@@ -3,11 +3,15 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/inputs"
 )
 
 // runnerOutputs parses a GITHUB_OUTPUT file as the runner does on Linux
@@ -225,5 +229,23 @@ func TestWriteSummaryAppendsRedacted(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	if want := "earlier step\n| a | *** |\n"; string(data) != want {
 		t.Errorf("summary %q, want %q", data, want)
+	}
+}
+
+// TestOutputsMatchTheSpec holds the output contract to action.yml's list
+// (inputs.Outputs, which another test holds to action.yml itself): every
+// declared output is written, in order, and nothing else.
+func TestOutputsMatchTheSpec(t *testing.T) {
+	t.Parallel()
+	o := NewOutputs(NewLog(io.Discard, false), "")
+	var got, want []string
+	for _, p := range o.values(Result{}) {
+		got = append(got, p[0])
+	}
+	for _, out := range inputs.Outputs {
+		want = append(want, out.Name)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("outputs written: %v\naction.yml declares: %v", got, want)
 	}
 }
