@@ -2,6 +2,7 @@ package plan
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -241,5 +242,72 @@ func TestPullRequestOf(t *testing.T) {
 		if ok != tt.ok || got != tt.want {
 			t.Errorf("PullRequestOf(%q, %q) = %+v, %v; want %+v, %v", tt.link, tt.server, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// TestDecideRequestsAndReviewers: which events are requests when the prompt
+// comes from the event, and who reviews the agent's pull request.
+func TestDecideRequestsAndReviewers(t *testing.T) {
+	t.Parallel()
+	issue := func(action string) *event.Trigger {
+		return &event.Trigger{Event: "issues", Action: action, Owner: "acme", Repo: "handbook", Number: 5, Title: "Document limits",
+			URL: "https://github.com/acme/handbook/issues/5", Sender: "maint", Label: "docs", Assignee: "docs-bot"}
+	}
+	review := &event.Trigger{Event: "pull_request_review", Action: "submitted", Owner: "acme", Repo: "handbook", Number: 101, IsPR: true,
+		ReviewID: 555, ReviewBody: "/docs tighten the intro", CommentURL: "https://github.com/acme/handbook/pull/101#pullrequestreview-555", Sender: "maint"}
+	tests := []struct {
+		name      string
+		cfg       inputs.Config
+		trig      *event.Trigger
+		skip      string
+		reviewers []string
+		asked     string // the backlink's source URL
+	}{
+		{name: "issue opened", cfg: cfg(), trig: issue("opened"), reviewers: []string{"maint"}, asked: "https://github.com/acme/handbook/issues/5"},
+		{name: "issue closed is not a request", cfg: cfg(), trig: issue("closed"), skip: "the issue action closed is not a request"},
+		{name: "issue closed with the workflow's own prompt acts", cfg: cfg(func(c *inputs.Config) { c.Prompt = "x" }), trig: issue("closed"), reviewers: []string{"maint"}},
+		{name: "the named label acts", cfg: cfg(func(c *inputs.Config) { c.TriggerLabel = "Docs" }), trig: issue("labeled"), reviewers: []string{"maint"}},
+		{name: "another label does not", cfg: cfg(func(c *inputs.Config) { c.TriggerLabel = "agent" }), trig: issue("labeled"), skip: "not trigger-label agent"},
+		{name: "another assignee does not", cfg: cfg(func(c *inputs.Config) { c.TriggerAssignee = "ann" }), trig: issue("assigned"), skip: "not trigger-assignee ann"},
+		{name: "a submitted review continues the job with its line comments", cfg: cfg(), trig: review, reviewers: []string{"maint"}, asked: review.CommentURL},
+		{name: "a schedule asks the workflow's reviewers",
+			cfg:  cfg(func(c *inputs.Config) { c.Prompt = "x"; c.Reviewers = []string{"lead", "writer"} }),
+			trig: &event.Trigger{Event: "schedule", Owner: "acme", Repo: "handbook"}, reviewers: []string{"lead", "writer"}},
+		{name: "a person's run asks that person, not the workflow's reviewers",
+			cfg:  cfg(func(c *inputs.Config) { c.Reviewers = []string{"lead"} }),
+			trig: comment("/docs x", "maint", false), reviewers: []string{"maint"}, asked: ""},
+		{name: "an allowed bot is asked nothing",
+			cfg:  cfg(func(c *inputs.Config) { c.AllowedBots = []string{"docs-bot[bot]"} }),
+			trig: comment("/docs x", "docs-bot[bot]", true)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := Decide(tt.cfg, tt.trig, "write")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.skip != "" {
+				if !strings.Contains(p.Skip, tt.skip) {
+					t.Fatalf("Skip = %q, want %q", p.Skip, tt.skip)
+				}
+				return
+			}
+			if p.Skip != "" {
+				t.Fatalf("Skip = %q", p.Skip)
+			}
+			if !slices.Equal(p.Reviewers, tt.reviewers) {
+				t.Errorf("Reviewers = %v, want %v", p.Reviewers, tt.reviewers)
+			}
+			if !p.Backlink {
+				t.Errorf("no backlink planned")
+			}
+			if tt.asked != "" && p.AskedURL != tt.asked {
+				t.Errorf("AskedURL = %q, want %q", p.AskedURL, tt.asked)
+			}
+			if tt.trig.ReviewID != 0 && (p.Review != tt.trig.ReviewID || p.Job != Continue || p.React != nil || p.Answer == nil || p.Answer.Number != 101) {
+				t.Errorf("review plan = %+v", p)
+			}
+		})
 	}
 }
