@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/report"
 )
 
@@ -34,6 +35,7 @@ func (r *run) finish(ctx context.Context, o *Outcome) error {
 		TimedOut: o.End() == TimedOut,
 		Elapsed:  r.elapsed(),
 		Polls:    o.Polls,
+		PRURL:    r.prURL(o),
 	}
 	if r.thread != nil {
 		res.CommentURL = r.thread.URL()
@@ -115,9 +117,22 @@ func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
 		Note: o.Note, RunURL: escape.URL(r.rc.RunURL()), Elapsed: r.elapsed(), Timeout: r.cfg.Timeout,
 	}
 	if o.Job != nil {
-		s.PRLink = o.Job.PR()
+		s.PRLink, s.PRURL = o.Job.PR(), r.prURL(o)
 	}
 	return s
+}
+
+// prURL is the job's pull request when it is one on this GitHub, or "":
+// what the API reports as a link is linked only then.
+func (r *run) prURL(o *Outcome) string {
+	if o.Job == nil {
+		return ""
+	}
+	pr, ok := plan.PullRequestOf(o.Job.PR(), r.rc.ServerURL)
+	if !ok {
+		return ""
+	}
+	return pr.URL(r.rc.ServerURL)
 }
 
 // show edits the comment, if the run has one.
@@ -132,7 +147,7 @@ func (r *run) notice(o *Outcome) {
 	switch {
 	case j == nil:
 	case j.PR() != "":
-		link := escape.URL(j.PR())
+		link := r.prURL(o)
 		if link == "" {
 			link = escape.Log(j.PR())
 		}

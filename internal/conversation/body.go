@@ -35,7 +35,11 @@ type State struct {
 	Phase    Phase
 	JobID    string
 	Status   string // the job's last status; untrusted
-	PRLink   string // untrusted
+	PRLink   string // untrusted: the job's prLink as the API sent it
+	// PRURL is the pull request's address when PRLink names one on this
+	// GitHub, rebuilt from its checked parts; "" otherwise. Only it is
+	// linked.
+	PRURL string
 	FollowUp bool   // the prompt went to an existing job
 	// Note is one more sentence, already safe Markdown (built with escape).
 	Note    string
@@ -100,11 +104,11 @@ func Render(s State) string {
 			fmt.Fprintf(&b, "⏳ **Working on it.** %s %s; status: %s.\n", job, verb, escape.Markdown(s.Status))
 		}
 	case Done:
-		switch link := escape.URL(s.PRLink); {
+		switch link := escape.URL(s.PRURL); {
 		case link != "":
 			fmt.Fprintf(&b, "✅ **Done.** %s %s and opened a pull request: %s\n", job, escape.Markdown(s.Status), link)
 		case s.PRLink != "":
-			fmt.Fprintf(&b, "✅ **Done.** %s %s and reported a pull request link that is not an https URL, so it is not linked: %s\n",
+			fmt.Fprintf(&b, "✅ **Done.** %s %s and reported a pull request link that is not a pull request on this GitHub, so it is not linked: %s\n",
 				job, escape.Markdown(s.Status), escape.Markdown(s.PRLink))
 		default:
 			fmt.Fprintf(&b, "✅ **Done, no changes.** %s %s without opening a pull request: nothing needed to change.\n", job, escape.Markdown(s.Status))

@@ -23,7 +23,7 @@ func TestRenderGolden(t *testing.T) {
 		{"acknowledged.md", State{Phase: Working, RunURL: run}},
 		{"working.md", State{Phase: Working, JobID: "job_0001", Status: "active", RunURL: run, Elapsed: 3 * time.Second}},
 		{"working-follow-up.md", State{Phase: Working, JobID: "job_0001", Status: "active", FollowUp: true, RunURL: run}},
-		{"done-pr.md", State{Phase: Done, JobID: "job_0001", Status: "completed", PRLink: "https://github.com/acme/docs/pull/7", RunURL: run, Elapsed: 151 * time.Second}},
+		{"done-pr.md", State{Phase: Done, JobID: "job_0001", Status: "completed", PRLink: "https://github.com/acme/docs/pull/7", PRURL: "https://github.com/acme/docs/pull/7", RunURL: run, Elapsed: 151 * time.Second}},
 		{"done-no-changes.md", State{Phase: Done, JobID: "job_0001", Status: "completed", RunURL: run}},
 		{"done-unsafe-link.md", State{Phase: Done, JobID: "job_0001", Status: "completed", PRLink: "javascript:alert(1)", RunURL: run}},
 		{"failed.md", State{Phase: Failed, JobID: "job_0001", Status: "failed", RunURL: run}},

@@ -74,7 +74,7 @@ func New(httpClient *http.Client, apiURL, token string) (*Client, error) {
 
 // CreateComment posts body on issue or pull request number.
 func (c *Client) CreateComment(ctx context.Context, owner, repo string, number int, body string) (*Comment, error) {
-	if err := checkRepo(owner, repo); err != nil {
+	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("create comment on #%d: %w", number, err)
 	}
 	ic, _, err := c.gh.Issues.CreateComment(ctx, owner, repo, number, &github.IssueComment{Body: &body})
@@ -86,7 +86,7 @@ func (c *Client) CreateComment(ctx context.Context, owner, repo string, number i
 
 // UpdateComment replaces the body of comment id.
 func (c *Client) UpdateComment(ctx context.Context, owner, repo string, id int64, body string) (*Comment, error) {
-	if err := checkRepo(owner, repo); err != nil {
+	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("update comment %d: %w", id, err)
 	}
 	ic, _, err := c.gh.Issues.EditComment(ctx, owner, repo, id, &github.IssueComment{Body: &body})
@@ -110,7 +110,7 @@ type CommentPage struct {
 // request number, PerPage to a page. GitHub lists them oldest first and has
 // no other order, so a reader that wants the newest computes their page.
 func (c *Client) ListCommentsPage(ctx context.Context, owner, repo string, number, page int) (*CommentPage, error) {
-	if err := checkRepo(owner, repo); err != nil {
+	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("list comments on #%d: %w", number, err)
 	}
 	opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: PerPage, Page: page}}
@@ -137,7 +137,7 @@ var reactions = []string{"+1", "-1", "laugh", "confused", "heart", "hooray", "ro
 // AddReaction reacts with content ("eyes", "rocket", ...) to a comment of the
 // given kind. Reacting twice with the same content is not an error.
 func (c *Client) AddReaction(ctx context.Context, owner, repo string, commentID int64, kind, content string) error {
-	if err := checkRepo(owner, repo); err != nil {
+	if err := CheckRepo(owner, repo); err != nil {
 		return fmt.Errorf("add reaction to comment %d: %w", commentID, err)
 	}
 	if !slices.Contains(reactions, content) {
@@ -243,7 +243,10 @@ func IsRateLimited(err error) bool {
 // name. go-github puts both into the path unescaped, and a pull request's
 // repository comes from the agent's answer: "..", "/" or "?" there would
 // reach another endpoint with the token.
-func checkRepo(owner, repo string) error {
+//
+// CheckRepo reports whether owner and repo are plain GitHub names (letters,
+// digits, "-", "_", "."; not "." or "..").
+func CheckRepo(owner, repo string) error {
 	for _, n := range []string{owner, repo} {
 		if n == "" || n == "." || n == ".." || len(n) > 100 || strings.ContainsFunc(n, notNameChar) {
 			return fmt.Errorf("%s is not a GitHub owner or repository name", escape.Log(n))

@@ -26,7 +26,7 @@ type PullRequest struct {
 
 // PullRequest returns pull request number.
 func (c *Client) PullRequest(ctx context.Context, owner, repo string, number int) (*PullRequest, error) {
-	if err := checkRepo(owner, repo); err != nil {
+	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("get pull request #%d: %w", number, err)
 	}
 	pr, _, err := c.gh.PullRequests.Get(ctx, owner, repo, number)
@@ -48,7 +48,7 @@ func (c *Client) PullRequest(ctx context.Context, owner, repo string, number int
 // GitHub refuses (422) the pull request's author and users who cannot be
 // collaborators; asking someone already asked is not an error.
 func (c *Client) RequestReviewers(ctx context.Context, owner, repo string, number int, reviewers []string) error {
-	if err := checkRepo(owner, repo); err != nil {
+	if err := CheckRepo(owner, repo); err != nil {
 		return fmt.Errorf("request reviewers on #%d: %w", number, err)
 	}
 	if len(reviewers) == 0 {
@@ -78,7 +78,7 @@ type ReviewComment struct {
 // ReviewComments returns the line comments of one review of pull request
 // number, in GitHub's order. A review with more than 300 is cut there.
 func (c *Client) ReviewComments(ctx context.Context, owner, repo string, number int, reviewID int64) ([]*ReviewComment, error) {
-	if err := checkRepo(owner, repo); err != nil {
+	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("list comments of review %d: %w", reviewID, err)
 	}
 	opt := &github.ListOptions{PerPage: PerPage}

@@ -277,7 +277,7 @@ func PullRequestOf(link, serverURL string) (pr PullRequest, ok bool) {
 	}
 	rest, found := strings.CutPrefix(u.Path, strings.TrimRight(server.Path, "/")+"/")
 	parts := strings.Split(strings.TrimSuffix(rest, "/"), "/")
-	if !found || len(parts) != 4 || parts[2] != "pull" || parts[0] == "" || parts[1] == "" {
+	if !found || len(parts) != 4 || parts[2] != "pull" || ghclient.CheckRepo(parts[0], parts[1]) != nil {
 		return pr, false
 	}
 	n, err := strconv.Atoi(parts[3])
@@ -285,4 +285,13 @@ func PullRequestOf(link, serverURL string) (pr PullRequest, ok bool) {
 		return pr, false
 	}
 	return PullRequest{Owner: parts[0], Repo: parts[1], Number: n}, true
+}
+
+// URL is the pull request's address on the GitHub at serverURL, built from
+// its checked parts: the one form of an API's prLink the action links.
+func (pr PullRequest) URL(serverURL string) string {
+	if serverURL == "" {
+		serverURL = "https://github.com"
+	}
+	return fmt.Sprintf("%s/%s/%s/pull/%d", strings.TrimRight(serverURL, "/"), pr.Owner, pr.Repo, pr.Number)
 }

@@ -78,6 +78,9 @@ type Result struct {
 	Elapsed    time.Duration
 	Polls      int
 	CommentURL string // the run's comment; "" when none
+	// PRURL is the job's pull request when it is one on this GitHub,
+	// rebuilt from its checked parts: the only form the summary links.
+	PRURL string
 }
 
 // JobID writes the job-id output on its own, as soon as the id is known, so

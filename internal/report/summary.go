@@ -36,7 +36,7 @@ func Summary(r Result) string {
 		if ref := j.Ref(); ref != "" {
 			source += " @ " + escape.Markdown(ref)
 		}
-		if link := escape.URL(j.PR()); link != "" {
+		if link := escape.URL(r.PRURL); link != "" {
 			pr = fmt.Sprintf("[%s](%s)", escape.Markdown(link), link)
 		} else if j.PR() != "" {
 			pr = escape.Markdown(j.PR())
