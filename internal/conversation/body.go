@@ -32,15 +32,15 @@ const (
 
 // State is what the comment shows.
 type State struct {
-	Phase    Phase
-	JobID    string
-	Status   string // the job's last status; untrusted
-	PRLink   string // untrusted: the job's prLink as the API sent it
+	Phase  Phase
+	JobID  string
+	Status string // the job's last status; untrusted
+	PRLink string // untrusted: the job's prLink as the API sent it
 	// PRURL is the pull request's address when PRLink names one on this
 	// GitHub, rebuilt from its checked parts; "" otherwise. Only it is
 	// linked.
-	PRURL string
-	FollowUp bool   // the prompt went to an existing job
+	PRURL    string
+	FollowUp bool // the prompt went to an existing job
 	// Note is one more sentence, already safe Markdown (built with escape).
 	Note    string
 	Error   string // for Error and Failed; untrusted
