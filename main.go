@@ -1,36 +1,54 @@
-// Command agent-job-action is a GitHub Action that hands documentation work
-// to a hosted AI agent (the Mintlify Agent Job API) and reports the result.
+// Command agent-job-action hands documentation work to a hosted AI agent
+// (the Mintlify Agent Job API) and reports the result: as a GitHub Action
+// step, or as a command line in a terminal, a script or another CI.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"time"
 
 	"github.com/agentjob/agent-job-action/internal/action"
+	"github.com/agentjob/agent-job-action/internal/cli"
+	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/console"
 	"github.com/agentjob/agent-job-action/internal/demo"
-	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/runner"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3".
 var version = "dev"
 
+// pollEvery is set only by tests that build the binary (-ldflags
+// "-X main.pollEvery=10ms"): it replaces the auto poll schedule, whose
+// first check comes after 20 s, so that a built binary's wait for a fake
+// job takes milliseconds. An explicit poll-interval still wins.
+var pollEvery string
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
-	err := run(ctx, os.Args[1:], Env{Getenv: os.Getenv}, os.Stdout)
-	stop()
-	if err != nil {
-		os.Exit(1)
+	env := Env{Getenv: os.Getenv, Stdin: os.Stdin, Stderr: os.Stderr}
+	if d, err := time.ParseDuration(pollEvery); err == nil {
+		env.Schedule = poll.Fixed(d)
 	}
+	err := run(ctx, os.Args[1:], env, os.Stdout)
+	stop()
+	os.Exit(exitCode(err))
 }
 
-// Env is what run takes from the process: its environment and, in tests,
-// stand-ins for time and the network.
+// Env is what run takes from the process: its environment, standard input
+// and standard error (nil: none), and, in tests, stand-ins for time and the
+// network.
 type Env struct {
 	Getenv func(string) string
+	Stdin  io.Reader
+	Stderr io.Writer
 	action.Deps
 }
 
@@ -38,20 +56,109 @@ type Env struct {
 // Errors have been printed by the time it returns.
 func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 	env.Version = version
-	if len(args) > 0 {
-		switch args[0] {
-		case "demo":
-			return demo.Run(ctx, env.Deps, stdout)
-		case "-h", "-help", "--help", "help":
-			inputs.Usage(stdout)
-			return nil
-		case "-version", "--version", "version":
-			fmt.Fprintf(stdout, "agent-job-action %s\n", version)
-			return nil
-		default:
-			fmt.Fprintf(stdout, "unknown argument %q; try --help\n", args[0])
-			return fmt.Errorf("unknown argument %q", args[0])
+	if env.Stderr == nil {
+		env.Stderr = io.Discard
+	}
+	cmd, err := cli.Parse(args)
+	if err != nil {
+		return usage(env.Stderr, err)
+	}
+	switch cmd.Mode {
+	case cli.Help:
+		cli.Usage(stdout)
+		return nil
+	case cli.Version:
+		fmt.Fprintf(stdout, "agent-job-action %s\n", version)
+		return nil
+	case cli.Demo:
+		return demo.Run(ctx, env.Deps, stdout)
+	}
+
+	rc := runner.FromEnv(env.Getenv)
+	if err := cmd.Apply(&rc, env.Getenv, env.Stdin); err != nil {
+		return usage(env.Stderr, err)
+	}
+	log := stdout
+	if cmd.JSON {
+		// stdout is the record's alone.
+		log = env.Stderr
+		if rc.OutputFile == "" {
+			// The record is read back from the outputs, so they need a file.
+			f, err := os.CreateTemp("", "agent-job-action-outputs-*")
+			if err != nil {
+				fmt.Fprintf(env.Stderr, "error: --json needs a temporary file for the outputs: %v\n", err)
+				return err
+			}
+			f.Close()
+			defer os.Remove(f.Name())
+			rc.OutputFile = f.Name()
 		}
 	}
-	return action.Run(ctx, runner.FromEnv(env.Getenv), env.Deps, stdout)
+	if !rc.InActions {
+		// A person or another CI reads the log: readable lines, and on a
+		// terminal a live status line. In Actions the log stays a step's.
+		var w *console.Writer
+		if console.IsTerminal(log) {
+			clk := env.Clock
+			if clk == nil {
+				clk = clock.Real{}
+			}
+			w = console.NewTerminal(log, clk, time.Second)
+		} else {
+			w = console.NewPlain(log)
+		}
+		defer w.Close()
+		env.Waiting = w.Waiting
+		log = w
+	}
+	err = action.Run(ctx, rc, env.Deps, log)
+	if !cmd.JSON {
+		return err
+	}
+	record, rerr := cli.JobRecord(rc.OutputFile)
+	if rerr == nil {
+		_, rerr = stdout.Write(record)
+	}
+	if rerr != nil {
+		// One line: in Actions a line break would end the annotation.
+		fmt.Fprintf(log, "::error::%s\n", escape.Line(rerr.Error()))
+		if err == nil {
+			return &action.Error{End: action.Errored, Err: rerr}
+		}
+	}
+	return err
+}
+
+// usage prints a command line's mistake and where to find the usage.
+func usage(stderr io.Writer, err error) error {
+	fmt.Fprintf(stderr, "agent-job-action: %v\nRun agent-job-action --help for every flag.\n", err)
+	return err
+}
+
+// exitCode is the program's exit status for how run ended, the one place
+// that decides it (the table is cli.ExitStatuses).
+func exitCode(err error) int {
+	var (
+		usageErr *cli.UsageError
+		runErr   *action.Error
+	)
+	switch {
+	case err == nil:
+		return cli.ExitOK
+	case errors.As(err, &usageErr):
+		return cli.ExitUsage
+	case !errors.As(err, &runErr):
+		return cli.ExitError
+	}
+	switch runErr.End {
+	case action.JobFailed:
+		return cli.ExitJobFailed
+	case action.Invalid:
+		return cli.ExitUsage
+	case action.TimedOut:
+		return cli.ExitTimedOut
+	case action.Cancelled:
+		return cli.ExitCancelled
+	}
+	return cli.ExitError
 }

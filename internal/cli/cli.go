@@ -1,0 +1,231 @@
+// Package cli is the program's command line: one flag per input of
+// action.yml (from the same table, inputs.Inputs), merged with the runner's
+// INPUT_* variables and a few environment fallbacks into the run's inputs.
+// Secrets never come from a flag, where they would land in shell history
+// and in ps: the API key comes from the environment or standard input.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/runner"
+)
+
+// Mode is what the command line asks for.
+type Mode int
+
+// The modes.
+const (
+	Run     Mode = iota // run a job (the default)
+	Help                // print the usage
+	Version             // print the version
+	Demo                // a whole run against an in-process fake
+)
+
+// Command is a parsed command line.
+type Command struct {
+	Mode Mode
+	// Flags holds the inputs given as flags, by input name; a flag given
+	// with an empty value is there, empty.
+	Flags map[string]string
+	// JSON asks for the final job record on standard output, the log on
+	// standard error.
+	JSON bool
+	// KeyFromStdin reads the API key from standard input.
+	KeyFromStdin bool
+}
+
+// UsageError is a command line that cannot run: an unknown flag, a secret
+// given as a flag, a stray argument, an input that is missing or invalid.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+func usagef(format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// Fallback is an environment variable that gives an input when neither its
+// flag nor its INPUT_ variable does.
+type Fallback struct {
+	Input string
+	Env   string
+}
+
+// Fallbacks are the environment variables a CLI user sets instead of
+// INPUT_* names, which most shells cannot export (they hold a hyphen).
+var Fallbacks = []Fallback{
+	{Input: "api-key", Env: "MINTLIFY_API_KEY"},
+	{Input: "project-id", Env: "MINTLIFY_PROJECT_ID"},
+	{Input: "github-token", Env: "GITHUB_TOKEN"},
+}
+
+// Secrets are the inputs that have no flag: a value on the command line is
+// visible to every user of the machine in ps, and stays in shell history.
+var Secrets = []string{"api-key", "github-token"}
+
+// KeyStdinFlag reads the API key from standard input.
+const KeyStdinFlag = "api-key-stdin"
+
+// JSONFlag prints the final job record as JSON on standard output.
+const JSONFlag = "json"
+
+// maxKeyBytes bounds what --api-key-stdin reads: a key is a few dozen bytes,
+// and a mistaken pipe must not be read whole.
+const maxKeyBytes = 4 << 10
+
+// IsBool says whether an input takes true or false, as its default shows;
+// its flag then needs no value (--dry-run) or takes one after = (--wait=false).
+func IsBool(in inputs.Input) bool { return in.Default == "true" || in.Default == "false" }
+
+// Parse reads the command line (without the program's name).
+func Parse(args []string) (Command, error) {
+	c := Command{Flags: map[string]string{}}
+	if len(args) > 0 {
+		switch args[0] {
+		case "demo":
+			c.Mode = Demo
+		case "-h", "-help", "--help", "help":
+			c.Mode = Help
+		case "-version", "--version", "version":
+			c.Mode = Version
+		}
+		if c.Mode != Run {
+			if len(args) > 1 {
+				return c, usagef("%s takes no arguments, got %q", args[0], args[1])
+			}
+			return c, nil
+		}
+	}
+	if err := refuseSecrets(args); err != nil {
+		return c, err
+	}
+
+	fs := flag.NewFlagSet("agent-job-action", flag.ContinueOnError)
+	// Errors are returned, and printed once by the caller.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	for _, in := range inputs.Inputs {
+		if slices.Contains(Secrets, in.Name) {
+			continue
+		}
+		fs.Var(&inputFlag{name: in.Name, set: c.Flags, bool: IsBool(in)}, in.Name, in.Description)
+	}
+	fs.BoolVar(&c.JSON, JSONFlag, false, "")
+	fs.BoolVar(&c.KeyFromStdin, KeyStdinFlag, false, "")
+	switch err := fs.Parse(args); {
+	case errors.Is(err, flag.ErrHelp):
+		c.Mode = Help
+		return c, nil
+	case err != nil:
+		return c, usagef("%v", err)
+	}
+	if rest := fs.Args(); len(rest) > 0 {
+		hint := ""
+		if v := strings.ToLower(rest[0]); v == "true" || v == "false" {
+			hint = " (a true/false flag takes its value after =, as in --wait=false)"
+		}
+		return c, usagef("unexpected argument %q%s: every input is a flag, such as --prompt 'Fix typos'", rest[0], hint)
+	}
+	return c, nil
+}
+
+// refuseSecrets fails on a flag that would carry a secret, before the flag
+// parser sees it: its error messages would quote the value.
+func refuseSecrets(args []string) error {
+	for _, a := range args {
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !slices.Contains(Secrets, name) {
+			continue
+		}
+		how := "set it in the environment as GITHUB_TOKEN"
+		if name == "api-key" {
+			how = "set MINTLIFY_API_KEY in the environment, or pipe the key to --" + KeyStdinFlag
+		}
+		return usagef("--%s is not accepted: a secret on the command line is visible to every user of the machine (ps) and stays in shell history; %s", name, how)
+	}
+	return nil
+}
+
+// inputFlag records one input's flag in a map; values are checked later,
+// with every other input, by package inputs.
+type inputFlag struct {
+	name string
+	set  map[string]string
+	bool bool
+}
+
+func (f *inputFlag) String() string { return "" }
+
+func (f *inputFlag) Set(v string) error {
+	f.set[f.name] = v
+	return nil
+}
+
+// IsBoolFlag lets the flag package accept --dry-run without a value.
+func (f *inputFlag) IsBoolFlag() bool { return f.bool }
+
+// Apply merges the command line into rc.Inputs, which holds the INPUT_*
+// variables: a flag wins over its INPUT_ variable, which wins over the
+// fallback in the environment. With --api-key-stdin the key is read from
+// stdin. Outside Actions, a run without a key or project is a usage error
+// that says where to give them.
+func (c Command) Apply(rc *runner.Context, getenv func(string) string, stdin io.Reader) error {
+	if rc.Inputs == nil {
+		rc.Inputs = map[string]string{}
+	}
+	for name, v := range c.Flags {
+		rc.Inputs[name] = v
+	}
+	if c.KeyFromStdin {
+		key, err := readKey(stdin)
+		if err != nil {
+			return err
+		}
+		rc.Inputs["api-key"] = key
+	}
+	for _, f := range Fallbacks {
+		if strings.TrimSpace(rc.Inputs[f.Input]) == "" {
+			rc.Inputs[f.Input] = getenv(f.Env)
+		}
+	}
+	if rc.InActions {
+		// The step's own checks name the inputs as a workflow sets them.
+		return nil
+	}
+	switch {
+	case strings.TrimSpace(rc.Inputs["api-key"]) == "":
+		return usagef("no API key: set MINTLIFY_API_KEY in the environment, or pipe the key to --%s (a Mintlify admin API key, mint_...)", KeyStdinFlag)
+	case strings.TrimSpace(rc.Inputs["project-id"]) == "":
+		return usagef("no project: pass --project-id, or set MINTLIFY_PROJECT_ID in the environment")
+	}
+	return nil
+}
+
+func readKey(stdin io.Reader) (string, error) {
+	if stdin == nil {
+		return "", usagef("--%s: there is no standard input to read the key from", KeyStdinFlag)
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, maxKeyBytes+1))
+	if err != nil {
+		return "", usagef("--%s: read standard input: %v", KeyStdinFlag, err)
+	}
+	if len(data) > maxKeyBytes {
+		return "", usagef("--%s: standard input holds more than %d KiB, which is no API key: pipe only the key", KeyStdinFlag, maxKeyBytes>>10)
+	}
+	key := strings.TrimSpace(string(data))
+	if key == "" {
+		return "", usagef(`--%s: standard input is empty: pipe the key, e.g. printf '%%s' "$MINTLIFY_API_KEY" | agent-job-action --%s ...`, KeyStdinFlag, KeyStdinFlag)
+	}
+	return key, nil
+}

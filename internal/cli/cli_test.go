@@ -1,0 +1,282 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/runner"
+)
+
+func TestParse(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		args  []string
+		want  Command
+		usage string // part of the usage error; "" for none
+	}{
+		{name: "no arguments", args: nil, want: Command{Flags: map[string]string{}}},
+		{name: "demo", args: []string{"demo"}, want: Command{Mode: Demo, Flags: map[string]string{}}},
+		{name: "help", args: []string{"--help"}, want: Command{Mode: Help, Flags: map[string]string{}}},
+		{name: "-h after flags", args: []string{"--prompt", "x", "-h"}, want: Command{Mode: Help, Flags: map[string]string{"prompt": "x"}}},
+		{name: "version", args: []string{"--version"}, want: Command{Mode: Version, Flags: map[string]string{}}},
+		{name: "a subcommand takes no arguments", args: []string{"demo", "--json"}, usage: `demo takes no arguments, got "--json"`},
+		{name: "inputs as flags, both syntaxes", args: []string{"--prompt", "Fix typos", "--project-id=p1", "-timeout", "90s", "--job-id=job_1"},
+			want: Command{Flags: map[string]string{"prompt": "Fix typos", "project-id": "p1", "timeout": "90s", "job-id": "job_1"}}},
+		{name: "true/false inputs", args: []string{"--wait=false", "--dry-run"},
+			want: Command{Flags: map[string]string{"wait": "false", "dry-run": "true"}}},
+		{name: "an empty flag is given", args: []string{"--prompt="}, want: Command{Flags: map[string]string{"prompt": ""}}},
+		{name: "values are checked later", args: []string{"--timeout", "soon"}, want: Command{Flags: map[string]string{"timeout": "soon"}}},
+		{name: "json and the key from stdin", args: []string{"--json", "--api-key-stdin"},
+			want: Command{Flags: map[string]string{}, JSON: true, KeyFromStdin: true}},
+		{name: "--api-key is refused", args: []string{"--api-key", "mint_secret"}, usage: "--api-key is not accepted"},
+		{name: "--api-key= is refused", args: []string{"--prompt", "x", "--api-key=mint_secret"}, usage: "shell history"},
+		{name: "-api-key is refused", args: []string{"-api-key=mint_secret"}, usage: "MINTLIFY_API_KEY"},
+		{name: "--github-token is refused", args: []string{"--github-token", "ghp_secret"}, usage: "GITHUB_TOKEN"},
+		{name: "an unknown flag", args: []string{"--promt", "x"}, usage: "flag provided but not defined: -promt"},
+		{name: "a stray argument", args: []string{"--prompt", "x", "extra"}, usage: `unexpected argument "extra"`},
+		{name: "a bool flag's value after a space", args: []string{"--wait", "false"}, usage: "--wait=false"},
+		{name: "a flag without its value", args: []string{"--prompt"}, usage: "flag needs an argument"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Parse(tt.args)
+			if tt.usage != "" {
+				var u *UsageError
+				if !errors.As(err, &u) || !strings.Contains(err.Error(), tt.usage) {
+					t.Fatalf("Parse(%q) error %v, want a usage error with %q", tt.args, err, tt.usage)
+				}
+				if strings.Contains(err.Error(), "secret") && strings.Contains(err.Error(), "_secret") {
+					t.Errorf("the error quotes the secret: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Parse(%q): %v", tt.args, err)
+			}
+			if got.Mode != tt.want.Mode || got.JSON != tt.want.JSON || got.KeyFromStdin != tt.want.KeyFromStdin || !maps.Equal(got.Flags, tt.want.Flags) {
+				t.Errorf("Parse(%q) = %+v, want %+v", tt.args, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestEveryInputHasAFlag: the flags come from inputs.Inputs, all but the
+// secrets, which are refused.
+func TestEveryInputHasAFlag(t *testing.T) {
+	t.Parallel()
+	for _, in := range inputs.Inputs {
+		arg := "--" + in.Name + "=v"
+		c, err := Parse([]string{arg})
+		if slices.Contains(Secrets, in.Name) {
+			if err == nil {
+				t.Errorf("%s accepted", arg)
+			}
+			continue
+		}
+		if err != nil || c.Flags[in.Name] != "v" {
+			t.Errorf("Parse(%s) = %v, %v", arg, c.Flags, err)
+		}
+	}
+	for _, s := range Secrets {
+		if !slices.ContainsFunc(inputs.Inputs, func(in inputs.Input) bool { return in.Name == s }) {
+			t.Errorf("secret %s is no input", s)
+		}
+	}
+	for _, f := range Fallbacks {
+		if !slices.ContainsFunc(inputs.Inputs, func(in inputs.Input) bool { return in.Name == f.Input }) {
+			t.Errorf("fallback %s is for no input (%s)", f.Env, f.Input)
+		}
+	}
+}
+
+// TestApplyPrecedence: a flag wins over INPUT_*, which wins over the
+// fallback; --api-key-stdin wins over both for the key.
+func TestApplyPrecedence(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"MINTLIFY_API_KEY": "mint_env", "MINTLIFY_PROJECT_ID": "proj-env", "GITHUB_TOKEN": "ghs_env"}
+	tests := []struct {
+		name      string
+		args      []string
+		inputVars map[string]string
+		stdin     string
+		want      map[string]string
+	}{
+		{"fallbacks only", nil, nil, "",
+			map[string]string{"api-key": "mint_env", "project-id": "proj-env", "github-token": "ghs_env"}},
+		{"INPUT_ over fallbacks", nil, map[string]string{"api-key": "mint_input", "project-id": "proj-input", "github-token": "ghs_input"}, "",
+			map[string]string{"api-key": "mint_input", "project-id": "proj-input", "github-token": "ghs_input"}},
+		{"blank INPUT_ falls back", nil, map[string]string{"project-id": "  "}, "",
+			map[string]string{"project-id": "proj-env"}},
+		{"flags over INPUT_", []string{"--project-id", "proj-flag", "--prompt", "from flag"}, map[string]string{"project-id": "proj-input", "prompt": "from input"}, "",
+			map[string]string{"project-id": "proj-flag", "prompt": "from flag", "api-key": "mint_env"}},
+		{"stdin over INPUT_ and the environment", []string{"--api-key-stdin"}, map[string]string{"api-key": "mint_input"}, "  mint_stdin\r\n",
+			map[string]string{"api-key": "mint_stdin"}},
+		{"an input without flag keeps INPUT_", []string{"--prompt", "p"}, map[string]string{"timeout": "5m"}, "",
+			map[string]string{"timeout": "5m", "prompt": "p"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := Parse(tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc := runner.Context{Inputs: map[string]string{}}
+			maps.Copy(rc.Inputs, tt.inputVars)
+			if err := c.Apply(&rc, func(k string) string { return env[k] }, strings.NewReader(tt.stdin)); err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range tt.want {
+				if rc.Inputs[k] != v {
+					t.Errorf("input %s = %q, want %q", k, rc.Inputs[k], v)
+				}
+			}
+		})
+	}
+}
+
+func TestApplyErrors(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("k", maxKeyBytes+1)
+	tests := []struct {
+		name      string
+		args      []string
+		env       map[string]string
+		inActions bool
+		stdin     func() *strings.Reader
+		want      string // "" for no error
+	}{
+		{"no key outside Actions", []string{"--project-id", "p"}, nil, false, nil, "no API key: set MINTLIFY_API_KEY"},
+		{"no project outside Actions", nil, map[string]string{"MINTLIFY_API_KEY": "mint_k"}, false, nil, "no project: pass --project-id"},
+		{"inside Actions the step checks its inputs", nil, nil, true, nil, ""},
+		{"empty stdin", []string{"--api-key-stdin"}, nil, false, func() *strings.Reader { return strings.NewReader(" \n") }, "standard input is empty"},
+		{"no stdin", []string{"--api-key-stdin"}, nil, false, nil, "no standard input"},
+		{"too much on stdin", []string{"--api-key-stdin"}, nil, false, func() *strings.Reader { return strings.NewReader(big) }, "more than 4 KiB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := Parse(tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc := runner.Context{InActions: tt.inActions}
+			var err2 error
+			if tt.stdin != nil {
+				err2 = c.Apply(&rc, func(k string) string { return tt.env[k] }, tt.stdin())
+			} else {
+				err2 = c.Apply(&rc, func(k string) string { return tt.env[k] }, nil)
+			}
+			if tt.want == "" {
+				if err2 != nil {
+					t.Errorf("Apply: %v", err2)
+				}
+				return
+			}
+			var u *UsageError
+			if !errors.As(err2, &u) || !strings.Contains(err2.Error(), tt.want) {
+				t.Errorf("Apply error %v, want a usage error with %q", err2, tt.want)
+			}
+		})
+	}
+}
+
+func TestApplyStdinReadError(t *testing.T) {
+	t.Parallel()
+	c, _ := Parse([]string{"--api-key-stdin"})
+	rc := runner.Context{}
+	err := c.Apply(&rc, func(string) string { return "" }, iotest.ErrReader(errors.New("broken pipe")))
+	if err == nil || !strings.Contains(err.Error(), "broken pipe") {
+		t.Errorf("Apply error %v, want the read error", err)
+	}
+}
+
+func TestJobRecord(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		file    string
+		want    string
+		wantErr string
+	}{
+		{"the record, compacted", "status<<d1\ncompleted\nd1\njob<<d2\n{\"id\": \"job_0001\", \"status\": \"completed\"}\nd2\n",
+			`{"id":"job_0001","status":"completed"}` + "\n", ""},
+		{"the last job wins", "job<<a\n{\"id\":\"1\"}\na\njob<<b\n{\"id\":\"2\"}\nb\n", `{"id":"2"}` + "\n", ""},
+		{"no job", "status<<d\nskipped\nd\njob<<e\n\ne\n", "null\n", ""},
+		{"no outputs at all", "", "null\n", ""},
+		{"not JSON", "job<<d\n{oops\nd\n", "", "not JSON"},
+		{"an unclosed value", "job<<d\n{}\n", "", "not closed"},
+		{"a line of another format", "job={}\n", "", "unexpected line"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "out")
+			if err := os.WriteFile(path, []byte(tt.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, err := JobRecord(path)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("JobRecord error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || string(got) != tt.want {
+				t.Errorf("JobRecord = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+	if _, err := JobRecord(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("JobRecord of a missing file succeeded")
+	}
+}
+
+// TestUsageFromTheSpec: --help lists a flag for every input but the
+// secrets, every output, every fallback and every exit status.
+func TestUsageFromTheSpec(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	Usage(&b)
+	help := b.String()
+	var want []string
+	for _, in := range inputs.Inputs {
+		switch {
+		case slices.Contains(Secrets, in.Name):
+			want = append(want, "(no flag) "+in.Name)
+		case in.Default == "true":
+			want = append(want, "--"+in.Name+"=false")
+		default:
+			want = append(want, "--"+in.Name)
+		}
+		want = append(want, in.Description)
+	}
+	for _, out := range inputs.Outputs {
+		want = append(want, out.Name, out.Description)
+	}
+	for _, f := range Fallbacks {
+		want = append(want, f.Env)
+	}
+	for _, s := range ExitStatuses {
+		want = append(want, s.Meaning)
+	}
+	want = append(want, "--"+KeyStdinFlag, "--"+JSONFlag, "demo", "--version")
+	for _, w := range want {
+		if !strings.Contains(help, w) {
+			t.Errorf("--help lacks %q", w)
+		}
+	}
+	if strings.Contains(help, "--api-key ") || strings.Contains(help, "--github-token") {
+		t.Errorf("--help offers a secret as a flag:\n%s", help)
+	}
+}

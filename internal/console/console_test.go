@@ -1,0 +1,184 @@
+package console
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/clock"
+)
+
+// TestPlainLines: each kind of line the run's log writes, as a person reads
+// it outside Actions.
+func TestPlainLines(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		log  string
+		want string
+	}{
+		{"a plain line", "[    0s] created job job_0001, status active\n", "[    0s] created job job_0001, status active\n"},
+		{"an error", "::error::job failed: job job_0001 ended with status failed\n", "error: job failed: job job_0001 ended with status failed\n"},
+		{"a warning", "::warning::input api-key does not start with mint_\n", "warning: input api-key does not start with mint_\n"},
+		{"a notice", "::notice::job job_0001 completed: pull request https://github.com/acme/docs/pull/101\n",
+			"job job_0001 completed: pull request https://github.com/acme/docs/pull/101\n"},
+		{"properties are dropped", "::error file=a.go,line=3::bad\n", "error: bad\n"},
+		{"command data is decoded", "::error::100%25 sure%0Asecond line%0D\n", "error: 100% sure\n       second line\n"},
+		{"the wait's group", "::group::Waiting for job job_0001\n[ 3m3s] job job_0001: active -> completed\n::endgroup::\n",
+			"Waiting for job job_0001\n[ 3m3s] job job_0001: active -> completed\n"},
+		{"a mask is never shown", "::add-mask::mint_secret\nnext\n", "next\n"},
+		{"a stop-commands block is shown as written",
+			"dry run:\n::stop-commands::abc123\n{\"prompt\":\"x\"}\n::error::not a command\n::abc123::\n::notice::after\n",
+			"dry run:\n{\"prompt\":\"x\"}\n::error::not a command\nafter\n"},
+		{"terminal controls are dropped", "title \x1b]8;;https://evil\x07link\x1b[2J\r\x08 \u202eabc\u2066\n", "title ]8;;https://evillink[2J abc\n"},
+		{"an unknown command shows its text", "::debug::details\n", "details\n"},
+		{"not a command", "  :: not one\n", "  :: not one\n"},
+		{"CRLF", "line\r\n", "line\n"},
+		{"a last line without newline", "end", "end\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			w := NewPlain(&out)
+			// Written a byte at a time: lines arrive in pieces.
+			for i := range len(tt.log) {
+				if _, err := w.Write([]byte{tt.log[i]}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if out.String() != tt.want {
+				t.Errorf("got:\n%q\nwant:\n%q", out.String(), tt.want)
+			}
+		})
+	}
+}
+
+// TestPlainIgnoresWaiting: a pipe gets no status line.
+func TestPlainIgnoresWaiting(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	w := NewPlain(&out)
+	w.Waiting(&agentapi.Job{ID: "job_0001", Status: "active"}, time.Now())
+	w.Write([]byte("line\n"))
+	w.Close()
+	if out.String() != "line\n" {
+		t.Errorf("got %q", out.String())
+	}
+}
+
+// TestTerminalStatusLine follows one wait on a simulated clock: the status
+// line appears when the wait starts, is redrawn in place (\r, padded over a
+// longer line), steps aside for each log line and comes back under it, and
+// leaves the screen at the end of the wait.
+func TestTerminalStatusLine(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	clk := clock.NewFake(start)
+	var out bytes.Buffer
+	w := NewTerminal(&out, clk, 0)
+	job := &agentapi.Job{ID: "job_0001", Status: "active"}
+
+	w.Write([]byte("[    0s] created job job_0001, status active\n::group::Waiting for job job_0001\n"))
+	w.Waiting(job, start.Add(20*time.Second))
+	first := "job job_0001: active, 0s elapsed, next check in 20s"
+	want := "[    0s] created job job_0001, status active\nWaiting for job job_0001\n\r" + first
+	if out.String() != want {
+		t.Fatalf("after the first wait:\n%q\nwant:\n%q", out.String(), want)
+	}
+
+	out.Reset()
+	clk.Sleep(t.Context(), 20*time.Second)
+	w.Waiting(job, start.Add(26*time.Second))
+	second := "job job_0001: active, 20s elapsed, next check in 6s"
+	if want := "\r" + second + strings.Repeat(" ", len(first)-len(second)); out.String() != want {
+		t.Errorf("redraw:\n%q\nwant:\n%q", out.String(), want)
+	}
+
+	out.Reset()
+	clk.Sleep(t.Context(), 7*time.Second)
+	w.Write([]byte("[   27s] job job_0001: active -> completed\n"))
+	checking := "job job_0001: active, 27s elapsed, checking now"
+	clear := "\r" + strings.Repeat(" ", len(second)) + "\r"
+	if want := clear + "[   27s] job job_0001: active -> completed\n\r" + checking; out.String() != want {
+		t.Errorf("a log line during the wait:\n%q\nwant:\n%q", out.String(), want)
+	}
+
+	out.Reset()
+	w.Write([]byte("::endgroup::\n::notice::job job_0001 completed\n"))
+	w.Close()
+	if want := "\r" + strings.Repeat(" ", len(checking)) + "\r" + "job job_0001 completed\n"; out.String() != want {
+		t.Errorf("after the wait:\n%q\nwant:\n%q", out.String(), want)
+	}
+}
+
+// TestTerminalStatusLineIsSafeAndShort: the job's id and status come from
+// the API: they cannot drive the terminal, and the line never wraps.
+func TestTerminalStatusLineIsSafeAndShort(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	var out bytes.Buffer
+	w := NewTerminal(&out, clock.NewFake(start), 0)
+	w.Waiting(&agentapi.Job{ID: "job\x1b[2J\r" + strings.Repeat("x", 200), Status: "act\x07ive"}, start.Add(time.Second))
+	w.Close()
+	line := strings.TrimPrefix(strings.SplitN(out.String(), "\r", 3)[1], "\r")
+	if strings.ContainsAny(line, "\x1b\x07") {
+		t.Errorf("control characters reach the terminal: %q", line)
+	}
+	if n := len([]rune(line)); n > maxStatus {
+		t.Errorf("status line of %d runes, want at most %d: %q", n, maxStatus, line)
+	}
+}
+
+// TestTerminalRefreshes: with a refresh period the line is redrawn on its
+// own (elapsed moves without any event), and Close stops that.
+func TestTerminalRefreshes(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	clk := clock.NewFake(start)
+	var out syncBuffer
+	w := NewTerminal(&out, clk, time.Millisecond)
+	w.Write([]byte("::group::Waiting for job job_0001\n"))
+	w.Waiting(&agentapi.Job{ID: "job_0001", Status: "active"}, start.Add(time.Minute))
+	clk.Sleep(t.Context(), 5*time.Second)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "5s elapsed, next check in 55s") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no redraw after the clock moved:\n%q", out.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	w.Close()
+	n := len(out.String())
+	time.Sleep(5 * time.Millisecond)
+	if len(out.String()) != n {
+		t.Errorf("drawn after Close:\n%q", out.String())
+	}
+	if !strings.HasSuffix(out.String(), "\r") {
+		t.Errorf("Close did not clear the line:\n%q", out.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer for a writer with a goroutine of its own.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
