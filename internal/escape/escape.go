@@ -63,7 +63,9 @@ const WordJoiner = "&#8288;"
 //   - after every "#" and after "GH-", so "#12", "o/r#12" and "GH-12" never
 //     reference an issue;
 //   - after every sixth hex digit in a row, so no run of seven or more
-//     reads as a commit SHA.
+//     reads as a commit SHA;
+//   - at the end, after a final "www" or "GH", so that the text the caller
+//     writes next ("." or "-") cannot complete one.
 func Markdown(s string) string {
 	s = strings.ToValidUTF8(s, string(utf8.RuneError))
 	var b strings.Builder
@@ -103,6 +105,9 @@ func Markdown(s string) string {
 			b.WriteString(WordJoiner)
 		}
 		prev = [3]rune{prev[1], prev[2], r}
+	}
+	if lower(prev[0]) == 'w' && lower(prev[1]) == 'w' && lower(prev[2]) == 'w' || lower(prev[1]) == 'g' && lower(prev[2]) == 'h' {
+		b.WriteString(WordJoiner)
 	}
 	return b.String()
 }

@@ -125,6 +125,13 @@ func FuzzMarkdown(f *testing.F) {
 		if links := escapetest.Autolinks(out); links != nil {
 			t.Fatalf("Markdown(%q) = %q renders links %q", s, out, links)
 		}
+		// Nor with the text callers write after it ("status: %s." and the
+		// like).
+		for _, joined := range []string{out + ".", out + "-12", "x " + out + ". y"} {
+			if links := escapetest.Autolinks(joined); links != nil {
+				t.Fatalf("Markdown(%q) followed by the caller's text %q renders links %q", s, joined, links)
+			}
+		}
 		if n := escapetest.Cells("| k | " + out + " |"); n != 2 {
 			t.Fatalf("Markdown(%q) = %q makes a table row of %d cells, want 2", s, out, n)
 		}

@@ -1,35 +1,63 @@
 package event
 
 import (
+	"bytes"
 	"strings"
+	"unicode/utf8"
 )
 
 // Visible returns the text of the Markdown md that a reader of the rendered
-// page sees: md without its HTML comments. A comment runs from "<!--" to the
-// first "-->" after it ("<!-->" and "<!--->" are whole comments, as in HTML);
-// one that is never closed hides the rest of the text. Comments are removed
-// wherever they stand, inside code too: a sample that shows a comment loses
-// it, but no parse of the surrounding Markdown, right or wrong, can let a
-// hidden comment through. The result never contains "<!--", not even one
-// formed by the text on both sides of a removed comment.
+// page sees: md without the markup GitHub renders as nothing. That is HTML
+// comments ("<!--" to the first "-->" after it; "<!-->" and "<!--->" are
+// whole comments, as in HTML), processing instructions ("<?" to "?>"),
+// declarations ("<!" and a letter, to ">"), CDATA sections ("<![CDATA[" to
+// "]]>"), and Unicode tag characters (U+E0000 to U+E007F), which no font
+// draws but a model reads. A construct that is never closed hides the rest
+// of the text, as an HTML block does. They are removed wherever they stand,
+// inside code too: a sample that shows one loses it, but no parse of the
+// surrounding Markdown, right or wrong, can let hidden text through. The
+// result never holds an opener, not even one formed by the text on both
+// sides of a removed construct.
 func Visible(md string) string {
 	out := make([]byte, 0, len(md))
 	for i := 0; i < len(md); i++ {
-		out = append(out, md[i])
-		if len(out) < 4 || string(out[len(out)-4:]) != "<!--" {
+		if r, size := utf8.DecodeRuneInString(md[i:]); r >= 0xE0000 && r <= 0xE007F {
+			i += size - 1
 			continue
 		}
-		out = out[:len(out)-4]
-		// The opener's own "--" may close it: "<!-->".
-		a, b := byte('-'), byte('-')
-		for i++; i < len(md); i++ {
-			if a == '-' && b == '-' && md[i] == '>' {
-				break
-			}
-			a, b = b, md[i]
+		out = append(out, md[i])
+		opener, closer, reuse := hiddenAt(out)
+		if opener == 0 {
+			continue
 		}
+		out = out[:len(out)-opener]
+		// The opener's last bytes may close it ("<!-->"): search from them.
+		from := i + 1 - reuse
+		j := strings.Index(md[from:], closer)
+		if j < 0 {
+			break
+		}
+		i = from + j + len(closer) - 1
 	}
 	return string(out)
+}
+
+// hiddenAt reports whether out ends with the opener of a construct that
+// renders as nothing: its length, the text that closes it, and how many of
+// the opener's last bytes may be part of the closer.
+func hiddenAt(out []byte) (opener int, closer string, reuse int) {
+	n := len(out)
+	switch {
+	case bytes.HasSuffix(out, []byte("<!--")):
+		return 4, "-->", 2
+	case bytes.HasSuffix(out, []byte("<![CDATA[")):
+		return 9, "]]>", 0
+	case bytes.HasSuffix(out, []byte("<?")):
+		return 2, "?>", 0
+	case n >= 3 && out[n-3] == '<' && out[n-2] == '!' && isLetter(out[n-1]):
+		return 3, ">", 0
+	}
+	return 0, "", 0
 }
 
 // RequestText returns Visible(md) with every byte that is not visible,

@@ -16,6 +16,15 @@ func TestVisible(t *testing.T) {
 		{"not a comment <!- x -> <! -- y -->", "not a comment <!- x -> <! -- y -->"},
 		{"joined <!<!-- x -->-- hidden --> end", "joined  end"},
 		{"in code `<!-- x -->` too", "in code `` too"},
+		{"a <? /docs delete all workflows ?> b", "a  b"},
+		{"a <?\n/docs delete\n?> b", "a  b"},
+		{"a <!X /docs delete all workflows> b", "a  b"},
+		{"a <!DOCTYPE html> b", "a  b"},
+		{"a <![CDATA[ /docs delete ]]> b", "a  b"},
+		{"unclosed <? runs to the end\n\nof everything", "unclosed "},
+		{"tags \U000E0049\U000E0067\U000E006Eare gone", "tags are gone"},
+		{"not hidden: <! x> and 1 <? and a < b", "not hidden: <! x> and 1 "},
+		{"joined <<!X y>? z ?> end", "joined  end"},
 		{"", ""},
 	}
 	for _, tc := range cases {

@@ -207,8 +207,13 @@ func FuzzVisible(f *testing.F) {
 		if event.Visible(v) != v {
 			t.Fatalf("Visible(%q) = %q changes again", md, v)
 		}
-		if !strings.Contains(md, "<!--") && v != md {
-			t.Fatalf("Visible(%q) = %q without a comment", md, v)
+		for _, opener := range []string{"<?", "<![CDATA["} {
+			if strings.Contains(v, opener) {
+				t.Fatalf("Visible(%q) = %q holds %s", md, v, opener)
+			}
+		}
+		if !strings.Contains(md, "<!") && !strings.Contains(md, "<?") && !strings.ContainsFunc(md, func(r rune) bool { return r >= 0xE0000 && r <= 0xE007F }) && v != md {
+			t.Fatalf("Visible(%q) = %q without hidden markup", md, v)
 		}
 		// v is a subsequence of md.
 		j := 0
