@@ -94,6 +94,10 @@ file_re='^file:///'
 if ! [[ $base =~ $https_re || $base =~ $loopback_re || $base =~ $file_re ]]; then
 	fail "AGENT_JOB_ACTION_DOWNLOAD_URL must start with https:// (or be http:// to 127.0.0.1, localhost or [::1], or file:///). Nothing was run."
 fi
+# Errors print the URL, so it must hold no password or token.
+if [[ $base == *@* ]]; then
+	fail "AGENT_JOB_ACTION_DOWNLOAD_URL must not hold credentials (user@ or user:password@). Nothing was run."
+fi
 url="$base/$tag/$asset"
 
 tmp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}

@@ -337,6 +337,11 @@ func TestRun(t *testing.T) {
 			wantReqs: []string{"GET /v1.2.3/" + asset},
 		},
 		{
+			name: "credentials in the URL", files: map[string][]byte{asset: good}, sums: ptr(goodSums),
+			env:      map[string]string{"AGENT_JOB_ACTION_DOWNLOAD_URL": "https://user:hunter2@mirror.example.com"},
+			wantExit: 1, wantErr: "AGENT_JOB_ACTION_DOWNLOAD_URL must not hold credentials",
+		},
+		{
 			name: "plain http to another host", files: map[string][]byte{asset: good}, sums: ptr(goodSums),
 			env:      map[string]string{"AGENT_JOB_ACTION_DOWNLOAD_URL": "http://127.0.0.1.example.com"},
 			wantExit: 1, wantErr: "AGENT_JOB_ACTION_DOWNLOAD_URL must start with https://",
@@ -372,6 +377,11 @@ func TestRun(t *testing.T) {
 			}
 			if tt.wantExit != 0 && !tt.wantRun && !strings.Contains(res.stderr, "::error title=agent-job-action binary::") {
 				t.Errorf("no error annotation in stderr:\n%s", res.stderr)
+			}
+			for _, secret := range []string{"mint_secret", "hunter2"} {
+				if strings.Contains(res.stderr, secret) {
+					t.Errorf("stderr shows the secret %q:\n%s", secret, res.stderr)
+				}
 			}
 			if got := srv.seen(); !slices.Equal(got, tt.wantReqs) {
 				t.Errorf("requests %q, want %q", got, tt.wantReqs)
