@@ -6,8 +6,6 @@
 package cli
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -85,7 +83,10 @@ const maxKeyBytes = 4 << 10
 // its flag then needs no value (--dry-run) or takes one after = (--wait=false).
 func IsBool(in inputs.Input) bool { return in.Default == "true" || in.Default == "false" }
 
-// Parse reads the command line (without the program's name).
+// Parse reads the command line (without the program's name): flags are
+// -name or --name, with the value after = or as the next argument; a
+// true/false flag alone means true. No value is repeated in an error, so
+// that a secret typed in the wrong place does not reach a log.
 func Parse(args []string) (Command, error) {
 	c := Command{Flags: map[string]string{}}
 	if len(args) > 0 {
@@ -99,81 +100,89 @@ func Parse(args []string) (Command, error) {
 		}
 		if c.Mode != Run {
 			if len(args) > 1 {
-				return c, usagef("%s takes no arguments, got %q", args[0], args[1])
+				return c, usagef("%s takes no arguments", args[0])
 			}
 			return c, nil
 		}
 	}
-	if err := refuseSecrets(args); err != nil {
-		return c, err
-	}
-
-	fs := flag.NewFlagSet("agent-job-action", flag.ContinueOnError)
-	// Errors are returned, and printed once by the caller.
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	flags := map[string]inputs.Input{}
 	for _, in := range inputs.Inputs {
-		if slices.Contains(Secrets, in.Name) {
-			continue
+		if !slices.Contains(Secrets, in.Name) {
+			flags[in.Name] = in
 		}
-		fs.Var(&inputFlag{name: in.Name, set: c.Flags, bool: IsBool(in)}, in.Name, in.Description)
 	}
-	fs.BoolVar(&c.JSON, JSONFlag, false, "")
-	fs.BoolVar(&c.KeyFromStdin, KeyStdinFlag, false, "")
-	switch err := fs.Parse(args); {
-	case errors.Is(err, flag.ErrHelp):
-		c.Mode = Help
-		return c, nil
-	case err != nil:
-		return c, usagef("%v", err)
-	}
-	if rest := fs.Args(); len(rest) > 0 {
-		hint := ""
-		if v := strings.ToLower(rest[0]); v == "true" || v == "false" {
-			hint = " (a true/false flag takes its value after =, as in --wait=false)"
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			if i+1 < len(args) {
+				return c, stray(i+1, args[i+1])
+			}
+			break
 		}
-		return c, usagef("unexpected argument %q%s: every input is a flag, such as --prompt 'Fix typos'", rest[0], hint)
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			return c, stray(i, a)
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		switch in, isInput := flags[name]; {
+		case name == "h" || name == "help":
+			c.Mode = Help
+			return c, nil
+		case slices.Contains(Secrets, name):
+			// The value is not repeated anywhere.
+			return c, refuseSecret(name)
+		case name == JSONFlag || name == KeyStdinFlag || isInput && IsBool(in):
+			if !hasValue {
+				value = "true"
+			}
+			switch name {
+			case JSONFlag, KeyStdinFlag:
+				b, err := inputs.ParseBool(value)
+				if err != nil {
+					return c, usagef("--%s %v", name, err)
+				}
+				if name == JSONFlag {
+					c.JSON = b
+				} else {
+					c.KeyFromStdin = b
+				}
+			default:
+				// Checked later, with every other input, by package inputs.
+				c.Flags[name] = value
+			}
+		case isInput:
+			if !hasValue {
+				if i+1 == len(args) {
+					return c, usagef("--%s needs a value", name)
+				}
+				i++
+				value = args[i]
+			}
+			c.Flags[name] = value
+		default:
+			return c, usagef("unknown flag --%s", name)
+		}
 	}
 	return c, nil
 }
 
-// refuseSecrets fails on a flag that would carry a secret, before the flag
-// parser sees it: its error messages would quote the value.
-func refuseSecrets(args []string) error {
-	for _, a := range args {
-		if a == "--" || !strings.HasPrefix(a, "-") {
-			continue
-		}
-		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !slices.Contains(Secrets, name) {
-			continue
-		}
-		how := "set it in the environment as GITHUB_TOKEN"
-		if name == "api-key" {
-			how = "set MINTLIFY_API_KEY in the environment, or pipe the key to --" + KeyStdinFlag
-		}
-		return usagef("--%s is not accepted: a secret on the command line is visible to every user of the machine (ps) and stays in shell history; %s", name, how)
+// stray is the error for argument i, a, which no flag takes. The value is
+// not repeated: it may be a key given after --api-key-stdin.
+func stray(i int, a string) error {
+	hint := ""
+	if v := strings.ToLower(a); v == "true" || v == "false" {
+		hint = " (" + v + ": a true/false flag takes its value after =, as in --wait=false)"
 	}
-	return nil
+	return usagef("argument %d is not a flag nor a flag's value%s: every input is a flag, such as --prompt 'Fix typos'", i+1, hint)
 }
 
-// inputFlag records one input's flag in a map; values are checked later,
-// with every other input, by package inputs.
-type inputFlag struct {
-	name string
-	set  map[string]string
-	bool bool
+// refuseSecret says why a secret has no flag, and where it goes instead.
+func refuseSecret(name string) error {
+	how := "set it in the environment as GITHUB_TOKEN"
+	if name == "api-key" {
+		how = "set MINTLIFY_API_KEY in the environment, or pipe the key to --" + KeyStdinFlag
+	}
+	return usagef("--%s is not accepted: a secret on the command line is visible to every user of the machine (ps) and stays in shell history; %s", name, how)
 }
-
-func (f *inputFlag) String() string { return "" }
-
-func (f *inputFlag) Set(v string) error {
-	f.set[f.name] = v
-	return nil
-}
-
-// IsBoolFlag lets the flag package accept --dry-run without a value.
-func (f *inputFlag) IsBoolFlag() bool { return f.bool }
 
 // Apply merges the command line into rc.Inputs, which holds the INPUT_*
 // variables: a flag wins over its INPUT_ variable, which wins over the
