@@ -127,11 +127,15 @@ func (c *Writer) Close() error {
 	return c.clear()
 }
 
-// show writes lines above the status line.
+// show writes lines where the status line was. The status line stays away
+// until the next Waiting: a log line during the wait says the job's status
+// changed or a check failed, and until the run waits again the line would
+// show what is no longer true.
 func (c *Writer) show(lines []string) error {
 	if len(lines) == 0 {
 		return c.draw()
 	}
+	c.waiting = false
 	if err := c.clear(); err != nil {
 		return err
 	}
@@ -140,10 +144,8 @@ func (c *Writer) show(lines []string) error {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	if _, err := io.WriteString(c.w, b.String()); err != nil {
-		return err
-	}
-	return c.draw()
+	_, err := io.WriteString(c.w, b.String())
+	return err
 }
 
 // translate turns one log line into the lines a person reads: workflow
@@ -174,8 +176,6 @@ func (c *Writer) translate(line string) []string {
 		c.stop = data
 		return nil
 	case "endgroup":
-		// The only group is the wait; the status line ends with it.
-		c.waiting = false
 		return nil
 	case "error":
 		prefix = "error: "

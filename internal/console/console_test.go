@@ -101,19 +101,27 @@ func TestTerminalStatusLine(t *testing.T) {
 		t.Errorf("redraw:\n%q\nwant:\n%q", out.String(), want)
 	}
 
+	// A log line takes the status line's place; it comes back, with what
+	// is now true, when the run waits again.
 	out.Reset()
 	clk.Sleep(t.Context(), 7*time.Second)
-	w.Write([]byte("[   27s] job job_0001: active -> completed\n"))
-	checking := "job job_0001: active, 27s elapsed, checking now"
+	w.Write([]byte("[   27s] job job_0001: active -> review\n"))
 	clear := "\r" + strings.Repeat(" ", len(second)) + "\r"
-	if want := clear + "[   27s] job job_0001: active -> completed\n\r" + checking; out.String() != want {
+	if want := clear + "[   27s] job job_0001: active -> review\n"; out.String() != want {
 		t.Errorf("a log line during the wait:\n%q\nwant:\n%q", out.String(), want)
 	}
-
 	out.Reset()
-	w.Write([]byte("::endgroup::\n::notice::job job_0001 completed\n"))
+	w.Waiting(&agentapi.Job{ID: "job_0001", Status: "review"}, start.Add(27*time.Second))
+	checking := "job job_0001: review, 27s elapsed, checking now"
+	if want := "\r" + checking; out.String() != want {
+		t.Errorf("the next wait:\n%q\nwant:\n%q", out.String(), want)
+	}
+
+	// The last status change ends the line for good: no Waiting follows.
+	out.Reset()
+	w.Write([]byte("[   40s] job job_0001: review -> completed\n::endgroup::\n::notice::job job_0001 completed\n"))
 	w.Close()
-	if want := "\r" + strings.Repeat(" ", len(checking)) + "\r" + "job job_0001 completed\n"; out.String() != want {
+	if want := "\r" + strings.Repeat(" ", len(checking)) + "\r" + "[   40s] job job_0001: review -> completed\njob job_0001 completed\n"; out.String() != want {
 		t.Errorf("after the wait:\n%q\nwant:\n%q", out.String(), want)
 	}
 }
