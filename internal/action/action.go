@@ -8,7 +8,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
@@ -112,17 +111,4 @@ func (r *run) execute(ctx context.Context) (End, error) {
 	defer cancel()
 	o := r.carryOut(ctx, p)
 	return o.End(), r.finish(ctx, o)
-}
-
-// legacyGetenv serves packages that still read variables while they move to
-// values.
-func legacyGetenv(rc runner.Context) func(string) string {
-	vars := map[string]string{
-		"GITHUB_EVENT_NAME": rc.EventName, "GITHUB_EVENT_PATH": rc.EventPath, "GITHUB_REPOSITORY": rc.Repository,
-		"GITHUB_WORKSPACE": rc.Workspace, "GITHUB_OUTPUT": rc.OutputFile, "GITHUB_STEP_SUMMARY": rc.SummaryFile,
-	}
-	for k, v := range rc.Inputs {
-		vars["INPUT_"+strings.ToUpper(k)] = v
-	}
-	return func(k string) string { return vars[k] }
 }

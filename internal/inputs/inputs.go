@@ -53,18 +53,6 @@ func (e *Error) Error() string { return fmt.Sprintf("input %s %s", e.Input, e.Pr
 // MaxPromptBytes bounds a prompt read from a file.
 const MaxPromptBytes = 256 << 10
 
-// FromEnv returns the raw value of every input of Inputs, by name, as the
-// runner passes it: in INPUT_<NAME>, the name upper-cased with its hyphens
-// kept and spaces written "_". An input not given is "". The edge of the
-// program calls it; everything below receives the map.
-func FromEnv(getenv func(string) string) map[string]string {
-	raw := make(map[string]string, len(Inputs))
-	for _, in := range Inputs {
-		raw[in.Name] = getenv("INPUT_" + strings.ToUpper(strings.ReplaceAll(in.Name, " ", "_")))
-	}
-	return raw
-}
-
 // get returns input name trimmed, or its default when empty.
 func get(raw map[string]string, name string) string {
 	v := strings.TrimSpace(raw[name])

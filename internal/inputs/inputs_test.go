@@ -10,36 +10,6 @@ import (
 	"time"
 )
 
-func TestFromEnv(t *testing.T) {
-	t.Parallel()
-	env := map[string]string{
-		"INPUT_PROJECT-ID":    "p1",
-		"INPUT_API-KEY":       " mint_k ",
-		"INPUT_TRIGGER-LABEL": "docs",
-		"INPUT_project-id":    "lower case is not the runner's",
-		"INPUT_UNKNOWN":       "ignored",
-	}
-	var asked []string
-	raw := FromEnv(func(k string) string { asked = append(asked, k); return env[k] })
-	if len(raw) != len(Inputs) || len(asked) != len(Inputs) {
-		t.Fatalf("FromEnv() has %d inputs after %d lookups, want %d", len(raw), len(asked), len(Inputs))
-	}
-	for _, in := range Inputs {
-		if _, ok := raw[in.Name]; !ok {
-			t.Errorf("FromEnv() lacks %s", in.Name)
-		}
-	}
-	want := map[string]string{"project-id": "p1", "api-key": " mint_k ", "trigger-label": "docs", "prompt": ""}
-	for k, v := range want {
-		if raw[k] != v {
-			t.Errorf("FromEnv()[%q] = %q, want %q (as given, untrimmed)", k, raw[k], v)
-		}
-	}
-	if asked[0] != "INPUT_PROMPT" || !strings.Contains(strings.Join(asked, " "), "INPUT_TRIGGER-ASSIGNEE") {
-		t.Errorf("FromEnv() looked up %v", asked)
-	}
-}
-
 // valid is the least set of inputs that reads without error.
 func valid(extra map[string]string) map[string]string {
 	raw := map[string]string{"prompt": "Fix typos", "project-id": "p1", "api-key": "mint_k"}

@@ -57,8 +57,9 @@ func FromEnv(getenv func(string) string) Context {
 		SummaryFile: getenv("GITHUB_STEP_SUMMARY"),
 		Inputs:      map[string]string{},
 	}
+	// As the runner names them: upper case, hyphens kept, spaces as "_".
 	for _, in := range inputs.Inputs {
-		c.Inputs[in.Name] = getenv("INPUT_" + strings.ToUpper(in.Name))
+		c.Inputs[in.Name] = getenv("INPUT_" + strings.ToUpper(strings.ReplaceAll(in.Name, " ", "_")))
 	}
 	if c.Workspace == "" {
 		if wd, err := os.Getwd(); err == nil {

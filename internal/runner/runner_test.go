@@ -1,0 +1,77 @@
+package runner
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/inputs"
+)
+
+func TestFromEnv(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{
+		"GITHUB_ACTIONS":      "true",
+		"GITHUB_EVENT_NAME":   "issue_comment",
+		"GITHUB_EVENT_PATH":   "/e.json",
+		"GITHUB_REPOSITORY":   "acme/docs",
+		"GITHUB_SERVER_URL":   "https://github.com/",
+		"GITHUB_RUN_ID":       "42",
+		"GITHUB_WORKSPACE":    "/ws",
+		"GITHUB_OUTPUT":       "/out",
+		"GITHUB_STEP_SUMMARY": "/sum",
+		"INPUT_PROJECT-ID":    "p1",
+		"INPUT_API-KEY":       " mint_k ",
+		"INPUT_TRIGGER-LABEL": "docs",
+		"INPUT_project-id":    "lower case is not the runner's",
+		"INPUT_UNKNOWN":       "ignored",
+	}
+	var asked []string
+	c := FromEnv(func(k string) string { asked = append(asked, k); return env[k] })
+	if !c.InActions || c.EventName != "issue_comment" || c.EventPath != "/e.json" || c.Repository != "acme/docs" ||
+		c.Workspace != "/ws" || c.OutputFile != "/out" || c.SummaryFile != "/sum" {
+		t.Errorf("FromEnv() = %+v", c)
+	}
+	if got := c.RunURL(); got != "https://github.com/acme/docs/actions/runs/42" {
+		t.Errorf("RunURL() = %q", got)
+	}
+	if len(c.Inputs) != len(inputs.Inputs) {
+		t.Fatalf("%d inputs, want %d", len(c.Inputs), len(inputs.Inputs))
+	}
+	want := map[string]string{"project-id": "p1", "api-key": " mint_k ", "trigger-label": "docs", "prompt": ""}
+	for k, v := range want {
+		if c.Inputs[k] != v {
+			t.Errorf("Inputs[%q] = %q, want %q (as given, untrimmed)", k, c.Inputs[k], v)
+		}
+	}
+	if !strings.Contains(strings.Join(asked, " "), "INPUT_TRIGGER-ASSIGNEE") {
+		t.Errorf("looked up %v", asked)
+	}
+}
+
+func TestFromEnvOutsideActions(t *testing.T) {
+	t.Parallel()
+	c := FromEnv(func(string) string { return "" })
+	wd, _ := os.Getwd()
+	if c.InActions || c.Workspace != wd || c.RunURL() != "" {
+		t.Errorf("FromEnv() outside Actions = %+v, want the working directory as the workspace", c)
+	}
+}
+
+func TestCheckFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ok := Context{OutputFile: filepath.Join(dir, "out"), SummaryFile: filepath.Join(dir, "sum")}
+	if err := ok.CheckFiles(); err != nil {
+		t.Errorf("CheckFiles() = %v", err)
+	}
+	if err := (Context{}).CheckFiles(); err != nil {
+		t.Errorf("no files outside Actions: %v", err)
+	}
+	bad := Context{OutputFile: filepath.Join(dir, "missing", "out"), SummaryFile: filepath.Join(dir, "gone", "sum")}
+	err := bad.CheckFiles()
+	if err == nil || !strings.Contains(err.Error(), "GITHUB_OUTPUT cannot be written") || !strings.Contains(err.Error(), "GITHUB_STEP_SUMMARY cannot be written") {
+		t.Errorf("CheckFiles() = %v, want both files named", err)
+	}
+}
