@@ -298,3 +298,41 @@ func TestPullRequestRefineWhenTheJobTakesNoMoreMessages(t *testing.T) {
 	}
 	h.wantOutputs(map[string]string{"job-id": "job_0001", "status": "completed"})
 }
+
+// TestLongThreadCostsTheNewestPage: in a thread of 1,000 comments whose
+// newest marker is among the last 100, finding the job to continue costs
+// at most 2 list requests, because the payload's comment count says where
+// the newest page is.
+func TestLongThreadCostsTheNewestPage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+	payload := issueComment("writer", "/docs and the FAQ")
+	gh := h.withGitHub(fakegithub.Options{}, "issue_comment", payload)
+	h.api.AddJob("job_0777", "completed")
+	for i := range 1000 {
+		body := "comment"
+		if i == 950 {
+			body = "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_0777 -->"
+		}
+		author, bot := "someone", false
+		if i == 950 {
+			author, bot = fakegithub.BotLogin, true
+		}
+		gh.SeedComment(12, author, bot, body)
+	}
+	payload["issue"].(map[string]any)["comments"] = 1000
+	h.setEvent("issue_comment", payload)
+	if err := h.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, h.stdout.String())
+	}
+	h.wantRequests(0, 1)
+	lists := 0
+	for _, r := range gh.Requests() {
+		if r.Method == "GET" && strings.HasSuffix(r.Path, "/issues/12/comments") {
+			lists++
+		}
+	}
+	if lists < 1 || lists > 2 {
+		t.Errorf("%d list requests for a 1,000-comment thread, want at most 2", lists)
+	}
+}

@@ -84,7 +84,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 	}
 	if p.Answer != nil {
 		r.thread = &conversation.Thread{GH: gh, Owner: p.Answer.Owner, Repo: p.Answer.Repo, Number: p.Answer.Number,
-			Warn: r.log.Warning, Redact: r.log.Redact}
+			Comments: p.Answer.CommentCount, Warn: r.log.Warning, Redact: r.log.Redact}
 		r.acknowledge(ctx, p, o)
 	}
 
