@@ -349,3 +349,20 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+// TestReferenceMatchesHTML holds the redactor's own reading of character
+// references to the html package's, which it stands in for.
+func TestReferenceMatchesHTML(t *testing.T) {
+	t.Parallel()
+	for _, ref := range []string{"&#58;", "&#8288;", "&#x3A;", "&#X3a;", "&#0;", "&#128;", "&#159;", "&#160;", "&#xD800;", "&#x110000;",
+		"&#99999999;", "&#;", "&#x;", "&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&#00058;", "&#-1;", "&#+5;"} {
+		want := html.UnescapeString(ref)
+		r, ok := reference([]byte(ref))
+		switch {
+		case ok && string(r) != want:
+			t.Errorf("reference(%q) = %q, html reads %q", ref, string(r), want)
+		case !ok && want != ref && !strings.HasPrefix(ref, "&#") && ref != "&#0;":
+			t.Errorf("reference(%q) declined a reference html reads as %q", ref, want)
+		}
+	}
+}

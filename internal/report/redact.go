@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -245,6 +246,10 @@ func (lv level) to(i int) int {
 func levels(s string) []level {
 	lv := level{text: []byte(s)}
 	all := []level{lv}
+	// Most lines hold nothing unit decodes: spare them the copies.
+	if !strings.ContainsAny(s, `%\&`) && !strings.ContainsFunc(s, invisible) {
+		return all
+	}
 	for range 4 {
 		next, ns, ne, changed := unescapeOnce(lv.text)
 		if !changed {
@@ -352,11 +357,53 @@ func unit(s []byte) (decoded []byte, width int) {
 			return nil, 0
 		}
 		// Named and numeric references, as HTML (and so GitHub) reads them.
+		// The common ones are read here: html.UnescapeString builds its
+		// table of 2,000 names (half a megabyte) the first time it is
+		// called, and the summary and comments are full of "&#58;".
+		if r, ok := reference(s[:semi+1]); ok {
+			return utf8.AppendRune(nil, r), semi + 1
+		}
 		if ref := string(s[:semi+1]); html.UnescapeString(ref) != ref {
 			return []byte(html.UnescapeString(ref)), semi + 1
 		}
 	}
 	return nil, 0
+}
+
+// reference decodes the character references escape.Markdown writes: the
+// numeric ones (but those HTML maps to other characters: NUL and the C1
+// range) and &amp; &lt; &gt; &quot; &apos;. ok is false for any other.
+func reference(ref []byte) (rune, bool) {
+	switch string(ref) {
+	case "&amp;":
+		return '&', true
+	case "&lt;":
+		return '<', true
+	case "&gt;":
+		return '>', true
+	case "&quot;":
+		return '"', true
+	case "&apos;":
+		return '\'', true
+	}
+	digits, base := ref[2:len(ref)-1], 10
+	if len(ref) < 4 || ref[1] != '#' {
+		return 0, false
+	}
+	if digits[0] == 'x' || digits[0] == 'X' {
+		digits, base = digits[1:], 16
+	}
+	if len(digits) == 0 || len(digits) > 8 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(digits), base, 32)
+	switch {
+	case err != nil || v == 0 || v >= 0x80 && v <= 0x9f:
+		return 0, false
+	case v > unicode.MaxRune || v >= 0xd800 && v <= 0xdfff:
+		return utf8.RuneError, true
+	}
+	return rune(v), true
 }
 
 func hexValue(s []byte, n int) (uint64, bool) {

@@ -176,6 +176,7 @@ func stepEnv(b *testing.B, f *fake, wait bool) []string {
 		fmt.Sprintf("INPUT_WAIT=%t", wait),
 		"INPUT_POLL-INTERVAL=1s",
 		"INPUT_TIMEOUT=1m",
+		"GITHUB_ACTIONS=true",
 		"GITHUB_OUTPUT=" + filepath.Join(dir, "output"),
 		"GITHUB_STEP_SUMMARY=" + filepath.Join(dir, "summary"),
 	}
