@@ -22,9 +22,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/runner"
 )
 
-// The GitHub client must offer what a conversation needs.
-var _ conversation.GitHub = (*ghclient.Client)(nil)
-
 // run holds what the steps of one run share. What the run ends with is not
 // here: carryOut returns it as one Outcome.
 type run struct {

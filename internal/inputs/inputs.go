@@ -68,8 +68,8 @@ func get(raw map[string]string, name string) string {
 
 // Read validates every input and returns the config, warnings to print, and
 // an error joining one *Error per bad input. raw maps an input's name
-// ("project-id") to its value as given ("" when missing), as FromEnv
-// builds it. workspace is the directory prompt-file must stay in
+// ("project-id") to its value as given ("" when missing), as
+// runner.FromEnv builds it. workspace is the directory prompt-file must stay in
 // (GITHUB_WORKSPACE); "" means the current directory.
 func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	var (

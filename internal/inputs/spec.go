@@ -1,5 +1,6 @@
-// Package inputs reads the action's inputs as the runner passes them
-// (INPUT_<NAME> variables) and validates all of them before anything is sent.
+// Package inputs validates the action's inputs, all of them before anything
+// is sent, from their raw values (which runner.FromEnv and the command line
+// gather), and holds the one list of inputs and outputs (spec.go).
 package inputs
 
 // Input describes one input of action.yml.

@@ -92,10 +92,9 @@ type Plan struct {
 	Reviewers []string
 
 	// GitHub is true when the run talks to GitHub at all.
-	GitHub  bool
-	DryRun  bool
-	Wait    bool
-	Trigger string // the event's name, for the log
+	GitHub bool
+	DryRun bool
+	Wait   bool
 }
 
 // Decide returns the plan for cfg and the event t. permission is the
@@ -105,7 +104,7 @@ type Plan struct {
 // that the user must fix; a plan with Skip is a run that rightly does
 // nothing.
 func Decide(cfg inputs.Config, t *event.Trigger, permission string) (Plan, error) {
-	p := Plan{DryRun: cfg.DryRun, Wait: cfg.Wait, Trigger: t.Event}
+	p := Plan{DryRun: cfg.DryRun, Wait: cfg.Wait}
 	if p.Skip = refusal(cfg, t); p.Skip != "" {
 		return p, nil
 	}

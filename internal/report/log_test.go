@@ -355,7 +355,7 @@ func FuzzRedact(f *testing.F) {
 func TestReferenceMatchesHTML(t *testing.T) {
 	t.Parallel()
 	for _, ref := range []string{"&#58;", "&#8288;", "&#x3A;", "&#X3a;", "&#0;", "&#128;", "&#159;", "&#160;", "&#xD800;", "&#x110000;",
-		"&#99999999;", "&#;", "&#x;", "&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&#00058;", "&#-1;", "&#+5;"} {
+		"&#99999999;", "&#;", "&#x;", "&;", "&a;", "&#1;", "&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&#00058;", "&#-1;", "&#+5;"} {
 		want := html.UnescapeString(ref)
 		r, ok := reference([]byte(ref))
 		switch {
@@ -364,5 +364,23 @@ func TestReferenceMatchesHTML(t *testing.T) {
 		case !ok && want != ref && !strings.HasPrefix(ref, "&#") && ref != "&#0;":
 			t.Errorf("reference(%q) declined a reference html reads as %q", ref, want)
 		}
+	}
+}
+
+// TestRedactShortReferences: text that merely looks like the start of a
+// character reference is logged as it is.
+func TestRedactShortReferences(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	l := NewLog(&out, true)
+	l.Mask("mint_0123456789abcdef")
+	for _, text := range []string{"fix &; in docs", "a & b;", "&#;", "&x;", "&&;;", "&"} {
+		l.Printf("%s", text)
+		if got := l.Redact(text); got != text {
+			t.Errorf("Redact(%q) = %q", text, got)
+		}
+	}
+	if !strings.Contains(out.String(), "fix &; in docs") {
+		t.Errorf("log:\n%s", out.String())
 	}
 }

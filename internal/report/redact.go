@@ -105,7 +105,7 @@ func (r *redactor) redactLocked(s string) string {
 	for _, sec := range r.exact {
 		s = strings.ReplaceAll(s, sec, "***")
 	}
-	if len(r.normals) == 0 {
+	if len(r.normals) == 0 || !r.decodedHolds(s) {
 		return s
 	}
 	var spans [][2]int
@@ -264,6 +264,39 @@ func levels(s string) []level {
 	return all
 }
 
+// decodedHolds reports whether a secret stands in s or in any of its
+// decoded levels (see levels). It reads the same texts as levels without
+// keeping where each byte came from, so that the usual line, which holds no
+// secret, costs one copy per level rather than nine.
+func (r *redactor) decodedHolds(s string) bool {
+	text := []byte(s)
+	for round := 0; ; round++ {
+		for _, sec := range r.normals {
+			if bytes.Contains(text, []byte(sec)) {
+				return true
+			}
+		}
+		if round == 4 || !strings.ContainsAny(string(text), `%\&`) && !bytes.ContainsFunc(text, invisible) {
+			return false
+		}
+		next, changed := make([]byte, 0, len(text)), false
+		for i := 0; i < len(text); {
+			if decoded, width := unit(text[i:]); width > 0 {
+				next = append(next, decoded...)
+				i += width
+				changed = true
+				continue
+			}
+			next = append(next, text[i])
+			i++
+		}
+		if !changed {
+			return false
+		}
+		text = next
+	}
+}
+
 // invisible are the characters that change nothing a reader sees;
 // escape.Markdown inserts the first.
 func invisible(r rune) bool {
@@ -386,10 +419,10 @@ func reference(ref []byte) (rune, bool) {
 	case "&apos;":
 		return '\'', true
 	}
-	digits, base := ref[2:len(ref)-1], 10
 	if len(ref) < 4 || ref[1] != '#' {
 		return 0, false
 	}
+	digits, base := ref[2:len(ref)-1], 10
 	if digits[0] == 'x' || digits[0] == 'X' {
 		digits, base = digits[1:], 16
 	}
