@@ -49,7 +49,7 @@ func RenderBacklink(t BacklinkText) string {
 	}
 	fmt.Fprintf(&b, "🤖 Agent job %s works on this pull request, answering %s.\n\n", JobRef(t.JobID), what)
 	if t.TriggerPhrase != "" {
-		fmt.Fprintf(&b, "**To ask for changes**, write %s and what to change: in a comment here, on a line of the diff, or in a review. The same job takes it up.\n", code(t.TriggerPhrase))
+		fmt.Fprintf(&b, "**To ask for changes**, write %s and what to change: in a comment here, on a line of the diff, or in a review. The same job takes it up.\n", escape.Code(t.TriggerPhrase))
 	} else {
 		b.WriteString("**To ask for changes**, say what to change: in a comment here, on a line of the diff, or in a review. The same job takes it up.\n")
 	}

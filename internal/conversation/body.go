@@ -150,16 +150,7 @@ func Render(s State) string {
 
 // JobRef shows a job id: in a code span when it is a plain token, escaped
 // text otherwise.
-func JobRef(id string) string { return code(id) }
-
-// code shows s in a code span when it is a plain token, which cannot close
-// the span, and as escaped text otherwise.
-func code(s string) string {
-	if escape.Log(s) == s {
-		return "`" + s + "`"
-	}
-	return escape.Markdown(s)
-}
+func JobRef(id string) string { return escape.Code(id) }
 
 func orDash(s string) string {
 	if s == "" {

@@ -155,3 +155,13 @@ func URL(s string) string {
 	}
 	return s
 }
+
+// Code shows s in a Markdown code span when it is a plain token (see Log),
+// which cannot close the span and in which GitHub links nothing, and as
+// Markdown-escaped text otherwise.
+func Code(s string) string {
+	if s != "" && Log(s) == s {
+		return "`" + s + "`"
+	}
+	return Markdown(s)
+}

@@ -42,11 +42,7 @@ func Summary(r Result) string {
 			pr = escape.Markdown(j.PR())
 		}
 	}
-	job := escape.Markdown(r.JobID)
-	if r.JobID != "" && escape.Log(r.JobID) == r.JobID {
-		job = "`" + r.JobID + "`"
-	}
-	row("Job", job)
+	row("Job", escape.Code(r.JobID))
 	row("Status", status)
 	row("Model", model)
 	row("Source", source)
