@@ -28,7 +28,7 @@ func (h *harness) withGitHub(opt fakegithub.Options, eventName string, payload a
 	if opt.Permissions == nil {
 		opt.Permissions = map[string]string{"writer": "write", "reader": "read", "triager": "triage", "admin": "admin"}
 	}
-	gh := fakegithub.New(opt)
+	gh := fakegithub.New(fakegithub.Checked(opt))
 	// The pull request the fake Agent Job API's jobs open.
 	gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001"})
 	h.gh = gh

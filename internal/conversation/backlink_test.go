@@ -229,7 +229,7 @@ func TestBacklinkThroughGitHub(t *testing.T) {
 // request the fake does not serve or GitHub's description does not allow.
 func newFake(t testing.TB, opt fakegithub.Options) (*ghclient.Client, *fakegithub.Server) {
 	t.Helper()
-	srv := fakegithub.New(opt)
+	srv := fakegithub.New(fakegithub.Checked(opt))
 	t.Cleanup(func() {
 		srv.Close()
 		if u := srv.Unexpected(); len(u) > 0 {

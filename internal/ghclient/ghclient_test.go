@@ -25,7 +25,7 @@ func newFake(t *testing.T, opt fakegithub.Options) (*Client, *fakegithub.Server)
 	if opt.Token == "" {
 		opt.Token = token
 	}
-	srv := fakegithub.New(opt)
+	srv := fakegithub.New(fakegithub.Checked(opt))
 	t.Cleanup(func() {
 		srv.Close()
 		if u := srv.Unexpected(); len(u) > 0 {
@@ -513,14 +513,14 @@ func TestForbiddenEdit(t *testing.T) {
 func TestThroughHTTPClient(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int32
-	srv := fakegithub.New(fakegithub.Options{Token: token, Fault: func(w http.ResponseWriter, r *http.Request) bool {
+	srv := fakegithub.New(fakegithub.Checked(fakegithub.Options{Token: token, Fault: func(w http.ResponseWriter, r *http.Request) bool {
 		calls.Add(1)
 		if r.Method == http.MethodPost {
 			w.WriteHeader(http.StatusBadGateway)
 			return true
 		}
 		return false
-	}})
+	}}))
 	defer srv.Close()
 	ctx := context.Background()
 	hc := httpclient.New(httpclient.Options{BackoffMin: 1, BackoffMax: 1, Transport: srv.Client().Transport})

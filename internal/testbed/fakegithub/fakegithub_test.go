@@ -104,7 +104,7 @@ func TestRouting(t *testing.T) {
 			case "-":
 				opt.Token = ""
 			}
-			s := New(opt)
+			s := New(Checked(opt))
 			defer s.Close()
 			a := send(t, s, tc.method, tc.path, tc.auth, tc.body)
 			if a.status != tc.want {
@@ -150,7 +150,7 @@ func teapot(w http.ResponseWriter, r *http.Request) bool {
 
 func TestComments(t *testing.T) {
 	t.Parallel()
-	s := New(Options{Token: tok})
+	s := New(Checked(Options{Token: tok}))
 	defer s.Close()
 	seeded := s.SeedComment(3, "octocat", false, "hello")
 	s.SeedComment(4, "renovate[bot]", true, "elsewhere")
@@ -223,7 +223,7 @@ func noneInvalid(t *testing.T, s *Server) {
 
 func TestPagination(t *testing.T) {
 	t.Parallel()
-	s := New(Options{Token: tok})
+	s := New(Checked(Options{Token: tok}))
 	t.Cleanup(s.Close) // the parallel subtests run after this function returns
 	for i := range 65 {
 		s.SeedComment(1, "octocat", false, fmt.Sprint(i))
@@ -277,7 +277,7 @@ func TestPagination(t *testing.T) {
 
 func TestReactions(t *testing.T) {
 	t.Parallel()
-	s := New(Options{Token: tok})
+	s := New(Checked(Options{Token: tok}))
 	defer s.Close()
 	steps := []struct {
 		path, content string
@@ -326,7 +326,7 @@ func TestPermissions(t *testing.T) {
 		{"cus", "read", "docs-editor"},
 	}
 	for _, noRole := range []bool{false, true} {
-		s := New(Options{Token: tok, Permissions: perms, NoRoleName: noRole})
+		s := New(Checked(Options{Token: tok, Permissions: perms, NoRoleName: noRole}))
 		for _, tc := range cases {
 			a := send(t, s, "GET", "/repos/o/r/collaborators/"+tc.user+"/permission", "Bearer "+tok, "")
 			m := decode(t, a.body)
@@ -347,7 +347,7 @@ func TestPermissions(t *testing.T) {
 // its own id and is counted once.
 func TestConcurrent(t *testing.T) {
 	t.Parallel()
-	s := New(Options{Token: tok})
+	s := New(Checked(Options{Token: tok}))
 	defer s.Close()
 	const n = 40
 	var wg sync.WaitGroup

@@ -157,6 +157,23 @@ var defaultSpec = sync.OnceValues(func() (*Spec, error) {
 // holding the working directory (where `go test` runs), read once.
 func DefaultSpec() (*Spec, error) { return defaultSpec() }
 
+// Checked returns opt with every request checked against DefaultSpec. When
+// the description cannot be read, every request is noted as unchecked, so
+// that no test passes unchecked.
+func Checked(opt Options) Options {
+	opt.Check = checker(DefaultSpec())
+	return opt
+}
+
+func checker(spec *Spec, err error) func(method, path, rawQuery string, body []byte) []string {
+	if err != nil {
+		return func(string, string, string, []byte) []string {
+			return []string{fmt.Sprintf("requests cannot be checked: %v", err)}
+		}
+	}
+	return spec.Check
+}
+
 // Check returns what makes a request invalid under the description, or
 // nothing: an unknown path or method, a path parameter of the wrong type,
 // an undeclared or malformed query parameter, or a body that does not fit

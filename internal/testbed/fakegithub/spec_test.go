@@ -141,7 +141,7 @@ func TestSpecLiteralsWin(t *testing.T) {
 func TestServerChecksEveryRequest(t *testing.T) {
 	t.Parallel()
 	for _, prefix := range []string{"", "/api/v3"} {
-		s := New(Options{Token: tok, Prefix: prefix})
+		s := New(Checked(Options{Token: tok, Prefix: prefix}))
 		send(t, s, "POST", prefix+"/repos/o/r/issues/1/comments", "Bearer "+tok, `{"body":"ok"}`)
 		send(t, s, "GET", prefix+"/repos/o/r/issues/1/comments?per_page=100&direction=desc", "Bearer "+tok, "")
 		send(t, s, "POST", prefix+"/repos/o/r/issues/1/comments", "Bearer nope", `{"body":"ok","extra":[}`)
@@ -168,9 +168,7 @@ func TestServerWithoutSpec(t *testing.T) {
 	if err == nil || bad != nil {
 		t.Fatalf("LoadSpec(missing) = %v, %v", bad, err)
 	}
-	s := &Server{}
-	s.noteSpec(nil, err)
-	if u := s.Unexpected(); len(u) != 1 || !strings.HasPrefix(u[0], "requests cannot be checked: GitHub REST description: ") {
-		t.Errorf("Unexpected() = %q, want the reason requests cannot be checked", u)
+	if u := checker(nil, err)("GET", "/user", "", nil); len(u) != 1 || !strings.HasPrefix(u[0], "requests cannot be checked: GitHub REST description: ") {
+		t.Errorf("the check = %q, want the reason requests cannot be checked", u)
 	}
 }
