@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/testbed/yamlscalar"
 )
 
 // tagLine is the line of action.yml that the release workflow rewrites with
@@ -334,7 +336,7 @@ func flatten(src string) ([]kv, error) {
 			}
 			out = append(out, kv{path, strings.TrimRight(block.String(), "\n") + "\n"})
 		default:
-			v, err := scalar(rest)
+			v, err := yamlscalar.Parse(rest)
 			if err != nil {
 				return fail("%s: %v", path, err)
 			}
@@ -342,58 +344,4 @@ func flatten(src string) ([]kv, error) {
 		}
 	}
 	return out, nil
-}
-
-// scalar returns the value of a one-line scalar: plain, 'single' or "double"
-// quoted, with an optional trailing comment.
-func scalar(s string) (string, error) {
-	var v, rest string
-	switch s[0] {
-	case '"':
-		end := 1
-		for end < len(s) && s[end] != '"' {
-			if s[end] == '\\' {
-				end++
-			}
-			end++
-		}
-		if end >= len(s) {
-			return "", fmt.Errorf("unterminated string %s", s)
-		}
-		var err error
-		if v, err = strconv.Unquote(s[:end+1]); err != nil {
-			return "", fmt.Errorf("bad string %s: %v", s[:end+1], err)
-		}
-		rest = s[end+1:]
-	case '\'':
-		var b strings.Builder
-		i := 1
-		for ; i < len(s); i++ {
-			if s[i] == '\'' {
-				if i+1 < len(s) && s[i+1] == '\'' {
-					b.WriteByte('\'')
-					i++
-					continue
-				}
-				break
-			}
-			b.WriteByte(s[i])
-		}
-		if i >= len(s) {
-			return "", fmt.Errorf("unterminated string %s", s)
-		}
-		v, rest = b.String(), s[i+1:]
-	case '[', '{', '&', '*', '!', '>', '|', '%', '@', '`':
-		return "", fmt.Errorf("unsupported value %s", s)
-	default:
-		v, _, _ = strings.Cut(s, " #")
-		v = strings.TrimSpace(v)
-		if strings.Contains(v, ": ") {
-			return "", fmt.Errorf("plain value with ': ' %s", v)
-		}
-	}
-	if rest = strings.TrimSpace(rest); rest != "" && rest[0] != '#' {
-		return "", fmt.Errorf("text after the value: %s", rest)
-	}
-	return v, nil
 }

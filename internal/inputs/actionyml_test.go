@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/testbed/yamlscalar"
 )
 
 // TestActionYMLMatchesSpec keeps action.yml and the Inputs/Outputs tables in
@@ -262,7 +263,7 @@ func parseActionYML(src string) (ins, outs []ymlEntry, err error) {
 				return fail("%s %s: %s is set twice", section, entry.name, key)
 			}
 			seen[key] = true
-			v, err := ymlScalar(rest)
+			v, err := yamlscalar.Parse(rest)
 			if err != nil {
 				return fail("%s %s: %s: %v", section, entry.name, key, err)
 			}
@@ -284,62 +285,4 @@ func parseActionYML(src string) (ins, outs []ymlEntry, err error) {
 		}
 	}
 	return ins, outs, nil
-}
-
-// ymlScalar returns the value of a one-line scalar: plain, 'single' or
-// "double" quoted, with an optional trailing comment.
-func ymlScalar(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return "", nil
-	}
-	var v, rest string
-	switch s[0] {
-	case '"':
-		end := 1
-		for end < len(s) && s[end] != '"' {
-			if s[end] == '\\' {
-				end++
-			}
-			end++
-		}
-		if end >= len(s) {
-			return "", fmt.Errorf("unterminated string %s", s)
-		}
-		var err error
-		if v, err = strconv.Unquote(s[:end+1]); err != nil {
-			return "", fmt.Errorf("bad string %s: %v", s[:end+1], err)
-		}
-		rest = s[end+1:]
-	case '\'':
-		var b strings.Builder
-		i := 1
-		for ; i < len(s); i++ {
-			if s[i] == '\'' {
-				if i+1 < len(s) && s[i+1] == '\'' {
-					b.WriteByte('\'')
-					i++
-					continue
-				}
-				break
-			}
-			b.WriteByte(s[i])
-		}
-		if i >= len(s) {
-			return "", fmt.Errorf("unterminated string %s", s)
-		}
-		v, rest = b.String(), s[i+1:]
-	case '|', '>', '[', '{', '&', '*', '!':
-		return "", fmt.Errorf("%q: only one-line scalars are supported", s)
-	default:
-		v, _, _ = strings.Cut(s, " #")
-		v = strings.TrimSpace(v)
-		if strings.Contains(v, ": ") {
-			return "", fmt.Errorf("%q contains \": \": quote it", v)
-		}
-	}
-	if rest = strings.TrimSpace(rest); rest != "" && rest[0] != '#' {
-		return "", fmt.Errorf("unexpected %q after the string", rest)
-	}
-	return v, nil
 }
