@@ -301,7 +301,11 @@ func truncate(b []byte) string {
 	return string(b)
 }
 
-var dateTime = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$`)
+// dateTime is compiled on first use: at package init it would run at every
+// start of the action's binary, which links this package for the demo.
+var dateTime = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$`)
+})
 
 // checkString holds a parameter's text against its schema: query and path
 // values are strings on the wire, typed by the schema.
@@ -327,7 +331,7 @@ func (sc *schema) checkString(s string) string {
 		}
 		v = s == "true"
 	case "string":
-		if sc.Format == "date-time" && !dateTime.MatchString(s) {
+		if sc.Format == "date-time" && !dateTime().MatchString(s) {
 			return fmt.Sprintf("%q is not an ISO 8601 date-time", s)
 		}
 	}
