@@ -34,14 +34,11 @@ func (r *run) reviewPrompt(ctx context.Context, gh *ghclient.Client, p plan.Plan
 }
 
 // updatePrompt is the prompt of a new job that stands in for one that takes
-// no more messages, when the request came from the job's pull request: it
+// no more messages, for a request made on the job's pull request: it
 // names the pull request and its branch, so the new job updates them rather
 // than starting over.
 func (r *run) updatePrompt(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, old, prompt string) string {
 	t := r.trig
-	if !t.IsPR {
-		return prompt
-	}
 	ref := t.HeadRef
 	if job, err := api.Get(ctx, old); err == nil && job.Ref() != "" {
 		ref = job.Ref()

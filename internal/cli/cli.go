@@ -177,11 +177,7 @@ func stray(i int, a string) error {
 
 // refuseSecret says why a secret has no flag, and where it goes instead.
 func refuseSecret(name string) error {
-	how := "set it in the environment as GITHUB_TOKEN"
-	if name == "api-key" {
-		how = "set MINTLIFY_API_KEY in the environment, or pipe the key to --" + KeyStdinFlag
-	}
-	return usagef("--%s is not accepted: a secret on the command line is visible to every user of the machine (ps) and stays in shell history; %s", name, how)
+	return usagef("--%s is not accepted: a secret on the command line is visible to every user of the machine (ps) and stays in shell history; give it as %s", name, secretSource(name))
 }
 
 // Apply merges the command line into rc.Inputs, which holds the INPUT_*
