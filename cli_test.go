@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
 )
 
-// buildCLI builds the program as a release does, into the calling test's
+// buildCLI builds the program as a release does (-tags nodemo), into the calling test's
 // temporary directory, with pollEvery set so that a wait for a fake job
 // takes milliseconds of real time (the built binary has no simulated clock).
 func buildCLI(t *testing.T) string {
@@ -31,7 +32,7 @@ func buildCLI(t *testing.T) string {
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	cmd := exec.Command("go", "build", "-o", bin, "-ldflags", "-X main.version=v0.0.0-test -X main.pollEvery=10ms", ".")
+	cmd := exec.Command("go", "build", "-tags", "nodemo", "-o", bin, "-ldflags", "-X main.version=v0.0.0-test -X main.pollEvery=10ms", ".")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -159,6 +160,15 @@ func TestCLI(t *testing.T) {
 		wantHumanLog(t, "stdout", res.stdout)
 		if res.stderr != "" {
 			t.Errorf("stderr: %s", res.stderr)
+		}
+	})
+
+	t.Run("a release build has no demo and says where it is", func(t *testing.T) {
+		t.Parallel()
+		res := cliRun{args: []string{"demo"}}.exec(t, bin)
+		want := "agent-job-action: this build has no demo (release builds leave out its fakes); run it from a clone of the repository: go run . demo\n"
+		if res.code != cli.ExitUsage || res.stderr != want || res.stdout != "" {
+			t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and only %q", res.code, res.stdout, res.stderr, cli.ExitUsage, want)
 		}
 	})
 
@@ -508,3 +518,34 @@ func TestRunUsageErrorsPrintOnce(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestReleaseBuildsLinkNoStandIn holds the release build (-tags nodemo) to
+// the product alone: none of internal/testbed, nor net/http/httptest, is in
+// what it links, and every place that builds a release asks for it.
+func TestReleaseBuildsLinkNoStandIn(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-tags", "nodemo", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/agentjob/agent-job-action/internal/action") {
+		t.Fatalf("go list -deps lists no internal/action, so it cannot tell what is linked:\n%s", out)
+	}
+	for _, dep := range deps {
+		if strings.Contains(dep, "/internal/testbed") || strings.Contains(dep, "/internal/demo") || dep == "net/http/httptest" {
+			t.Errorf("the release build links %s", dep)
+		}
+	}
+	for _, file := range []string{"Dockerfile", ".github/workflows/release.yml"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(line, "go build ") && !strings.Contains(line, "-tags nodemo") {
+				t.Errorf("%s builds without -tags nodemo: %s", file, strings.TrimSpace(line))
+			}
+		}
+	}
+}

@@ -16,7 +16,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/cli"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/console"
-	"github.com/agentjob/agent-job-action/internal/demo"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/runner"
@@ -71,7 +70,7 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "agent-job-action %s\n", version)
 		return nil
 	case cli.Demo:
-		return demo.Run(ctx, env.Deps, stdout)
+		return runDemo(ctx, env, stdout)
 	}
 
 	rc := runner.FromEnv(env.Getenv)

@@ -19,7 +19,7 @@ bin=${LAGCHECK_BINARY:-}
 what=$bin
 if [[ -z $bin ]]; then
   bin=$tmp/agent-job-action
-  CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$bin" .
+  CGO_ENABLED=0 go build -trimpath -tags nodemo -ldflags "-s -w" -o "$bin" .
   what="built from $(git describe --always --dirty 2>/dev/null || echo 'this tree')"
 fi
 go build -o "$tmp/lagcheck" ./internal/testbed/lagcheck

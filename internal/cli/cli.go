@@ -105,12 +105,6 @@ func Parse(args []string) (Command, error) {
 			return c, nil
 		}
 	}
-	flags := map[string]inputs.Input{}
-	for _, in := range inputs.Inputs {
-		if !slices.Contains(Secrets, in.Name) {
-			flags[in.Name] = in
-		}
-	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -123,7 +117,7 @@ func Parse(args []string) (Command, error) {
 			return c, stray(i, a)
 		}
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
-		switch in, isInput := flags[name]; {
+		switch in, isInput := flag(name); {
 		case name == "h" || name == "help":
 			c.Mode = Help
 			return c, nil
@@ -163,6 +157,18 @@ func Parse(args []string) (Command, error) {
 		}
 	}
 	return c, nil
+}
+
+// flag is the input that flag --name sets; secrets have none.
+func flag(name string) (inputs.Input, bool) {
+	if slices.Contains(Secrets, name) {
+		return inputs.Input{}, false
+	}
+	i := slices.IndexFunc(inputs.Inputs, func(in inputs.Input) bool { return in.Name == name })
+	if i < 0 {
+		return inputs.Input{}, false
+	}
+	return inputs.Inputs[i], true
 }
 
 // stray is the error for argument i, a, which no flag takes. The value is

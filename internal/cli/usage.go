@@ -17,7 +17,8 @@ func Usage(w io.Writer) {
 
 Usage:
   agent-job-action [flags]    run a job
-  agent-job-action demo       a whole run against an in-process fake service
+  agent-job-action demo       a whole run against in-process fakes (release builds
+                              leave it out: go run . demo in a clone)
   agent-job-action --version  print the version
   agent-job-action --help     print this help
 

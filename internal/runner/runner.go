@@ -15,7 +15,7 @@ import (
 )
 
 // Context is what the runner tells a step about itself. A run outside
-// GitHub Actions has the zero value of every field but Workspace.
+// GitHub Actions has the zero value of every field.
 type Context struct {
 	// InActions is true inside a GitHub Actions job (GITHUB_ACTIONS=true).
 	InActions bool
@@ -31,7 +31,8 @@ type Context struct {
 	APIURL    string
 	RunID     string
 	// Workspace is the directory that files named by inputs must stay in:
-	// GITHUB_WORKSPACE, or the current directory outside Actions.
+	// GITHUB_WORKSPACE; "" is the current directory (outside Actions), which
+	// is looked up only when an input names a file.
 	Workspace string
 	// OutputFile and SummaryFile are the file commands' files; "" when the
 	// runner gives none (outside Actions).
@@ -55,18 +56,32 @@ func FromEnv(getenv func(string) string) Context {
 		Workspace:   getenv("GITHUB_WORKSPACE"),
 		OutputFile:  getenv("GITHUB_OUTPUT"),
 		SummaryFile: getenv("GITHUB_STEP_SUMMARY"),
-		Inputs:      map[string]string{},
+		Inputs:      make(map[string]string, len(inputs.Inputs)),
 	}
-	// As the runner names them: upper case, hyphens kept, spaces as "_".
 	for _, in := range inputs.Inputs {
-		c.Inputs[in.Name] = getenv("INPUT_" + strings.ToUpper(strings.ReplaceAll(in.Name, " ", "_")))
-	}
-	if c.Workspace == "" {
-		if wd, err := os.Getwd(); err == nil {
-			c.Workspace = wd
-		}
+		c.Inputs[in.Name] = getenv(envName(in.Name))
 	}
 	return c
+}
+
+// envName is the variable the runner passes input name in: INPUT_ and the
+// name in upper case, hyphens kept, spaces as "_". It runs at every start,
+// for every input, so it builds the name in one allocation.
+func envName(name string) string {
+	const prefix = "INPUT_"
+	var b strings.Builder
+	b.Grow(len(prefix) + len(name))
+	b.WriteString(prefix)
+	for _, c := range []byte(name) {
+		switch {
+		case 'a' <= c && c <= 'z':
+			c -= 'a' - 'A'
+		case c == ' ':
+			c = '_'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // RunURL is the address of this workflow run's page, or "" when the runner

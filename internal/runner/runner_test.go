@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,12 +49,25 @@ func TestFromEnv(t *testing.T) {
 	}
 }
 
+func TestEnvName(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]string{
+		"project-id":  "INPUT_PROJECT-ID",
+		"prompt":      "INPUT_PROMPT",
+		"two words":   "INPUT_TWO_WORDS",
+		"Mixed_Case9": "INPUT_MIXED_CASE9",
+	} {
+		if got := envName(name); got != want {
+			t.Errorf("envName(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
 func TestFromEnvOutsideActions(t *testing.T) {
 	t.Parallel()
 	c := FromEnv(func(string) string { return "" })
-	wd, _ := os.Getwd()
-	if c.InActions || c.Workspace != wd || c.RunURL() != "" {
-		t.Errorf("FromEnv() outside Actions = %+v, want the working directory as the workspace", c)
+	if c.InActions || c.Workspace != "" || c.RunURL() != "" {
+		t.Errorf("FromEnv() outside Actions = %+v, want no workspace (the current directory) and no run", c)
 	}
 }
 

@@ -21,8 +21,12 @@ import (
 )
 
 // binaryEnv names a prebuilt action binary to measure instead of the one the
-// benchmarks build, so that two builds can be compared.
-const binaryEnv = "COLDSTART_BINARY"
+// benchmarks build, so that two builds can be compared; demoBinaryEnv does
+// the same for the demo's, a build with the demo in it.
+const (
+	binaryEnv     = "COLDSTART_BINARY"
+	demoBinaryEnv = "COLDSTART_DEMO_BINARY"
+)
 
 // systemRoots is the CA bundle the image copies in from the build stage;
 // the https runs load it as the action does in the image.
@@ -53,10 +57,10 @@ const (
 
 // programs are the binaries under measurement, built once per test process.
 var programs struct {
-	once                       sync.Once
-	dir                        string
-	action, baseline, launcher string
-	err                        error
+	once                             sync.Once
+	dir                              string
+	action, demo, baseline, launcher string
+	err                              error
 }
 
 func TestMain(m *testing.M) {
@@ -67,8 +71,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// build builds the action exactly as the Dockerfile does, with the baseline
-// and the launcher beside it. binaryEnv replaces the action.
+// build builds the action exactly as the Dockerfile does (-tags nodemo:
+// without the demo), with the baseline and the launcher beside it, and the
+// build go run . demo makes for the demo. binaryEnv and demoBinaryEnv
+// replace the action and the demo.
 func build(b *testing.B) {
 	programs.once.Do(func() {
 		goTool, err := exec.LookPath("go")
@@ -80,16 +86,25 @@ func build(b *testing.B) {
 			return
 		}
 		const mod = "github.com/agentjob/agent-job-action"
-		cmd := exec.Command(goTool, "build", "-trimpath", "-ldflags", "-s -w", "-o", programs.dir+string(filepath.Separator),
-			mod, mod+"/internal/testbed/coldstart/baseline", mod+"/internal/testbed/coldstart/launcher")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			programs.err = fmt.Errorf("go build: %w\n%s", err, out)
-			return
+		programs.demo = filepath.Join(programs.dir, "demo", "agent-job-action")
+		for _, args := range [][]string{
+			{"-tags", "nodemo", "-o", programs.dir + string(filepath.Separator),
+				mod, mod + "/internal/testbed/coldstart/baseline", mod + "/internal/testbed/coldstart/launcher"},
+			{"-o", programs.demo, mod},
+		} {
+			cmd := exec.Command(goTool, append([]string{"build", "-trimpath", "-ldflags", "-s -w"}, args...)...)
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				programs.err = fmt.Errorf("go build: %w\n%s", err, out)
+				return
+			}
 		}
 		programs.action = filepath.Join(programs.dir, "agent-job-action")
 		if p := os.Getenv(binaryEnv); p != "" {
 			programs.action = p
+		}
+		if p := os.Getenv(demoBinaryEnv); p != "" {
+			programs.demo = p
 		}
 		programs.baseline = filepath.Join(programs.dir, "baseline")
 		programs.launcher = filepath.Join(programs.dir, "launcher")
@@ -277,7 +292,7 @@ func BenchmarkPeakRSS(b *testing.B) {
 			peaks := make([]float64, 0, b.N)
 			for i := 0; i < b.N; i++ {
 				f := newFake(b, 500*time.Millisecond, t)
-				peaks = append(peaks, peakRSS(b, stepEnv(b, f, true)))
+				peaks = append(peaks, peakRSS(b, programs.action, stepEnv(b, f, true)))
 				creates, gets := f.api.Creates(), f.api.Gets()
 				f.close()
 				if creates != 1 || gets < 1 {
@@ -290,18 +305,18 @@ func BenchmarkPeakRSS(b *testing.B) {
 	b.Run("demo", func(b *testing.B) {
 		peaks := make([]float64, 0, b.N)
 		for i := 0; i < b.N; i++ {
-			peaks = append(peaks, peakRSS(b, []string{}, "demo"))
+			peaks = append(peaks, peakRSS(b, programs.demo, []string{}, "demo"))
 		}
 		reportPeaks(b, peaks)
 	})
 }
 
-// peakRSS runs the action with env and args through the launcher and returns
-// its peak RSS in MiB.
-func peakRSS(b *testing.B, env []string, args ...string) float64 {
+// peakRSS runs bin with env and args through the launcher and returns its
+// peak RSS in MiB.
+func peakRSS(b *testing.B, bin string, env []string, args ...string) float64 {
 	report := filepath.Join(b.TempDir(), "rss")
 	var out bytes.Buffer
-	cmd := exec.Command(programs.launcher, append([]string{report, programs.action}, args...)...)
+	cmd := exec.Command(programs.launcher, append([]string{report, bin}, args...)...)
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
