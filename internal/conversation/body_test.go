@@ -2,6 +2,8 @@ package conversation
 
 import (
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,4 +60,50 @@ func TestMarkerRoundTrip(t *testing.T) {
 	if !IsOwn(Render(State{})) || IsOwn("/docs <!-- agent-job-action:job=x -->") {
 		t.Error("IsOwn")
 	}
+}
+
+// markerSpec is what JobFromMarker reads, as a regular expression.
+var markerSpec = regexp.MustCompile(`<!-- agent-job-action:job=([A-Za-z0-9._\-+=@/]{1,256}) -->`)
+
+func TestJobFromMarker(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("a", 256)
+	tests := []struct{ body, want string }{
+		{"", ""},
+		{"<!-- agent-job-action:job=job_0001 -->", "job_0001"},
+		{"text <!-- agent-job-action:job=a.b-c+d=e@f/g_h -->\nmore", "a.b-c+d=e@f/g_h"},
+		{"<!-- agent-job-action:job= -->", ""},
+		{"<!-- agent-job-action:job=job_1-->", ""},
+		{"<!-- agent-job-action:job=job 1 -->", ""},
+		{"<!-- agent-job-action:job=" + long + " -->", long},
+		{"<!-- agent-job-action:job=" + long + "a -->", ""},
+		{"<!-- agent-job-action:job=bad! --> <!-- agent-job-action:job=good -->", "good"},
+		{"<!-- agent-job-action:job=first --> <!-- agent-job-action:job=second -->", "first"},
+		{"<!-- agent-job-action:job=<!-- agent-job-action:job=inner -->", "inner"},
+		{"<!-- agent-job-action:job=job_1", ""},
+	}
+	for _, tt := range tests {
+		if got := JobFromMarker(tt.body); got != tt.want {
+			t.Errorf("JobFromMarker(%q) = %q, want %q", tt.body, got, tt.want)
+		}
+		if m := markerSpec.FindStringSubmatch(tt.body); (m == nil && tt.want != "") || (m != nil && m[1] != tt.want) {
+			t.Errorf("the table disagrees with markerSpec on %q", tt.body)
+		}
+	}
+}
+
+// FuzzJobFromMarker holds JobFromMarker to markerSpec on any body.
+func FuzzJobFromMarker(f *testing.F) {
+	for _, s := range []string{"<!-- agent-job-action:job=job_0001 -->", "x<!-- agent-job-action:job=a -- <!-- agent-job-action:job=b -->", "<!-- agent-job-action:job=" + strings.Repeat("z", 257) + " -->"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		want := ""
+		if m := markerSpec.FindStringSubmatch(body); m != nil {
+			want = m[1]
+		}
+		if got := JobFromMarker(body); got != want {
+			t.Errorf("JobFromMarker(%q) = %q, markerSpec finds %q", body, got, want)
+		}
+	})
 }
