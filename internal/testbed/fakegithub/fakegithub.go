@@ -326,22 +326,30 @@ func writePage(w http.ResponseWriter, r *http.Request, n int, item func(i int) m
 	writeJSON(w, http.StatusOK, items)
 }
 
-func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
-	n, ok := pathInt(w, r, "number")
-	number := int(n)
-	if !ok {
-		return
+// commentWrite reads what a request that creates or edits a comment sends:
+// the number or id the path names in param, and the body. When it answers
+// the request itself (a bad request, or comments forbidden), ok is false.
+func (s *Server) commentWrite(w http.ResponseWriter, r *http.Request, param string) (n int64, body string, ok bool) {
+	if n, ok = pathInt(w, r, param); !ok {
+		return 0, "", false
 	}
-	body, ok := commentBody(w, r)
-	if !ok {
-		return
+	if body, ok = commentBody(w, r); !ok {
+		return 0, "", false
 	}
 	if s.opt.ForbidComments {
 		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
+		return 0, "", false
+	}
+	return n, body, true
+}
+
+func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
+	number, body, ok := s.commentWrite(w, r, "number")
+	if !ok {
 		return
 	}
 	s.mu.Lock()
-	c := s.add(number, BotLogin, true, body)
+	c := s.add(int(number), BotLogin, true, body)
 	s.created++
 	out := render(r, c)
 	s.mu.Unlock()
@@ -349,16 +357,8 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathInt(w, r, "id")
+	id, body, ok := s.commentWrite(w, r, "id")
 	if !ok {
-		return
-	}
-	body, ok := commentBody(w, r)
-	if !ok {
-		return
-	}
-	if s.opt.ForbidComments {
-		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
 		return
 	}
 	s.mu.Lock()

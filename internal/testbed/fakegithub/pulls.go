@@ -89,6 +89,12 @@ func (s *Server) pull(repo string, number int) *Pull {
 	return s.pulls[i]
 }
 
+// pathPull is the pull request the request's path names, with number n;
+// nil when the fake has none. s.mu must be held.
+func (s *Server) pathPull(r *http.Request, n int64) *Pull {
+	return s.pull(r.PathValue("owner")+"/"+r.PathValue("repo"), int(n))
+}
+
 func (s *Server) getPull(w http.ResponseWriter, r *http.Request) {
 	n, ok := pathInt(w, r, "number")
 	if !ok {
@@ -96,7 +102,7 @@ func (s *Server) getPull(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.pull(r.PathValue("owner")+"/"+r.PathValue("repo"), int(n))
+	p := s.pathPull(r, n)
 	if p == nil {
 		writeError(w, http.StatusNotFound, "Not Found")
 		return
@@ -123,7 +129,7 @@ func (s *Server) requestReviewers(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.pull(r.PathValue("owner")+"/"+r.PathValue("repo"), int(n))
+	p := s.pathPull(r, n)
 	if p == nil {
 		writeError(w, http.StatusNotFound, "Not Found")
 		return
@@ -157,7 +163,7 @@ func (s *Server) reviewComments(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	p := s.pull(r.PathValue("owner")+"/"+r.PathValue("repo"), int(n))
+	p := s.pathPull(r, n)
 	cs, known := s.reviews[reviewKey{int(n), review}]
 	s.mu.Unlock()
 	if p == nil || !known {
