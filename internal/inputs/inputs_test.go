@@ -130,6 +130,8 @@ func TestReadPromptFile(t *testing.T) {
 	symlink(t, "prompts/fix.md", filepath.Join(ws, "inside.md"))
 	symlink(t, "nothing.md", filepath.Join(ws, "dangling.md"))
 	symlink(t, "prompts", filepath.Join(ws, "in"))
+	symlink(t, filepath.Join(ws, "prompts", "fix.md"), filepath.Join(ws, "absolute-inside.md"))
+	symlink(t, filepath.Join(ws, "prompts"), filepath.Join(ws, "absolute-in"))
 
 	cases := []struct {
 		name, file string
@@ -153,6 +155,14 @@ func TestReadPromptFile(t *testing.T) {
 		{
 			name: "absolute link to a file outside", file: "outside.md",
 			wantErr: "input prompt-file outside.md is or passes through a symbolic link that leads outside the workspace",
+		},
+		{
+			name: "absolute link to a file inside", file: "absolute-inside.md",
+			wantErr: "input prompt-file absolute-inside.md is or passes through a symbolic link with an absolute target, which is not followed even inside the workspace " + ws + ": make the link relative, or name the file itself",
+		},
+		{
+			name: "through an absolute link to a directory inside", file: "absolute-in/fix.md",
+			wantErr: "input prompt-file absolute-in/fix.md is or passes through a symbolic link with an absolute target, which is not followed even inside the workspace",
 		},
 		{
 			name: "relative link to a file outside", file: "relative-outside.md",

@@ -94,16 +94,25 @@ func openRegular(root *os.Root, rel, shown string) (*os.File, error) {
 // statError explains why rel cannot be looked at.
 func statError(root *os.Root, rel, shown, ws string, err error) error {
 	// A link anywhere on the way (the file, or a directory above it).
-	link, last := false, true
+	// os.Root follows no absolute link, even one that names a place
+	// inside the workspace.
+	link, absInside, last := false, false, true
 	for p := filepath.Clean(rel); p != "." && p != string(filepath.Separator); p, last = filepath.Dir(p), false {
 		if li, lerr := root.Lstat(p); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
 			link = true
 			if last && errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("%s is a symbolic link to nothing: name the file itself", shown)
 			}
+			if target, rerr := root.Readlink(p); rerr == nil && filepath.IsAbs(target) {
+				if r, rerr := filepath.Rel(ws, filepath.Clean(target)); rerr == nil && filepath.IsLocal(r) {
+					absInside = true
+				}
+			}
 		}
 	}
 	switch {
+	case absInside && !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s is or passes through a symbolic link with an absolute target, which is not followed even inside the workspace %s: make the link relative, or name the file itself", shown, escape.Log(ws))
 	case link && !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%s is or passes through a symbolic link that leads outside the workspace %s: name a file of the repository", shown, escape.Log(ws))
 	case errors.Is(err, fs.ErrNotExist):
