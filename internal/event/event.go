@@ -48,11 +48,9 @@ type Trigger struct {
 	Label        string // the label added, in a labeled event
 	Assignee     string // the login assigned, in an assigned event
 
-	// The pull request, when IsPR. An issue_comment payload holds only the
-	// author; the others hold the head branch too.
-	PRAuthor string
-	HeadRef  string // the head branch
-	HeadRepo string // owner/name of the head branch's repository
+	// The pull request's head branch, when IsPR; an issue_comment payload
+	// does not hold it.
+	HeadRef string
 
 	// A pull_request_review_comment's place in the diff.
 	Path      string
@@ -62,9 +60,8 @@ type Trigger struct {
 	DiffHunk  string
 
 	// A pull_request_review. Its body is the text a request is read from.
-	ReviewID    int64
-	ReviewBody  string
-	ReviewState string
+	ReviewID   int64
+	ReviewBody string
 }
 
 // Read returns the trigger of a run: name is the event's name
@@ -141,9 +138,6 @@ func readIssueComment(path string, t *Trigger) error {
 	t.CommentKind = KindIssue
 	t.CommentBody = e.Comment.GetBody()
 	t.CommentURL = e.Comment.GetHTMLURL()
-	if t.IsPR {
-		t.PRAuthor = e.Issue.GetUser().GetLogin()
-	}
 	setSender(t, e.Sender, e.Comment.User)
 	return nil
 }
@@ -183,7 +177,6 @@ func readReview(path string, t *Trigger) error {
 	setPullRequest(t, e.PullRequest)
 	t.ReviewID = e.Review.GetID()
 	t.ReviewBody = e.Review.GetBody()
-	t.ReviewState = e.Review.GetState()
 	t.CommentURL = e.Review.GetHTMLURL()
 	setSender(t, e.Sender, e.Review.User)
 	return nil
@@ -272,9 +265,7 @@ func setPullRequest(t *Trigger, pr *github.PullRequest) {
 	t.URL = pr.GetHTMLURL()
 	t.IssueBody = pr.GetBody()
 	t.CommentCount = pr.GetComments()
-	t.PRAuthor = pr.GetUser().GetLogin()
 	t.HeadRef = pr.GetHead().GetRef()
-	t.HeadRepo = pr.GetHead().GetRepo().GetFullName()
 }
 
 // setSender prefers the payload's sender; the author of the comment or issue

@@ -39,7 +39,7 @@ func TestRead(t *testing.T) {
 				Title: "Add quickstart", URL: "https://github.com/acme/docs/pull/34",
 				CommentID: 1900000002, CommentKind: "issue", CommentBody: "please /docs fix the typos",
 				CommentURL: "https://github.com/acme/docs/pull/34#issuecomment-1900000002",
-				Sender:     "hubot", Action: "created", PRAuthor: "hubot",
+				Sender:     "hubot", Action: "created",
 			},
 		},
 		{
@@ -58,7 +58,7 @@ func TestRead(t *testing.T) {
 				Title: "Add quickstart", URL: "https://github.com/acme/docs/pull/34",
 				CommentID: 1800000001, CommentKind: "review", CommentBody: "/docs reword this step",
 				CommentURL: "https://github.com/acme/docs/pull/34#discussion_r1800000001",
-				IssueBody:  "First draft.", Sender: "octocat", Action: "created", PRAuthor: "hubot",
+				IssueBody:  "First draft.", Sender: "octocat", Action: "created",
 				Path: "guides/quickstart.mdx", Line: 14,
 			},
 		},
@@ -78,7 +78,7 @@ func TestRead(t *testing.T) {
 				Title: "Rename the SDK", URL: "https://github.com/acme/docs/pull/78",
 				IssueBody: "Update the docs for the new package name.",
 				Sender:    "dependabot[bot]", SenderIsBot: true, Action: "opened",
-				PRAuthor: "dependabot[bot]", HeadRef: "rename-sdk",
+				HeadRef: "rename-sdk",
 			},
 		},
 		{
@@ -88,7 +88,7 @@ func TestRead(t *testing.T) {
 				Title: "Rename the SDK", URL: "https://github.com/acme/docs/pull/78",
 				IssueBody: "Update the docs for the new package name.",
 				Sender:    "dependabot[bot]", SenderIsBot: true, Action: "opened",
-				PRAuthor: "dependabot[bot]", HeadRef: "rename-sdk",
+				HeadRef: "rename-sdk",
 			},
 		},
 		{

@@ -21,7 +21,6 @@ func TestReadFacts(t *testing.T) {
 		}
 		return p
 	}
-	const repo = "Codertocat/Hello-World"
 	hello := "https://github.com/Codertocat/Hello-World/pull/2"
 	cases := []struct {
 		name, event, path string
@@ -34,19 +33,19 @@ func TestReadFacts(t *testing.T) {
 			check: func(g *Trigger) bool {
 				return g.Path == "README.md" && g.Line == 265 && g.StartLine == 0 && g.Side == "RIGHT" &&
 					g.DiffHunk == "@@ -1 +1 @@\n-# Hello-World" && g.CommentURL == hello+"#discussion_r284312630" &&
-					g.CommentKind == KindReview && g.PRAuthor == "Codertocat" && g.HeadRef == "changes" && g.HeadRepo == repo
+					g.CommentKind == KindReview && g.HeadRef == "changes"
 			},
-			want: "README.md line 265 RIGHT, its hunk and URL, PR by Codertocat from Codertocat/Hello-World:changes",
+			want: "README.md line 265 RIGHT, its hunk and URL, head branch changes",
 		},
 		{
 			name: "submitted review", event: "pull_request_review",
 			path: filepath.Join(webhooks, "pull_request_review.submitted.0.json"),
 			check: func(g *Trigger) bool {
-				return g.ReviewID == 237895671 && g.ReviewBody == "" && g.ReviewState == "commented" &&
+				return g.ReviewID == 237895671 && g.ReviewBody == "" &&
 					g.CommentURL == hello+"#pullrequestreview-237895671" && g.CommentID == 0 &&
-					g.Number == 2 && g.IsPR && g.PRAuthor == "Codertocat" && g.HeadRef == "changes" && g.HeadRepo == repo
+					g.Number == 2 && g.IsPR && g.HeadRef == "changes"
 			},
-			want: "review 237895671, commented, no body, on PR 2 from Codertocat/Hello-World:changes",
+			want: "review 237895671, no body, on PR 2, head branch changes",
 		},
 		{
 			name: "issue labeled", event: "issues", path: filepath.Join(webhooks, "issues.labeled.9.json"),
@@ -60,39 +59,39 @@ func TestReadFacts(t *testing.T) {
 		},
 		{
 			name: "pull request labeled", event: "pull_request", path: filepath.Join(webhooks, "pull_request.labeled.8.json"),
-			check: func(g *Trigger) bool { return g.Label == "bug" && g.HeadRef == "changes" && g.HeadRepo == repo },
-			want:  "label bug on Codertocat/Hello-World:changes",
+			check: func(g *Trigger) bool { return g.Label == "bug" && g.HeadRef == "changes" },
+			want:  "label bug, head branch changes",
 		},
 		{
 			name: "issue comment", event: "issue_comment", path: filepath.Join(webhooks, "issue_comment.created.0.json"),
 			check: func(g *Trigger) bool {
-				return g.CommentURL == "https://github.com/Codertocat/Hello-World/issues/1#issuecomment-492700400" && g.PRAuthor == ""
+				return g.CommentURL == "https://github.com/Codertocat/Hello-World/issues/1#issuecomment-492700400" && !g.IsPR
 			},
-			want: "the comment's URL, no PR author on an issue",
+			want: "the comment's URL, not a pull request",
 		},
 		{
-			name: "comment count and the author of a pull request", event: "issue_comment",
+			name: "comment count of a pull request", event: "issue_comment",
 			path: written(`{"action":"created","issue":{"number":7,"comments":1234,"user":{"login":"agent-bot[bot]"},"pull_request":{"url":"x"}},
 				"comment":{"id":5,"body":"/docs go","html_url":"https://github.com/o/r/pull/7#issuecomment-5"},"sender":{"login":"ann"}}`),
-			check: func(g *Trigger) bool { return g.CommentCount == 1234 && g.IsPR && g.PRAuthor == "agent-bot[bot]" },
-			want:  "1234 comments on a PR by agent-bot[bot]",
+			check: func(g *Trigger) bool { return g.CommentCount == 1234 && g.IsPR && g.HeadRef == "" },
+			want:  "1234 comments on a PR, no head branch in an issue_comment",
 		},
 		{
 			name: "multi-line review comment on the old side", event: "pull_request_review_comment",
 			path: written(`{"action":"created","pull_request":{"number":8,"comments":3,"head":{"ref":"fix","repo":{"full_name":"fork/r"}}},
 				"comment":{"id":6,"body":"/docs shorten","path":"a.md","start_line":10,"line":12,"side":"LEFT","diff_hunk":"@@ -10,3 +10,3 @@"},"sender":{"login":"ann"}}`),
 			check: func(g *Trigger) bool {
-				return g.StartLine == 10 && g.Line == 12 && g.Side == "LEFT" && g.Path == "a.md" && g.HeadRepo == "fork/r" && g.CommentCount == 3
+				return g.StartLine == 10 && g.Line == 12 && g.Side == "LEFT" && g.Path == "a.md" && g.HeadRef == "fix" && g.CommentCount == 3
 			},
-			want: "lines 10 to 12 of a.md, LEFT, head fork/r, 3 comments",
+			want: "lines 10 to 12 of a.md, LEFT, head branch fix, 3 comments",
 		},
 		{
 			name: "review with a body", event: "pull_request_review",
 			path: written(`{"action":"submitted","pull_request":{"number":8},"review":{"id":9,"body":"/docs tighten","state":"changes_requested","user":{"login":"bo"}}}`),
 			check: func(g *Trigger) bool {
-				return g.ReviewBody == "/docs tighten" && g.ReviewState == "changes_requested" && g.Sender == "bo" && g.CommentBody == ""
+				return g.ReviewBody == "/docs tighten" && g.ReviewID == 9 && g.Sender == "bo" && g.CommentBody == ""
 			},
-			want: "body /docs tighten, changes_requested, sent by the reviewer when sender is missing",
+			want: "body /docs tighten, review 9, sent by the reviewer when sender is missing",
 		},
 	}
 	for _, tc := range cases {

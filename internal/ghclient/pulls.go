@@ -13,15 +13,9 @@ const maxReviewCommentPages = 3
 
 // PullRequest is what the action needs to know of a pull request.
 type PullRequest struct {
-	Number int
-	Author string // the login that opened it
-	// HeadRef is the branch the changes are on, HeadRepo the repository
-	// that holds it ("owner/name"), "" when that repository was deleted.
-	HeadRef  string
-	HeadRepo string
-	BaseRepo string // "owner/name" of the repository it is proposed to
-	URL      string // html_url
-	State    string // "open" or "closed"
+	Number  int
+	Author  string // the login that opened it
+	HeadRef string // the branch the changes are on
 }
 
 // PullRequest returns pull request number.
@@ -34,13 +28,9 @@ func (c *Client) PullRequest(ctx context.Context, owner, repo string, number int
 		return nil, fmt.Errorf("get pull request #%d: %w", number, clean(err))
 	}
 	return &PullRequest{
-		Number:   pr.GetNumber(),
-		Author:   pr.GetUser().GetLogin(),
-		HeadRef:  pr.GetHead().GetRef(),
-		HeadRepo: pr.GetHead().GetRepo().GetFullName(),
-		BaseRepo: pr.GetBase().GetRepo().GetFullName(),
-		URL:      pr.GetHTMLURL(),
-		State:    pr.GetState(),
+		Number:  pr.GetNumber(),
+		Author:  pr.GetUser().GetLogin(),
+		HeadRef: pr.GetHead().GetRef(),
 	}, nil
 }
 

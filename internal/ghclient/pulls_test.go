@@ -22,14 +22,12 @@ func TestPullRequest(t *testing.T) {
 		{
 			name: "same repository",
 			pull: fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "mintlify[bot]", HeadRef: "agent/rate-limits"},
-			want: PullRequest{Number: 7, Author: "mintlify[bot]", HeadRef: "agent/rate-limits", HeadRepo: "acme/docs", BaseRepo: "acme/docs",
-				URL: "https://github.com/acme/docs/pull/7", State: "open"},
+			want: PullRequest{Number: 7, Author: "mintlify[bot]", HeadRef: "agent/rate-limits"},
 		},
 		{
 			name: "from a fork, closed",
 			pull: fakegithub.Pull{Repo: "acme/docs", Number: 8, Author: "octocat", HeadRef: "patch-1", HeadRepo: "octocat/docs", State: "closed"},
-			want: PullRequest{Number: 8, Author: "octocat", HeadRef: "patch-1", HeadRepo: "octocat/docs", BaseRepo: "acme/docs",
-				URL: "https://github.com/acme/docs/pull/8", State: "closed"},
+			want: PullRequest{Number: 8, Author: "octocat", HeadRef: "patch-1"},
 		},
 	}
 	for _, tc := range cases {
