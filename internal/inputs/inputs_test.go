@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentjob/agent-job-action/internal/escape"
 )
 
 // valid is the least set of inputs that reads without error.
@@ -118,6 +120,7 @@ func TestReadPromptFile(t *testing.T) {
 	t.Parallel()
 	base := t.TempDir()
 	ws := filepath.Join(base, "ws")
+	shownWS := escape.Log(ws) // as errors show it: quoted when it holds a "\\" (Windows)
 	write(t, filepath.Join(ws, "prompts", "fix.md"), "Fix the typos.\n")
 	write(t, filepath.Join(ws, "empty.md"), " \n")
 	write(t, filepath.Join(ws, "big.md"), strings.Repeat("x", MaxPromptBytes+1))
@@ -150,7 +153,7 @@ func TestReadPromptFile(t *testing.T) {
 		{name: "exactly the size limit", file: "max.md", want: strings.Repeat("y", MaxPromptBytes)},
 		{
 			name: "link to the process environment", file: "environ.md",
-			wantErr: "input prompt-file environ.md is or passes through a symbolic link that leads outside the workspace " + ws + ": name a file of the repository",
+			wantErr: "input prompt-file environ.md is or passes through a symbolic link that leads outside the workspace " + shownWS + ": name a file of the repository",
 		},
 		{
 			name: "absolute link to a file outside", file: "outside.md",
@@ -158,11 +161,11 @@ func TestReadPromptFile(t *testing.T) {
 		},
 		{
 			name: "absolute link to a file inside", file: "absolute-inside.md",
-			wantErr: "input prompt-file absolute-inside.md is or passes through a symbolic link with an absolute target, which is not followed even inside the workspace " + ws + ": make the link relative, or name the file itself",
+			wantErr: "input prompt-file absolute-inside.md is or passes through a symbolic link with an absolute target, which is never followed, even to a place inside the workspace " + shownWS + ": name the file itself, or make the link relative",
 		},
 		{
 			name: "through an absolute link to a directory inside", file: "absolute-in/fix.md",
-			wantErr: "input prompt-file absolute-in/fix.md is or passes through a symbolic link with an absolute target, which is not followed even inside the workspace",
+			wantErr: "input prompt-file absolute-in/fix.md is or passes through a symbolic link with an absolute target, which is never followed, even to a place inside the workspace",
 		},
 		{
 			name: "relative link to a file outside", file: "relative-outside.md",
@@ -170,11 +173,11 @@ func TestReadPromptFile(t *testing.T) {
 		},
 		{
 			name: "a linked directory that leads out", file: "up/secret.txt",
-			wantErr: "input prompt-file up/secret.txt is or passes through a symbolic link that leads outside the workspace " + ws,
+			wantErr: "input prompt-file up/secret.txt is or passes through a symbolic link that leads outside the workspace " + shownWS,
 		},
 		{
 			name: "dot dot", file: "../secret.txt",
-			wantErr: "input prompt-file ../secret.txt leads outside the workspace " + ws + ": name a file of the repository, relative to the workspace",
+			wantErr: "input prompt-file ../secret.txt leads outside the workspace " + shownWS + ": name a file of the repository, relative to the workspace",
 		},
 		{
 			name: "dot dot after a directory", file: "prompts/../../secret.txt",
@@ -182,7 +185,7 @@ func TestReadPromptFile(t *testing.T) {
 		},
 		{
 			name: "absolute outside", file: filepath.Join(base, "secret.txt"),
-			wantErr: "input prompt-file " + filepath.Join(base, "secret.txt") + " is outside the workspace " + ws,
+			wantErr: "input prompt-file " + escape.Log(filepath.Join(base, "secret.txt")) + " is outside the workspace " + shownWS,
 		},
 		{
 			name: "the process environment itself", file: "/proc/self/environ",
@@ -202,7 +205,7 @@ func TestReadPromptFile(t *testing.T) {
 		},
 		{
 			name: "missing", file: "nope.md",
-			wantErr: "input prompt-file nope.md does not exist in the workspace " + ws + ": check the path",
+			wantErr: "input prompt-file nope.md does not exist in the workspace " + shownWS + ": check the path",
 		},
 		{
 			name: "dangling link", file: "dangling.md",

@@ -112,7 +112,7 @@ func statError(root *os.Root, rel, shown, ws string, err error) error {
 	}
 	switch {
 	case absInside && !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s is or passes through a symbolic link with an absolute target, which is not followed even inside the workspace %s: make the link relative, or name the file itself", shown, escape.Log(ws))
+		return fmt.Errorf("%s is or passes through a symbolic link with an absolute target, which is never followed, even to a place inside the workspace %s: name the file itself, or make the link relative", shown, escape.Log(ws))
 	case link && !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%s is or passes through a symbolic link that leads outside the workspace %s: name a file of the repository", shown, escape.Log(ws))
 	case errors.Is(err, fs.ErrNotExist):

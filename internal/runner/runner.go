@@ -15,7 +15,7 @@ import (
 )
 
 // Context is what the runner tells a step about itself. A run outside
-// GitHub Actions has the zero value of every field.
+// GitHub Actions has the zero value of every field but Inputs.
 type Context struct {
 	// InActions is true inside a GitHub Actions job (GITHUB_ACTIONS=true).
 	InActions bool
