@@ -336,3 +336,53 @@ func TestLongThreadCostsTheNewestPage(t *testing.T) {
 		t.Errorf("%d list requests for a 1,000-comment thread, want at most 2", lists)
 	}
 }
+
+// TestReviewNeedsNothingElseFromGitHub: a review is read whole (its line
+// comments too) even when nothing else in the run talks to GitHub: a
+// review by an allowed bot, whose permission is not checked, with comment:
+// false. Without a token, its body alone is sent.
+func TestReviewNeedsNothingElseFromGitHub(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		token    bool
+		want     []string
+		reviewed bool // whether the review's line comments were read
+	}{
+		{"with a token", true, []string{"tighten the intro", "docs/limits.mdx", "line 3", "Use a table here."}, true},
+		{"without a token", false, []string{"tighten the intro"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+			gh := h.withGitHub(fakegithub.Options{}, "pull_request_review", prReview("docs-helper[bot]", "/docs tighten the intro"))
+			gh.SeedReviewComments(101, 555, []fakegithub.ReviewComment{
+				{Author: "docs-helper[bot]", Path: "docs/limits.mdx", Line: 3, Body: "Use a table here.", DiffHunk: "@@ -1,3 +1,3 @@\n+| limit |"},
+			})
+			h.vars["INPUT_ALLOWED-BOTS"] = "docs-helper[bot]"
+			h.vars["INPUT_COMMENT"] = "false"
+			if !tc.token {
+				delete(h.vars, "INPUT_GITHUB-TOKEN")
+			}
+			if err := h.run(context.Background()); err != nil {
+				t.Fatalf("run: %v\n%s", err, h.stdout.String())
+			}
+			h.wantRequests(1, 0)
+			prompt := h.api.Requests()[0].Prompt()
+			for _, want := range tc.want {
+				if !strings.Contains(prompt, want) {
+					t.Errorf("the prompt lacks %q:\n%s", want, prompt)
+				}
+			}
+			var reads int
+			for _, r := range gh.Requests() {
+				if strings.HasSuffix(r.Path, "/reviews/555/comments") {
+					reads++
+				}
+			}
+			if (reads == 1) != tc.reviewed || len(gh.Requests()) != reads {
+				t.Errorf("GitHub requests %v, want only one read of the review's comments: %v", gh.Requests(), tc.reviewed)
+			}
+		})
+	}
+}

@@ -136,7 +136,12 @@ func Decide(cfg inputs.Config, t *event.Trigger, permission string) (Plan, error
 		return p, fmt.Errorf("GITHUB_REPOSITORY is not set: it is needed to comment and to check permissions")
 	}
 	p.Backlink = cfg.Wait && cfg.Comment != "false" && cfg.GitHubToken != "" && t.Owner != ""
-	p.GitHub = (commenting || checking || p.Backlink) && !cfg.DryRun
+	if cfg.GitHubToken == "" {
+		// A review's line comments are read with the token: without one,
+		// its body alone is the request.
+		p.Review = 0
+	}
+	p.GitHub = (commenting || checking || p.Backlink || p.Review != 0) && !cfg.DryRun
 	p.Asked, p.AskedURL, p.Reviewers = asked(cfg, t)
 
 	switch {

@@ -311,3 +311,37 @@ func TestDecideRequestsAndReviewers(t *testing.T) {
 		})
 	}
 }
+
+// TestDecideReviewIsReadWithTheToken: a review's line comments are read
+// from GitHub, so a plan that reads them talks to GitHub even when nothing
+// else does (an allowed bot's review, comment: false); without a token the
+// review's body alone is the request.
+func TestDecideReviewIsReadWithTheToken(t *testing.T) {
+	t.Parallel()
+	review := &event.Trigger{Event: "pull_request_review", Action: "submitted", Owner: "acme", Repo: "handbook", Number: 101, IsPR: true,
+		ReviewID: 555, ReviewBody: "/docs tighten the intro", Sender: "docs-bot[bot]", SenderIsBot: true}
+	for _, tt := range []struct {
+		name   string
+		token  string
+		review int64
+		github bool
+	}{
+		{"with a token", "ghs_x", 555, true},
+		{"without a token", "", 0, false},
+	} {
+		c := cfg(func(c *inputs.Config) {
+			c.GitHubToken, c.Comment, c.AllowedBots = tt.token, "false", []string{"docs-bot[bot]"}
+		})
+		p, err := Decide(c, review, "")
+		if err != nil || p.Skip != "" {
+			t.Fatalf("%s: Decide = %+v, %v", tt.name, p, err)
+		}
+		if p.Review != tt.review || p.GitHub != tt.github || p.Check != nil || p.Backlink {
+			t.Errorf("%s: Review %d, GitHub %v, Check %v, Backlink %v; want Review %d, GitHub %v, no check, no backlink",
+				tt.name, p.Review, p.GitHub, p.Check, p.Backlink, tt.review, tt.github)
+		}
+		if !strings.Contains(p.Prompt, "tighten the intro") {
+			t.Errorf("%s: prompt %q lacks the review's body", tt.name, p.Prompt)
+		}
+	}
+}
