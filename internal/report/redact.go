@@ -247,11 +247,11 @@ func levels(s string) []level {
 	lv := level{text: []byte(s)}
 	all := []level{lv}
 	// Most lines hold nothing unit decodes: spare them the copies.
-	if !strings.ContainsAny(s, `%\&`) && !strings.ContainsFunc(s, invisible) {
+	if !mayDecode(lv.text) {
 		return all
 	}
-	for range 4 {
-		next, ns, ne, changed := unescapeOnce(lv.text)
+	for range decodeRounds {
+		next, ns, ne, changed := unescapeOnce(lv.text, true)
 		if !changed {
 			break
 		}
@@ -264,8 +264,11 @@ func levels(s string) []level {
 	return all
 }
 
+// decodeRounds bounds the rounds of decoding levels and decodedHolds do.
+const decodeRounds = 4
+
 // decodedHolds reports whether a secret stands in s or in any of its
-// decoded levels (see levels). It reads the same texts as levels without
+// decoded levels (see levels). It decodes the same texts as levels without
 // keeping where each byte came from, so that the usual line, which holds no
 // secret, costs one copy per level rather than nine.
 func (r *redactor) decodedHolds(s string) bool {
@@ -276,25 +279,20 @@ func (r *redactor) decodedHolds(s string) bool {
 				return true
 			}
 		}
-		if round == 4 || !strings.ContainsAny(string(text), `%\&`) && !bytes.ContainsFunc(text, invisible) {
+		if round == decodeRounds || !mayDecode(text) {
 			return false
 		}
-		next, changed := make([]byte, 0, len(text)), false
-		for i := 0; i < len(text); {
-			if decoded, width := unit(text[i:]); width > 0 {
-				next = append(next, decoded...)
-				i += width
-				changed = true
-				continue
-			}
-			next = append(next, text[i])
-			i++
-		}
+		next, _, _, changed := unescapeOnce(text, false)
 		if !changed {
 			return false
 		}
 		text = next
 	}
+}
+
+// mayDecode reports whether text holds anything unit decodes or drops.
+func mayDecode(text []byte) bool {
+	return bytes.ContainsAny(text, `%\&`) || bytes.ContainsFunc(text, invisible)
 }
 
 // invisible are the characters that change nothing a reader sees;
@@ -309,14 +307,20 @@ func invisible(r rune) bool {
 
 var backslash = map[byte]byte{'"': '"', '\\': '\\', '/': '/', '\'': '\'', 'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}
 
-// unescapeOnce decodes one round of escapes in s. For byte i of the result,
-// the unit it came from is s[start[i]:end[i]].
-func unescapeOnce(s []byte) (out []byte, start, end []int32, changed bool) {
+// unescapeOnce decodes one round of escapes in s. With track, for byte i
+// of the result, the unit it came from is s[start[i]:end[i]]; without it,
+// start and end are nil.
+func unescapeOnce(s []byte, track bool) (out []byte, start, end []int32, changed bool) {
 	out = make([]byte, 0, len(s))
-	start, end = make([]int32, 0, len(s)), make([]int32, 0, len(s))
+	if track {
+		start, end = make([]int32, 0, len(s)), make([]int32, 0, len(s))
+	}
 	emit := func(from, to int, b ...byte) {
-		for _, c := range b {
-			out = append(out, c)
+		out = append(out, b...)
+		if !track {
+			return
+		}
+		for range b {
 			start = append(start, int32(from))
 			end = append(end, int32(to))
 		}
