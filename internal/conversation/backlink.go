@@ -89,8 +89,7 @@ type Backlink struct {
 // without access to the pull request, or a write GitHub refused.
 func (b *Backlink) Write(ctx context.Context, t BacklinkText) (*ghclient.Comment, error) {
 	where := fmt.Sprintf("write the backlink on %s/%s#%d", escape.Log(b.Owner), escape.Log(b.Repo), b.Number)
-	job := JobFromMarker(Marker(t.JobID))
-	if job == "" {
+	if Marker(t.JobID) == "" {
 		return nil, fmt.Errorf("%s: job id %s cannot be marked", where, escape.Log(t.JobID))
 	}
 	body := RenderBacklink(t)
@@ -98,7 +97,7 @@ func (b *Backlink) Write(ctx context.Context, t BacklinkText) (*ghclient.Comment
 		body = b.Redact(body)
 	}
 	old, err := findNewest(ctx, b.GH, b.Owner, b.Repo, b.Number, b.Comments, func(c *ghclient.Comment) bool {
-		return (b.Self == "" || ownedBy(c, b.Self)) && IsBacklink(c.Body) && JobFromMarker(c.Body) == job
+		return (b.Self == "" || ownedBy(c, b.Self)) && IsBacklink(c.Body) && JobFromMarker(c.Body) == t.JobID
 	})
 	switch {
 	case err != nil:

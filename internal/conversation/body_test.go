@@ -107,3 +107,20 @@ func FuzzJobFromMarker(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMarkerRoundTrip: every id Marker marks, JobFromMarker reads back,
+// whatever surrounds it (Backlink.Write relies on it).
+func FuzzMarkerRoundTrip(f *testing.F) {
+	for _, s := range []string{"job_0001", strings.Repeat("a", 256), strings.Repeat("a", 257), "a b", "x -->"} {
+		f.Add(s, "text before ")
+	}
+	f.Fuzz(func(t *testing.T, id, before string) {
+		m := Marker(id)
+		if m == "" {
+			return
+		}
+		if got := JobFromMarker(before + m); got != id && JobFromMarker(before) == "" {
+			t.Errorf("JobFromMarker(%q + Marker(%q)) = %q", before, id, got)
+		}
+	})
+}

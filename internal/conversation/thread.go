@@ -11,7 +11,7 @@ import (
 )
 
 // GitHub is what a conversation needs from GitHub. *ghclient.Client is
-// one; Recorder is another, for tests.
+// one; Recorder (recorder_test.go) is another, for tests.
 type GitHub interface {
 	CreateComment(ctx context.Context, owner, repo string, number int, body string) (*ghclient.Comment, error)
 	UpdateComment(ctx context.Context, owner, repo string, id int64, body string) (*ghclient.Comment, error)

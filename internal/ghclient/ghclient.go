@@ -29,11 +29,10 @@ const PerPage = 100
 
 // Comment is an issue or pull request comment.
 type Comment struct {
-	ID          int64
-	Body        string
-	URL         string // html_url
-	Author      string
-	AuthorIsBot bool
+	ID     int64
+	Body   string
+	URL    string // html_url
+	Author string
 }
 
 // Client talks to GitHub's REST API with go-github.
@@ -260,13 +259,11 @@ func notNameChar(r rune) bool {
 }
 
 func fromIssueComment(ic *github.IssueComment) *Comment {
-	u := ic.GetUser()
 	return &Comment{
-		ID:          ic.GetID(),
-		Body:        ic.GetBody(),
-		URL:         ic.GetHTMLURL(),
-		Author:      u.GetLogin(),
-		AuthorIsBot: IsBot(u.GetLogin(), u.GetType()),
+		ID:     ic.GetID(),
+		Body:   ic.GetBody(),
+		URL:    ic.GetHTMLURL(),
+		Author: ic.GetUser().GetLogin(),
 	}
 }
 

@@ -101,7 +101,7 @@ func TestCreateComment(t *testing.T) {
 			t.Fatalf("CreateComment() error = %v", err)
 		}
 		want := Comment{
-			ID: got.ID, Body: "Agent job started.", Author: "github-actions[bot]", AuthorIsBot: true,
+			ID: got.ID, Body: "Agent job started.", Author: "github-actions[bot]",
 			URL: fmt.Sprintf("https://github.com/acme/docs/issues/12#issuecomment-%d", got.ID),
 		}
 		if got.ID == 0 || *got != want {
@@ -138,7 +138,7 @@ func TestUpdateComment(t *testing.T) {
 		if err != nil {
 			t.Fatalf("UpdateComment() error = %v", err)
 		}
-		if got.ID != id || got.Body != "Agent job finished." || !got.AuthorIsBot {
+		if got.ID != id || got.Body != "Agent job finished." || got.Author != "github-actions[bot]" {
 			t.Errorf("UpdateComment() = %+v", *got)
 		}
 		if n := srv.CommentEdits(); n != 1 {
@@ -215,8 +215,7 @@ func TestListCommentsPage(t *testing.T) {
 				}
 				for n, cm := range got.Comments {
 					i := tc.wantFrom + n
-					bot := i%3 != 2
-					want := Comment{ID: ids[i], Body: fmt.Sprintf("comment %d", i), Author: authors[i%3].login, AuthorIsBot: bot,
+					want := Comment{ID: ids[i], Body: fmt.Sprintf("comment %d", i), Author: authors[i%3].login,
 						URL: fmt.Sprintf("https://github.com/acme/docs/issues/7#issuecomment-%d", ids[i])}
 					if *cm != want {
 						t.Fatalf("comment %d = %+v, want %+v", i, *cm, want)

@@ -137,7 +137,7 @@ func (r *Recorder) add(number int, author, body string) ghclient.Comment {
 		r.nextID = 1001
 	}
 	c := ghclient.Comment{
-		ID: r.nextID, Body: body, Author: author, AuthorIsBot: ghclient.IsBot(author, ""),
+		ID: r.nextID, Body: body, Author: author,
 		URL: fmt.Sprintf("https://github.example/issues/%d#issuecomment-%d", number, r.nextID),
 	}
 	r.nextID++
