@@ -224,16 +224,21 @@ func IsNotFound(err error) bool {
 }
 
 // IsRateLimited reports whether GitHub refused the request for a primary or
-// secondary rate limit.
+// secondary rate limit: as go-github read the answer, or as the HTTP layer
+// did when the 429's Retry-After outlasted the run (go-github then saw no
+// answer).
 func IsRateLimited(err error) bool {
 	var rl *github.RateLimitError
 	var abuse *github.AbuseRateLimitError
 	var e *github.ErrorResponse
+	var f *httpclient.Failure
 	switch {
 	case errors.As(err, &rl), errors.As(err, &abuse):
 		return true
 	case errors.As(err, &e):
 		return e.Response != nil && e.Response.StatusCode == http.StatusTooManyRequests
+	case errors.As(err, &f):
+		return f.Kind == httpclient.RateLimited && f.Status == http.StatusTooManyRequests
 	}
 	return false
 }

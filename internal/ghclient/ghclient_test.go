@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
@@ -538,5 +539,41 @@ func TestThroughHTTPClient(t *testing.T) {
 	}
 	if u := srv.Unexpected(); len(u) > 0 {
 		t.Errorf("unexpected requests: %q", u)
+	}
+}
+
+// TestRateLimitedThroughHTTPClient: a 429 whose Retry-After outlasts the
+// run's deadline is stopped by the HTTP layer, before go-github sees an
+// answer; it still reads as rate limited. A 503 with the same Retry-After
+// is not a rate limit.
+func TestRateLimitedThroughHTTPClient(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		status      int
+		rateLimited bool
+	}{
+		{http.StatusTooManyRequests, true},
+		{http.StatusServiceUnavailable, false},
+	} {
+		var calls atomic.Int32
+		srv := fakegithub.New(fakegithub.Checked(fakegithub.Options{Token: token, Fault: func(w http.ResponseWriter, r *http.Request) bool {
+			calls.Add(1)
+			w.Header().Set("Retry-After", "3600")
+			w.WriteHeader(tc.status)
+			return true
+		}}))
+		hc := httpclient.New(httpclient.Options{BackoffMin: 1, BackoffMax: 1, Transport: srv.Client().Transport, Deadline: time.Now().Add(time.Minute)})
+		c, err := New(hc.HTTPClient(), srv.APIURL(), token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.ListCommentsPage(context.Background(), "acme", "docs", 1, 1)
+		srv.Close()
+		if err == nil {
+			t.Fatalf("%d: ListCommentsPage() succeeded", tc.status)
+		}
+		if got := IsRateLimited(err); got != tc.rateLimited || calls.Load() != 1 {
+			t.Errorf("%d: IsRateLimited(%v) = %v after %d requests, want %v after 1", tc.status, err, got, calls.Load(), tc.rateLimited)
+		}
 	}
 }
