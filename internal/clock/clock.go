@@ -70,10 +70,7 @@ func (f *Fake) Sleep(ctx context.Context, d time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	f.Advance(d)
-	f.mu.Lock()
-	f.naps = append(f.naps, d)
-	f.mu.Unlock()
+	f.Pass(d)
 	return nil
 }
 

@@ -64,24 +64,10 @@ func FromEnv(getenv func(string) string) Context {
 	return c
 }
 
-// envName is the variable the runner passes input name in: INPUT_ and the
-// name in upper case, hyphens kept, spaces as "_". It runs at every start,
-// for every input, so it builds the name in one allocation.
+// envName is the variable the runner passes input name in: upper case,
+// hyphens kept, spaces as "_".
 func envName(name string) string {
-	const prefix = "INPUT_"
-	var b strings.Builder
-	b.Grow(len(prefix) + len(name))
-	b.WriteString(prefix)
-	for _, c := range []byte(name) {
-		switch {
-		case 'a' <= c && c <= 'z':
-			c -= 'a' - 'A'
-		case c == ' ':
-			c = '_'
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
+	return "INPUT_" + strings.ToUpper(strings.ReplaceAll(name, " ", "_"))
 }
 
 // RunURL is the address of this workflow run's page, or "" when the runner

@@ -280,18 +280,10 @@ func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
 
 func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 	n, ok := pathInt(w, r, "number")
-	number := int(n)
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	var all []Comment
-	for _, c := range s.comments {
-		if c.Number == number {
-			all = append(all, *c)
-		}
-	}
-	s.mu.Unlock()
+	all := s.Comments(int(n))
 	writePage(w, r, len(all), func(i int) map[string]any { return render(r, &all[i]) })
 }
 

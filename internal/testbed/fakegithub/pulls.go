@@ -46,8 +46,8 @@ func (s *Server) SeedPull(p Pull) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p.Reviewers = slices.Clone(p.Reviewers)
-	if i := slices.IndexFunc(s.pulls, func(x *Pull) bool { return x.Number == p.Number && strings.EqualFold(x.Repo, p.Repo) }); i >= 0 {
-		s.pulls[i] = &p
+	if old := s.pull(p.Repo, p.Number); old != nil {
+		*old = p
 		return
 	}
 	s.pulls = append(s.pulls, &p)
