@@ -23,11 +23,7 @@ func (r *run) reviewPrompt(ctx context.Context, gh *ghclient.Client, p plan.Plan
 		r.log.Warning(fmt.Sprintf("could not read the review's line comments: %s; sending the review's body alone", escape.Log(err.Error())))
 		return p.Prompt
 	}
-	lines := make([]event.LineComment, 0, len(comments))
-	for _, c := range comments {
-		lines = append(lines, event.LineComment{Path: c.Path, Line: c.Line, StartLine: c.StartLine, Body: c.Body, DiffHunk: c.DiffHunk})
-	}
-	if prompt := event.ReviewPrompt(r.trig, r.cfg.TriggerPhrase, lines); prompt != "" {
+	if prompt := event.ReviewPrompt(r.trig, r.cfg.TriggerPhrase, comments); prompt != "" {
 		return prompt
 	}
 	return p.Prompt

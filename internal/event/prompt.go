@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
 // Prompt builds the prompt used when the prompt input is empty, from what
@@ -49,22 +50,12 @@ func ReviewCommentPrompt(t *Trigger, phrase string) string {
 	return text + "\n\n---\nThe comment is on " + place(t.Path, t.Line, t.StartLine, t.Side) + withHunk(t.DiffHunk) + ContextBlock(t)
 }
 
-// LineComment is one comment on a diff line that belongs to a review, as
-// the pull request review comments API lists it.
-type LineComment struct {
-	Path      string
-	Line      int // the (last) line; 0 when the comment is outdated
-	StartLine int // the first line of a range; 0 if none
-	Body      string
-	DiffHunk  string
-}
-
 // ReviewPrompt builds the prompt for a submitted review: the review's
 // visible body without the phrase, then each line comment's visible body
 // with its file, line and diff hunk, then ContextBlock. Line comments
 // with no visible text are left out. It returns "" when neither the body
 // nor any line comment holds an instruction.
-func ReviewPrompt(t *Trigger, phrase string, comments []LineComment) string {
+func ReviewPrompt(t *Trigger, phrase string, comments []*ghclient.ReviewComment) string {
 	var parts []string
 	if text := StripPhrase(t.ReviewBody, phrase); text != "" {
 		parts = append(parts, text)

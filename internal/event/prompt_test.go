@@ -1,6 +1,10 @@
 package event
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+)
 
 func TestPrompt(t *testing.T) {
 	t.Parallel()
@@ -193,13 +197,13 @@ func TestReviewPrompt(t *testing.T) {
 	cases := []struct {
 		name     string
 		t        *Trigger
-		comments []LineComment
+		comments []*ghclient.ReviewComment
 		want     string
 	}{
 		{
 			name: "body and line comments",
 			t:    pr("/docs apply these <!-- secret -->"),
-			comments: []LineComment{
+			comments: []*ghclient.ReviewComment{
 				{Path: "a.mdx", Line: 3, Body: "say \"per hour\"", DiffHunk: "@@ -1,3 +1,3 @@\n+hourly"},
 				{Path: "b.mdx", StartLine: 7, Line: 9, Body: "<!-- only hidden -->"},
 				{Path: "c.mdx", StartLine: 4, Line: 4, Body: "/docs drop this line<!-- x -->"},
@@ -211,7 +215,7 @@ func TestReviewPrompt(t *testing.T) {
 		{
 			name:     "only line comments",
 			t:        pr("/docs"),
-			comments: []LineComment{{Path: "a.md", StartLine: 1, Line: 2, Body: "fix"}},
+			comments: []*ghclient.ReviewComment{{Path: "a.md", StartLine: 1, Line: 2, Body: "fix"}},
 			want:     "---\nThe review's comments on lines of the diff:\n\nOn file \"a.md\", lines 1 to 2:\nfix" + ctx,
 		},
 		{
@@ -221,7 +225,7 @@ func TestReviewPrompt(t *testing.T) {
 		{
 			name:     "nothing visible",
 			t:        pr("/docs <!-- x -->"),
-			comments: []LineComment{{Path: "a.md", Line: 1, Body: "<!-- y -->"}},
+			comments: []*ghclient.ReviewComment{{Path: "a.md", Line: 1, Body: "<!-- y -->"}},
 			want:     "",
 		},
 	}
