@@ -467,11 +467,14 @@ func run(m []byte, i int, c byte) int {
 	return n
 }
 
+// indexByte is bytes.IndexByte from index from on: where c is in m at or
+// after from, or -1.
 func indexByte(m []byte, from int, c byte) int {
-	for k := from; k < len(m); k++ {
-		if m[k] == c {
-			return k
-		}
+	if from >= len(m) {
+		return -1
+	}
+	if k := bytes.IndexByte(m[from:], c); k >= 0 {
+		return from + k
 	}
 	return -1
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"crypto/rand"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path"
@@ -55,18 +56,24 @@ func (o *Outputs) Set(name, value string) error {
 	for strings.Contains(value, delim) {
 		delim = delimiterPrefix + o.random()
 	}
-	f, err := os.OpenFile(o.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return fmt.Errorf("write output %s: %w", name, err)
-	}
-	_, err = fmt.Fprintf(f, "%s<<%s\n%s\n%s\n", name, delim, value, delim)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := appendFile(o.path, name+"<<"+delim+"\n"+value+"\n"+delim+"\n"); err != nil {
 		return fmt.Errorf("write output %s: %w", name, err)
 	}
 	return nil
+}
+
+// appendFile appends text to the file at path, creating it if need be, as
+// the runner's file commands are written.
+func appendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(f, text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Result is what a run ends with.

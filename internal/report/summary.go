@@ -2,8 +2,6 @@ package report
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -59,15 +57,7 @@ func (l *Log) WriteSummary(path, markdown string) error {
 	if path == "" {
 		return nil
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return fmt.Errorf("write job summary: %w", err)
-	}
-	_, err = io.WriteString(f, l.Redact(markdown)+"\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := appendFile(path, l.Redact(markdown)+"\n"); err != nil {
 		return fmt.Errorf("write job summary: %w", err)
 	}
 	return nil
