@@ -155,7 +155,7 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	}
 	c.TriggerLabel = get(raw, "trigger-label")
 	c.TriggerAssignee = strings.TrimPrefix(get(raw, "trigger-assignee"), "@")
-	if strings.ContainsFunc(c.TriggerAssignee, unicode.IsSpace) || strings.Contains(c.TriggerAssignee, "@") {
+	if !oneLogin(c.TriggerAssignee) {
 		bad("trigger-assignee", "must be one GitHub login, such as docs-bot")
 	}
 	c.RequiredPermission = strings.ToLower(get(raw, "required-permission"))
@@ -171,11 +171,17 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 		r = strings.TrimPrefix(strings.TrimSpace(r), "@")
 		switch {
 		case r == "":
-		case strings.ContainsFunc(r, unicode.IsSpace) || strings.Contains(r, "@"):
+		case !oneLogin(r):
 			bad("reviewers", "must be GitHub logins separated by commas, such as docs-lead, tech-writer")
 		default:
 			c.Reviewers = append(c.Reviewers, r)
 		}
 	}
 	return c, warnings, errors.Join(errs...)
+}
+
+// oneLogin reports whether s, its leading "@" already dropped, can be one
+// GitHub login rather than several or an address.
+func oneLogin(s string) bool {
+	return !strings.ContainsFunc(s, unicode.IsSpace) && !strings.Contains(s, "@")
 }
