@@ -14,6 +14,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/testbed/faults"
+	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 )
 
 const testToken = "ghs_test_token_abcdef123456"
@@ -28,7 +29,8 @@ func (h *harness) withGitHub(opt fakegithub.Options, eventName string, payload a
 	if opt.Permissions == nil {
 		opt.Permissions = map[string]string{"writer": "write", "reader": "read", "triager": "triage", "admin": "admin"}
 	}
-	gh := fakegithub.New(fakegithub.Checked(opt))
+	opt.Check = ghspec.Checker()
+	gh := fakegithub.New(opt)
 	// The pull request the fake Agent Job API's jobs open.
 	gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001"})
 	h.gh = gh

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 )
 
 func TestRenderBacklinkGolden(t *testing.T) {
@@ -229,7 +230,8 @@ func TestBacklinkThroughGitHub(t *testing.T) {
 // request the fake does not serve or GitHub's description does not allow.
 func newFake(t testing.TB, opt fakegithub.Options) (*ghclient.Client, *fakegithub.Server) {
 	t.Helper()
-	srv := fakegithub.New(fakegithub.Checked(opt))
+	opt.Check = ghspec.Checker()
+	srv := fakegithub.New(opt)
 	t.Cleanup(func() {
 		srv.Close()
 		if u := srv.Unexpected(); len(u) > 0 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 )
 
 const token = "ghs_secret_test_token"
@@ -26,7 +27,8 @@ func newFake(t *testing.T, opt fakegithub.Options) (*Client, *fakegithub.Server)
 	if opt.Token == "" {
 		opt.Token = token
 	}
-	srv := fakegithub.New(fakegithub.Checked(opt))
+	opt.Check = ghspec.Checker()
+	srv := fakegithub.New(opt)
 	t.Cleanup(func() {
 		srv.Close()
 		if u := srv.Unexpected(); len(u) > 0 {
@@ -513,14 +515,14 @@ func TestForbiddenEdit(t *testing.T) {
 func TestThroughHTTPClient(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int32
-	srv := fakegithub.New(fakegithub.Checked(fakegithub.Options{Token: token, Fault: func(w http.ResponseWriter, r *http.Request) bool {
+	srv := fakegithub.New(fakegithub.Options{Token: token, Check: ghspec.Checker(), Fault: func(w http.ResponseWriter, r *http.Request) bool {
 		calls.Add(1)
 		if r.Method == http.MethodPost {
 			w.WriteHeader(http.StatusBadGateway)
 			return true
 		}
 		return false
-	}}))
+	}})
 	defer srv.Close()
 	ctx := context.Background()
 	hc := httpclient.New(httpclient.Options{BackoffMin: 1, BackoffMax: 1, Transport: srv.Client().Transport})
@@ -556,12 +558,12 @@ func TestRateLimitedThroughHTTPClient(t *testing.T) {
 		{http.StatusServiceUnavailable, false},
 	} {
 		var calls atomic.Int32
-		srv := fakegithub.New(fakegithub.Checked(fakegithub.Options{Token: token, Fault: func(w http.ResponseWriter, r *http.Request) bool {
+		srv := fakegithub.New(fakegithub.Options{Token: token, Check: ghspec.Checker(), Fault: func(w http.ResponseWriter, r *http.Request) bool {
 			calls.Add(1)
 			w.Header().Set("Retry-After", "3600")
 			w.WriteHeader(tc.status)
 			return true
-		}}))
+		}})
 		hc := httpclient.New(httpclient.Options{BackoffMin: 1, BackoffMax: 1, Transport: srv.Client().Transport, Deadline: time.Now().Add(time.Minute)})
 		c, err := New(hc.HTTPClient(), srv.APIURL(), token)
 		if err != nil {

@@ -64,7 +64,7 @@ type Options struct {
 	// Check, when set, judges every request the fake receives (method, the
 	// escaped path without the prefix, the raw query and the body) and
 	// returns what makes it invalid; what it returns is noted as
-	// unexpected. Tests set it with Checked; the demo, which has no
+	// unexpected. Tests set it with package ghspec's Checker; the demo, which has no
 	// description of GitHub's API to read, leaves it nil, so that the
 	// checker is not linked into the action's binary.
 	Check func(method, path, rawQuery string, body []byte) []string

@@ -9,9 +9,43 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 )
 
 const tok = "t0k"
+
+// checked has every request the fake receives held to GitHub's REST
+// description (package ghspec).
+func checked(opt Options) Options {
+	opt.Check = ghspec.Checker()
+	return opt
+}
+
+// TestServerChecksEveryRequest checks that the fake holds what it receives
+// against the description: a valid request leaves no trace, an invalid one
+// is listed by Invalid and Unexpected, whatever the endpoint answered.
+func TestServerChecksEveryRequest(t *testing.T) {
+	t.Parallel()
+	for _, prefix := range []string{"", "/api/v3"} {
+		s := New(checked(Options{Token: tok, Prefix: prefix}))
+		send(t, s, "POST", prefix+"/repos/o/r/issues/1/comments", "Bearer "+tok, `{"body":"ok"}`)
+		send(t, s, "GET", prefix+"/repos/o/r/issues/1/comments?per_page=100&direction=desc", "Bearer "+tok, "")
+		send(t, s, "POST", prefix+"/repos/o/r/issues/1/comments", "Bearer nope", `{"body":"ok","extra":[}`)
+		want := []string{
+			"GET " + prefix + `/repos/o/r/issues/1/comments?per_page=100&direction=desc: GET /repos/{owner}/{repo}/issues/{issue_number}/comments: query parameter "direction" is not declared`,
+			"POST " + prefix + "/repos/o/r/issues/1/comments: POST /repos/{owner}/{repo}/issues/{issue_number}/comments: the body is not one JSON value",
+		}
+		got := s.Invalid()
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("prefix %q: Invalid() = %q\nwant %q", prefix, got, want)
+		}
+		if u := s.Unexpected(); strings.Join(u, "\n") != strings.Join(want, "\n") {
+			t.Errorf("prefix %q: Unexpected() = %q, want the invalid requests", prefix, u)
+		}
+		s.Close()
+	}
+}
 
 type answer struct {
 	status int
@@ -74,15 +108,15 @@ func TestRouting(t *testing.T) {
 		{name: "default token", opt: Options{Token: "-"}, method: "GET", path: "/repos/o/r/issues/1/comments", auth: "Bearer " + DefaultToken, want: 200},
 		{name: "unknown endpoint", method: "GET", path: "/repos/o/r/pulls/1/files", auth: bearer, want: 404, wantUnexpected: true, wantInvalid: "no operation has the path /repos/o/r/pulls/1/files"},
 		{name: "endpoint GitHub has and the fake does not", method: "GET", path: "/user", want: 404, wantUnexpected: true},
-		{name: "wrong method", method: "DELETE", path: "/repos/o/r/issues/comments/1", auth: bearer, want: 404, wantUnexpected: true},
-		{name: "non-numeric issue", method: "GET", path: "/repos/o/r/issues/abc/comments", auth: bearer, want: 404, wantInvalid: "no operation has the path /repos/o/r/issues/abc/comments"},
+		{name: "wrong method", method: "PUT", path: "/repos/o/r/issues/comments/1", auth: bearer, want: 404, wantUnexpected: true, wantInvalid: "PUT is not an operation of /repos/o/r/issues/comments/1"},
+		{name: "non-numeric issue", method: "GET", path: "/repos/o/r/issues/abc/comments", auth: bearer, want: 404, wantInvalid: `parameter "issue_number" in path has an error`},
 		{name: "edit of a missing comment", method: "PATCH", path: "/repos/o/r/issues/comments/5", auth: bearer, body: `{"body":"x"}`, want: 404, wantMessage: "Not Found"},
 		{name: "create without body", method: "POST", path: "/repos/o/r/issues/1/comments", auth: bearer, body: `{}`, want: 422, wantMessage: "Validation Failed",
-			wantInvalid: `POST /repos/{owner}/{repo}/issues/{issue_number}/comments: body lacks the required property "body"`},
+			wantInvalid: `POST /repos/{owner}/{repo}/issues/{issue_number}/comments: Error at "/body": property "body" is missing`},
 		{name: "create with an empty body", method: "POST", path: "/repos/o/r/issues/1/comments", auth: bearer, body: `{"body":""}`, want: 422},
-		{name: "create with bad JSON", method: "POST", path: "/repos/o/r/issues/1/comments", auth: bearer, body: `{"body":`, want: 422, wantInvalid: "body is not JSON"},
+		{name: "create with bad JSON", method: "POST", path: "/repos/o/r/issues/1/comments", auth: bearer, body: `{"body":`, want: 422, wantInvalid: "the body is not one JSON value"},
 		{name: "create forbidden", opt: Options{ForbidComments: true}, method: "POST", path: "/repos/o/r/issues/1/comments", auth: bearer, body: `{"body":"x"}`, want: 403, wantMessage: "Resource not accessible by integration"},
-		{name: "reaction with bad content", method: "POST", path: "/repos/o/r/issues/comments/1/reactions", auth: bearer, body: `{"content":"party"}`, want: 422, wantInvalid: "body.content is party, not one of"},
+		{name: "reaction with bad content", method: "POST", path: "/repos/o/r/issues/comments/1/reactions", auth: bearer, body: `{"content":"party"}`, want: 422, wantInvalid: `Error at "/content": value is not one of the allowed values`},
 		{name: "reaction forbidden", opt: Options{ForbidReactions: true}, method: "POST", path: "/repos/o/r/pulls/comments/1/reactions", auth: bearer, body: `{"content":"eyes"}`, want: 403},
 		{name: "permission of a stranger", method: "GET", path: "/repos/o/r/collaborators/eve/permission", auth: bearer, want: 404, wantMessage: "Not Found"},
 		{name: "fault answers first", opt: Options{Fault: teapot}, method: "GET", path: "/repos/o/r/issues/1/comments", auth: bearer, want: 418, wantFaultInvoked: true},
@@ -92,7 +126,7 @@ func TestRouting(t *testing.T) {
 		{name: "review comments of an unknown pull request", method: "GET", path: "/repos/o/r/pulls/1/reviews/2/comments", auth: bearer, want: 404},
 		{name: "reviewers on an unknown pull request", method: "POST", path: "/repos/o/r/pulls/1/requested_reviewers", auth: bearer, body: `{"reviewers":["ada"]}`, want: 404},
 		{name: "reviewers forbidden", opt: Options{ForbidReviewRequests: true}, method: "POST", path: "/repos/o/r/pulls/1/requested_reviewers", auth: bearer, body: `{"reviewers":["ada"]}`, want: 403},
-		{name: "reviewers not a list", method: "POST", path: "/repos/o/r/pulls/1/requested_reviewers", auth: bearer, body: `{"reviewers":"ada"}`, want: 422, wantInvalid: "body.reviewers is string, want array"},
+		{name: "reviewers not a list", method: "POST", path: "/repos/o/r/pulls/1/requested_reviewers", auth: bearer, body: `{"reviewers":"ada"}`, want: 422, wantInvalid: `Error at "/reviewers": value must be an array`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -104,7 +138,7 @@ func TestRouting(t *testing.T) {
 			case "-":
 				opt.Token = ""
 			}
-			s := New(Checked(opt))
+			s := New(checked(opt))
 			defer s.Close()
 			a := send(t, s, tc.method, tc.path, tc.auth, tc.body)
 			if a.status != tc.want {
@@ -150,7 +184,7 @@ func teapot(w http.ResponseWriter, r *http.Request) bool {
 
 func TestComments(t *testing.T) {
 	t.Parallel()
-	s := New(Checked(Options{Token: tok}))
+	s := New(checked(Options{Token: tok}))
 	defer s.Close()
 	seeded := s.SeedComment(3, "octocat", false, "hello")
 	s.SeedComment(4, "renovate[bot]", true, "elsewhere")
@@ -223,7 +257,7 @@ func noneInvalid(t *testing.T, s *Server) {
 
 func TestPagination(t *testing.T) {
 	t.Parallel()
-	s := New(Checked(Options{Token: tok}))
+	s := New(checked(Options{Token: tok}))
 	t.Cleanup(s.Close) // the parallel subtests run after this function returns
 	for i := range 65 {
 		s.SeedComment(1, "octocat", false, fmt.Sprint(i))
@@ -277,7 +311,7 @@ func TestPagination(t *testing.T) {
 
 func TestReactions(t *testing.T) {
 	t.Parallel()
-	s := New(Checked(Options{Token: tok}))
+	s := New(checked(Options{Token: tok}))
 	defer s.Close()
 	steps := []struct {
 		path, content string
@@ -326,7 +360,7 @@ func TestPermissions(t *testing.T) {
 		{"cus", "read", "docs-editor"},
 	}
 	for _, noRole := range []bool{false, true} {
-		s := New(Checked(Options{Token: tok, Permissions: perms, NoRoleName: noRole}))
+		s := New(checked(Options{Token: tok, Permissions: perms, NoRoleName: noRole}))
 		for _, tc := range cases {
 			a := send(t, s, "GET", "/repos/o/r/collaborators/"+tc.user+"/permission", "Bearer "+tok, "")
 			m := decode(t, a.body)
@@ -347,7 +381,7 @@ func TestPermissions(t *testing.T) {
 // its own id and is counted once.
 func TestConcurrent(t *testing.T) {
 	t.Parallel()
-	s := New(Checked(Options{Token: tok}))
+	s := New(checked(Options{Token: tok}))
 	defer s.Close()
 	const n = 40
 	var wg sync.WaitGroup

@@ -1,19 +1,74 @@
+//go:build conformance
+
 package event
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// webhooks holds GitHub's own example payloads (../shared/webhooks from the
-// repository root). They are reference data kept outside the project: a
-// missing directory fails the test, it never skips it.
-const webhooks = "../../../shared/webhooks"
+// WebhooksEnv names the folder of the @octokit/webhooks-examples package
+// (7.6.1), GitHub's own example payloads, which .ci/run fetches at a pinned
+// version and checksum. A conformance run without it fails; it never skips.
+const WebhooksEnv = "OCTOKIT_WEBHOOKS_DIR"
 
-// TestReadWebhooks reads every real payload through Read and checks who
+// handled are the events the action reads.
+var handled = []string{"issue_comment", "issues", "pull_request", "pull_request_review", "pull_request_review_comment", "pull_request_review_thread", "push", "repository_dispatch", "workflow_dispatch"}
+
+// examples writes every example payload of the handled events to dir, one
+// file each, named EVENT.ACTION.N.json (EVENT.N.json when the payload has
+// no action), N being its place among the event's examples; it returns the
+// names.
+func examples(t *testing.T, dir string) []string {
+	t.Helper()
+	root := os.Getenv(WebhooksEnv)
+	if root == "" {
+		t.Fatalf("%s is not set: conformance tests need @octokit/webhooks-examples (run .ci/run, or see CONTRIBUTING.md)", WebhooksEnv)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "api.github.com", "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []struct {
+		Name     string            `json:"name"`
+		Examples []json.RawMessage `json:"examples"`
+	}
+	if err := json.Unmarshal(data, &events); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range events {
+		if !strings.Contains(" "+strings.Join(handled, " ")+" ", " "+e.Name+" ") {
+			continue
+		}
+		for i, ex := range e.Examples {
+			var a struct {
+				Action string `json:"action"`
+			}
+			if err := json.Unmarshal(ex, &a); err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("%s.%d.json", e.Name, i)
+			if a.Action != "" {
+				name = fmt.Sprintf("%s.%s.%d.json", e.Name, a.Action, i)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), ex, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		t.Fatalf("no example payloads of %v in %s", handled, root)
+	}
+	return names
+}
+
+// TestReadWebhooks reads every real payload of GitHub's examples through Read and checks who
 // sent it, which issue or pull request and comment it is about, and
 // whether it is a request, with the reason when it is not. Every file in
 // the directory must have a row, and every row a file.
@@ -119,18 +174,19 @@ func TestReadWebhooks(t *testing.T) {
 		{"workflow_dispatch.0.json", "octocat", false, 0, 0, "", ""},
 		{"workflow_dispatch.1.json", "Codertocat", false, 0, 0, "", ""},
 	}
-	files, err := filepath.Glob(filepath.Join(webhooks, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no webhook payloads in %s (glob error %v): the reference data must be there", webhooks, err)
-	}
+	webhooks := t.TempDir()
+	files := examples(t, webhooks)
 	rows := map[string]bool{}
 	for _, w := range want {
 		rows[w.file] = true
 	}
 	for _, f := range files {
-		if !rows[filepath.Base(f)] {
-			t.Errorf("%s has no row in this table: add what it must read as", filepath.Base(f))
+		if !rows[f] {
+			t.Errorf("%s has no row in this table: add what it must read as", f)
 		}
+	}
+	if len(files) != len(want) {
+		t.Errorf("%d example payloads, %d rows: every row must have a payload", len(files), len(want))
 	}
 	for _, w := range want {
 		t.Run(w.file, func(t *testing.T) {
@@ -165,6 +221,75 @@ func TestReadWebhooks(t *testing.T) {
 			ok, reason := got.Request("", "")
 			if ok != (w.reason == "") || reason != w.reason {
 				t.Errorf("Request() = %v, %q; want %v, %q", ok, reason, w.reason == "", w.reason)
+			}
+		})
+	}
+}
+
+// TestReadFactsOfExamples reads the facts that answering in a pull request
+// needs from GitHub's own example payloads.
+func TestReadFactsOfExamples(t *testing.T) {
+	t.Parallel()
+	webhooks := t.TempDir()
+	examples(t, webhooks)
+	hello := "https://github.com/Codertocat/Hello-World/pull/2"
+	cases := []struct {
+		name, event, path string
+		check             func(*Trigger) bool
+		want              string
+	}{
+		{
+			name: "review comment on one line", event: "pull_request_review_comment",
+			path: filepath.Join(webhooks, "pull_request_review_comment.created.1.json"),
+			check: func(g *Trigger) bool {
+				return g.Path == "README.md" && g.Line == 265 && g.StartLine == 0 && g.Side == "RIGHT" &&
+					g.DiffHunk == "@@ -1 +1 @@\n-# Hello-World" && g.CommentURL == hello+"#discussion_r284312630" &&
+					g.CommentKind == KindReview && g.HeadRef == "changes"
+			},
+			want: "README.md line 265 RIGHT, its hunk and URL, head branch changes",
+		},
+		{
+			name: "submitted review", event: "pull_request_review",
+			path: filepath.Join(webhooks, "pull_request_review.submitted.0.json"),
+			check: func(g *Trigger) bool {
+				return g.ReviewID == 237895671 && g.ReviewBody == "" &&
+					g.CommentURL == hello+"#pullrequestreview-237895671" && g.CommentID == 0 &&
+					g.Number == 2 && g.IsPR && g.HeadRef == "changes"
+			},
+			want: "review 237895671, no body, on PR 2, head branch changes",
+		},
+		{
+			name: "issue labeled", event: "issues", path: filepath.Join(webhooks, "issues.labeled.9.json"),
+			check: func(g *Trigger) bool { return g.Label == "bug" && g.Assignee == "" && !g.IsPR },
+			want:  "label bug",
+		},
+		{
+			name: "issue assigned", event: "issues", path: filepath.Join(webhooks, "issues.assigned.1.json"),
+			check: func(g *Trigger) bool { return g.Assignee == "Codertocat" && g.Label == "" },
+			want:  "assignee Codertocat",
+		},
+		{
+			name: "pull request labeled", event: "pull_request", path: filepath.Join(webhooks, "pull_request.labeled.8.json"),
+			check: func(g *Trigger) bool { return g.Label == "bug" && g.HeadRef == "changes" },
+			want:  "label bug, head branch changes",
+		},
+		{
+			name: "issue comment", event: "issue_comment", path: filepath.Join(webhooks, "issue_comment.created.0.json"),
+			check: func(g *Trigger) bool {
+				return g.CommentURL == "https://github.com/Codertocat/Hello-World/issues/1#issuecomment-492700400" && !g.IsPR
+			},
+			want: "the comment's URL, not a pull request",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Read(tc.event, tc.path, "o/r")
+			if err != nil {
+				t.Fatalf("Read() error = %v", err)
+			}
+			if !tc.check(got) {
+				t.Errorf("Read() = %+v\nwant %s", got, tc.want)
 			}
 		})
 	}
