@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
-	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/prlink"
 	"github.com/agentjob/agent-job-action/internal/report"
 )
 
@@ -35,7 +35,9 @@ func (r *run) finish(ctx context.Context, o *Outcome) error {
 		TimedOut: o.End() == TimedOut,
 		Elapsed:  r.elapsed(),
 		Polls:    o.Polls,
-		PRURL:    r.prURL(o),
+	}
+	if pr, ok := r.pullRequest(o); ok {
+		res.PRURL, res.PRNumber = pr.URL(r.rc.ServerURL), pr.Number
 	}
 	if r.thread != nil {
 		res.CommentURL = r.thread.URL()
@@ -122,13 +124,18 @@ func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
 	return s
 }
 
+// pullRequest is the job's pull request when it is one on this GitHub.
+func (r *run) pullRequest(o *Outcome) (prlink.PullRequest, bool) {
+	if o.Job == nil {
+		return prlink.PullRequest{}, false
+	}
+	return prlink.Judge(o.Job.PR(), r.rc.ServerURL)
+}
+
 // prURL is the job's pull request when it is one on this GitHub, or "":
 // what the API reports as a link is linked only then.
 func (r *run) prURL(o *Outcome) string {
-	if o.Job == nil {
-		return ""
-	}
-	pr, ok := plan.PullRequestOf(o.Job.PR(), r.rc.ServerURL)
+	pr, ok := r.pullRequest(o)
 	if !ok {
 		return ""
 	}

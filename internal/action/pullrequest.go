@@ -12,6 +12,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/prlink"
 )
 
 // reviewPrompt is the prompt of a run started by a submitted review: its
@@ -63,7 +64,7 @@ func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, jo
 	if link == "" || !p.Backlink {
 		return
 	}
-	pr, ok := plan.PullRequestOf(link, r.rc.ServerURL)
+	pr, ok := prlink.Judge(link, r.rc.ServerURL)
 	if !ok {
 		r.log.Notice(fmt.Sprintf("no backlink on the pull request: %s is not a pull request on this GitHub, which the token is for", escape.Log(link)))
 		return
@@ -90,7 +91,7 @@ func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, jo
 
 // requestReview asks reviewers, but not the pull request's author, to
 // review it. A refusal is a warning: the job is done either way.
-func (r *run) requestReview(ctx context.Context, gh *ghclient.Client, pr plan.PullRequest, reviewers []string) {
+func (r *run) requestReview(ctx context.Context, gh *ghclient.Client, pr prlink.PullRequest, reviewers []string) {
 	if len(reviewers) == 0 {
 		return
 	}

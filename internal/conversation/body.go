@@ -124,7 +124,7 @@ func Render(s State) string {
 			fmt.Fprintf(&b, "✅ **Done.** %s %s and opened a pull request: %s\n", job, escape.Markdown(s.Status), link)
 		case s.PRLink != "":
 			fmt.Fprintf(&b, "✅ **Done.** %s %s and reported a pull request link that is not a pull request on this GitHub, so it is not linked: %s\n",
-				job, escape.Markdown(s.Status), escape.Markdown(s.PRLink))
+				job, escape.Markdown(s.Status), escape.Address(s.PRLink))
 		default:
 			fmt.Fprintf(&b, "✅ **Done, no changes.** %s %s without opening a pull request: nothing needed to change.\n", job, escape.Markdown(s.Status))
 		}

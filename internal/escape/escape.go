@@ -165,3 +165,14 @@ func Code(s string) string {
 	}
 	return Markdown(s)
 }
+
+// Address shows a URL the action does not link (a pull request on another
+// forge) so that a reader can copy it whole: in a code span when URL
+// accepts it, where GitHub links, mentions and references nothing and no
+// invisible character is needed, and as Markdown-escaped text otherwise.
+func Address(s string) string {
+	if u := URL(s); u != "" && !strings.Contains(u, "`") {
+		return "`" + u + "`"
+	}
+	return Markdown(s)
+}

@@ -8,9 +8,7 @@ package plan
 
 import (
 	"fmt"
-	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/conversation"
@@ -255,47 +253,4 @@ func allowedBot(cfg inputs.Config, t *event.Trigger) bool {
 	return t.SenderIsBot && slices.ContainsFunc(cfg.AllowedBots, func(b string) bool {
 		return strings.EqualFold(b, t.Sender)
 	})
-}
-
-// PullRequest is where the agent's pull request is.
-type PullRequest struct {
-	Owner, Repo string
-	Number      int
-}
-
-// PullRequestOf reads link, the job's prLink, as a pull request on the
-// GitHub at serverURL (https://github.com when empty). ok is false for a
-// link to another host or one that is not a pull request's address: the
-// token is for this GitHub only.
-func PullRequestOf(link, serverURL string) (pr PullRequest, ok bool) {
-	if serverURL == "" {
-		serverURL = "https://github.com"
-	}
-	server, err := url.Parse(serverURL)
-	if err != nil {
-		return pr, false
-	}
-	u, err := url.Parse(link)
-	if err != nil || u.Scheme != "https" || u.User != nil || !strings.EqualFold(u.Host, server.Host) {
-		return pr, false
-	}
-	rest, found := strings.CutPrefix(u.Path, strings.TrimRight(server.Path, "/")+"/")
-	parts := strings.Split(strings.TrimSuffix(rest, "/"), "/")
-	if !found || len(parts) != 4 || parts[2] != "pull" || ghclient.CheckRepo(parts[0], parts[1]) != nil {
-		return pr, false
-	}
-	n, err := strconv.Atoi(parts[3])
-	if err != nil || n <= 0 || strconv.Itoa(n) != parts[3] {
-		return pr, false
-	}
-	return PullRequest{Owner: parts[0], Repo: parts[1], Number: n}, true
-}
-
-// URL is the pull request's address on the GitHub at serverURL, built from
-// its checked parts: the one form of an API's prLink the action links.
-func (pr PullRequest) URL(serverURL string) string {
-	if serverURL == "" {
-		serverURL = "https://github.com"
-	}
-	return fmt.Sprintf("%s/%s/%s/pull/%d", strings.TrimRight(serverURL, "/"), pr.Owner, pr.Repo, pr.Number)
 }

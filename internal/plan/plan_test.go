@@ -214,37 +214,6 @@ func TestDecideTwice(t *testing.T) {
 	}
 }
 
-func TestPullRequestOf(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		link, server string
-		want         PullRequest
-		ok           bool
-	}{
-		{"https://github.com/acme/docs/pull/101", "", PullRequest{"acme", "docs", 101}, true},
-		{"https://github.com/acme/docs/pull/101", "https://github.com", PullRequest{"acme", "docs", 101}, true},
-		{"https://GitHub.com/acme/docs/pull/7/", "https://github.com/", PullRequest{"acme", "docs", 7}, true},
-		{"https://ghe.example.com/team/docs/pull/3", "https://ghe.example.com", PullRequest{"team", "docs", 3}, true},
-		{"https://github.com/acme/docs/pull/101", "https://ghe.example.com", PullRequest{}, false},
-		{"https://gitlab.com/acme/docs/pull/101", "", PullRequest{}, false},
-		{"https://github.com.evil.com/acme/docs/pull/101", "", PullRequest{}, false},
-		{"https://user@github.com/acme/docs/pull/101", "", PullRequest{}, false},
-		{"http://github.com/acme/docs/pull/101", "", PullRequest{}, false},
-		{"https://github.com/acme/docs/issues/101", "", PullRequest{}, false},
-		{"https://github.com/acme/docs/pull/0", "", PullRequest{}, false},
-		{"https://github.com/acme/docs/pull/+1", "", PullRequest{}, false},
-		{"https://github.com/acme/docs/pull/101/files", "", PullRequest{}, false},
-		{"https://github.com/acme/pull/101", "", PullRequest{}, false},
-		{"not a url", "", PullRequest{}, false},
-	}
-	for _, tt := range tests {
-		got, ok := PullRequestOf(tt.link, tt.server)
-		if ok != tt.ok || got != tt.want {
-			t.Errorf("PullRequestOf(%q, %q) = %+v, %v; want %+v, %v", tt.link, tt.server, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
 // TestDecideRequestsAndReviewers: which events are requests when the prompt
 // comes from the event, and who reviews the agent's pull request.
 func TestDecideRequestsAndReviewers(t *testing.T) {

@@ -4,9 +4,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -88,6 +86,8 @@ type Result struct {
 	// PRURL is the job's pull request when it is one on this GitHub,
 	// rebuilt from its checked parts: the only form the summary links.
 	PRURL string
+	// PRNumber is that pull request's number; 0 when PRURL is "".
+	PRNumber int
 }
 
 // JobID writes the job-id output on its own, as soon as the id is known, so
@@ -115,7 +115,7 @@ func (o *Outputs) values(r Result) [][2]string {
 		{"job-id", r.JobID},
 		{"status", r.Status},
 		{"pr-link", j.PR()},
-		{"pr-number", PRNumber(j.PR())},
+		{"pr-number", prNumber(r.PRNumber)},
 		{"model", j.Model},
 		{"source-repository", j.Source.Repository},
 		{"source-ref", j.Ref()},
@@ -129,19 +129,12 @@ func (o *Outputs) values(r Result) [][2]string {
 	}
 }
 
-// PRNumber returns the number at the end of a GitHub pull request URL
-// (https://github.com/o/r/pull/123), or "".
-func PRNumber(link string) string {
-	u, err := url.Parse(link)
-	if err != nil || u.Scheme != "https" {
+// prNumber is the pr-number output: empty unless the link was judged a
+// pull request on this GitHub (package prlink), so that a workflow acting
+// on the number acts on the pull request the link names.
+func prNumber(n int) string {
+	if n <= 0 {
 		return ""
 	}
-	dir, last := path.Split(strings.TrimRight(u.Path, "/"))
-	if path.Base(dir) != "pull" {
-		return ""
-	}
-	if n, err := strconv.ParseUint(last, 10, 32); err == nil && n > 0 {
-		return strconv.FormatUint(n, 10)
-	}
-	return ""
+	return strconv.Itoa(n)
 }

@@ -99,26 +99,6 @@ func FuzzSummary(f *testing.F) {
 	})
 }
 
-func TestPRNumber(t *testing.T) {
-	t.Parallel()
-	for link, want := range map[string]string{
-		"https://github.com/o/r/pull/123":    "123",
-		"https://github.com/o/r/pull/123/":   "123",
-		"https://ghe.example/o/r/pull/9":     "9",
-		"https://github.com/o/r/issues/123":  "",
-		"http://github.com/o/r/pull/123":     "",
-		"https://github.com/o/r/pull/0":      "",
-		"https://github.com/o/r/pull/-1":     "",
-		"https://github.com/o/r/pull/12a":    "",
-		"":                                   "",
-		"https://github.com/o/r/pull/999999": "999999",
-	} {
-		if got := PRNumber(link); got != want {
-			t.Errorf("PRNumber(%q) = %q, want %q", link, got, want)
-		}
-	}
-}
-
 // newLog returns a log inside Actions on a buffer.
 func newLog() (*Log, *bytes.Buffer) {
 	var b bytes.Buffer

@@ -37,7 +37,7 @@ func Summary(r Result) string {
 		if link := escape.URL(r.PRURL); link != "" {
 			pr = fmt.Sprintf("[%s](%s)", escape.Markdown(link), link)
 		} else if j.PR() != "" {
-			pr = escape.Markdown(j.PR())
+			pr = escape.Address(j.PR())
 		}
 	}
 	row("Job", escape.Code(r.JobID))
