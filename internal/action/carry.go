@@ -16,6 +16,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/invisible"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/report"
@@ -187,7 +188,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 }
 
 func (r *run) create(ctx context.Context, api *agentapi.Client, p plan.Plan) (*agentapi.Job, error) {
-	job, err := api.Create(ctx, p.Prompt)
+	job, err := api.Create(ctx, invisible.RemoveTags(p.Prompt))
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +201,7 @@ func (r *run) message(ctx context.Context, api *agentapi.Client, p plan.Plan, o 
 	if err := r.out.JobID(id); err != nil {
 		return nil, err
 	}
-	job, err := api.Message(ctx, id, p.Prompt)
+	job, err := api.Message(ctx, id, invisible.RemoveTags(p.Prompt))
 	if err != nil {
 		return nil, err
 	}

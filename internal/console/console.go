@@ -17,6 +17,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/invisible"
 )
 
 // Writer is an io.Writer for the run's log. It is safe for concurrent use.
@@ -196,15 +197,16 @@ func (c *Writer) translate(line string) []string {
 var unescapeData = strings.NewReplacer("%0D", "", "%0A", "\n", "%25", "%").Replace
 
 // clean drops the characters that a terminal acts on (escape sequences,
-// carriage returns, bells) and those that reorder text on screen, so that
-// text from the API or an issue shows as written and nothing else.
+// carriage returns, bells) and the invisible ones (package invisible),
+// among them those that reorder text on screen, so that text from the API
+// or an issue shows as written and nothing else.
 func clean(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
 		case r == '\t':
 			return r
 		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f,
-			r == '\u2028', r == '\u2029', r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
+			r == '\u2028', r == '\u2029', invisible.Is(r):
 			return -1
 		}
 		return r

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentjob/agent-job-action/internal/invisible"
 )
 
 // Log returns s as it may appear in the workflow log: unchanged when it is a
@@ -48,7 +50,9 @@ const WordJoiner = "&#8288;"
 
 // Markdown renders s as plain text on one line, fit for a table cell or a
 // sentence in a comment: it formats nothing, links nothing, mentions nobody
-// and keeps a table row's cells. Invalid UTF-8 is replaced.
+// and keeps a table row's cells. Invalid UTF-8 is replaced; control and
+// invisible characters (package invisible) are dropped, so none can hide
+// or reorder text, and only the word joiners Markdown adds itself remain.
 //
 // Entities alone do not stop GitHub's links: the autolink extension of GFM,
 // mentions and references work on the text after entities are decoded, so
@@ -81,7 +85,7 @@ func Markdown(s string) string {
 			r = ' '
 		case r == '\r' || r == '\n':
 			r = ' '
-		case r < 0x20 || r == 0x7f:
+		case r < 0x20 || r == 0x7f || invisible.Is(r):
 			continue
 		}
 		if isHex(r) {
@@ -123,14 +127,15 @@ func lower(r rune) rune {
 	return r
 }
 
-// Line makes s one line with no control characters, for values that must
-// stay literal (step outputs): newlines become spaces.
+// Line makes s one line with no control or invisible characters (package
+// invisible), for values that must stay literal (step outputs): newlines
+// become spaces.
 func Line(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			return ' '
-		case r < 0x20 || r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029':
+		case r < 0x20 || r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029' || invisible.Is(r):
 			return -1
 		}
 		return r

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/escape/escapetest"
+	"github.com/agentjob/agent-job-action/internal/invisible"
 )
 
 // hostile are seeds for all the escape fuzzers: workflow commands, Markdown
@@ -114,6 +115,9 @@ func FuzzMarkdown(f *testing.F) {
 		if strings.ContainsFunc(out, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 			t.Fatalf("Markdown(%q) = %q has an ASCII control character", s, out)
 		}
+		if strings.ContainsFunc(out, invisible.Is) {
+			t.Fatalf("Markdown(%q) = %q has an invisible character", s, out)
+		}
 		// Every & must start one of the entities, so that text such as
 		// "&lt;" in the input cannot turn into markup.
 		if i := bareAmp(out); i >= 0 {
@@ -199,7 +203,7 @@ func bareAmp(s string) int {
 func plain(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.Map(func(r rune) rune {
-		if r < 0x20 && r != '\n' && r != '\r' || r == 0x7f {
+		if r < 0x20 && r != '\n' && r != '\r' || r == 0x7f || invisible.Is(r) {
 			return -1
 		}
 		return r
@@ -227,8 +231,11 @@ func FuzzLine(f *testing.F) {
 		if escape.Line(out) != out {
 			t.Fatalf("Line is not idempotent on %q: %q then %q", s, out, escape.Line(out))
 		}
+		if strings.ContainsFunc(out, invisible.Is) {
+			t.Fatalf("Line(%q) = %q has an invisible character", s, out)
+		}
 		if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool {
-			return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
+			return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || invisible.Is(r)
 		}) && out != s {
 			t.Fatalf("Line(%q) = %q changed text with no control characters", s, out)
 		}

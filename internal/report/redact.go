@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/invisible"
 )
 
 // redactor replaces secrets with *** in every form they can take in what the
@@ -24,8 +25,9 @@ import (
 //     and properties;
 //   - on normalised forms of the text, in which escapes of every kind are
 //     decoded (backslash escapes of Go and JSON, \uXXXX of any character
-//     included; %XX; HTML references) and the invisible characters escape
-//     inserts are dropped, once, twice, until nothing changes; the secret
+//     included; %XX; HTML references) and invisible characters (every
+//     default-ignorable and format character: package invisible) are
+//     dropped, once, twice, until nothing changes; the secret
 //     is looked for, in each of its own decoded forms, in each of them. A
 //     secret found there is replaced in the original text, whole escapes at
 //     a time. This catches forms nobody listed: a key the API echoes as
@@ -292,17 +294,7 @@ func (r *redactor) decodedHolds(s string) bool {
 
 // mayDecode reports whether text holds anything unit decodes or drops.
 func mayDecode(text []byte) bool {
-	return bytes.ContainsAny(text, `%\&`) || bytes.ContainsFunc(text, invisible)
-}
-
-// invisible are the characters that change nothing a reader sees;
-// escape.Markdown inserts the first.
-func invisible(r rune) bool {
-	switch r {
-	case '\u2060', '\u200b', '\u200c', '\u200d', '\ufeff', '\u00ad':
-		return true
-	}
-	return false
+	return bytes.ContainsAny(text, `%\&`) || bytes.ContainsFunc(text, invisible.Is)
 }
 
 var backslash = map[byte]byte{'"': '"', '\\': '\\', '/': '/', '\'': '\'', 'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}
@@ -341,7 +333,7 @@ func unescapeOnce(s []byte, track bool) (out []byte, start, end []int32, changed
 // unit decodes the escape or invisible character at the start of s; width 0
 // means there is none.
 func unit(s []byte) (decoded []byte, width int) {
-	if r, n := utf8.DecodeRune(s); n > 1 && invisible(r) {
+	if r, n := utf8.DecodeRune(s); n > 1 && invisible.Is(r) {
 		return nil, n
 	}
 	if len(s) < 2 {
