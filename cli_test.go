@@ -126,6 +126,28 @@ func wantHumanLog(t *testing.T, where, log string) {
 	}
 }
 
+// wantResultsOnly checks standard output outside Actions: the results
+// alone, "output name=value" lines, each output once, so that
+// sed -n 's/^output job-id=//p' gives one line.
+func wantResultsOnly(t *testing.T, stdout string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
+		if line == "" && stdout == "" {
+			continue
+		}
+		name, _, ok := strings.Cut(strings.TrimPrefix(line, "output "), "=")
+		if !strings.HasPrefix(line, "output ") || !ok {
+			t.Errorf("stdout holds %q, which is not a result:\n%s", line, stdout)
+			continue
+		}
+		if seen[name] {
+			t.Errorf("stdout holds output %s more than once:\n%s", name, stdout)
+		}
+		seen[name] = true
+	}
+}
+
 // TestCLI runs the built binary as a person or another CI would: inputs from
 // flags, INPUT_* and the environment, the key from the environment or stdin.
 func TestCLI(t *testing.T) {
@@ -152,21 +174,24 @@ func TestCLI(t *testing.T) {
 			}
 		}
 		for _, want := range []string{"] created job job_0001, status active\n", "Waiting for job job_0001\n", "] job job_0001: active -> completed\n",
-			"job job_0001 completed: pull request https://github.com/acme/docs/pull/101\n", "output status=completed\n", "output pr-number=101\n"} {
+			"job job_0001 completed: pull request https://github.com/acme/docs/pull/101\n"} {
+			if !strings.Contains(res.stderr, want) {
+				t.Errorf("stderr lacks %q:\n%s", want, res.stderr)
+			}
+		}
+		for _, want := range []string{"output job-id=job_0001\n", "output status=completed\n", "output pr-number=101\n"} {
 			if !strings.Contains(res.stdout, want) {
 				t.Errorf("stdout lacks %q:\n%s", want, res.stdout)
 			}
 		}
-		wantHumanLog(t, "stdout", res.stdout)
-		if res.stderr != "" {
-			t.Errorf("stderr: %s", res.stderr)
-		}
+		wantResultsOnly(t, res.stdout)
+		wantHumanLog(t, "stderr", res.stderr)
 	})
 
 	t.Run("a release build has no demo and says where it is", func(t *testing.T) {
 		t.Parallel()
 		res := cliRun{args: []string{"demo"}}.exec(t, bin)
-		want := "agent-job-action: this build has no demo (release builds leave out its fakes); run it from a clone of the repository: go run . demo\n"
+		want := "error: this build has no demo (release builds leave out its fakes); run it from a clone of the repository: go run . demo\n"
 		if res.code != cli.ExitUsage || res.stderr != want || res.stdout != "" {
 			t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and only %q", res.code, res.stdout, res.stderr, cli.ExitUsage, want)
 		}
@@ -183,10 +208,11 @@ func TestCLI(t *testing.T) {
 		if api.Gets() < 3 {
 			t.Errorf("only %d polls: the wait was too short to show a status line", api.Gets())
 		}
-		if strings.Contains(res.stdout, "\r") || strings.Contains(res.stdout, "next check") {
-			t.Errorf("a status line in a pipe:\n%q", res.stdout)
+		if strings.Contains(res.stderr, "\r") || strings.Contains(res.stderr, "next check") {
+			t.Errorf("a status line in a pipe:\n%q", res.stderr)
 		}
-		wantHumanLog(t, "stdout", res.stdout)
+		wantResultsOnly(t, res.stdout)
+		wantHumanLog(t, "stderr", res.stderr)
 	})
 
 	t.Run("environment fallbacks only", func(t *testing.T) {
@@ -203,7 +229,8 @@ func TestCLI(t *testing.T) {
 			reqs[0].Prompt() != "Document the rate limits" {
 			t.Errorf("create %s with %q, want proj-1 and the key from MINTLIFY_API_KEY", reqs[0].Path, reqs[0].Prompt())
 		}
-		wantHumanLog(t, "stdout", res.stdout)
+		wantResultsOnly(t, res.stdout)
+		wantHumanLog(t, "stderr", res.stderr)
 	})
 
 	precedence := []struct {
@@ -365,9 +392,12 @@ func TestCLI(t *testing.T) {
 			if res.code != tt.code {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", res.code, tt.code, res.stdout, res.stderr)
 			}
-			if !strings.Contains(res.stdout+res.stderr, tt.line) {
-				t.Errorf("output lacks %q\nstdout:\n%s\nstderr:\n%s", tt.line, res.stdout, res.stderr)
+			// The log, warnings and errors, usage errors included, go to
+			// standard error; standard output holds the results only.
+			if !strings.Contains(res.stderr, tt.line) {
+				t.Errorf("stderr lacks %q\nstdout:\n%s\nstderr:\n%s", tt.line, res.stdout, res.stderr)
 			}
+			wantResultsOnly(t, res.stdout)
 			if (api.Creates() == 1) != tt.sends || api.Creates() > 1 {
 				t.Errorf("%d creates, want one: %v", api.Creates(), tt.sends)
 			}
@@ -390,7 +420,7 @@ func TestCLI(t *testing.T) {
 		res := cliRun{dir: dir, args: []string{"--trigger-phrase", "/docs", "--base-url", api.URL, "--comment=false"},
 			vars: map[string]string{"MINTLIFY_API_KEY": testKey, "MINTLIFY_PROJECT_ID": "proj-1",
 				"GITHUB_EVENT_NAME": "issue_comment", "GITHUB_EVENT_PATH": filepath.Join(dir, "event.json"), "GITHUB_REPOSITORY": "acme/docs"}}.exec(t, bin)
-		if res.code != cli.ExitOK || !strings.Contains(res.stdout, "skipped: ") || !strings.Contains(res.stdout, "output status=skipped") {
+		if res.code != cli.ExitOK || !strings.Contains(res.stderr, "skipped: ") || !strings.Contains(res.stdout, "output status=skipped") {
 			t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
 		}
 		if n := len(api.Requests()); n != 0 {

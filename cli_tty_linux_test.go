@@ -44,19 +44,20 @@ func openPTY(t *testing.T) (controller, term *os.File) {
 	return controller, term
 }
 
-// TestCLITerminal runs the built binary with a terminal for its log, as in
-// a person's shell: one status line (status, elapsed, next check) redrawn
-// in place during the wait and cleared before each log line, readable
-// lines, no workflow commands, no key.
+// TestCLITerminal runs the built binary with a terminal for its log
+// (standard error), as in a person's shell whose standard output goes to a
+// pipe or a file: one status line (status, elapsed, next check) redrawn in
+// place during the wait and cleared before each log line, readable lines,
+// no workflow commands, no key; the results alone on standard output.
 func TestCLITerminal(t *testing.T) {
 	t.Parallel()
 	bin := buildCLI(t)
 	tests := []struct {
 		name string
-		json bool // --json: the log, and the terminal, are on stderr
+		json bool // --json: the record on stdout
 	}{
-		{name: "log on stdout"},
-		{name: "--json, log on stderr", json: true},
+		{name: "output lines"},
+		{name: "--json", json: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,10 +73,7 @@ func TestCLITerminal(t *testing.T) {
 			cmd.Env = cliEnv(map[string]string{"MINTLIFY_API_KEY": testKey, "MINTLIFY_PROJECT_ID": "proj-1"})
 			cmd.Dir = t.TempDir()
 			var pipe bytes.Buffer
-			cmd.Stdout, cmd.Stderr = term, &pipe
-			if tt.json {
-				cmd.Stdout, cmd.Stderr = &pipe, term
-			}
+			cmd.Stdout, cmd.Stderr = &pipe, term
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -126,8 +124,10 @@ func TestCLITerminal(t *testing.T) {
 			switch {
 			case tt.json && !strings.Contains(pipe.String(), `"id":"job_0001"`):
 				t.Errorf("stdout is not the record:\n%s", pipe.String())
-			case !tt.json && pipe.Len() != 0:
-				t.Errorf("stderr:\n%s", pipe.String())
+			case !tt.json && !strings.Contains(pipe.String(), "output job-id=job_0001\n"):
+				t.Errorf("stdout is not the results:\n%s", pipe.String())
+			case !tt.json:
+				wantResultsOnly(t, pipe.String())
 			}
 		})
 	}

@@ -52,12 +52,16 @@ func TestCLICancelled(t *testing.T) {
 			if took := time.Since(sent); took > 2*time.Second {
 				t.Errorf("took %s to exit", took)
 			}
-			for _, want := range []string{"error: cancelled while waiting for job job_0001", "the job goes on running", "output job-id=job_0001"} {
-				if !strings.Contains(stdout.String(), want) {
-					t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+			for _, want := range []string{"error: cancelled while waiting for job job_0001", "The job goes on running", "run again with --job-id job_0001"} {
+				if !strings.Contains(stderr.String(), want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 				}
 			}
-			wantHumanLog(t, "stdout", stdout.String())
+			if !strings.Contains(stdout.String(), "output job-id=job_0001\n") {
+				t.Errorf("stdout lacks the job's id:\n%s", stdout.String())
+			}
+			wantResultsOnly(t, stdout.String())
+			wantHumanLog(t, "stderr", stderr.String())
 			if api.Creates() != 1 {
 				t.Errorf("%d creates", api.Creates())
 			}

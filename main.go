@@ -74,53 +74,48 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 	}
 
 	rc := runner.FromEnv(env.Getenv)
+	rc.CommandLine = !rc.InActions || len(args) > 0
 	if err := cmd.Apply(&rc, env.Getenv, env.Stdin); err != nil {
 		return usage(env.Stderr, err)
 	}
-	log := stdout
+	streams := action.Streams{Log: stdout}
 	if cmd.JSON {
 		// stdout is the record's alone.
-		log = env.Stderr
-		if rc.OutputFile == "" {
-			// The record is read back from the outputs, so they need a file.
-			f, err := os.CreateTemp("", "agent-job-action-outputs-*")
-			if err != nil {
-				fmt.Fprintf(env.Stderr, "error: --json needs a temporary file for the outputs: %v\n", err)
-				return err
-			}
-			f.Close()
-			defer os.Remove(f.Name())
-			rc.OutputFile = f.Name()
-		}
+		streams.Log = env.Stderr
 	}
 	if !rc.InActions {
-		// A person or another CI reads the log: readable lines, and on a
-		// terminal a live status line. In Actions the log stays a step's.
+		// A command line keeps its streams apart, as git and gh do: the
+		// results (the output lines, or the --json record) on standard
+		// output, the log for a person on standard error, readable, and on
+		// a terminal with a live status line.
+		if !cmd.JSON {
+			streams.Results = stdout
+		}
 		var w *console.Writer
-		if console.IsTerminal(log) {
+		if console.IsTerminal(env.Stderr) {
 			clk := env.Clock
 			if clk == nil {
 				clk = clock.Real{}
 			}
-			w = console.NewTerminal(log, clk, time.Second)
+			w = console.NewTerminal(env.Stderr, clk, time.Second)
 		} else {
-			w = console.NewPlain(log)
+			w = console.NewPlain(env.Stderr)
 		}
 		defer w.Close()
 		env.Waiting = w.Waiting
-		log = w
+		streams.Log = w
 	}
-	err = action.Run(ctx, rc, env.Deps, log)
+	res, err := action.Run(ctx, rc, env.Deps, streams)
 	if !cmd.JSON {
 		return err
 	}
-	record, rerr := cli.JobRecord(rc.OutputFile)
+	record, rerr := cli.JobRecord(res.Outputs["job"])
 	if rerr == nil {
 		_, rerr = stdout.Write(record)
 	}
 	if rerr != nil {
 		// One line: in Actions a line break would end the annotation.
-		fmt.Fprintf(log, "::error::%s\n", escape.Line(rerr.Error()))
+		fmt.Fprintf(streams.Log, "::error::%s\n", escape.Line(rerr.Error()))
 		if err == nil {
 			return &action.Error{End: action.Errored, Err: rerr}
 		}
@@ -128,9 +123,10 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 	return err
 }
 
-// usage prints a command line's mistake and where to find the usage.
+// usage prints a command line's mistake, in the style of every other
+// error of the command line, and where to find the usage.
 func usage(stderr io.Writer, err error) error {
-	fmt.Fprintf(stderr, "agent-job-action: %v\nRun agent-job-action --help for every flag.\n", err)
+	fmt.Fprintf(stderr, "error: %v\nRun agent-job-action --help for every flag.\n", err)
 	return err
 }
 

@@ -565,18 +565,35 @@ func TestRunDoesNotRetryCreateAfter500(t *testing.T) {
 	}
 }
 
+// TestRunOutsideActions (issue 17, item 4): outside Actions standard
+// output carries the results only, each output once; the log goes to
+// standard error.
 func TestRunOutsideActions(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
 	delete(h.vars, "GITHUB_OUTPUT")
 	delete(h.vars, "GITHUB_STEP_SUMMARY")
-	if err := h.run(context.Background()); err != nil {
-		t.Fatalf("run: %v\n%s", err, h.stdout.String())
+	delete(h.vars, "GITHUB_ACTIONS")
+	var stderr bytes.Buffer
+	h.env.Stderr = &stderr
+	if err := run(context.Background(), nil, h.env, &h.stdout); err != nil {
+		t.Fatalf("run: %v\n%s%s", err, h.stdout.String(), stderr.String())
+	}
+	if strings.Contains(h.stdout.String()+stderr.String(), testKey) {
+		t.Errorf("the key was printed")
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(h.stdout.String(), "\n"), "\n") {
+		if !strings.HasPrefix(line, "output ") {
+			t.Errorf("stdout holds %q, not a result", line)
+		}
 	}
 	for _, want := range []string{"output job-id=job_0001\n", "output status=completed\n", "output pr-number=101\n"} {
-		if !strings.Contains(h.stdout.String(), want) {
-			t.Errorf("stdout lacks %q:\n%s", want, h.stdout.String())
+		if strings.Count(h.stdout.String(), want) != 1 {
+			t.Errorf("stdout holds %q %d times, want once:\n%s", want, strings.Count(h.stdout.String(), want), h.stdout.String())
 		}
+	}
+	if !strings.Contains(stderr.String(), "created job job_0001") || strings.Contains(stderr.String(), "output ") {
+		t.Errorf("stderr is not the log:\n%s", stderr.String())
 	}
 }
 

@@ -18,6 +18,6 @@ import (
 // a run's memory, and no step ever runs them. go run . demo builds without
 // the tag.
 func runDemo(_ context.Context, env Env, _ io.Writer) error {
-	fmt.Fprintln(env.Stderr, "agent-job-action: this build has no demo (release builds leave out its fakes); run it from a clone of the repository: go run . demo")
+	fmt.Fprintln(env.Stderr, "error: this build has no demo (release builds leave out its fakes); run it from a clone of the repository: go run . demo")
 	return &cli.UsageError{Err: errors.New("no demo in this build")}
 }

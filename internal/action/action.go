@@ -37,22 +37,36 @@ type Deps struct {
 	Waiting func(job *agentapi.Job, next time.Time)
 }
 
-// Run runs the step described by rc, writing its log to stdout. A non-nil
-// error means a non-zero exit; it has already been reported as ::error::
-// lines.
-func Run(ctx context.Context, rc runner.Context, deps Deps, stdout io.Writer) error {
+// Streams are where a run writes: its log, and, outside Actions (no
+// GITHUB_OUTPUT), its results, the "output name=value" lines.
+type Streams struct {
+	Log     io.Writer
+	Results io.Writer // nil discards the results
+}
+
+// Result is what a run leaves its caller besides the error.
+type Result struct {
+	// Outputs holds every output as written, redacted, by name.
+	Outputs map[string]string
+}
+
+// Run runs the step described by rc. A non-nil error means a non-zero
+// exit; it has already been reported as ::error:: lines in the log.
+func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Result, error) {
 	if deps.Clock == nil {
 		deps.Clock = clock.Real{}
 	}
-	log := report.NewLog(stdout, rc.InActions)
+	log := report.NewLog(streams.Log, rc.InActions)
 	// Before anything else is printed.
 	log.Mask(rc.Inputs["api-key"])
 	log.Mask(rc.Inputs["github-token"])
 
-	r := &run{rc: rc, deps: deps, log: log, out: report.NewOutputs(log, rc.OutputFile), start: deps.Clock.Now()}
+	out := report.NewOutputs(log, rc.OutputFile, streams.Results)
+	r := &run{rc: rc, deps: deps, log: log, out: out, start: deps.Clock.Now()}
 	end, err := r.execute(ctx)
+	res := Result{Outputs: out.Values()}
 	if err == nil {
-		return nil
+		return res, nil
 	}
 	for _, e := range flatten(err) {
 		log.Error(e.Error())
@@ -62,7 +76,7 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, stdout io.Writer) er
 		// The job went well but its report could not be written.
 		end = Errored
 	}
-	return &Error{End: end, Err: err}
+	return res, &Error{End: end, Err: err}
 }
 
 // flatten splits a joined error into its parts, one ::error:: line each.

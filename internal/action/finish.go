@@ -62,7 +62,7 @@ func (r *run) explain(o *Outcome) error {
 	end := o.End()
 	switch {
 	case end == JobFailed:
-		return fmt.Errorf("%w: job %s ended with status failed; see it in the Mintlify dashboard, then send a follow-up with job-id: %s or start a new job", ErrJobFailed, id, id)
+		return fmt.Errorf("%w: job %s ended with status failed; see it in the Mintlify dashboard, then send a follow-up with %s or start a new job", ErrJobFailed, id, r.rc.Setting("job-id", id))
 	case o.Err == nil:
 		return nil
 	case o.stage != stageWait:
@@ -74,10 +74,11 @@ func (r *run) explain(o *Outcome) error {
 		}
 		return o.Err
 	case end == TimedOut:
-		return fmt.Errorf("job %s still %s after %s (timeout: %s): %w. The job goes on running on the server; to continue it later, run again with job-id: %s (the prompt is sent to it as a follow-up; wait: false returns right after), or raise timeout",
-			id, escape.Log(o.Status()), r.elapsed(), r.cfg.Timeout, o.Err, id)
+		return fmt.Errorf("job %s still %s after %s (timeout: %s): %w. The job goes on running on the server; to continue it later, run again with %s (the prompt is sent to it as a follow-up; %s returns right after), or raise %s",
+			id, escape.Log(o.Status()), r.elapsed(), r.cfg.Timeout, o.Err, r.rc.Setting("job-id", id), r.rc.Setting("wait", "false"), r.rc.Setting("timeout", ""))
 	case end == Cancelled:
-		return fmt.Errorf("cancelled while waiting for job %s, last seen %s; the job goes on running on the server: %w", id, escape.Log(o.Status()), context.Canceled)
+		return fmt.Errorf("cancelled while waiting for job %s, last seen %s. The job goes on running on the server; to see where it stands or continue it, run again with %s (with %s to look without waiting)",
+			id, escape.Log(o.Status()), r.rc.Setting("job-id", id), r.rc.Setting("wait", "false"))
 	}
 	return fmt.Errorf("wait for job %s: %w", id, o.Err)
 }

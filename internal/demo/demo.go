@@ -181,7 +181,7 @@ func (d *demo) run(ctx context.Context, name string, clk *clock.Fake, rc runner.
 	fmt.Fprint(d.w, "# The step's log:\n\n")
 	deps := d.deps
 	deps.Clock = clk
-	if err := action.Run(ctx, rc, deps, d.w); err != nil {
+	if _, err := action.Run(ctx, rc, deps, action.Streams{Log: d.w}); err != nil {
 		return fmt.Errorf("demo %s run failed: %w", name, err)
 	}
 	out, err := readOutputs(rc.OutputFile)

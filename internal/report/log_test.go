@@ -212,7 +212,7 @@ func TestHostileKeysReachNothing(t *testing.T) {
 			if j.Model != key {
 				t.Fatalf("the fake job's model is %q, not the key", j.Model)
 			}
-			out := NewOutputs(log, outPath)
+			out := NewOutputs(log, outPath, nil)
 			if err := out.Set("echo", key); err != nil {
 				t.Fatal(err)
 			}

@@ -4,9 +4,11 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
@@ -14,18 +16,34 @@ import (
 )
 
 // Outputs writes step outputs to the runner's GITHUB_OUTPUT file, or as
-// "output name=value" lines to the log when the action runs outside GitHub
-// Actions.
+// "output name=value" lines to the results stream (a command line's
+// standard output) when the action runs outside GitHub Actions. Each
+// output is written once per value it takes: the job-id written as soon as
+// the id is known is not written again at the end.
 type Outputs struct {
-	log    *Log
-	path   string
-	random func() string // the random part of a delimiter
+	log     *Log
+	path    string
+	results io.Writer
+	random  func() string // the random part of a delimiter
+
+	mu      sync.Mutex
+	written map[string]string // each output's value as last written
 }
 
 // NewOutputs returns outputs written to the file at path (GITHUB_OUTPUT);
-// "" prints them to log instead.
-func NewOutputs(log *Log, path string) *Outputs {
-	return &Outputs{log: log, path: path, random: rand.Text}
+// "" prints them to results instead (nil discards them).
+func NewOutputs(log *Log, path string, results io.Writer) *Outputs {
+	if results == nil {
+		results = io.Discard
+	}
+	return &Outputs{log: log, path: path, results: results, random: rand.Text, written: map[string]string{}}
+}
+
+// Values returns every output written, redacted as written, by name.
+func (o *Outputs) Values() map[string]string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return maps.Clone(o.written)
 }
 
 // delimiterPrefix starts every heredoc delimiter, as in actions/toolkit.
@@ -42,9 +60,22 @@ const delimiterPrefix = "ghadelimiter_"
 // here.
 func (o *Outputs) Set(name, value string) error {
 	value = o.log.Redact(escape.Line(o.log.Redact(value)))
-	if o.path == "" {
-		o.log.Printf("output %s=%s", name, value)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if last, ok := o.written[name]; ok && last == value {
 		return nil
+	}
+	if err := o.write(name, value); err != nil {
+		return err
+	}
+	o.written[name] = value
+	return nil
+}
+
+func (o *Outputs) write(name, value string) error {
+	if o.path == "" {
+		_, err := fmt.Fprintf(o.results, "output %s=%s\n", name, value)
+		return err
 	}
 	// The runner reads a line holding "=" before any "<<" as name=value.
 	if name == "" || strings.ContainsAny(name, "=\r\n") || strings.Contains(name, "<<") {

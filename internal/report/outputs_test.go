@@ -109,7 +109,7 @@ func TestOutputsNoValueClosesItsDelimiter(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "output")
 	log, stdout := newLog()
 	log.Mask("s3cr3t-value")
-	out := NewOutputs(log, path)
+	out := NewOutputs(log, path, nil)
 	values := map[string]string{
 		"old-delimiter": "_GitHubActionsFileCommandDelimeter_",
 		"forge":         "m\n_GitHubActionsFileCommandDelimeter_\nstatus=completed s3cr3t-value",
@@ -162,7 +162,7 @@ func TestOutputsDelimiterInValueIsRedrawn(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "output")
 	log, _ := newLog()
-	out := NewOutputs(log, path)
+	out := NewOutputs(log, path, nil)
 	draws := []string{"AAAA", "BBBB"}
 	out.random = func() string { d := draws[0]; draws = draws[1:]; return d }
 	if err := out.Set("v", "x ghadelimiter_AAAA y"); err != nil {
@@ -179,7 +179,7 @@ func TestOutputsBadName(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "output")
 	log, _ := newLog()
 	for _, name := range []string{"", "a=b", "a<<b", "a\nb"} {
-		if err := NewOutputs(log, path).Set(name, "x"); err == nil {
+		if err := NewOutputs(log, path, nil).Set(name, "x"); err == nil {
 			t.Errorf("Set(%q) wrote an output the runner would misread", name)
 		}
 	}
@@ -188,15 +188,44 @@ func TestOutputsBadName(t *testing.T) {
 	}
 }
 
-func TestOutputsFallBackToStdout(t *testing.T) {
+// TestOutputsFallBackToResults: outside Actions each output is a line of
+// the results stream, never of the log, written once per value it takes.
+func TestOutputsFallBackToResults(t *testing.T) {
 	t.Parallel()
-	var stdout bytes.Buffer
-	out := NewOutputs(NewLog(&stdout, false), "")
-	if err := out.Set("status", "completed\n::error::x"); err != nil {
-		t.Fatal(err)
+	var log, results bytes.Buffer
+	out := NewOutputs(NewLog(&log, false), "", &results)
+	for _, v := range []string{"completed\n::error::x", "completed\n::error::x", "failed"} {
+		if err := out.Set("status", v); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if got := stdout.String(); got != "output status=completed ::error::x\n" {
-		t.Errorf("stdout %q", got)
+	if got := results.String(); got != "output status=completed ::error::x\noutput status=failed\n" {
+		t.Errorf("results %q", got)
+	}
+	if log.Len() != 0 {
+		t.Errorf("log %q, want nothing", log.String())
+	}
+	if got := out.Values(); got["status"] != "failed" || len(got) != 1 {
+		t.Errorf("Values() = %v", got)
+	}
+}
+
+// TestOutputsOncePerValue: GITHUB_OUTPUT gets an output again only when
+// its value changes (job-id is written as soon as it is known, and not
+// again at the end).
+func TestOutputsOncePerValue(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "out")
+	log, _ := newLog()
+	out := NewOutputs(log, path, nil)
+	for _, v := range []string{"job_1", "job_1", "job_2", "job_2"} {
+		if err := out.Set("job-id", v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, _ := os.ReadFile(path)
+	if n := strings.Count(string(data), "job-id<<"); n != 2 {
+		t.Errorf("job-id written %d times, want 2 (once per value):\n%s", n, data)
 	}
 }
 
@@ -204,7 +233,7 @@ func TestUnwritableFilesAreErrors(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "missing-dir")
 	log, _ := newLog()
-	if err := NewOutputs(log, filepath.Join(dir, "out")).Set("status", "x"); err == nil || !strings.Contains(err.Error(), "write output status") {
+	if err := NewOutputs(log, filepath.Join(dir, "out"), nil).Set("status", "x"); err == nil || !strings.Contains(err.Error(), "write output status") {
 		t.Errorf("output file that cannot be written: error %v", err)
 	}
 	if err := log.WriteSummary(filepath.Join(dir, "summary"), "x"); err == nil || !strings.Contains(err.Error(), "write job summary") {
@@ -237,7 +266,7 @@ func TestWriteSummaryAppendsRedacted(t *testing.T) {
 // declared output is written, in order, and nothing else.
 func TestOutputsMatchTheSpec(t *testing.T) {
 	t.Parallel()
-	o := NewOutputs(NewLog(io.Discard, false), "")
+	o := NewOutputs(NewLog(io.Discard, false), "", nil)
 	var got, want []string
 	for _, p := range o.values(Result{}) {
 		got = append(got, p[0])

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"html"
 	"io"
 	"slices"
@@ -87,6 +88,35 @@ func jsonInner(s string, escapeHTML bool) string {
 	_ = enc.Encode(s) // a string always encodes
 	out := strings.TrimSuffix(b.String(), "\n")
 	return out[1 : len(out)-1]
+}
+
+// escapeUnseen writes every C1 control, line separator and invisible
+// character (package invisible: the bidirectional controls among them) of
+// a JSON string's inside as a \u escape, so that the job output and the
+// --json record stay one valid line of JSON and a terminal or a log shows
+// nothing reordered or hidden, while the value decodes to what the API
+// sent.
+func escapeUnseen(s string) string {
+	if !strings.ContainsFunc(s, unseen) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !unseen(r):
+			b.WriteRune(r)
+		case r > 0xffff:
+			hi, lo := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, hi, lo)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+func unseen(r rune) bool {
+	return r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029' || invisible.Is(r)
 }
 
 // escapeData and escapeProperty are go-githubactions' encodings of a
@@ -199,7 +229,7 @@ func (r *redactor) reencode(raw []byte) (string, error) {
 				stack = stack[:len(stack)-1]
 			}
 		case string:
-			b.WriteString(`"` + jsonInner(r.redact(t), false) + `"`)
+			b.WriteString(`"` + escapeUnseen(jsonInner(r.redact(t), false)) + `"`)
 		case json.Number:
 			b.WriteString(t.String())
 		case bool:

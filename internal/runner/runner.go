@@ -41,6 +41,27 @@ type Context struct {
 	// Inputs holds each input's raw value by its name ("project-id"), as
 	// the runner passes it (INPUT_PROJECT-ID); "" when not given.
 	Inputs map[string]string
+	// CommandLine is true when a person or a script started the program
+	// with flags, or outside Actions: advice then names flags, not inputs.
+	CommandLine bool
+}
+
+// Setting is how the person who started the run gives input name a value,
+// for advice: "--job-id job_1" on a command line ("--wait=false" for a
+// boolean), "job-id: job_1" in a workflow; with value "", the name alone
+// ("--timeout", "timeout").
+func (c Context) Setting(name, value string) string {
+	switch {
+	case c.CommandLine && value == "":
+		return "--" + name
+	case c.CommandLine && (value == "true" || value == "false"):
+		return "--" + name + "=" + value
+	case c.CommandLine:
+		return "--" + name + " " + value
+	case value == "":
+		return name
+	}
+	return name + ": " + value
 }
 
 // FromEnv reads the runner's environment. It is called once, by main.

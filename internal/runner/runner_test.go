@@ -87,3 +87,23 @@ func TestCheckFiles(t *testing.T) {
 		t.Errorf("CheckFiles() = %v, want both files named", err)
 	}
 }
+
+func TestSetting(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		cli         bool
+		name, value string
+		want        string
+	}{
+		{false, "job-id", "job_1", "job-id: job_1"},
+		{true, "job-id", "job_1", "--job-id job_1"},
+		{false, "wait", "false", "wait: false"},
+		{true, "wait", "false", "--wait=false"},
+		{false, "timeout", "", "timeout"},
+		{true, "timeout", "", "--timeout"},
+	} {
+		if got := (Context{CommandLine: tt.cli}).Setting(tt.name, tt.value); got != tt.want {
+			t.Errorf("Setting(%q, %q) on a command line %v = %q, want %q", tt.name, tt.value, tt.cli, got, tt.want)
+		}
+	}
+}
