@@ -371,7 +371,9 @@ func TestCLI(t *testing.T) {
 		{name: "API error", sc: fakeapi.Scenario{Runtime: time.Minute}, key: "mint_not_the_right_key", code: cli.ExitError,
 			line: "error: create job: HTTP 401 Unauthorized", sends: true},
 		{name: "unknown flag", args: []string{"--promt", "typo"}, code: cli.ExitUsage, line: "unknown flag --promt"},
-		{name: "stray argument", args: []string{"now"}, code: cli.ExitUsage, line: "argument 5 is not a flag"},
+		{name: "stray argument", args: []string{"now"}, code: cli.ExitUsage, line: `argument 5, "now", is not a flag`},
+		{name: "timeout of 0", args: []string{"--timeout", "0"}, code: cli.ExitUsage, line: "must be more than 0 and at most 168h0m0s (604800 seconds)"},
+		{name: "negative timeout", args: []string{"--timeout", "-5s"}, code: cli.ExitUsage, line: "must be more than 0 and at most 168h0m0s (604800 seconds)"},
 		{name: "invalid input", args: []string{"--timeout", "soon"}, code: cli.ExitUsage, line: "error: input timeout "},
 		{name: "no key", key: "-", code: cli.ExitUsage, line: "no API key: set MINTLIFY_API_KEY"},
 	}

@@ -148,11 +148,11 @@ func TestFaultsAgentAPI(t *testing.T) {
 		{name: "truncated body on create", at: reqCreate, fault: faults.Truncated(http.StatusCreated), wantErr: true,
 			out: uncertain, creates: 1, log: "the job may or may not have been created", virtual: time.Second},
 		{name: "truncated body on poll", at: reqFirstPoll, fault: faults.Truncated(http.StatusOK),
-			out: completed, creates: 1, log: "HTTP 200; retry 1 in", virtual: 5 * time.Minute},
+			out: completed, creates: 1, log: "HTTP 200, but the reply is not a job record; retry 1 in", virtual: 5 * time.Minute},
 		{name: "HTML page with 200 on poll", at: reqFirstPoll, fault: faults.HTMLPage(),
-			out: completed, creates: 1, log: "HTTP 200; retry 1 in", virtual: 5 * time.Minute},
+			out: completed, creates: 1, log: "HTTP 200, but the reply is not a job record; retry 1 in", virtual: 5 * time.Minute},
 		{name: "HTML page with 201 on create", at: reqCreate, fault: faults.HTMLStatus(http.StatusCreated), wantErr: true,
-			out: uncertain, creates: 1, log: "malformed response body: not a job record: invalid character '<' looking for beginning of value; the job may or may not have been created", virtual: time.Second},
+			out: uncertain, creates: 1, log: "malformed response body: the reply is not a job record (not a job record: invalid character '<' looking for beginning of value); check base-url; the job may or may not have been created", virtual: time.Second},
 		{name: "502 on follow-up", at: 1, fault: faults.Status(http.StatusBadGateway), wantErr: true,
 			tweak: func(h *harness) { h.api.AddJob("job_old", "active"); h.vars["INPUT_JOB-ID"] = "job_old" },
 			out:   map[string]string{"job-id": "job_old", "timed-out": "false"}, msgs: 1,
@@ -331,13 +331,18 @@ func TestFaultHugeBody(t *testing.T) {
 			runtime.ReadMemStats(&before)
 			err := h.run(context.Background())
 			runtime.ReadMemStats(&after)
-			if tc.at == reqCreate {
-				if err == nil || !strings.Contains(h.stdout.String(), "response body too large") {
-					t.Errorf("huge create answer: %v\n%s", err, h.stdout.String())
-				}
-				h.wantRequests(1, 0)
-			} else if err != nil {
-				t.Errorf("run: %v\n%s", err, h.stdout.String())
+			// Issue 17, item 9: an answer over the cap is a permanent
+			// error, reported once with the size and the cap; a poll is not
+			// repeated until the timeout.
+			if err == nil || strings.Count(h.stdout.String(), "response body too large") != 1 {
+				t.Errorf("huge answer: %v\n%s", err, h.stdout.String())
+			}
+			if !strings.Contains(h.stdout.String(), "4194304") && !strings.Contains(h.stdout.String(), "1024 KiB cap") {
+				t.Errorf("the error does not give the cap:\n%s", h.stdout.String())
+			}
+			h.wantRequests(1, 0)
+			if want := map[bool]int{true: 0, false: 1}[tc.at == reqCreate]; h.api.Gets() != want {
+				t.Errorf("%d polls, want %d", h.api.Gets(), want)
 			}
 			// The client and the fake's streaming together allocate a few MiB;
 			// reading the body whole would allocate over 50.

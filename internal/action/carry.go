@@ -70,7 +70,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 			if ctx.Err() != nil {
 				return o.fail(ctx, fmt.Errorf("check who triggered the run: %w", ctx.Err()))
 			}
-			return o.fail(ctx, fmt.Errorf("check who triggered the run: %w; nobody is trusted without it (the token needs metadata: read)", err))
+			return o.fail(ctx, fmt.Errorf("check who triggered the run: %w; nobody is trusted without it (%s)", err, permissionAdvice(err)))
 		}
 		if p, err = plan.Decide(r.cfg, r.trig, level); err != nil {
 			return o.fail(ctx, err)
@@ -256,7 +256,11 @@ func (r *run) logf(format string, args ...any) {
 
 func (r *run) retrying(rt httpclient.Retry) {
 	what := "no response"
-	if rt.Status != 0 {
+	switch {
+	case rt.Status >= 200 && rt.Status <= 299:
+		// A success is retried only when its body was unusable.
+		what = fmt.Sprintf("HTTP %d, but the reply is not a job record", rt.Status)
+	case rt.Status != 0:
 		what = fmt.Sprintf("HTTP %d", rt.Status)
 	}
 	r.logf("%s; retry %d in %s", what, rt.Attempt, rt.Wait.Round(time.Millisecond))
@@ -290,4 +294,18 @@ func (ob *observer) Sleeping(job *agentapi.Job, until time.Time) {
 
 func (ob *observer) PollFailed(err error) {
 	ob.r.logf("poll failed, will try again: %s", escape.Log(err.Error()))
+}
+
+// permissionAdvice says what to do when the sender's permission could not
+// be read, by what GitHub answered: only a refusal is the token's fault.
+func permissionAdvice(err error) string {
+	switch {
+	case ghclient.IsForbidden(err):
+		return "the token needs metadata: read"
+	case ghclient.IsUnauthorized(err):
+		return "GitHub refused github-token: check that it is the workflow's token or a valid one"
+	case ghclient.IsRateLimited(err):
+		return "GitHub's rate limit: run again later"
+	}
+	return "GitHub did not answer: check GITHUB_API_URL and the network, then run again"
 }

@@ -192,11 +192,15 @@ func (c *Client) send(ctx context.Context, op string, r Request) (*Job, error) {
 			return err
 		}
 		if len(data) > maxJobBytes {
-			return fmt.Errorf("%w: a job record over %d KiB", httpclient.ErrBodyTooLarge, maxJobBytes>>10)
+			size := "more"
+			if resp.ContentLength > 0 {
+				size = fmt.Sprintf("%d bytes", resp.ContentLength)
+			}
+			return fmt.Errorf("%w: the API's reply is %s, over the %d KiB cap on a job record (real ones are a few hundred bytes); check base-url", httpclient.ErrBodyTooLarge, size, maxJobBytes>>10)
 		}
 		job, err = DecodeJob(data)
 		if err != nil {
-			return fmt.Errorf("%w: %v", httpclient.ErrBadBody, err)
+			return fmt.Errorf("%w: the reply is not a job record (%v); check base-url", httpclient.ErrBadBody, err)
 		}
 		return nil
 	})

@@ -139,7 +139,7 @@ func TestErrors(t *testing.T) {
 		{"redirect on create", OpCreate, answer(307, ``, ""), httpclient.Refused,
 			"create job: HTTP 307 Temporary Redirect (unexpected redirect; check base-url)"},
 		{"a job record that is not one", OpCreate, answer(201, `{"id":""}`, ""), httpclient.MayHaveActed,
-			"create job: malformed response body: not a job record: id or status missing; the job may or may not have been created"},
+			"create job: malformed response body: the reply is not a job record (not a job record: id or status missing); check base-url; the job may or may not have been created"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

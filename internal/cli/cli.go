@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/runner"
@@ -171,14 +173,38 @@ func flag(name string) (inputs.Input, bool) {
 	return inputs.Inputs[i], true
 }
 
-// stray is the error for argument i, a, which no flag takes. The value is
-// not repeated: it may be a key given after --api-key-stdin.
+// stray is the error for argument i, a, which no flag takes. The argument
+// is quoted, unless it may be a secret (see maySecret): a key typed after
+// --api-key-stdin must not reach a log.
 func stray(i int, a string) error {
 	hint := ""
 	if v := strings.ToLower(a); v == "true" || v == "false" {
 		hint = " (" + v + ": a true/false flag takes its value after =, as in --wait=false)"
 	}
-	return usagef("argument %d is not a flag nor a flag's value%s: every input is a flag, such as --prompt 'Fix typos'", i+1, hint)
+	shown := strconv.Quote(a)
+	if maySecret(a) {
+		shown = "(not shown: it may be a secret)"
+	}
+	return usagef("argument %d, %s, is not a flag nor a flag's value%s: every input is a flag, such as --prompt 'Fix typos'", i+1, shown, hint)
+}
+
+// secretPrefixes start the keys and tokens the action is given: Mintlify
+// admin keys and GitHub's tokens.
+var secretPrefixes = []string{"mint_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}
+
+// maySecret reports whether a may be a key or a token: it starts as one
+// does, or it is one long word of letters, digits and punctuation (20
+// bytes or more, no space) holding both letters and digits, as generated
+// secrets are.
+func maySecret(a string) bool {
+	lower := strings.ToLower(a)
+	for _, p := range secretPrefixes {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	return len(a) >= 20 && !strings.ContainsFunc(a, unicode.IsSpace) &&
+		strings.ContainsFunc(a, unicode.IsLetter) && strings.ContainsFunc(a, unicode.IsDigit)
 }
 
 // refuseSecret says why a secret has no flag, and where it goes instead.

@@ -41,16 +41,18 @@ func TestParse(t *testing.T) {
 		{name: "--github-token is refused", args: []string{"--github-token", "ghp_secret"}, usage: "GITHUB_TOKEN"},
 		{name: "an unknown flag", args: []string{"--promt", "x"}, usage: "unknown flag --promt"},
 		{name: "an unknown flag's value is not repeated", args: []string{"--apikey=mint_secret"}, usage: "unknown flag --apikey"},
-		{name: "a stray argument", args: []string{"--prompt", "x", "extra"}, usage: "argument 3 is not a flag"},
-		{name: "a stray key is not repeated", args: []string{"--api-key-stdin", "mint_secret"}, usage: "argument 2 is not a flag"},
+		{name: "a stray argument is quoted", args: []string{"--prompt", "x", "extra"}, usage: `argument 3, "extra", is not a flag`},
+		{name: "a stray key is not repeated", args: []string{"--api-key-stdin", "mint_secret"}, usage: "argument 2, (not shown: it may be a secret), is not a flag"},
+		{name: "a stray token is not repeated", args: []string{"ghs_secret0123"}, usage: "argument 1, (not shown"},
+		{name: "a long random word is not repeated", args: []string{"Zx81_secret_4f9a0c2b7e1d"}, usage: "argument 1, (not shown"},
 		{name: "a bool flag's value after a space", args: []string{"--wait", "false"}, usage: "--wait=false"},
 		{name: "a flag without its value", args: []string{"--prompt"}, usage: "--prompt needs a value"},
 		{name: "a value that looks like a flag", args: []string{"--prompt", "--dry-run"}, want: Command{Flags: map[string]string{"prompt": "--dry-run"}}},
 		{name: "-- ends the flags", args: []string{"--dry-run", "--"}, want: Command{Flags: map[string]string{"dry-run": "true"}}},
-		{name: "nothing may follow --", args: []string{"--", "x"}, usage: "argument 2 is not a flag"},
+		{name: "nothing may follow --", args: []string{"--", "x"}, usage: `argument 2, "x", is not a flag`},
 		{name: "--json=false", args: []string{"--json=false", "--api-key-stdin=true"}, want: Command{Flags: map[string]string{}, KeyFromStdin: true}},
 		{name: "--json takes only true or false", args: []string{"--json=yes"}, usage: "--json must be true or false"},
-		{name: "a lone dash", args: []string{"-"}, usage: "argument 1 is not a flag"},
+		{name: "a lone dash", args: []string{"-"}, usage: `argument 1, "-", is not a flag`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -216,6 +216,12 @@ func IsForbidden(err error) bool {
 	return errors.As(err, &e) && e.Response != nil && e.Response.StatusCode == http.StatusForbidden
 }
 
+// IsUnauthorized reports whether GitHub refused the token itself (401).
+func IsUnauthorized(err error) bool {
+	var e *github.ErrorResponse
+	return errors.As(err, &e) && e.Response != nil && e.Response.StatusCode == http.StatusUnauthorized
+}
+
 // IsNotFound reports whether GitHub answered 404: the resource does not
 // exist, or, for a private repository, the token may not see it.
 func IsNotFound(err error) bool {
@@ -243,13 +249,11 @@ func IsRateLimited(err error) bool {
 	return false
 }
 
-// checkRepo refuses an owner or repository name that is not a plain GitHub
-// name. go-github puts both into the path unescaped, and a pull request's
-// repository comes from the agent's answer: "..", "/" or "?" there would
-// reach another endpoint with the token.
-//
-// CheckRepo reports whether owner and repo are plain GitHub names (letters,
-// digits, "-", "_", "."; not "." or "..").
+// CheckRepo refuses an owner or repository name that is not a plain GitHub
+// name (letters, digits, "-", "_", "."; not "." or ".."). go-github puts
+// both into the path unescaped, and a pull request's repository comes from
+// the agent's answer: "..", "/" or "?" there would reach another endpoint
+// with the token.
 func CheckRepo(owner, repo string) error {
 	for _, n := range []string{owner, repo} {
 		if n == "" || n == "." || n == ".." || len(n) > 100 || strings.ContainsFunc(n, notNameChar) {

@@ -315,6 +315,11 @@ func (c *Client) classify(method string, resp *http.Response, err error) (*Failu
 			f.Status = resp.StatusCode
 		}
 		switch {
+		case errors.Is(err, ErrBodyTooLarge) && safe:
+			// The same answer would come again, at every poll: a read
+			// of it is refused for good, and said once.
+			f.Kind = Refused
+			return f, false
 		case errors.Is(err, ErrBodyTooLarge), errors.Is(err, errRedirect):
 			// The same answer would come again.
 			return f, false

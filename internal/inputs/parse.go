@@ -25,9 +25,11 @@ func ParseBool(s string) (bool, error) {
 // number of seconds ("90").
 func ParseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
+	// One wording of the bounds, whichever form was given.
+	outOfRange := fmt.Errorf("must be more than 0 and at most %s (%d seconds)", maxDuration, int64(maxDuration/time.Second))
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		if n <= 0 || n > int64(maxDuration/time.Second) {
-			return 0, fmt.Errorf("must be between 1 and %d seconds", int64(maxDuration/time.Second))
+			return 0, outOfRange
 		}
 		return time.Duration(n) * time.Second, nil
 	}
@@ -36,7 +38,7 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, errors.New(`must be a duration such as "90s" or "45m", or a number of seconds`)
 	}
 	if d <= 0 || d > maxDuration {
-		return 0, fmt.Errorf("must be more than 0 and at most %s", maxDuration)
+		return 0, outOfRange
 	}
 	return d, nil
 }
