@@ -47,7 +47,7 @@ type faultCase struct {
 func TestFaultsAgentAPI(t *testing.T) {
 	t.Parallel()
 	completed := map[string]string{"job-id": "job_0001", "status": "completed", "timed-out": "false", "pr-number": "101"}
-	uncertain := map[string]string{"job-id": "", "status": "", "timed-out": "false"}
+	uncertain := map[string]string{"job-id": "", "status": "error", "timed-out": "false"}
 	tests := []faultCase{}
 	for _, code := range []int{500, 502, 503, 504} {
 		tests = append(tests,

@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/testbed/golden"
 )
 
 // TestPermissionCheckAdvice (issue 17, item 5): when the sender's
@@ -59,6 +62,51 @@ func TestPermissionCheckAdvice(t *testing.T) {
 					}
 				}
 			}
+		})
+	}
+}
+
+// TestSummaryExplainsFailure (issue 17, item 6): a failed run's summary
+// says why (the service's own reason, redacted), what to do, and links the
+// run; status has a documented value on every path, including an API
+// error before any job status was known and inputs that cannot run.
+func TestSummaryExplainsFailure(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		setup  func(h *harness)
+		golden string
+	}{
+		{"unauthorized", func(h *harness) { h.vars["INPUT_API-KEY"] = "mint_not_the_right_key_0123" }, "unauthorized.md"},
+		{"invalid input", func(h *harness) { h.vars["INPUT_TIMEOUT"] = "soon" }, "invalid-input.md"},
+		{"job failed", func(h *harness) {}, "job-failed.md"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sc := fakeapi.Scenario{Runtime: time.Minute}
+			if tt.name == "job failed" {
+				sc.Outcome = "failed"
+			}
+			h := newHarness(t, sc)
+			h.vars["GITHUB_SERVER_URL"] = "https://github.com"
+			h.vars["GITHUB_REPOSITORY"] = "acme/docs"
+			h.vars["GITHUB_RUN_ID"] = "77"
+			tt.setup(h)
+			if err := h.run(context.Background()); err == nil {
+				t.Fatalf("run succeeded\n%s", h.stdout.String())
+			}
+			out := h.outputs()
+			if out["status"] == "" {
+				t.Errorf("status output empty: %v", out)
+			}
+			summary := h.file("GITHUB_STEP_SUMMARY")
+			if !strings.Contains(summary, "**The run failed** (status "+out["status"]+")") ||
+				!strings.Contains(summary, "(https://github.com/acme/docs/actions/runs/77)") ||
+				strings.Contains(summary, "mint_not_the_right_key_0123") {
+				t.Errorf("summary does not explain the failure:\n%s", summary)
+			}
+			golden.Check(t, filepath.Join("testdata", "summaries", tt.golden), summary)
 		})
 	}
 }

@@ -71,6 +71,13 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 	for _, e := range flatten(err) {
 		log.Error(e.Error())
 	}
+	if !r.reported {
+		// The run stopped before it had an outcome to report (inputs or an
+		// event it cannot use, files it cannot write): the status output
+		// and the summary still say so, as far as they can be written.
+		_ = out.Set("status", StatusError)
+		_ = log.WriteSummary(rc.SummaryFile, report.Summary(report.Result{Status: StatusError, Failure: err.Error(), RunURL: rc.RunURL()}))
+	}
 	switch end {
 	case Completed, NotWaiting, Skipped, DryRun:
 		// The job went well but its report could not be written.

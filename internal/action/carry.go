@@ -35,6 +35,7 @@ type run struct {
 	cfg      inputs.Config
 	trig     *event.Trigger
 	thread   *conversation.Thread // nil when the run does not comment
+	reported bool                 // finish has reported the outcome
 }
 
 // carryOut does what p says and returns how it went.

@@ -19,6 +19,7 @@ const lastWords = 1500 * time.Millisecond
 // finish reports o, once, for every run that got a plan: the comment's last
 // edit, the outputs, the summary and the closing notice or error.
 func (r *run) finish(ctx context.Context, o *Outcome) error {
+	r.reported = true
 	runErr := r.explain(o)
 	if r.thread != nil {
 		if ctx.Err() != nil {
@@ -38,6 +39,9 @@ func (r *run) finish(ctx context.Context, o *Outcome) error {
 	}
 	if pr, ok := r.pullRequest(o); ok {
 		res.PRURL, res.PRNumber = pr.URL(r.rc.ServerURL), pr.Number
+	}
+	if runErr != nil {
+		res.Failure, res.RunURL = runErr.Error(), r.rc.RunURL()
 	}
 	if r.thread != nil {
 		res.CommentURL = r.thread.URL()

@@ -89,15 +89,22 @@ func (o *Outcome) End() End {
 	return Errored
 }
 
-// Status is the status output: the job's last status, skipped or dry-run.
+// StatusError is the status output of a run that failed before any job
+// status was known: invalid inputs, a refused key, an API or a GitHub that
+// did not answer.
+const StatusError = "error"
+
+// Status is the status output: the job's last status, skipped, dry-run,
+// or error when the run failed before any job status was known. It is
+// never empty.
 func (o *Outcome) Status() string {
 	switch {
 	case o.Skipped != "":
 		return "skipped"
 	case o.DryRun:
 		return "dry-run"
-	case o.Job != nil:
+	case o.Job != nil && o.Job.Status != "":
 		return o.Job.Status
 	}
-	return ""
+	return StatusError
 }

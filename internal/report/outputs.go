@@ -119,6 +119,12 @@ type Result struct {
 	PRURL string
 	// PRNumber is that pull request's number; 0 when PRURL is "".
 	PRNumber int
+	// Failure is the error the run failed with, as the log gives it (with
+	// the service's own reason and what to do); "" when it did not fail.
+	Failure string
+	// RunURL is the workflow run's page, linked with a failure; "" outside
+	// Actions.
+	RunURL string
 }
 
 // JobID writes the job-id output on its own, as soon as the id is known, so

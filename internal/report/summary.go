@@ -14,14 +14,38 @@ import (
 // when it is an https URL, with any "|" in it percent-encoded. A job id that
 // is a plain token is shown in a code span, where nothing links and it can
 // be copied as it is.
+//
+// A failed run says why under the table (or alone, when the run failed
+// before it had a job to show): the error with the service's own reason
+// and what to do, escaped like any untrusted text, and a link to the
+// workflow run's log.
 func Summary(r Result) string {
 	var b strings.Builder
-	b.WriteString("### Agent job\n\n| | |\n|---|---|\n")
+	b.WriteString("### Agent job\n\n")
+	if r.Job != nil || r.JobID != "" || r.Failure == "" {
+		table(&b, r)
+		if r.Failure != "" {
+			b.WriteString("\n")
+		}
+	}
+	if r.Failure != "" {
+		fmt.Fprintf(&b, "**The run failed** (status %s): %s\n", escape.Markdown(r.Status), escape.Markdown(r.Failure))
+		if link := escape.URL(r.RunURL); link != "" {
+			fmt.Fprintf(&b, "\nThe whole log is in [the workflow run](%s).\n", link)
+		}
+	}
+	return b.String()
+}
+
+// table writes the job's table: its id, status, model, source, pull
+// request, the time waited and the polls.
+func table(b *strings.Builder, r Result) {
+	b.WriteString("| | |\n|---|---|\n")
 	row := func(k, v string) {
 		if v == "" {
 			v = "–"
 		}
-		fmt.Fprintf(&b, "| %s | %s |\n", k, v)
+		fmt.Fprintf(b, "| %s | %s |\n", k, v)
 	}
 	status := escape.Markdown(r.Status)
 	if r.TimedOut {
@@ -47,7 +71,6 @@ func Summary(r Result) string {
 	row("Pull request", pr)
 	row("Elapsed", r.Elapsed.Round(time.Second).String())
 	row("Polls", fmt.Sprint(r.Polls))
-	return b.String()
 }
 
 // WriteSummary appends markdown, redacted, to the job summary file at path
