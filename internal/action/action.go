@@ -5,6 +5,7 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"net/http"
@@ -97,7 +98,13 @@ func flatten(err error) []error {
 // execute reads and decides; a run that gets a plan ends in finish, the
 // only place that reports an outcome.
 func (r *run) execute(ctx context.Context) (End, error) {
-	cfg, warnings, err := inputs.Read(r.rc.Inputs, r.rc.Workspace)
+	// Inside Actions files named by inputs stay in the workspace; outside,
+	// a person names their own file.
+	workspace := ""
+	if r.rc.InActions {
+		workspace = cmp.Or(r.rc.Workspace, ".")
+	}
+	cfg, warnings, err := inputs.Read(r.rc.Inputs, workspace)
 	if err != nil {
 		return Invalid, err
 	}

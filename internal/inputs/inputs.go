@@ -70,7 +70,8 @@ func get(raw map[string]string, name string) string {
 // an error joining one *Error per bad input. raw maps an input's name
 // ("project-id") to its value as given ("" when missing), as
 // runner.FromEnv builds it. workspace is the directory prompt-file must stay in
-// (GITHUB_WORKSPACE); "" means the current directory.
+// (GITHUB_WORKSPACE, inside Actions); "" (outside Actions) reads the file a
+// person names, anywhere.
 func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	var (
 		c        Config

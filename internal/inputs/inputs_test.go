@@ -247,21 +247,33 @@ func TestReadPromptFile(t *testing.T) {
 	}
 }
 
-// TestReadPromptFileWorkspace checks that outside Actions (no workspace)
-// the current directory is the workspace.
-func TestReadPromptFileWorkspace(t *testing.T) {
-	// Not parallel: it reads the process's current directory.
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
+// TestReadPromptFileAnywhere (issue 17, item 7): outside Actions (no
+// workspace) the file a person names is read wherever it is, absolute or
+// relative to the current directory, with the same limits.
+func TestReadPromptFileAnywhere(t *testing.T) {
+	t.Parallel()
 	got, err := readPromptFile("", "inputs.go")
 	if err != nil || !strings.HasPrefix(got, "package inputs") {
 		t.Errorf("readPromptFile(\"\", inputs.go) = %.20q, %v; want this package's file", got, err)
 	}
-	if _, err := readPromptFile("", filepath.Join(filepath.Dir(wd), "event", "event.go")); err == nil ||
-		!strings.Contains(err.Error(), "is outside the workspace "+wd) {
-		t.Errorf("a file beside the current directory: error = %v, want outside the workspace %s", err, wd)
+	wd, _ := os.Getwd()
+	outside := filepath.Join(filepath.Dir(wd), "event", "event.go")
+	if got, err := readPromptFile("", outside); err != nil || !strings.HasPrefix(got, "// Package event") && !strings.HasPrefix(got, "package event") {
+		t.Errorf("readPromptFile(\"\", %s) = %.20q, %v; want that file", outside, got, err)
+	}
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.md")
+	if err := os.WriteFile(big, make([]byte, MaxPromptBytes+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		big:                           "is larger than",
+		dir:                           "is a directory",
+		filepath.Join(dir, "none.md"): "does not exist: check the path (absolute, or relative to the current directory)",
+	} {
+		if _, err := readPromptFile("", name); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("readPromptFile(\"\", %s) error %v, want %q", name, err, want)
+		}
 	}
 }
 

@@ -39,6 +39,9 @@ func TestReadPromptFileSpecial(t *testing.T) {
 		{"link to a FIFO", ws, "to-fifo.md", "input prompt-file to-fifo.md is a named pipe, not a regular file"},
 		{"device", "/dev", "zero", "input prompt-file zero is a device, not a regular file"},
 		{"device by its absolute path", "/dev", "/dev/null", "input prompt-file /dev/null is a device, not a regular file"},
+		// Outside Actions (no workspace) the same limits hold anywhere.
+		{"FIFO outside Actions", "", fifo, "is a named pipe, not a regular file"},
+		{"device outside Actions", "", "/dev/zero", "input prompt-file /dev/zero is a device, not a regular file"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

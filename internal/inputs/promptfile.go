@@ -11,8 +11,15 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 )
 
-// readPromptFile reads the prompt-file input: a regular file inside the
-// workspace ("" is the current directory) of at most MaxPromptBytes. The
+// readPromptFile reads the prompt-file input: a regular file of at most
+// MaxPromptBytes.
+//
+// With workspace "" (outside Actions) it is the file a person names, as
+// any command line reads it: absolute, or relative to the current
+// directory. The workspace rule guards a workflow against its repository's
+// content; at a terminal the person names their own file.
+//
+// Otherwise (inside Actions) the file must lie inside the workspace. The
 // name is relative to the workspace; an absolute name is accepted when it
 // lies inside. Nothing outside the workspace is ever opened: the file is
 // opened through os.Root, which follows no "..", absolute path or symbolic
@@ -25,7 +32,7 @@ import (
 func readPromptFile(workspace, name string) (string, error) {
 	shown := escape.Log(name)
 	if workspace == "" {
-		workspace = "."
+		return readNamedFile(name, shown)
 	}
 	ws, err := filepath.Abs(workspace)
 	if err != nil {
@@ -60,6 +67,36 @@ func readPromptFile(workspace, name string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
+	return readCapped(f, shown)
+}
+
+// readNamedFile reads the file at name, wherever it is, with the same
+// limits: a regular file (a FIFO or a device is refused, and the open does
+// not block on one), at most MaxPromptBytes.
+func readNamedFile(name, shown string) (string, error) {
+	fi, err := os.Stat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("%s does not exist: check the path (absolute, or relative to the current directory)", shown)
+	case err != nil:
+		return "", fmt.Errorf("%s cannot be read (%s)", shown, reason(err))
+	}
+	if err := regular(fi, shown); err != nil {
+		return "", err
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|oNonblock, 0)
+	if err != nil {
+		return "", fmt.Errorf("%s cannot be opened (%s)", shown, reason(err))
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file: name a file", shown)
+	}
+	return readCapped(f, shown)
+}
+
+// readCapped reads f whole, refusing more than MaxPromptBytes.
+func readCapped(f *os.File, shown string) (string, error) {
 	data, err := io.ReadAll(io.LimitReader(f, MaxPromptBytes+1))
 	if err != nil {
 		return "", fmt.Errorf("%s cannot be read (%s)", shown, reason(err))
