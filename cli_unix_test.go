@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -64,6 +65,73 @@ func TestCLICancelled(t *testing.T) {
 			wantHumanLog(t, "stderr", stderr.String())
 			if api.Creates() != 1 {
 				t.Errorf("%d creates", api.Creates())
+			}
+		})
+	}
+}
+
+// TestCLIKeyFromStdinInterruptible (issue 17, item 8): while
+// --api-key-stdin waits for the key on a pipe nobody writes to, Ctrl+C,
+// SIGTERM and --timeout end the run like any other wait (130, or 3), and
+// nothing is sent.
+func TestCLIKeyFromStdinInterruptible(t *testing.T) {
+	t.Parallel()
+	bin := buildCLI(t)
+	for _, tt := range []struct {
+		name string
+		sig  syscall.Signal // 0: the timeout ends it
+		args []string
+		code int
+		line string
+	}{
+		{"SIGINT", syscall.SIGINT, nil, cli.ExitCancelled, "(interrupted): nothing was sent"},
+		{"SIGTERM", syscall.SIGTERM, nil, cli.ExitCancelled, "(interrupted): nothing was sent"},
+		{"timeout", 0, []string{"--timeout", "300ms"}, cli.ExitTimedOut, "(timeout reached): nothing was sent"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			api := newCLIFake(t, fakeapi.Scenario{})
+			cmd := exec.Command(bin, append([]string{"--api-key-stdin", "--prompt", "p", "--project-id", "proj-1", "--base-url", api.URL}, tt.args...)...)
+			cmd.Env = cliEnv(nil)
+			cmd.Dir = t.TempDir()
+			// A pipe kept open and never written: the read blocks.
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pw.Close()
+			cmd.Stdin = pr
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pr.Close()
+			if tt.sig != 0 {
+				// Long enough for the program to have installed its signal
+				// handlers (the first thing main does) and to be reading.
+				time.Sleep(500 * time.Millisecond)
+				if err := cmd.Process.Signal(tt.sig); err != nil {
+					t.Fatal(err)
+				}
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatalf("still waiting for the key 10s later\nstderr:\n%s", stderr.String())
+			}
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != tt.code {
+				t.Errorf("exit: %v, want status %d\nstderr:\n%s", err, tt.code, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tt.line) || stdout.Len() != 0 {
+				t.Errorf("stderr lacks %q, or stdout is not empty\nstdout:\n%s\nstderr:\n%s", tt.line, stdout.String(), stderr.String())
+			}
+			if n := len(api.Requests()); n != 0 {
+				t.Errorf("%d requests sent", n)
 			}
 		})
 	}

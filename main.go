@@ -75,7 +75,17 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 
 	rc := runner.FromEnv(env.Getenv)
 	rc.CommandLine = !rc.InActions || len(args) > 0
-	if err := cmd.Apply(&rc, env.Getenv, env.Stdin); err != nil {
+	if err := cmd.Apply(ctx, &rc, env.Getenv, env.Stdin); err != nil {
+		// Interrupted or timed out while reading the key: the run ends as
+		// any other wait does (130 or 3), before anything was sent.
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			fmt.Fprintf(env.Stderr, "error: %v (timeout reached): nothing was sent\n", err)
+			return &action.Error{End: action.TimedOut, Err: err}
+		case errors.Is(err, context.Canceled):
+			fmt.Fprintf(env.Stderr, "error: %v (interrupted): nothing was sent\n", err)
+			return &action.Error{End: action.Cancelled, Err: err}
+		}
 		return usage(env.Stderr, err)
 	}
 	streams := action.Streams{Log: stdout}

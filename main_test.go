@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentjob/agent-job-action/internal/action"
 	"github.com/agentjob/agent-job-action/internal/clock"
@@ -606,6 +607,12 @@ func TestHelpAndVersion(t *testing.T) {
 	for _, want := range []string{"prompt-file", "poll-interval", "auto", "30m", "https://api.mintlify.com", "timed-out"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("--help lacks %q", want)
+		}
+	}
+	// Issue 17, item 8: --help fits 80 columns.
+	for _, line := range strings.Split(out.String(), "\n") {
+		if n := utf8.RuneCountInString(line); n > 80 {
+			t.Errorf("--help line of %d columns: %q", n, line)
 		}
 	}
 	out.Reset()

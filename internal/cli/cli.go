@@ -6,6 +6,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -217,7 +218,11 @@ func refuseSecret(name string) error {
 // fallback in the environment. With --api-key-stdin the key is read from
 // stdin. Outside Actions, a run without a key or project is a usage error
 // that says where to give them.
-func (c Command) Apply(rc *runner.Context, getenv func(string) string, stdin io.Reader) error {
+//
+// Reading the key from standard input ends when ctx does (Ctrl+C, SIGTERM)
+// or when the run's timeout passes, like any other wait: the error then
+// wraps the context's.
+func (c Command) Apply(ctx context.Context, rc *runner.Context, getenv func(string) string, stdin io.Reader) error {
 	if rc.Inputs == nil {
 		rc.Inputs = map[string]string{}
 	}
@@ -225,7 +230,14 @@ func (c Command) Apply(rc *runner.Context, getenv func(string) string, stdin io.
 		rc.Inputs[name] = v
 	}
 	if c.KeyFromStdin {
-		key, err := readKey(stdin)
+		// The timeout bounds the whole run, this wait included; a timeout
+		// that does not parse is reported later, with the other inputs.
+		if d, err := inputs.ParseDuration(inputs.Value(rc.Inputs, "timeout")); err == nil {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, d)
+			defer cancel()
+		}
+		key, err := readKey(ctx, stdin)
 		if err != nil {
 			return err
 		}
@@ -249,13 +261,31 @@ func (c Command) Apply(rc *runner.Context, getenv func(string) string, stdin io.
 	return nil
 }
 
-func readKey(stdin io.Reader) (string, error) {
+// readKey reads the key from stdin, or gives up when ctx ends: the read
+// itself cannot be interrupted (a terminal or a pipe nobody writes to), so
+// it runs on its own and is left behind; the program exits soon after.
+func readKey(ctx context.Context, stdin io.Reader) (string, error) {
 	if stdin == nil {
 		return "", usagef("--%s: there is no standard input to read the key from", KeyStdinFlag)
 	}
-	data, err := io.ReadAll(io.LimitReader(stdin, maxKeyBytes+1))
-	if err != nil {
-		return "", usagef("--%s: read standard input: %v", KeyStdinFlag, err)
+	type read struct {
+		data []byte
+		err  error
+	}
+	done := make(chan read, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(stdin, maxKeyBytes+1))
+		done <- read{data, err}
+	}()
+	var data []byte
+	select {
+	case <-ctx.Done():
+		return "", fmt.Errorf("--%s: stopped while waiting for the key on standard input: %w", KeyStdinFlag, context.Cause(ctx))
+	case r := <-done:
+		if r.err != nil {
+			return "", usagef("--%s: read standard input: %v", KeyStdinFlag, r.err)
+		}
+		data = r.data
 	}
 	if len(data) > maxKeyBytes {
 		return "", usagef("--%s: standard input holds more than %d KiB, which is no API key: pipe only the key", KeyStdinFlag, maxKeyBytes>>10)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"maps"
 	"slices"
@@ -141,7 +142,7 @@ func TestApplyPrecedence(t *testing.T) {
 			}
 			rc := runner.Context{Inputs: map[string]string{}}
 			maps.Copy(rc.Inputs, tt.inputVars)
-			if err := c.Apply(&rc, func(k string) string { return env[k] }, strings.NewReader(tt.stdin)); err != nil {
+			if err := c.Apply(context.Background(), &rc, func(k string) string { return env[k] }, strings.NewReader(tt.stdin)); err != nil {
 				t.Fatal(err)
 			}
 			for k, v := range tt.want {
@@ -181,9 +182,9 @@ func TestApplyErrors(t *testing.T) {
 			rc := runner.Context{InActions: tt.inActions}
 			var err2 error
 			if tt.stdin != nil {
-				err2 = c.Apply(&rc, func(k string) string { return tt.env[k] }, tt.stdin())
+				err2 = c.Apply(context.Background(), &rc, func(k string) string { return tt.env[k] }, tt.stdin())
 			} else {
-				err2 = c.Apply(&rc, func(k string) string { return tt.env[k] }, nil)
+				err2 = c.Apply(context.Background(), &rc, func(k string) string { return tt.env[k] }, nil)
 			}
 			if tt.want == "" {
 				if err2 != nil {
@@ -203,7 +204,7 @@ func TestApplyStdinReadError(t *testing.T) {
 	t.Parallel()
 	c, _ := Parse([]string{"--api-key-stdin"})
 	rc := runner.Context{}
-	err := c.Apply(&rc, func(string) string { return "" }, iotest.ErrReader(errors.New("broken pipe")))
+	err := c.Apply(context.Background(), &rc, func(string) string { return "" }, iotest.ErrReader(errors.New("broken pipe")))
 	if err == nil || !strings.Contains(err.Error(), "broken pipe") {
 		t.Errorf("Apply error %v, want the read error", err)
 	}

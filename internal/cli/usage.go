@@ -4,73 +4,97 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"text/tabwriter"
+	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/inputs"
 )
 
 // Usage prints how to run the program: a flag for every input of action.yml
 // with its default, the environment it reads, the outputs and the exit
-// statuses, all from the tables that define them.
+// statuses, all from the tables that define them. Every line fits in
+// usageWidth columns.
 func Usage(w io.Writer) {
-	fmt.Fprint(w, `agent-job-action: create or continue a Mintlify agent job, wait for it, report it.
+	fmt.Fprint(w, `agent-job-action: create or continue a Mintlify agent job, wait for it, and
+report it.
 
 Usage:
   agent-job-action [flags]    run a job
-  agent-job-action demo       a whole run against in-process fakes (release builds
-                              leave it out: go run . demo in a clone)
+  agent-job-action demo       a whole run against in-process fakes
+                              (release builds leave it out: go run . demo)
   agent-job-action --version  print the version
   agent-job-action --help     print this help
 
 Example:
-  MINTLIFY_API_KEY=mint_... agent-job-action --project-id your-project --prompt 'Fix typos in the quickstart'
+  export MINTLIFY_API_KEY=mint_...
+  agent-job-action --project-id your-project --prompt 'Fix typos'
 
-Flags, one per input of action.yml; a flag wins over the input's INPUT_ variable:
+Results go to standard output (output name=value lines, or the --json
+record), the log to standard error.
+
+Flags, one per input of action.yml; a flag wins over the input's INPUT_
+variable:
 `)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, in := range inputs.Inputs {
 		def := in.Default
 		switch {
 		case in.Required:
-			def = "(required)"
+			def = "required"
 		case def == "":
-			def = "(empty)"
+			def = "empty"
 		}
 		name := "--" + in.Name + " value"
 		switch {
 		case slices.Contains(Secrets, in.Name):
 			name = "(no flag) " + in.Name
-			def = "(" + secretSource(in.Name) + ")"
+			def = "from " + secretSource(in.Name)
 		case IsBool(in) && in.Default == "true":
 			name = "--" + in.Name + "=false"
 		case IsBool(in):
 			name = "--" + in.Name
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", name, def, in.Description)
+		entry(w, name+"  ("+def+")", in.Description)
 	}
-	fmt.Fprintf(tw, "  --%s\t\tRead the API key from standard input (it is never a flag: ps and shell history would show it).\n", KeyStdinFlag)
-	fmt.Fprintf(tw, "  --%s\t\tPrint the final job record (JSON, null when there is none) on standard output; the log goes to standard error.\n", JSONFlag)
-	tw.Flush()
+	entry(w, "--"+KeyStdinFlag, "Read the API key from standard input (it is never a flag: ps and shell history would show it).")
+	entry(w, "--"+JSONFlag, "Print the final job record (JSON, null when there is none) on standard output instead of the output lines.")
 
 	fmt.Fprint(w, "\nEnvironment:\n")
-	fmt.Fprintf(tw, "  INPUT_<NAME>\tAny input as the runner passes it, name upper-cased, hyphens kept (INPUT_PROJECT-ID).\n")
+	entry(w, "INPUT_<NAME>", "Any input as the runner passes it, name upper-cased, hyphens kept (INPUT_PROJECT-ID).")
 	for _, f := range Fallbacks {
-		fmt.Fprintf(tw, "  %s\tThe %s input when neither a flag nor INPUT_ variable gives it.\n", f.Env, f.Input)
+		entry(w, f.Env, "The "+f.Input+" input when neither a flag nor INPUT_ variable gives it.")
 	}
-	fmt.Fprintf(tw, "  GITHUB_ACTIONS=true\tRun as a GitHub Actions step: workflow commands in the log, outputs to GITHUB_OUTPUT.\n")
-	tw.Flush()
+	entry(w, "GITHUB_ACTIONS=true", "Run as a GitHub Actions step: workflow commands in the log, outputs to GITHUB_OUTPUT.")
 
-	fmt.Fprint(w, "\nOutputs (to GITHUB_OUTPUT; when it is unset, and without --json, printed as \"output name=value\" lines):\n")
+	fmt.Fprint(w, "\nOutputs (to GITHUB_OUTPUT in Actions; otherwise output name=value lines on\nstandard output, each once per value):\n")
 	for _, out := range inputs.Outputs {
-		fmt.Fprintf(tw, "  %s\t%s\n", out.Name, out.Description)
+		entry(w, out.Name, out.Description)
 	}
-	tw.Flush()
 
 	fmt.Fprint(w, "\nExit status:\n")
 	for _, s := range ExitStatuses {
-		fmt.Fprintf(tw, "  %d\t%s\n", s.Code, s.Meaning)
+		entry(w, fmt.Sprint(s.Code), s.Meaning)
 	}
-	tw.Flush()
+}
+
+// usageWidth is the width --help fits in: a terminal's default.
+const usageWidth = 80
+
+// entry prints a name on its own line and its text under it, indented and
+// wrapped at usageWidth, as the flag package prints its defaults.
+func entry(w io.Writer, name, text string) {
+	fmt.Fprintf(w, "  %s\n", name)
+	const indent = "      "
+	line := indent
+	for _, word := range strings.Fields(text) {
+		if line != indent && len(line)+1+len(word) > usageWidth {
+			fmt.Fprintln(w, line)
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += word
+	}
+	fmt.Fprintln(w, line)
 }
 
 // secretSource says where a secret input comes from instead of a flag.

@@ -54,6 +54,9 @@ func (e *Error) Error() string { return fmt.Sprintf("input %s %s", e.Input, e.Pr
 const MaxPromptBytes = 256 << 10
 
 // get returns input name trimmed, or its default when empty.
+// Value is input name's value in raw, or its default when it is not given.
+func Value(raw map[string]string, name string) string { return get(raw, name) }
+
 func get(raw map[string]string, name string) string {
 	v := strings.TrimSpace(raw[name])
 	if v == "" {
