@@ -21,7 +21,7 @@ type Output struct {
 // this table in step.
 var Inputs = []Input{
 	{Name: "prompt", Description: "The instruction for the agent. When empty: prompt-file, or else the triggering comment (without the trigger phrase) or issue/pull request title and body."},
-	{Name: "prompt-file", Description: "Path, relative to the workspace, of a file whose contents are the prompt. Setting both prompt and prompt-file is an error."},
+	{Name: "prompt-file", Description: "Path of a file whose contents are the prompt: inside the workspace, relative to it, in Actions; any path on a command line. Setting both prompt and prompt-file is an error."},
 	{Name: "project-id", Required: true, Description: "The Mintlify project id the job runs in."},
 	{Name: "api-key", Required: true, Description: "A Mintlify admin API key (starts with mint_). Pass it from a secret."},
 	{Name: "base-url", Default: "https://api.mintlify.com", Description: "The Agent Job API base URL. Must be https://, except for loopback hosts."},
