@@ -5,20 +5,44 @@ package main
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 )
 
+// TestDemo runs the demo as go run . demo does (issue 17, item 10): the
+// summary and the comments read as on GitHub (rendered, not Markdown
+// source), each output once, and the elapsed time it announces explained.
 func TestDemo(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
 	if err := run(context.Background(), []string{"demo"}, Env{}, &out); err != nil {
 		t.Fatalf("demo: %v\n%s", err, out.String())
 	}
+	got := out.String()
 	for _, want := range []string{"created job job_0001", "active -> completed", "pr-link=https://github.com/acme/docs/pull/101",
-		"maintainer has write permission", "answering in #12", "✅ **Done.** Job `job_0001` completed and opened a pull request", "comment-url=https://"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("demo output lacks %q:\n%s", want, out.String())
+		"maintainer has write permission", "answering in #12", "✅ Done. Job job_0001 completed and opened a pull request: https://github.com/acme/docs/pull/101",
+		"comment-url=https://", "Pull request  https://github.com/acme/docs/pull/101", "the job runs for 2m40s", "The job ended after 2m40s; the step saw it at its next check"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, got)
 		}
+	}
+	// Rendered text: no entities, no emphasis markers, no table pipes.
+	for _, markup := range []string{"&#58;", "&#8288;", "**", "|---|"} {
+		if strings.Contains(got, markup) {
+			t.Errorf("demo output shows Markdown source %q:\n%s", markup, got)
+		}
+	}
+	// Each scene prints each output once.
+	for _, scene := range strings.Split(got, "# Step outputs:")[1:] {
+		block, _, _ := strings.Cut(scene, "# Job summary")
+		if n := strings.Count(block, "job-id="); n != 1 {
+			t.Errorf("job-id printed %d times in a scene:\n%s", n, block)
+		}
+	}
+	// The elapsed time announced is the one the summary shows.
+	m := regexp.MustCompile(`saw it at its next check, (\S+) in`).FindStringSubmatch(got)
+	if m == nil || !strings.Contains(got, "Elapsed       "+m[1]) {
+		t.Errorf("the elapsed time explained (%v) is not the summary's:\n%s", m, got)
 	}
 }

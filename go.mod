@@ -1,12 +1,14 @@
 module github.com/agentjob/agent-job-action
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/getkin/kin-openapi v0.153.0
 	github.com/google/go-github/v62 v62.0.0
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/sethvargo/go-githubactions v1.4.0
+	github.com/yuin/goldmark v1.8.7
+	golang.org/x/net v0.62.0
 )
 
 require (
@@ -17,5 +19,5 @@ require (
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	go.yaml.in/yaml/v4 v4.0.0 // indirect
-	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
 )

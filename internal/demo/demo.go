@@ -3,7 +3,6 @@
 package demo
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/action"
 	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
@@ -49,12 +49,14 @@ type demo struct {
 }
 
 func (d *demo) step(ctx context.Context) error {
-	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
-	api := fakeapi.New(project, fakeapi.Scenario{Key: key, Runtime: 2*time.Minute + 40*time.Second, Clock: clk})
+	start := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	clk := clock.NewFake(start)
+	const runtime = 2*time.Minute + 40*time.Second
+	api := fakeapi.New(project, fakeapi.Scenario{Key: key, Runtime: runtime, Clock: clk})
 	defer api.Close()
-	fmt.Fprint(d.w, `# 1. A workflow step asks the agent for a docs change and waits for the pull request.
-#    The Agent Job API is an in-process fake; time is simulated (the job takes 2m40s).
-`)
+	fmt.Fprintf(d.w, `# 1. A workflow step asks the agent for a docs change and waits for the pull request.
+#    The Agent Job API is an in-process fake; time is simulated: the job runs for %s.
+`, runtime)
 	rc := runner.Context{InActions: true, Inputs: map[string]string{
 		"prompt":     "Add a FAQ page about rate limits.",
 		"project-id": project,
@@ -64,7 +66,10 @@ func (d *demo) step(ctx context.Context) error {
 	if err := d.run(ctx, "step", clk, rc); err != nil {
 		return err
 	}
-	fmt.Fprintf(d.w, "# Requests the Agent Job API received: %d create, %d polls.\n\n", api.Creates(), api.Gets())
+	fmt.Fprintf(d.w, "# Requests the Agent Job API received: %d create, %d polls.\n", api.Creates(), api.Gets())
+	fmt.Fprintf(d.w, "# The job ended after %s; the step saw it at its next check, %s in. The automatic poll\n"+
+		"# schedule checks less often as a job goes on, to spare the API's 100 calls an hour.\n\n",
+		runtime, clk.Now().Sub(start).Round(time.Second))
 	return nil
 }
 
@@ -114,16 +119,24 @@ func (d *demo) conversation(ctx context.Context) error {
 	if len(comments) != 1 {
 		return fmt.Errorf("demo: %d comments on issue #12, want 1", len(comments))
 	}
-	fmt.Fprintf(d.w, "# The comment on issue #12 (created once, edited %d times), as Markdown:\n%s",
-		comments[0].Edits, indent(comments[0].Body))
+	comment, err := asText(comments[0].Body)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(d.w, "# The comment on issue #12 (created once, edited %d times), as it reads on GitHub:\n%s",
+		comments[0].Edits, indent(comment))
 	fmt.Fprintf(d.w, "# The prompt the agent got:\n%s", indent(api.Requests()[0].Prompt()))
 	backlink := gh.Comments(101)
 	if len(backlink) != 1 {
 		return fmt.Errorf("demo: %d comments on pull request #101, want the backlink", len(backlink))
 	}
 	pr, _ := gh.PullRequest("acme/docs", 101)
-	fmt.Fprintf(d.w, "# The backlink on pull request #101, as Markdown (review requested from: %s):\n%s\n",
-		strings.Join(pr.Reviewers, ", "), indent(backlink[0].Body))
+	back, err := asText(backlink[0].Body)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(d.w, "# The backlink on pull request #101, as it reads on GitHub (review requested from: %s):\n%s\n",
+		strings.Join(pr.Reviewers, ", "), indent(back))
 
 	fmt.Fprint(d.w, `# 3. The maintainer reviews pull request #101 and comments on a line of the diff:
 #    /docs say "per hour", not "hourly"
@@ -174,49 +187,32 @@ func (d *demo) event(path string, payload map[string]any) error {
 	return nil
 }
 
-// run runs the action once and prints its log, outputs and summary.
+// run runs the action once and prints its log, its outputs (each once, in
+// action.yml's order) and its summary as a reader sees it on the run's page.
 func (d *demo) run(ctx context.Context, name string, clk *clock.Fake, rc runner.Context) error {
 	rc.OutputFile, rc.SummaryFile = filepath.Join(d.dir, name+".output"), filepath.Join(d.dir, name+".summary")
 	rc.Workspace = d.dir
-	fmt.Fprint(d.w, "# The step's log:\n\n")
+	fmt.Fprint(d.w, "# The step's log, as the runner receives it:\n\n")
 	deps := d.deps
 	deps.Clock = clk
-	if _, err := action.Run(ctx, rc, deps, action.Streams{Log: d.w}); err != nil {
+	res, err := action.Run(ctx, rc, deps, action.Streams{Log: d.w})
+	if err != nil {
 		return fmt.Errorf("demo %s run failed: %w", name, err)
 	}
-	out, err := readOutputs(rc.OutputFile)
-	if err != nil {
-		return err
+	var out strings.Builder
+	for _, o := range inputs.Outputs {
+		fmt.Fprintf(&out, "%s=%s\n", o.Name, res.Outputs[o.Name])
 	}
-	sum, err := os.ReadFile(rc.SummaryFile)
+	md, err := os.ReadFile(rc.SummaryFile)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	fmt.Fprintf(d.w, "\n# Step outputs (GITHUB_OUTPUT):\n%s# Job summary (GITHUB_STEP_SUMMARY), as Markdown:\n%s", indent(out), indent(string(sum)))
-	return nil
-}
-
-// readOutputs turns the GITHUB_OUTPUT file into name=value lines.
-func readOutputs(path string) (string, error) {
-	f, err := os.Open(path)
+	sum, err := asText(string(md))
 	if err != nil {
-		return "", fmt.Errorf("demo: %w", err)
+		return err
 	}
-	defer f.Close()
-	var b strings.Builder
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		name, delim, ok := strings.Cut(sc.Text(), "<<")
-		if !ok {
-			continue
-		}
-		var value []string
-		for sc.Scan() && sc.Text() != delim {
-			value = append(value, sc.Text())
-		}
-		fmt.Fprintf(&b, "%s=%s\n", name, strings.Join(value, "\n"))
-	}
-	return b.String(), sc.Err()
+	fmt.Fprintf(d.w, "\n# Step outputs:\n%s# Job summary, as it reads on the run's page:\n%s", indent(out.String()), indent(sum))
+	return nil
 }
 
 func indent(s string) string {
