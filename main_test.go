@@ -631,3 +631,42 @@ func goldenFile(t *testing.T, name, got string) {
 func maskCommand(secret string) string {
 	return "::add-mask::" + strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(secret) + "\n"
 }
+
+// TestRunResumesWithJobIDAlone (issue 17, item 5): the advice after a
+// timeout or a cancellation, "run again with job-id", works without a
+// prompt: the run sends nothing, reads the job and waits for it (or, with
+// wait: false, reports where it stands).
+func TestRunResumesWithJobIDAlone(t *testing.T) {
+	t.Parallel()
+	for _, wait := range []string{"true", "false"} {
+		t.Run("wait="+wait, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, fakeapi.Scenario{Runtime: 5 * time.Minute})
+			// A job started earlier, by another run.
+			const created = "job_0042"
+			h.api.AddRunningJob(created)
+			h.vars["INPUT_PROMPT"] = ""
+			h.vars["INPUT_JOB-ID"] = created
+			h.vars["INPUT_WAIT"] = wait
+			if err := h.run(context.Background()); err != nil {
+				t.Fatalf("run: %v\n%s", err, h.stdout.String())
+			}
+			for _, r := range h.api.Requests() {
+				if r.Method != http.MethodGet {
+					t.Errorf("sent %s %s: a resume sends nothing", r.Method, r.Path)
+				}
+			}
+			want := map[string]string{"job-id": created, "status": "completed"}
+			if wait == "false" {
+				want["status"] = "active"
+				if h.api.Gets() != 1 {
+					t.Errorf("%d reads, want 1", h.api.Gets())
+				}
+			}
+			h.wantOutputs(want)
+			if !strings.Contains(h.stdout.String(), "nothing sent: no prompt") {
+				t.Errorf("log does not say nothing was sent:\n%s", h.stdout.String())
+			}
+		})
+	}
+}

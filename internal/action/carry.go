@@ -140,6 +140,15 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 		err error
 	)
 	switch p.Job {
+	case plan.Watch:
+		o.JobID = p.JobID
+		if err := r.out.JobID(p.JobID); err != nil {
+			return nil, err
+		}
+		if job, err = api.Get(ctx, p.JobID); err != nil {
+			return nil, fmt.Errorf("%w (job %s)", err, escape.Log(p.JobID))
+		}
+		r.logf("job %s is %s (nothing sent: no prompt)", escape.Log(job.ID), escape.Log(job.Status))
 	case plan.FollowUp:
 		// An explicit job-id never falls back to a new job.
 		if job, err = r.message(ctx, api, p, o, p.JobID); err != nil {
@@ -213,14 +222,19 @@ func (r *run) message(ctx context.Context, api *agentapi.Client, p plan.Plan, o 
 
 func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *Outcome {
 	req := api.CreateRequest(p.Prompt)
-	if p.Job == plan.FollowUp {
+	switch p.Job {
+	case plan.FollowUp:
 		req = api.MessageRequest(p.JobID, p.Prompt)
+	case plan.Watch:
+		req = api.GetRequest(p.JobID)
 	}
 	r.log.Printf("dry run: nothing is sent. The request would be:")
 	r.log.Printf("%s %s", req.Method, escape.Log(req.URL))
 	r.log.Printf("Authorization: Bearer ***")
-	r.log.Printf("Content-Type: application/json")
-	r.log.StopCommands(token(), string(req.Body))
+	if req.Body != nil {
+		r.log.Printf("Content-Type: application/json")
+		r.log.StopCommands(token(), string(req.Body))
+	}
 	return &Outcome{DryRun: true, JobID: p.JobID}
 }
 

@@ -120,7 +120,12 @@ func (c *Client) Get(ctx context.Context, id string) (*Job, error) {
 	if err := CheckJobID(id); err != nil {
 		return nil, fmt.Errorf("%s: %w", OpGet, err)
 	}
-	return c.send(ctx, OpGet, Request{Method: http.MethodGet, URL: c.jobURL(id)})
+	return c.send(ctx, OpGet, c.GetRequest(id))
+}
+
+// GetRequest describes the call that reads job id.
+func (c *Client) GetRequest(id string) Request {
+	return Request{Method: http.MethodGet, URL: c.jobURL(id)}
 }
 
 // CheckJobID refuses a job id that could change the request's path rather

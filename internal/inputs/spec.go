@@ -25,7 +25,7 @@ var Inputs = []Input{
 	{Name: "project-id", Required: true, Description: "The Mintlify project id the job runs in."},
 	{Name: "api-key", Required: true, Description: "A Mintlify admin API key (starts with mint_). Pass it from a secret."},
 	{Name: "base-url", Default: "https://api.mintlify.com", Description: "The Agent Job API base URL. Must be https://, except for loopback hosts."},
-	{Name: "job-id", Description: "Send the prompt as a follow-up message to this job instead of creating a new one."},
+	{Name: "job-id", Description: "Send the prompt as a follow-up message to this job instead of creating a new one. Without a prompt, send nothing and wait for the job (resume a run that timed out or was cancelled)."},
 	{Name: "wait", Default: "true", Description: "Wait for the job to end. false returns right after the create or follow-up call."},
 	{Name: "timeout", Default: "30m", Description: "The most the whole step may take: a Go duration (90s, 45m) or plain seconds."},
 	{Name: "poll-interval", Default: "auto", Description: "How often to check the job: auto (an adaptive schedule that spares the rate limit) or a fixed duration of at least 1s."},

@@ -32,6 +32,10 @@ const (
 	// thread, found by its marker; a new job is started when there is none,
 	// or when that job takes no more messages.
 	Continue
+	// Watch sends nothing: with job-id and no prompt, the run reads the job
+	// and waits for it (or, with wait: false, reports where it stands). It
+	// is how a timed-out or cancelled run is resumed.
+	Watch
 )
 
 // Thread is the issue or pull request a run answers in.
@@ -112,11 +116,15 @@ func Decide(cfg inputs.Config, t *event.Trigger, permission string) (Plan, error
 		p.Prompt = event.Prompt(t, cfg.TriggerPhrase)
 		p.Review = t.ReviewID
 	}
+	watch := false
 	if strings.TrimSpace(p.Prompt) == "" {
-		if t.CommentID != 0 {
+		switch {
+		case t.CommentID != 0:
 			return p, fmt.Errorf("the comment holds no instruction besides the trigger phrase: write what the agent should do after %s", escape.Log(cfg.TriggerPhrase))
+		case cfg.JobID == "":
+			return p, inputs.ErrEmptyPrompt
 		}
-		return p, inputs.ErrEmptyPrompt
+		watch = true
 	}
 
 	number := t.Number
@@ -143,6 +151,8 @@ func Decide(cfg inputs.Config, t *event.Trigger, permission string) (Plan, error
 	p.Asked, p.AskedURL, p.Reviewers = asked(cfg, t)
 
 	switch {
+	case watch:
+		p.Job, p.JobID = Watch, cfg.JobID
 	case cfg.JobID != "":
 		p.Job, p.JobID = FollowUp, cfg.JobID
 	case asks(t) && commenting:

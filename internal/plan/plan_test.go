@@ -314,3 +314,19 @@ func TestDecideReviewIsReadWithTheToken(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideWatch: job-id without a prompt reads and waits for that job,
+// sending nothing; a comment with no instruction is still an error.
+func TestDecideWatch(t *testing.T) {
+	t.Parallel()
+	c := cfg()
+	c.Prompt, c.JobID = "", "job_0042"
+	p, err := Decide(c, &event.Trigger{Event: "workflow_dispatch"}, "")
+	if err != nil || p.Job != Watch || p.JobID != "job_0042" {
+		t.Errorf("Decide(job-id, no prompt) = %+v, %v; want Watch of job_0042", p, err)
+	}
+	c.JobID = ""
+	if _, err := Decide(c, &event.Trigger{Event: "workflow_dispatch"}, ""); err == nil {
+		t.Error("no prompt and no job-id: no error")
+	}
+}

@@ -139,6 +139,14 @@ func (s *Server) AddJob(id, status string) {
 	s.jobs[id] = &job{ID: id, Status: status, Created: s.sc.Clock.Now(), EndsAt: s.sc.Clock.Now()}
 }
 
+// AddRunningJob registers a job another run started, active for the
+// scenario's Runtime from now, for resume tests.
+func (s *Server) AddRunningJob(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.jobs[id] = &job{ID: id, Status: "active", Created: s.sc.Clock.Now(), EndsAt: s.sc.Clock.Now().Add(s.sc.Runtime)}
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	s.mu.Lock()
