@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentjob/agent-job-action/internal/event"
+	"github.com/agentjob/agent-job-action/internal/visible"
 )
 
 // phraseSeeds are body, phrase pairs around word boundaries, case, marks,
@@ -55,24 +56,16 @@ func FuzzMatchPhrase(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body, phrase string) {
 		match := event.MatchPhrase(body, phrase)
 		stripped := event.StripPhrase(body, phrase)
-		visible := event.Visible(body)
-		request := event.RequestText(body)
-		if len(request) != len(visible) {
-			t.Fatalf("RequestText(%q) = %q is not as long as Visible = %q", body, request, visible)
-		}
-		for i := range len(request) {
-			if request[i] != visible[i] && request[i] != ' ' {
-				t.Fatalf("RequestText(%q) = %q changes byte %d of %q to something but a space", body, request, i, visible)
-			}
-		}
+		shown := visible.Shown(body)
+		request := visible.Request(shown).Rendered
 		if phrase == "" {
-			if !match || stripped != strings.TrimSpace(visible) {
+			if !match || stripped != strings.TrimSpace(shown) {
 				t.Fatalf("empty phrase: MatchPhrase = %v, StripPhrase = %q", match, stripped)
 			}
 			return
 		}
-		if match && !strings.Contains(visible, phrase) {
-			t.Fatalf("MatchPhrase(%q, %q) is true, but the visible text %q does not contain the phrase", body, phrase, visible)
+		if match && !strings.Contains(request, phrase) {
+			t.Fatalf("MatchPhrase(%q, %q) is true, but the text a reader sees, %q, does not contain the phrase", body, phrase, request)
 		}
 		if utf8.ValidString(body) && utf8.ValidString(phrase) && !strings.Contains(phrase, " ") {
 			if want := naiveMatch(request, phrase); match != want {
@@ -86,13 +79,13 @@ func FuzzMatchPhrase(f *testing.F) {
 			t.Fatalf("StripPhrase(%q, %q) = %q holds an HTML comment opener", body, phrase, stripped)
 		}
 		if !match {
-			if stripped != strings.TrimSpace(visible) {
-				t.Fatalf("StripPhrase(%q, %q) = %q without a match, want the trimmed visible text", body, phrase, stripped)
+			if stripped != strings.TrimSpace(shown) {
+				t.Fatalf("StripPhrase(%q, %q) = %q without a match, want the trimmed shown text", body, phrase, stripped)
 			}
 			return
 		}
 		// The phrase goes; at most one space comes in its place.
-		if len(stripped) > len(visible)-len(phrase)+1 {
+		if len(stripped) > len(shown)-len(phrase)+1 {
 			t.Fatalf("StripPhrase(%q, %q) = %q removed less than the phrase", body, phrase, stripped)
 		}
 	})
@@ -200,20 +193,20 @@ func FuzzVisible(f *testing.F) {
 	}
 	f.Add("a<!-->b<!--->c<!-- d")
 	f.Fuzz(func(t *testing.T, md string) {
-		v := event.Visible(md)
+		v := visible.Shown(md)
 		if strings.Contains(v, "<!--") {
-			t.Fatalf("Visible(%q) = %q holds a comment opener", md, v)
+			t.Fatalf("Shown(%q) = %q holds a comment opener", md, v)
 		}
-		if event.Visible(v) != v {
-			t.Fatalf("Visible(%q) = %q changes again", md, v)
+		if visible.Shown(v) != v {
+			t.Fatalf("Shown(%q) = %q changes again", md, v)
 		}
 		for _, opener := range []string{"<?", "<![CDATA["} {
 			if strings.Contains(v, opener) {
-				t.Fatalf("Visible(%q) = %q holds %s", md, v, opener)
+				t.Fatalf("Shown(%q) = %q holds %s", md, v, opener)
 			}
 		}
 		if !strings.Contains(md, "<!") && !strings.Contains(md, "<?") && !strings.ContainsFunc(md, func(r rune) bool { return r >= 0xE0000 && r <= 0xE007F }) && v != md {
-			t.Fatalf("Visible(%q) = %q without hidden markup", md, v)
+			t.Fatalf("Shown(%q) = %q without hidden markup", md, v)
 		}
 		// v is a subsequence of md.
 		j := 0
@@ -223,7 +216,7 @@ func FuzzVisible(f *testing.F) {
 			}
 		}
 		if j != len(v) {
-			t.Fatalf("Visible(%q) = %q adds text", md, v)
+			t.Fatalf("Shown(%q) = %q adds text", md, v)
 		}
 	})
 }

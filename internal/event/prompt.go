@@ -7,10 +7,11 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/visible"
 )
 
 // Prompt builds the prompt used when the prompt input is empty, from what
-// a reader of the thread sees (HTML comments are dropped, see Visible):
+// a reader of the thread sees (HTML comments are dropped, see visible.Shown):
 // the comment without its trigger phrase, or the issue or pull request's
 // title and body, followed by ContextBlock. A comment on a diff line also
 // says where it stands (see ReviewCommentPrompt), and a submitted review is
@@ -28,7 +29,7 @@ func Prompt(t *Trigger, phrase string) string {
 		text = StripPhrase(t.CommentBody, phrase)
 	case t.Number != 0:
 		title := strings.TrimSpace(t.Title)
-		body := strings.TrimSpace(Visible(t.IssueBody))
+		body := strings.TrimSpace(visible.Shown(t.IssueBody))
 		text = strings.TrimSpace(title + "\n\n" + body)
 	}
 	if text == "" {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/event"
+	"github.com/agentjob/agent-job-action/internal/visible"
 )
 
 // FuzzPrompt checks that Prompt never panics, that a comment's prompt
@@ -48,7 +49,7 @@ func FuzzPrompt(f *testing.F) {
 		case commentID != 0:
 			text = event.StripPhrase(comment, phrase)
 		case number != 0:
-			text = strings.TrimSpace(strings.TrimSpace(title) + "\n\n" + strings.TrimSpace(event.Visible(issueBody)))
+			text = strings.TrimSpace(strings.TrimSpace(title) + "\n\n" + strings.TrimSpace(visible.Shown(issueBody)))
 		}
 		if text == "" {
 			if got != "" {

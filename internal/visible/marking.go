@@ -1,0 +1,210 @@
+package visible
+
+import (
+	"bytes"
+	"html"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	ghtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+	xhtml "golang.org/x/net/html"
+)
+
+// markTag is the element that wraps each text of the body in the marked
+// rendering: attribute a is where it starts in the body, b where it ends,
+// and k how the page shows it (see kind).
+const markTag = "x-src"
+
+// marking renders as Parser parses, raw HTML included, with every text of
+// the body marked with its place (see Request).
+var marking = goldmark.New(
+	goldmark.WithExtensions(extension.GFM, extension.Footnote),
+	goldmark.WithRendererOptions(ghtml.WithUnsafe(), renderer.WithNodeRenderers(util.Prioritized(marker{}, 100))),
+)
+
+// marker renders the three kinds of node that hold the body's text as
+// goldmark's HTML renderer does, with the text marked.
+type marker struct{}
+
+func (marker) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindText, renderText)
+	reg.Register(ast.KindRawHTML, renderRawHTML)
+	reg.Register(ast.KindHTMLBlock, renderHTMLBlock)
+	reg.Register(ast.KindAutoLink, renderAutoLink)
+}
+
+// kind is how the page shows a marked text of the body.
+type kind string
+
+const (
+	markdownText kind = ""  // backslash escapes and references decoded
+	htmlText     kind = "h" // references decoded
+	verbatim     kind = "v" // as it is
+)
+
+// renderAutoLink writes an autolink as goldmark does, with its label
+// marked: the page shows it as it stands in the body.
+func renderAutoLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.AutoLink)
+	url := util.URLEscape(n.URL(source), false)
+	label := n.Label(source)
+	_, _ = w.WriteString(`<a href="`)
+	if n.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(url), []byte("mailto:")) {
+		_, _ = w.WriteString("mailto:")
+	}
+	_, _ = w.Write(util.EscapeHTML(url))
+	_, _ = w.WriteString(`">`)
+	// The label is the body's text at or after the node's position.
+	from := max(n.Pos(), 0)
+	if i := bytes.Index(source[from:], label); i >= 0 && len(label) > 0 {
+		open(w, from+i, from+i+len(label), verbatim)
+		_, _ = w.Write(util.EscapeHTML(label))
+		_, _ = w.WriteString("</" + markTag + ">")
+	} else {
+		_, _ = w.Write(util.EscapeHTML(label))
+	}
+	_, _ = w.WriteString(`</a>`)
+	return ast.WalkContinue, nil
+}
+
+func renderText(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.Text)
+	seg := n.Segment
+	if seg.Len() > 0 {
+		open(w, seg.Start, seg.Stop, markdownText)
+		if n.IsRaw() {
+			ghtml.DefaultWriter.RawWrite(w, seg.Value(source))
+		} else {
+			ghtml.DefaultWriter.Write(w, seg.Value(source))
+		}
+		_, _ = w.WriteString("</" + markTag + ">")
+	}
+	switch {
+	case n.IsRaw():
+	case n.HardLineBreak():
+		_, _ = w.WriteString("<br>\n")
+	case n.SoftLineBreak():
+		_ = w.WriteByte('\n')
+	}
+	return ast.WalkContinue, nil
+}
+
+func renderRawHTML(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		n := node.(*ast.RawHTML)
+		var segs []text.Segment
+		for i := range n.Segments.Len() {
+			segs = append(segs, n.Segments.At(i))
+		}
+		markHTML(w, source, segs)
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+func renderHTMLBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	// The lines and the closing line in one piece: a tag may run from one
+	// into the other.
+	n := node.(*ast.HTMLBlock)
+	var segs []text.Segment
+	for i := range n.Lines().Len() {
+		segs = append(segs, n.Lines().At(i))
+	}
+	if n.HasClosure() {
+		segs = append(segs, n.ClosureLine)
+	}
+	markHTML(w, source, segs)
+	return ast.WalkContinue, nil
+}
+
+// markHTML writes raw HTML as it is, but for its text, which it marks.
+func markHTML(w util.BufWriter, source []byte, segs []text.Segment) {
+	var raw []byte
+	var at []int // raw[i] is source[at[i]]
+	for _, s := range segs {
+		for i := s.Start; i < s.Stop; i++ {
+			raw = append(raw, source[i])
+			at = append(at, i)
+		}
+	}
+	z := xhtml.NewTokenizer(bytes.NewReader(raw))
+	pos := 0
+	for {
+		tt := z.Next()
+		if tt == xhtml.ErrorToken {
+			// What the tokenizer left (an unfinished tag) goes as it was.
+			writeSecure(w, raw[pos:])
+			return
+		}
+		tok := z.Raw()
+		start := pos
+		pos += len(tok)
+		if tt != xhtml.TextToken {
+			writeSecure(w, tok)
+			continue
+		}
+		// One mark for each run of the text that is contiguous in the
+		// body (the lines of a block in a list or a quote are not).
+		for i := start; i < pos; {
+			j := i + 1
+			for j < pos && at[j] == at[j-1]+1 {
+				j++
+			}
+			open(w, at[i], at[j-1]+1, htmlText)
+			writeSecure(w, raw[i:j])
+			_, _ = w.WriteString("</" + markTag + ">")
+			i = j
+		}
+	}
+}
+
+// writeSecure writes b with NUL replaced, as goldmark writes raw HTML.
+func writeSecure(w util.BufWriter, b []byte) {
+	_, _ = w.Write(bytes.ReplaceAll(b, []byte{0}, []byte("\uFFFD")))
+}
+
+func open(w util.BufWriter, from, to int, k kind) {
+	_, _ = w.WriteString("<" + markTag + ` a="` + strconv.Itoa(from) + `" b="` + strconv.Itoa(to) + `" k="` + string(k) + `">`)
+}
+
+// reference decodes the character reference at the start of b (&amp;,
+// &#47;, &#x2F;) as CommonMark does, and gives its length; 0 when there is
+// none.
+func reference(b []byte) (string, int) {
+	end := bytes.IndexByte(b, ';')
+	if end < 2 || end > 33 {
+		return "", 0
+	}
+	ref := string(b[:end+1])
+	if ref[1] == '#' {
+		digits := ref[2:end]
+		hex := len(digits) > 0 && (digits[0] == 'x' || digits[0] == 'X')
+		if hex {
+			digits = digits[1:]
+		}
+		if len(digits) == 0 || hex && len(digits) > 6 || !hex && len(digits) > 7 || strings.IndexFunc(digits, func(r rune) bool {
+			return !(r >= '0' && r <= '9' || hex && (r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F'))
+		}) >= 0 {
+			return "", 0
+		}
+	}
+	s := html.UnescapeString(ref)
+	if s == ref {
+		return "", 0
+	}
+	return s, end + 1
+}

@@ -1,0 +1,162 @@
+package visible
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer/html"
+	xhtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// renderer renders a body as GitHub does, raw HTML included (GitHub
+// sanitizes it; the elements that matter here survive sanitizing).
+var pageRenderer = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote), goldmark.WithRendererOptions(html.WithUnsafe()))
+
+// rendered is the oracle: the text a reader sees of shown, computed from
+// the rendered page (goldmark's HTML, parsed into a DOM by x/net/html, as a
+// browser does) rather than from the parse Request walks.
+func rendered(t testing.TB, shown string) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := pageRenderer.Convert([]byte(shown), &b); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := xhtml.Parse(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	sep := func(s string) {
+		cur := out.String()
+		if s == "" || cur == "" || strings.HasSuffix(cur, "\n") || strings.HasSuffix(cur, s) {
+			return
+		}
+		out.WriteString(s)
+	}
+	var walk func(n *xhtml.Node)
+	walk = func(n *xhtml.Node) {
+		switch n.Type {
+		case xhtml.TextNode:
+			out.WriteString(n.Data)
+			return
+		case xhtml.ElementNode:
+			if HiddenElements[n.DataAtom] || isFootnoteMark(n) {
+				sep(" ")
+				return
+			}
+			sep(Separator(n.DataAtom))
+			defer sep(Separator(n.DataAtom))
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return out.String()
+}
+
+// isFootnoteMark is a footnote's number in the text or its way back: the
+// renderer's, not the author's, text.
+func isFootnoteMark(n *xhtml.Node) bool {
+	if n.DataAtom != atom.A {
+		return false
+	}
+	for _, a := range n.Attr {
+		if a.Key == "class" && (a.Val == "footnote-ref" || a.Val == "footnote-backref") {
+			return true
+		}
+	}
+	return false
+}
+
+// actsInRendered reports whether phrase stands as a whole word in the
+// oracle's text.
+func actsInRendered(text, phrase string) bool {
+	for start := 0; start <= len(text)-len(phrase); {
+		j := strings.Index(text[start:], phrase)
+		if j < 0 {
+			return false
+		}
+		i := start + j
+		prev, _ := utf8.DecodeLastRuneInString(text[:i])
+		next, _ := utf8.DecodeRuneInString(text[i+len(phrase):])
+		if (i == 0 || !WordRune(prev)) && (i+len(phrase) == len(text) || !WordRune(next)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(text[i:])
+		start = i + size
+	}
+	return false
+}
+
+// agree checks the fast path against the oracle for one body.
+func agree(t testing.TB, body string) (fast, oracle bool) {
+	t.Helper()
+	shown := Shown(body)
+	_, _, fast = Request(shown).Find(phrase)
+	oracle = actsInRendered(rendered(t, shown), phrase)
+	return fast, oracle
+}
+
+const phrase = "/docs"
+
+// TestAgreesWithRenderer holds the decision to the rendered page for the
+// cases issue 18 names, both ways, and for the kinds of text around them.
+func TestAgreesWithRenderer(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		body string
+		acts bool
+	}{
+		// Code that the hand-written scanner took for a request.
+		{"    + /docs go", false},
+		{"-\t\t/docs go", false},
+		{"\t- /docs go", false}, // a tab is four columns: indented code
+		{"Title\n===\n    /docs go", false},
+		// Requests a reader sees that the scanner missed.
+		{"1. item\n\n    /docs go", true},
+		{"- item\n\n    /docs go", true},
+		{"> a\n- /docs go", true},
+		{"- ```\n  code\n/docs go", true},
+		{"<div>\n> /docs go\n</div>", true},
+		{"text[^1]\n\n[^1]: /docs go", true},
+		// And the plain cases.
+		{"/docs go", true},
+		{"please /docs now", true},
+		{"/docsify", false},
+		{"x/docs", false},
+		{"> /docs go", false},
+		{"> quoted\n/docs lazy continuation", false},
+		{"```\n/docs go\n```", false},
+		{"`/docs go`", false},
+		{"<!-- /docs go -->", false},
+		{"<details><summary>More</summary>\n\n/docs go\n\n</details>", true},
+		{"<blockquote>\n\n/docs go\n\n</blockquote>", false},
+		{"<q>/docs go</q>", false},
+		{"<kbd>/docs</kbd> go", false},
+		{"![/docs go](x.png)", false},
+		{"[see](https://x.y/docs \"/docs go\")", false},
+		{"[/docs go](https://x.y)", true},
+		{"[ref]: https://x.y '/docs go'", false},
+		{"&#47;docs go", true},
+		{"\\/docs go", true},
+		{"| a | b |\n|---|---|\n| /docs go | x |", true},
+		{"~~/docs go~~", true},
+		{"**/docs** go", true},
+		{"- [ ] /docs go", true},
+		{"# /docs go", true},
+		{"<pre>\n/docs go\n</pre>", false},
+		{"<div>/docs go</div>", true},
+	}
+	for _, tc := range cases {
+		fast, oracle := agree(t, tc.body)
+		if fast != oracle || fast != tc.acts {
+			t.Errorf("%q: fast path acts %v, rendered page %v, want %v\nrendered: %q", tc.body, fast, oracle, tc.acts, rendered(t, Shown(tc.body)))
+		}
+	}
+}

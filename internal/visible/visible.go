@@ -1,0 +1,341 @@
+// Package visible decides what a reader of a GitHub comment sees, from a
+// CommonMark parser with GitHub's extensions (goldmark) and an HTML
+// tokenizer (golang.org/x/net/html) for the raw HTML in it. The trigger
+// phrase acts only in that text, and only what it leaves reaches the agent.
+//
+// Two texts come from a body:
+//   - Shown: the body without what GitHub renders as nothing (HTML
+//     comments, processing instructions, declarations, CDATA) and without
+//     tag characters. It is what the agent receives: quotes and code stay,
+//     as context.
+//   - Request: the visible, unquoted text of Shown as rendered (entities and
+//     backslash escapes decoded), with the place in Shown each byte came
+//     from. It is where a request counts. A reader sees text, including
+//     footnotes, tables and the inside of <details>, except: block quotes;
+//     code (fenced, indented, spans); raw HTML elements that quote or show
+//     code or nothing (blockquote, q, pre, code, kbd, samp, tt, var,
+//     script, style, textarea, template, title, noscript, iframe, xmp,
+//     plaintext, noembed, noframes, object, select); image descriptions;
+//     link destinations and titles; link reference definitions.
+package visible
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	xhtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Parser is CommonMark with the extensions GitHub renders: tables,
+// strikethrough, autolinks, task lists and footnotes. The renderer-agreement
+// test renders with the same.
+var Parser = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
+
+// Shown returns md without what a reader of the rendered page never sees
+// and a model would read: HTML comments ("<!--" to the first "-->" after
+// it; "<!-->" and "<!--->" are whole comments, as in HTML), processing
+// instructions ("<?" to "?>"), declarations ("<!" and a letter, to ">"),
+// CDATA sections ("<![CDATA[" to "]]>"), and Unicode tag characters
+// (U+E0000 to U+E007F), which no font draws. A construct that is never
+// closed hides the rest of the text, as an HTML block does. They are
+// removed wherever they stand, inside code too: a sample that shows one
+// loses it, but nothing hidden can pass as code. The result never holds an
+// opener, not even one formed by the text on both sides of a removed
+// construct.
+func Shown(md string) string {
+	out := make([]byte, 0, len(md))
+	for i := 0; i < len(md); i++ {
+		if r, size := utf8.DecodeRuneInString(md[i:]); r >= 0xE0000 && r <= 0xE007F {
+			i += size - 1
+			continue
+		}
+		out = append(out, md[i])
+		opener, closer, reuse := hiddenAt(out)
+		if opener == 0 {
+			continue
+		}
+		out = out[:len(out)-opener]
+		// The opener's last bytes may close it ("<!-->"): search from them.
+		from := i + 1 - reuse
+		j := strings.Index(md[from:], closer)
+		if j < 0 {
+			break
+		}
+		i = from + j + len(closer) - 1
+	}
+	return string(out)
+}
+
+// hiddenAt reports whether out ends with the opener of a construct that
+// renders as nothing: its length, the text that closes it, and how many of
+// the opener's last bytes may be part of the closer.
+func hiddenAt(out []byte) (opener int, closer string, reuse int) {
+	n := len(out)
+	switch {
+	case bytes.HasSuffix(out, []byte("<!--")):
+		return 4, "-->", 2
+	case bytes.HasSuffix(out, []byte("<![CDATA[")):
+		return 9, "]]>", 0
+	case bytes.HasSuffix(out, []byte("<?")):
+		return 2, "?>", 0
+	case n >= 3 && out[n-3] == '<' && out[n-2] == '!' && (out[n-1] >= 'a' && out[n-1] <= 'z' || out[n-1] >= 'A' && out[n-1] <= 'Z'):
+		return 3, ">", 0
+	}
+	return 0, "", 0
+}
+
+// Text is the visible, unquoted text of a body as rendered, with, for each
+// byte, the span of the body it came from; a separator the rendering puts
+// between blocks, cells or hidden parts has none.
+type Text struct {
+	Rendered   string
+	from, to   []int32 // -1 for a separator
+	renderedTo strings.Builder
+}
+
+// HiddenElements are the raw HTML elements whose content a reader does not
+// see as text of the comment: they quote, show code, or show nothing.
+var HiddenElements = map[atom.Atom]bool{
+	atom.Blockquote: true, atom.Q: true, atom.Pre: true, atom.Code: true, atom.Kbd: true, atom.Samp: true,
+	atom.Tt: true, atom.Var: true, atom.Script: true, atom.Style: true, atom.Textarea: true, atom.Template: true,
+	atom.Title: true, atom.Noscript: true, atom.Iframe: true, atom.Xmp: true, atom.Plaintext: true,
+	atom.Noembed: true, atom.Noframes: true, atom.Object: true, atom.Select: true,
+}
+
+// Request returns the visible, unquoted text of shown (a body already
+// passed through Shown) as a reader sees it rendered.
+//
+// The body is rendered as GitHub renders it (goldmark, raw HTML included)
+// and the page is built as a browser builds it (x/net/html's parser, with
+// its implicit closes and reordering), so that what counts as quoted, code
+// or hidden is what the page shows, not what a second parser guesses. To
+// keep where each piece of text came from, the rendering wraps every text
+// of the body, Markdown text and raw HTML text alike, in an element that
+// names its place in the body (<x-src a="start" b="end">): an unknown
+// inline element, which a browser keeps where the text is.
+func Request(shown string) *Text {
+	src := []byte(shown)
+	var page bytes.Buffer
+	if err := marking.Convert(src, &page); err != nil {
+		// goldmark writes to a bytes.Buffer, which cannot fail.
+		return &Text{}
+	}
+	doc, err := xhtml.Parse(&page)
+	if err != nil {
+		return &Text{}
+	}
+	t := &Text{}
+	read(t, src, doc, -1, -1, markdownText)
+	t.Rendered = t.renderedTo.String()
+	return t
+}
+
+// read adds what a reader sees of n: text outside hidden elements, with
+// separators where elements break the text. from and to are the body's
+// span of the text n is in, when it is marked; -1 otherwise.
+func read(t *Text, src []byte, n *xhtml.Node, from, to int, k kind) {
+	switch n.Type {
+	case xhtml.TextNode:
+		if from < 0 {
+			t.add(n.Data, -1, -1)
+			return
+		}
+		decoded, spans := decode(src[from:to], from, k)
+		if decoded != n.Data {
+			// The page holds what the body's bytes do not (it cannot,
+			// but then no phrase is found in it).
+			t.add(n.Data, -1, -1)
+			return
+		}
+		for i := 0; i < len(spans); i++ {
+			t.from = append(t.from, spans[i][0])
+			t.to = append(t.to, spans[i][1])
+		}
+		t.renderedTo.WriteString(decoded)
+		return
+	case xhtml.ElementNode:
+		if n.Data == markTag {
+			from, to, k = span(n)
+			break
+		}
+		if HiddenElements[n.DataAtom] || footnoteMark(n) {
+			t.sep(" ")
+			return
+		}
+		t.sep(Separator(n.DataAtom))
+		defer t.sep(Separator(n.DataAtom))
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		read(t, src, c, from, to, k)
+	}
+}
+
+// footnoteMark is a footnote's number in the text or its way back: text
+// the renderer adds, not the author.
+func footnoteMark(n *xhtml.Node) bool {
+	if n.DataAtom != atom.A {
+		return false
+	}
+	for _, a := range n.Attr {
+		if a.Key == "class" && (a.Val == "footnote-ref" || a.Val == "footnote-backref") {
+			return true
+		}
+	}
+	return false
+}
+
+// span reads a mark's place in the body, and how the page shows it.
+func span(n *xhtml.Node) (from, to int, k kind) {
+	from, to = -1, -1
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "a":
+			from, _ = strconv.Atoi(a.Val)
+		case "b":
+			to, _ = strconv.Atoi(a.Val)
+		case "k":
+			k = kind(a.Val)
+		}
+	}
+	if from < 0 || to < from {
+		return -1, -1, markdownText
+	}
+	return from, to, k
+}
+
+// decode renders b, text of the body starting at offset at, as the page
+// shows it: a backslash before ASCII punctuation is dropped, a character
+// reference is decoded, NUL is U+FFFD, CR LF and CR are LF. For each byte
+// of the result it gives the span of the body it came from.
+func decode(b []byte, at int, k kind) (string, [][2]int32) {
+	var out strings.Builder
+	var spans [][2]int32
+	add := func(s string, from, to int) {
+		out.WriteString(s)
+		for range len(s) {
+			spans = append(spans, [2]int32{int32(at + from), int32(at + to)})
+		}
+	}
+	for i := 0; i < len(b); {
+		switch c := b[i]; {
+		case c == '\\' && k == markdownText && i+1 < len(b) && isPunct(b[i+1]):
+			add(string(b[i+1]), i, i+2)
+			i += 2
+			continue
+		case c == '&' && k != verbatim:
+			if ref, n := reference(b[i:]); n > 0 {
+				add(ref, i, i+n)
+				i += n
+				continue
+			}
+		case c == 0:
+			add("\uFFFD", i, i+1)
+			i++
+			continue
+		case c == '\r':
+			n := 1
+			if i+1 < len(b) && b[i+1] == '\n' {
+				n = 2
+			}
+			add("\n", i, i+n)
+			i += n
+			continue
+		}
+		_, size := utf8.DecodeRune(b[i:])
+		add(string(b[i:i+size]), i, i+size)
+		i += size
+	}
+	return out.String(), spans
+}
+
+// Separator is what an element puts between the text before and after it,
+// as a reader sees it: a line break for a block (and <br>), a space for a
+// hidden element or an image, nothing for other inline elements.
+func Separator(a atom.Atom) string {
+	switch {
+	case HiddenElements[a], a == atom.Img, a == atom.Input, a == atom.Td, a == atom.Th:
+		return " "
+	case blocks[a]:
+		return "\n"
+	}
+	return ""
+}
+
+// blocks are HTML's block-level elements, and <br>.
+var blocks = map[atom.Atom]bool{
+	atom.Address: true, atom.Article: true, atom.Aside: true, atom.Br: true, atom.Details: true, atom.Dd: true,
+	atom.Dialog: true, atom.Div: true, atom.Dl: true, atom.Dt: true, atom.Fieldset: true, atom.Figcaption: true,
+	atom.Figure: true, atom.Footer: true, atom.Form: true, atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true,
+	atom.H5: true, atom.H6: true, atom.Header: true, atom.Hr: true, atom.Li: true, atom.Main: true, atom.Nav: true,
+	atom.Ol: true, atom.P: true, atom.Section: true, atom.Summary: true, atom.Table: true, atom.Tbody: true,
+	atom.Thead: true, atom.Tfoot: true, atom.Tr: true, atom.Ul: true, atom.Caption: true, atom.Center: true,
+	atom.Legend: true, atom.Menu: true, atom.Optgroup: true, atom.Option: true, atom.Body: true, atom.Html: true,
+}
+
+func isPunct(c byte) bool {
+	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
+}
+
+// add appends s, which came from the body's bytes [from, to).
+func (t *Text) add(s string, from, to int) {
+	for range len(s) {
+		t.from = append(t.from, int32(from))
+		t.to = append(t.to, int32(to))
+	}
+	t.renderedTo.WriteString(s)
+}
+
+// sep appends a separator ("" for none), unless the text already ends
+// with the same one or a line break.
+func (t *Text) sep(s string) {
+	cur := t.renderedTo.String()
+	if s == "" || cur == "" || strings.HasSuffix(cur, "\n") || strings.HasSuffix(cur, s) {
+		return
+	}
+	t.add(s, -1, -1)
+}
+
+// Find returns the span of shown (the body Request was given) where phrase
+// first stands as a whole word of the rendered text: not glued to letters,
+// digits, marks or the characters that continue a command, a path or a
+// mention ("_-/@"). Every byte of the match must come from the body.
+func (t *Text) Find(phrase string) (from, to int, ok bool) {
+	r := t.Rendered
+	for start := 0; start <= len(r)-len(phrase) && phrase != ""; {
+		j := strings.Index(r[start:], phrase)
+		if j < 0 {
+			return 0, 0, false
+		}
+		i := start + j
+		prev, _ := utf8.DecodeLastRuneInString(r[:i])
+		next, _ := utf8.DecodeRuneInString(r[i+len(phrase):])
+		if (i == 0 || !WordRune(prev)) && (i+len(phrase) == len(r) || !WordRune(next)) && t.sourced(i, i+len(phrase)) {
+			return int(t.from[i]), int(t.to[i+len(phrase)-1]), true
+		}
+		_, size := utf8.DecodeRuneInString(r[i:])
+		start = i + size
+	}
+	return 0, 0, false
+}
+
+// sourced reports whether rendered bytes [i, j) all come from the body.
+func (t *Text) sourced(i, j int) bool {
+	for k := i; k < j; k++ {
+		if t.from[k] < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// WordRune reports whether r continues a word, a command, a path or a
+// mention, so that a phrase next to it is not a whole word.
+func WordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || strings.ContainsRune("_-/@", r)
+}
