@@ -17,7 +17,7 @@ var (
 		"<pre>\n", "</pre>\n", "| a | b |\n|---|---|\n| ", "[^1]: ", "[ref]: https://x.y ", "---\n", "- [ ] "}
 	inlinePieces = []string{phrase, phrase, phrase, " go", "x", " ", "`", "``", "*", "**", "_", "~~", "[", "](https://x.y)",
 		"![", "<q>", "</q>", "<code>", "</code>", "<kbd>", "</kbd>", "<b>", "</b>", "<em>", "</em>", "<!-- ", " -->",
-		"&#47;", "&amp;", "\\", "[^1]", "https://x.y", "www.x.y", "|", "<", ">", "\"", "(", ")", ".", "-", "@", "<br>"}
+		"&#47;", "&amp;", "&nbsp", "&nbsp;", "&x;", "\\", "[^1]", "https://x.y", "www.x.y", "|", "<", ">", "\"", "(", ")", ".", "-", "@", "<br>"}
 )
 
 // randomBody builds one body from the pieces.

@@ -190,6 +190,13 @@ func reference(b []byte) (string, int) {
 		return "", 0
 	}
 	ref := string(b[:end+1])
+	if ref[1] != '#' && strings.IndexFunc(ref[1:end], func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) >= 0 {
+		// Not a name: html.UnescapeString would still decode a legacy
+		// one without its ";" ("&nbsp x;"), which CommonMark does not.
+		return "", 0
+	}
 	if ref[1] == '#' {
 		digits := ref[2:end]
 		hex := len(digits) > 0 && (digits[0] == 'x' || digits[0] == 'X')
@@ -207,4 +214,27 @@ func reference(b []byte) (string, int) {
 		return "", 0
 	}
 	return s, end + 1
+}
+
+// htmlReference decodes the character reference at the start of b as
+// HTML does in text (the page's raw HTML): as html.UnescapeString does,
+// legacy names without their ";" included ("&nbsp"); it gives the length
+// consumed, 0 when there is no reference.
+func htmlReference(b []byte) (string, int) {
+	end := len(b)
+	if j := bytes.IndexByte(b[1:], '&'); j >= 0 {
+		end = j + 1
+	}
+	w := string(b[:end])
+	d := html.UnescapeString(w)
+	if d == w {
+		return "", 0
+	}
+	// d is the reference decoded, then the rest of w as it is.
+	for k := 2; k <= len(w); k++ {
+		if rest := w[k:]; strings.HasSuffix(d, rest) && d[:len(d)-len(rest)] != w[:k] {
+			return d[:len(d)-len(rest)], k
+		}
+	}
+	return "", 0
 }

@@ -33,4 +33,3 @@ func TestShown(t *testing.T) {
 		}
 	}
 }
-

@@ -228,7 +228,13 @@ func decode(b []byte, at int, k kind) (string, [][2]int32) {
 			add(string(b[i+1]), i, i+2)
 			i += 2
 			continue
-		case c == '&' && k != verbatim:
+		case c == '&' && k == htmlText:
+			if ref, n := htmlReference(b[i:]); n > 0 {
+				add(ref, i, i+n)
+				i += n
+				continue
+			}
+		case c == '&' && k == markdownText:
 			if ref, n := reference(b[i:]); n > 0 {
 				add(ref, i, i+n)
 				i += n
