@@ -312,3 +312,49 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestHostileJobKeys (issue 19): a job record whose member names differ
+// only by case, or by ſ (which encoding/json folds to s), is read by exact
+// names, as the action's own job output and --json show it; a member given
+// twice is refused. No backlink or review request goes to the pull request
+// a look-alike member names.
+func TestHostileJobKeys(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		job     string
+		status  string // the status output
+		errText string // in the log
+	}{
+		{"look-alike names", `{"id":"job_1","status":"failed","ſtatus":"completed","prLink":"https://github.com/acme/docs/pull/101","PRLINK":"https://github.com/acme/other/pull/7",` +
+			`"source":{"repository":"https://github.com/acme/docs","ref":null},"createdAt":"2026-11-22T09:00:00Z","archivedAt":null}`,
+			"failed", "ended with status failed"},
+		{"a name given twice", `{"id":"job_1","status":"failed","status":"completed","prLink":"https://github.com/acme/other/pull/7",` +
+			`"source":{"repository":"https://github.com/acme/docs","ref":null},"createdAt":"2026-11-22T09:00:00Z","archivedAt":null}`,
+			"error", "duplicate"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := hostileAPI(t, tt.job)
+			h := newHarness(t, fakeapi.Scenario{})
+			gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs add a FAQ"))
+			h.vars["INPUT_BASE-URL"] = srv.URL
+			if err := h.run(context.Background()); err == nil {
+				t.Fatalf("run succeeded\n%s", h.stdout.String())
+			}
+			out := h.outputs()
+			if out["status"] != tt.status || strings.Contains(out["pr-link"], "other") || out["pr-number"] == "7" {
+				t.Errorf("outputs %v", out)
+			}
+			if !strings.Contains(h.stdout.String(), tt.errText) {
+				t.Errorf("log lacks %q:\n%s", tt.errText, h.stdout.String())
+			}
+			for _, r := range gh.Requests() {
+				if strings.Contains(r.Path, "/acme/other/") {
+					t.Errorf("GitHub got %s %s for the look-alike pull request", r.Method, r.Path)
+				}
+			}
+		})
+	}
+}

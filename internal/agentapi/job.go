@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // Job statuses the API documents. Others may appear; they are not terminal.
@@ -65,9 +67,16 @@ func deref(s *string) string {
 
 // DecodeJob parses and checks a job record: a JSON object with a non-empty
 // id and status.
+//
+// It decodes strictly, with the design of encoding/json/v2
+// (github.com/go-json-experiment/json): member names match exactly, so
+// "ſtatus" or "PRLINK" is not status or prLink (encoding/json folds case,
+// and ſ to s); a name given twice is refused, so that no reader of the
+// record can take another value than the action does; the text must be
+// valid UTF-8. Members the API adds later are ignored.
 func DecodeJob(data []byte) (*Job, error) {
 	var j Job
-	if err := json.Unmarshal(data, &j); err != nil {
+	if err := jsonv2.Unmarshal(data, &j); err != nil {
 		return nil, fmt.Errorf("not a job record: %w", err)
 	}
 	if j.ID == "" || j.Status == "" {
