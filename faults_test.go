@@ -152,7 +152,7 @@ func TestFaultsAgentAPI(t *testing.T) {
 		{name: "HTML page with 200 on poll", at: reqFirstPoll, fault: faults.HTMLPage(),
 			out: completed, creates: 1, log: "HTTP 200, but the reply is not a job record; retry 1 in", virtual: 5 * time.Minute},
 		{name: "HTML page with 201 on create", at: reqCreate, fault: faults.HTMLStatus(http.StatusCreated), wantErr: true,
-			out: uncertain, creates: 1, log: "malformed response body: the reply is not a job record (not a job record: invalid character '<' looking for beginning of value); check base-url; the job may or may not have been created", virtual: time.Second},
+			out: uncertain, creates: 1, log: "malformed response body: the reply is not a job record (not a job record: jsontext: invalid character '<' at start of value); check base-url; the job may or may not have been created", virtual: time.Second},
 		{name: "502 on follow-up", at: 1, fault: faults.Status(http.StatusBadGateway), wantErr: true,
 			tweak: func(h *harness) { h.api.AddJob("job_old", "active"); h.vars["INPUT_JOB-ID"] = "job_old" },
 			out:   map[string]string{"job-id": "job_old", "timed-out": "false"}, msgs: 1,

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/getkin/kin-openapi v0.153.0
+	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-github/v62 v62.0.0
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/sethvargo/go-githubactions v1.4.0
@@ -12,7 +13,6 @@ require (
 )
 
 require (
-	github.com/go-json-experiment/json v1.27.2 // indirect
 	github.com/go-openapi/jsonpointer v0.22.5 // indirect
 	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
 	github.com/google/go-querystring v1.1.0 // indirect

@@ -109,7 +109,10 @@ func (r *run) execute(ctx context.Context) (End, error) {
 		return Invalid, err
 	}
 	r.cfg = cfg
-	trig, err := event.Read(r.rc.EventName, r.rc.EventPath, r.rc.Repository)
+	// The payload is read under the timeout, which bounds the whole step.
+	readCtx, cancelRead := context.WithTimeout(ctx, cfg.Timeout)
+	trig, err := event.Read(readCtx, r.rc.EventName, r.rc.EventPath, r.rc.Repository)
+	cancelRead()
 	if err != nil {
 		return Invalid, err
 	}

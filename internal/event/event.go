@@ -6,8 +6,11 @@
 package event
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -73,7 +76,12 @@ type Trigger struct {
 // missing or unreadable event file is an error for them. Other events (a
 // manual dispatch, a schedule, a push) have no issue to talk to: their
 // payload is read only for the sender, and the action can run without it.
-func Read(name, path, repository string) (*Trigger, error) {
+//
+// The payload is read within bounds, under ctx: a regular file of at most
+// MaxPayloadBytes. A named pipe, a device or a larger file is an error at
+// once, and a read that does not end (a file replaced by a pipe) ends with
+// ctx, so the timeout and signals stop it.
+func Read(ctx context.Context, name, path, repository string) (*Trigger, error) {
 	t := &Trigger{Event: name}
 	if repository != "" {
 		owner, repo, ok := strings.Cut(repository, "/")
@@ -83,22 +91,29 @@ func Read(name, path, repository string) (*Trigger, error) {
 		t.Owner, t.Repo = owner, repo
 	}
 
+	var payload []byte
+	if path != "" {
+		var err error
+		if payload, err = readPayload(ctx, path); err != nil && knownEvent(t.Event) {
+			return nil, fmt.Errorf("read %s event: %w", t.Event, err)
+		}
+	}
 	var err error
 	switch t.Event {
 	case "issue_comment":
-		err = readIssueComment(path, t)
+		err = readIssueComment(payload, t)
 	case "pull_request_review_comment":
-		err = readReviewComment(path, t)
+		err = readReviewComment(payload, t)
 	case "pull_request_review":
-		err = readReview(path, t)
+		err = readReview(payload, t)
 	case "pull_request_review_thread":
-		err = readReviewThread(path, t)
+		err = readReviewThread(payload, t)
 	case "issues":
-		err = readIssues(path, t)
+		err = readIssues(payload, t)
 	case "pull_request", "pull_request_target":
-		err = readPullRequest(path, t)
+		err = readPullRequest(payload, t)
 	default:
-		readOther(path, t)
+		readOther(payload, t)
 		return t, nil
 	}
 	if err != nil {
@@ -110,23 +125,85 @@ func Read(name, path, repository string) (*Trigger, error) {
 	return t, nil
 }
 
-func decode(path string, v any) error {
-	if path == "" {
+// MaxPayloadBytes bounds the event payload: GitHub caps a webhook
+// payload at 25 MB.
+const MaxPayloadBytes = 25 << 20
+
+// knownEvent reports whether the run needs the event's payload.
+func knownEvent(name string) bool {
+	switch name {
+	case "issue_comment", "pull_request_review_comment", "pull_request_review", "pull_request_review_thread",
+		"issues", "pull_request", "pull_request_target":
+		return true
+	}
+	return false
+}
+
+// readPayload reads the event file at path within bounds, under ctx.
+func readPayload(ctx context.Context, path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("event payload: %w", err)
+	}
+	switch {
+	case !fi.Mode().IsRegular():
+		kind := "a special file"
+		switch m := fi.Mode(); {
+		case m.IsDir():
+			kind = "a directory"
+		case m&fs.ModeNamedPipe != 0:
+			kind = "a named pipe"
+		case m&fs.ModeDevice != 0:
+			kind = "a device"
+		case m&fs.ModeSocket != 0:
+			kind = "a socket"
+		}
+		return nil, fmt.Errorf("event payload %s is %s, not a regular file: GITHUB_EVENT_PATH must name the file the runner wrote", path, kind)
+	case fi.Size() > MaxPayloadBytes:
+		return nil, fmt.Errorf("event payload %s is %d bytes, over the %d MB GitHub allows a webhook payload", path, fi.Size(), MaxPayloadBytes>>20)
+	}
+	type read struct {
+		data []byte
+		err  error
+	}
+	done := make(chan read, 1)
+	go func() {
+		f, err := os.Open(path)
+		if err != nil {
+			done <- read{nil, err}
+			return
+		}
+		defer f.Close()
+		data, err := io.ReadAll(io.LimitReader(f, MaxPayloadBytes+1))
+		done <- read{data, err}
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, fmt.Errorf("event payload %s: %w", path, context.Cause(ctx))
+	case r := <-done:
+		switch {
+		case r.err != nil:
+			return nil, fmt.Errorf("event payload: %w", r.err)
+		case len(r.data) > MaxPayloadBytes:
+			return nil, fmt.Errorf("event payload %s is over the %d MB GitHub allows a webhook payload", path, MaxPayloadBytes>>20)
+		}
+		return r.data, nil
+	}
+}
+
+func decode(payload []byte, v any) error {
+	if payload == nil {
 		return fmt.Errorf("GITHUB_EVENT_PATH is not set")
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
+	if err := json.Unmarshal(payload, v); err != nil {
 		return fmt.Errorf("event payload: %w", err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("event payload %s: %w", path, err)
 	}
 	return nil
 }
 
-func readIssueComment(path string, t *Trigger) error {
+func readIssueComment(payload []byte, t *Trigger) error {
 	var e github.IssueCommentEvent
-	if err := decode(path, &e); err != nil {
+	if err := decode(payload, &e); err != nil {
 		return err
 	}
 	if e.Issue == nil || e.Comment == nil {
@@ -142,9 +219,9 @@ func readIssueComment(path string, t *Trigger) error {
 	return nil
 }
 
-func readReviewComment(path string, t *Trigger) error {
+func readReviewComment(payload []byte, t *Trigger) error {
 	var e github.PullRequestReviewCommentEvent
-	if err := decode(path, &e); err != nil {
+	if err := decode(payload, &e); err != nil {
 		return err
 	}
 	if e.PullRequest == nil || e.Comment == nil {
@@ -165,9 +242,9 @@ func readReviewComment(path string, t *Trigger) error {
 	return nil
 }
 
-func readReview(path string, t *Trigger) error {
+func readReview(payload []byte, t *Trigger) error {
 	var e github.PullRequestReviewEvent
-	if err := decode(path, &e); err != nil {
+	if err := decode(payload, &e); err != nil {
 		return err
 	}
 	if e.PullRequest == nil || e.Review == nil {
@@ -184,9 +261,9 @@ func readReview(path string, t *Trigger) error {
 
 // readReviewThread reads a thread resolved or unresolved: never a request,
 // but its pull request and sender are still reported.
-func readReviewThread(path string, t *Trigger) error {
+func readReviewThread(payload []byte, t *Trigger) error {
 	var e github.PullRequestReviewThreadEvent
-	if err := decode(path, &e); err != nil {
+	if err := decode(payload, &e); err != nil {
 		return err
 	}
 	if e.PullRequest == nil {
@@ -198,9 +275,9 @@ func readReviewThread(path string, t *Trigger) error {
 	return nil
 }
 
-func readIssues(path string, t *Trigger) error {
+func readIssues(payload []byte, t *Trigger) error {
 	var e github.IssuesEvent
-	if err := decode(path, &e); err != nil {
+	if err := decode(payload, &e); err != nil {
 		return err
 	}
 	if e.Issue == nil {
@@ -214,9 +291,9 @@ func readIssues(path string, t *Trigger) error {
 	return nil
 }
 
-func readPullRequest(path string, t *Trigger) error {
+func readPullRequest(payload []byte, t *Trigger) error {
 	var e github.PullRequestEvent
-	if err := decode(path, &e); err != nil {
+	if err := decode(payload, &e); err != nil {
 		return err
 	}
 	if e.PullRequest == nil {
@@ -233,12 +310,12 @@ func readPullRequest(path string, t *Trigger) error {
 // readOther keeps what every payload has. Errors are dropped on purpose:
 // these events do not need the payload, and a run outside Actions (the demo)
 // has none.
-func readOther(path string, t *Trigger) {
+func readOther(payload []byte, t *Trigger) {
 	var e struct {
 		Action *string      `json:"action"`
 		Sender *github.User `json:"sender"`
 	}
-	if path == "" || decode(path, &e) != nil {
+	if payload == nil || decode(payload, &e) != nil {
 		return
 	}
 	if e.Action != nil {

@@ -1,6 +1,7 @@
 package event
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -113,15 +114,15 @@ func TestRead(t *testing.T) {
 		},
 		{
 			name: "comment event with a missing file", event: "issue_comment", path: "testdata/nope.json", repo: "acme/docs",
-			wantErr: "read issue_comment event: event payload: open testdata/nope.json",
+			wantErr: "read issue_comment event: event payload: stat testdata/nope.json: no such file",
 		},
 		{
 			name: "review comment with an unreadable file", event: "pull_request_review_comment", path: unreadable, repo: "acme/docs",
-			wantErr: "read pull_request_review_comment event: event payload:",
+			wantErr: "is a directory, not a regular file",
 		},
 		{
 			name: "truncated payload", event: "issue_comment", file: "truncated.json", repo: "acme/docs",
-			wantErr: "read issue_comment event: event payload testdata/truncated.json: unexpected end of JSON input",
+			wantErr: "read issue_comment event: event payload: unexpected end of JSON input",
 		},
 		{
 			name: "comment event without a comment", event: "issue_comment", file: "issue_comment_no_comment.json", repo: "acme/docs",
@@ -155,21 +156,21 @@ func TestRead(t *testing.T) {
 			if tc.file != "" {
 				path = filepath.Join("testdata", tc.file)
 			}
-			got, err := Read(tc.event, path, tc.repo)
+			got, err := Read(context.Background(), tc.event, path, tc.repo)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("Read() error = %v, want one containing %q", err, tc.wantErr)
+					t.Fatalf("Read(context.Background(), ) error = %v, want one containing %q", err, tc.wantErr)
 				}
 				if got != nil {
-					t.Errorf("Read() = %+v with an error, want nil", got)
+					t.Errorf("Read(context.Background(), ) = %+v with an error, want nil", got)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("Read() error = %v", err)
+				t.Fatalf("Read(context.Background(), ) error = %v", err)
 			}
 			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("Read() =\n%+v\nwant\n%+v", got, tc.want)
+				t.Errorf("Read(context.Background(), ) =\n%+v\nwant\n%+v", got, tc.want)
 			}
 		})
 	}
@@ -184,9 +185,9 @@ func TestReadSenderFallback(t *testing.T) {
 	if err := os.WriteFile(p, []byte(payload), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Read("issue_comment", p, "o/r")
+	got, err := Read(context.Background(), "issue_comment", p, "o/r")
 	if err != nil {
-		t.Fatalf("Read() error = %v", err)
+		t.Fatalf("Read(context.Background(), ) error = %v", err)
 	}
 	if got.Sender != "renovate[bot]" || !got.SenderIsBot {
 		t.Errorf("Sender = %q, SenderIsBot = %v; want renovate[bot], true", got.Sender, got.SenderIsBot)

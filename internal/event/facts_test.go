@@ -1,6 +1,7 @@
 package event
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,12 +106,12 @@ func TestReadFacts(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Read(tc.event, tc.path, "o/r")
+			got, err := Read(context.Background(), tc.event, tc.path, "o/r")
 			if err != nil {
-				t.Fatalf("Read() error = %v", err)
+				t.Fatalf("Read(context.Background(), ) error = %v", err)
 			}
 			if !tc.check(got) {
-				t.Errorf("Read() = %+v\nwant %s", got, tc.want)
+				t.Errorf("Read(context.Background(), ) = %+v\nwant %s", got, tc.want)
 			}
 		})
 	}
@@ -123,13 +124,13 @@ func TestReadReviewErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, event := range []string{"pull_request_review", "pull_request_review_thread"} {
-		_, err := Read(event, filepath.Join("testdata", "issues_opened.json"), "o/r")
+		_, err := Read(context.Background(), event, filepath.Join("testdata", "issues_opened.json"), "o/r")
 		if err == nil {
-			t.Errorf("Read(%s) of an issues payload: no error", event)
+			t.Errorf("Read(context.Background(), %s) of an issues payload: no error", event)
 		}
 	}
-	if _, err := Read("pull_request_review", p, "o/r"); err == nil {
-		t.Error("Read() of a review event without a review: no error")
+	if _, err := Read(context.Background(), "pull_request_review", p, "o/r"); err == nil {
+		t.Error("Read(context.Background(), ) of a review event without a review: no error")
 	}
 }
 

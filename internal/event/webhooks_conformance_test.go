@@ -3,6 +3,7 @@
 package event
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -205,9 +206,9 @@ func TestReadWebhooks(t *testing.T) {
 				t.Fatal(err)
 			}
 			name, _, _ := strings.Cut(w.file, ".")
-			got, err := Read(name, path, p.Repository.FullName)
+			got, err := Read(context.Background(), name, path, p.Repository.FullName)
 			if err != nil {
-				t.Fatalf("Read() error = %v", err)
+				t.Fatalf("Read(context.Background(), ) error = %v", err)
 			}
 			if got.Event != name || got.Owner+"/"+got.Repo != p.Repository.FullName {
 				t.Errorf("event %q in %s/%s, want %q in %s", got.Event, got.Owner, got.Repo, name, p.Repository.FullName)
@@ -284,12 +285,12 @@ func TestReadFactsOfExamples(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Read(tc.event, tc.path, "o/r")
+			got, err := Read(context.Background(), tc.event, tc.path, "o/r")
 			if err != nil {
-				t.Fatalf("Read() error = %v", err)
+				t.Fatalf("Read(context.Background(), ) error = %v", err)
 			}
 			if !tc.check(got) {
-				t.Errorf("Read() = %+v\nwant %s", got, tc.want)
+				t.Errorf("Read(context.Background(), ) = %+v\nwant %s", got, tc.want)
 			}
 		})
 	}
