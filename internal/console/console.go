@@ -36,8 +36,11 @@ type Writer struct {
 	status  string
 	next    time.Time
 	shown   int // the runes of the status line on the screen; 0 when none
-	done    chan struct{}
-	stopped sync.WaitGroup
+	// maxStatus keeps the status line on one row of the terminal (its
+	// width less one): a line that wraps cannot be redrawn with \r.
+	maxStatus int
+	done      chan struct{}
+	stopped   sync.WaitGroup
 }
 
 // NewPlain returns a writer of readable lines on w, for a pipe or a file.
@@ -50,7 +53,7 @@ func NewPlain(w io.Writer) *Writer {
 // every refresh (0: on events only). Elapsed time is measured on clk from
 // now. Close stops the refresh and clears the line.
 func NewTerminal(w io.Writer, clk clock.Clock, refresh time.Duration) *Writer {
-	c := &Writer{w: w, live: true, clk: clk, start: clk.Now(), done: make(chan struct{})}
+	c := &Writer{w: w, live: true, clk: clk, start: clk.Now(), done: make(chan struct{}), maxStatus: width(w) - 1}
 	if refresh > 0 {
 		c.stopped.Add(1)
 		go c.tick(refresh)
@@ -213,10 +216,6 @@ func clean(s string) string {
 	}, s)
 }
 
-// maxStatus keeps the status line on one row of the narrowest usual
-// terminal: a line that wraps cannot be redrawn with \r.
-const maxStatus = 79
-
 // statusLine is the text of the status line at now.
 func (c *Writer) statusLine(now time.Time) string {
 	s := "job " + clean(escape.Log(c.job)) + ": " + clean(escape.Log(c.status)) +
@@ -227,8 +226,8 @@ func (c *Writer) statusLine(now time.Time) string {
 	} else {
 		s += "checking now"
 	}
-	if r := []rune(s); len(r) > maxStatus {
-		s = string(r[:maxStatus-1]) + "…"
+	if r := []rune(s); len(r) > c.maxStatus {
+		s = string(r[:max(c.maxStatus-1, 0)]) + "…"
 	}
 	return s
 }
