@@ -571,3 +571,50 @@ func TestCancelledFinalEditIsBounded(t *testing.T) {
 	}
 	h.wantOutputs(map[string]string{"job-id": "job_0001", "timed-out": "false"})
 }
+
+// TestBigThreadContinuesTheJob (issue 20, item 5): an outsider posts 70
+// comments of 65,000 characters on a public issue, so the thread's page of
+// 100 comments is over the 4 MiB cap on a response. The thread is read
+// again in pages of ten: a maintainer's request continues the thread's job,
+// and the agent's pull request gets the backlink and the review request.
+func TestBigThreadContinuesTheJob(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+	gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs also mention the Retry-After header"))
+	h.api.AddJob("job_0777", "completed")
+	gh.SeedComment(12, fakegithub.BotLogin, true, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_0777 -->\n✅ **Done.**")
+	big := strings.Repeat("spam ", 13000) // 65,000 characters
+	for range 70 {
+		gh.SeedComment(12, "outsider", false, big)
+	}
+	if err := h.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, h.stdout.String())
+	}
+	h.wantRequests(0, 1)
+	if msg := h.api.Requests()[0]; msg.Path != "/v2/agent/proj-1/job/job_0777/message" {
+		t.Errorf("follow-up sent to %s, want job_0777", msg.Path)
+	}
+	var lists, backlink, review int
+	for _, r := range gh.Requests() {
+		switch {
+		case r.Method == http.MethodGet && strings.HasSuffix(r.Path, "/issues/12/comments"):
+			lists++
+		case r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/issues/101/comments"):
+			backlink++
+		case r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/pulls/101/requested_reviewers"):
+			review++
+		}
+	}
+	if backlink != 1 || review != 1 {
+		t.Errorf("backlink %d, review request %d; want one each", backlink, review)
+	}
+	// One page of 100 that was too large, then its parts of ten: the 72
+	// comments (the marker's, the outsider's 70 and the run's own) fill
+	// eight.
+	if lists != 9 {
+		t.Errorf("%d list requests on #12, want 9", lists)
+	}
+	if strings.Contains(h.stdout.String(), "::warning::") {
+		t.Errorf("a warning:\n%s", h.stdout.String())
+	}
+}

@@ -112,16 +112,64 @@ func (c *Client) ListCommentsPage(ctx context.Context, owner, repo string, numbe
 	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("list comments on #%d: %w", number, err)
 	}
-	opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: PerPage, Page: page}}
-	list, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, number, opt)
+	list, resp, err := c.listComments(ctx, owner, repo, number, page, PerPage)
+	if errors.Is(err, httpclient.ErrBodyTooLarge) {
+		return c.listCommentsInParts(ctx, owner, repo, number, page)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("list comments on #%d: %w", number, clean(err))
+		return nil, err
 	}
 	out := &CommentPage{Next: resp.NextPage, Last: resp.LastPage}
 	for _, ic := range list {
 		out.Comments = append(out.Comments, fromIssueComment(ic))
 	}
 	return out, nil
+}
+
+// PartPerPage is the page size a page too large for the response cap is
+// read again in: GitHub caps a comment at 65,536 characters, which JSON
+// writes in at most 6 bytes each (\u0001), so ten comments and their other
+// fields stay under the 4 MiB cap whatever they hold.
+const PartPerPage = 10
+
+// listCommentsInParts reads page (of PerPage) as PerPage/PartPerPage pages
+// of PartPerPage: a thread whose newest hundred comments are too large to
+// read at once (70 comments of 65,000 characters) is still read whole. The
+// cost of such a page: its failed request (at most the cap read) and ten
+// requests of less than 4 MiB each.
+func (c *Client) listCommentsInParts(ctx context.Context, owner, repo string, number, page int) (*CommentPage, error) {
+	const parts = PerPage / PartPerPage
+	out := &CommentPage{}
+	for i := 1; i <= parts; i++ {
+		list, resp, err := c.listComments(ctx, owner, repo, number, (page-1)*parts+i, PartPerPage)
+		if err != nil {
+			return nil, err
+		}
+		for _, ic := range list {
+			out.Comments = append(out.Comments, fromIssueComment(ic))
+		}
+		if resp.LastPage > 0 {
+			// Converted to pages of PerPage.
+			out.Last = (resp.LastPage + parts - 1) / parts
+		}
+		if resp.NextPage == 0 {
+			// This part is the thread's last.
+			return out, nil
+		}
+	}
+	if out.Last > page {
+		out.Next = page + 1
+	}
+	return out, nil
+}
+
+func (c *Client) listComments(ctx context.Context, owner, repo string, number, page, perPage int) ([]*github.IssueComment, *github.Response, error) {
+	opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: perPage, Page: page}}
+	list, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, number, opt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list comments on #%d: %w", number, clean(err))
+	}
+	return list, resp, nil
 }
 
 // Reaction kinds: which endpoint a comment's reactions live under.
