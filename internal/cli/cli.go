@@ -7,6 +7,8 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -86,10 +88,12 @@ const maxKeyBytes = 4 << 10
 // its flag then needs no value (--dry-run) or takes one after = (--wait=false).
 func IsBool(in inputs.Input) bool { return in.Default == "true" || in.Default == "false" }
 
-// Parse reads the command line (without the program's name): flags are
-// -name or --name, with the value after = or as the next argument; a
-// true/false flag alone means true. No value is repeated in an error, so
-// that a secret typed in the wrong place does not reach a log.
+// Parse reads the command line (without the program's name) with the
+// standard library's flag package: flags are -name or --name, with the
+// value after = or as the next argument; a true/false flag alone means true
+// and takes another value only after = (--wait=false). No value is
+// repeated in an error, so that a secret typed in the wrong place does not
+// reach a log: flag's own messages, which quote values, are never shown.
 func Parse(args []string) (Command, error) {
 	c := Command{Flags: map[string]string{}}
 	if len(args) > 0 {
@@ -108,70 +112,114 @@ func Parse(args []string) (Command, error) {
 			return c, nil
 		}
 	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			if i+1 < len(args) {
-				return c, stray(i+1, args[i+1])
-			}
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			return c, stray(i, a)
-		}
-		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
-		switch in, isInput := flag(name); {
-		case name == "h" || name == "help":
-			c.Mode = Help
-			return c, nil
-		case slices.Contains(Secrets, name):
-			// The value is not repeated anywhere.
-			return c, refuseSecret(name)
-		case name == JSONFlag || name == KeyStdinFlag || isInput && IsBool(in):
-			if !hasValue {
-				value = "true"
-			}
-			switch name {
-			case JSONFlag, KeyStdinFlag:
-				b, err := inputs.ParseBool(value)
-				if err != nil {
-					return c, usagef("--%s %v", name, err)
-				}
-				if name == JSONFlag {
-					c.JSON = b
-				} else {
-					c.KeyFromStdin = b
-				}
-			default:
-				// Checked later, with every other input, by package inputs.
-				c.Flags[name] = value
-			}
-		case isInput:
-			if !hasValue {
-				if i+1 == len(args) {
-					return c, usagef("--%s needs a value", name)
-				}
-				i++
-				value = args[i]
-			}
-			c.Flags[name] = value
+
+	var p parsing
+	fs := flag.NewFlagSet("agent-job-action", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	for _, in := range inputs.Inputs {
+		switch {
+		case slices.Contains(Secrets, in.Name):
+			fs.Var(secretFlag{name: in.Name, p: &p}, in.Name, "")
+		case IsBool(in):
+			fs.Var(inputFlag{name: in.Name, flags: c.Flags, isBool: true}, in.Name, "")
 		default:
-			return c, usagef("unknown flag --%s", name)
+			fs.Var(inputFlag{name: in.Name, flags: c.Flags}, in.Name, "")
 		}
+	}
+	fs.Var(boolFlag{name: JSONFlag, to: &c.JSON, p: &p}, JSONFlag, "")
+	fs.Var(boolFlag{name: KeyStdinFlag, to: &c.KeyFromStdin, p: &p}, KeyStdinFlag, "")
+
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		c.Mode = Help
+		return c, nil
+	case p.secret != "":
+		return c, refuseSecret(p.secret)
+	case p.notBool != "":
+		return c, usagef("--%s must be true or false", p.notBool)
+	case err != nil:
+		return c, flagError(err)
+	}
+	if rest := fs.Args(); len(rest) > 0 {
+		return c, stray(len(args)-len(rest), rest[0])
 	}
 	return c, nil
 }
 
-// flag is the input that flag --name sets; secrets have none.
-func flag(name string) (inputs.Input, bool) {
-	if slices.Contains(Secrets, name) {
-		return inputs.Input{}, false
+// parsing is what the flag values noticed while flag.Parse ran: the
+// refusals that Parse words itself.
+type parsing struct {
+	secret  string // a secret given as a flag
+	notBool string // a true/false flag given another value
+}
+
+// inputFlag sets an input from its flag; values are checked later, with
+// every other input, by package inputs.
+type inputFlag struct {
+	name   string
+	flags  map[string]string
+	isBool bool
+}
+
+func (f inputFlag) String() string     { return "" }
+func (f inputFlag) IsBoolFlag() bool   { return f.isBool }
+func (f inputFlag) Set(v string) error { f.flags[f.name] = v; return nil }
+
+// boolFlag is one of the command line's own true/false flags.
+type boolFlag struct {
+	name string
+	to   *bool
+	p    *parsing
+}
+
+func (f boolFlag) String() string   { return "" }
+func (f boolFlag) IsBoolFlag() bool { return true }
+func (f boolFlag) Set(v string) error {
+	b, err := inputs.ParseBool(v)
+	if err != nil {
+		f.p.notBool = f.name
+		return err
 	}
-	i := slices.IndexFunc(inputs.Inputs, func(in inputs.Input) bool { return in.Name == name })
-	if i < 0 {
-		return inputs.Input{}, false
+	*f.to = b
+	return nil
+}
+
+// secretFlag refuses a secret given as a flag, whatever its value, which
+// is never kept.
+type secretFlag struct {
+	name string
+	p    *parsing
+}
+
+func (f secretFlag) String() string { return "" }
+func (f secretFlag) Set(string) error {
+	f.p.secret = f.name
+	return errors.New("a secret is not a flag")
+}
+
+// flagError words an error of flag.Parse that no value noticed: an
+// unknown flag (named, unless the name may be a secret), a flag without
+// its value, or bad syntax. flag's messages are read for the flag's name
+// only; they are not shown.
+func flagError(err error) error {
+	msg := err.Error()
+	name := ""
+	if i := strings.LastIndex(msg, ": -"); i >= 0 {
+		name = strings.TrimLeft(msg[i+2:], "-")
 	}
-	return inputs.Inputs[i], true
+	switch {
+	case strings.HasPrefix(msg, "flag needs an argument:") && slices.Contains(Secrets, name):
+		return refuseSecret(name)
+	case strings.HasPrefix(msg, "flag needs an argument:"):
+		return usagef("--%s needs a value", name)
+	case strings.HasPrefix(msg, "flag provided but not defined:") && !maySecret(name):
+		return usagef("unknown flag --%s", name)
+	case strings.HasPrefix(msg, "flag provided but not defined:"):
+		return usagef("an unknown flag (not shown: it may be a secret)")
+	}
+	return usagef("a flag is written wrong: write --name value or --name=value")
 }
 
 // stray is the error for argument i, a, which no flag takes. The argument
