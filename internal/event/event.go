@@ -19,12 +19,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
-// Comment kinds, saying which reactions endpoint a comment belongs to.
-const (
-	KindIssue  = "issue"  // an issue_comment, on an issue or a pull request
-	KindReview = "review" // a pull_request_review_comment, on a diff line
-)
-
 // Trigger is the part of the event the action uses.
 type Trigger struct {
 	Event  string // GITHUB_EVENT_NAME
@@ -36,7 +30,7 @@ type Trigger struct {
 	URL    string // html_url of the issue or pull request
 	// CommentID is 0 unless the event is a comment.
 	CommentID   int64
-	CommentKind string // KindIssue or KindReview
+	CommentKind string // ghclient.KindIssue or ghclient.KindReview
 	CommentBody string
 	// CommentURL is the html_url of the comment or review that triggered
 	// the run; "" for other events.
@@ -212,7 +206,7 @@ func readIssueComment(payload []byte, t *Trigger) error {
 	t.Action = e.GetAction()
 	setIssue(t, e.Issue)
 	t.CommentID = e.Comment.GetID()
-	t.CommentKind = KindIssue
+	t.CommentKind = ghclient.KindIssue
 	t.CommentBody = e.Comment.GetBody()
 	t.CommentURL = e.Comment.GetHTMLURL()
 	setSender(t, e.Sender, e.Comment.User)
@@ -230,7 +224,7 @@ func readReviewComment(payload []byte, t *Trigger) error {
 	t.Action = e.GetAction()
 	setPullRequest(t, e.PullRequest)
 	t.CommentID = e.Comment.GetID()
-	t.CommentKind = KindReview
+	t.CommentKind = ghclient.KindReview
 	t.CommentBody = e.Comment.GetBody()
 	t.CommentURL = e.Comment.GetHTMLURL()
 	t.Path = e.Comment.GetPath()

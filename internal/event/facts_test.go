@@ -2,6 +2,7 @@ package event
 
 import (
 	"context"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +36,7 @@ func TestReadFacts(t *testing.T) {
 			check: func(g *Trigger) bool {
 				return g.Path == "guide.md" && g.Line == 41 && g.StartLine == 0 && g.Side == "RIGHT" &&
 					g.DiffHunk == "@@ -40,2 +40,2 @@\n-Old" && g.CommentURL == "https://github.com/acme/docs/pull/4#discussion_r777" &&
-					g.CommentKind == KindReview && g.HeadRef == "tone"
+					g.CommentKind == ghclient.KindReview && g.HeadRef == "tone"
 			},
 			want: "guide.md line 41 RIGHT, its hunk and URL, head branch tone",
 		},

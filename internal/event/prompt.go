@@ -23,7 +23,7 @@ func Prompt(t *Trigger, phrase string) string {
 	switch {
 	case t.ReviewID != 0:
 		return ReviewPrompt(t, phrase, nil)
-	case t.CommentID != 0 && t.CommentKind == KindReview:
+	case t.CommentID != 0 && t.CommentKind == ghclient.KindReview:
 		return ReviewCommentPrompt(t, phrase)
 	case t.CommentID != 0:
 		text = StripPhrase(t.CommentBody, phrase)

@@ -1,6 +1,7 @@
 package event_test
 
 import (
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ func FuzzPrompt(f *testing.F) {
 	f.Fuzz(func(t *testing.T, commentID int64, number int, isPR bool, title, url, comment, issueBody, owner, repo, phrase string) {
 		tr := &event.Trigger{
 			Event: "issue_comment", Owner: owner, Repo: repo, Number: number, IsPR: isPR, Title: title, URL: url,
-			CommentID: commentID, CommentKind: event.KindIssue, CommentBody: comment, IssueBody: issueBody,
+			CommentID: commentID, CommentKind: ghclient.KindIssue, CommentBody: comment, IssueBody: issueBody,
 		}
 		got := event.Prompt(tr, phrase)
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"os"
 	"path/filepath"
 	"strings"
@@ -245,7 +246,7 @@ func TestReadFactsOfExamples(t *testing.T) {
 			check: func(g *Trigger) bool {
 				return g.Path == "README.md" && g.Line == 265 && g.StartLine == 0 && g.Side == "RIGHT" &&
 					g.DiffHunk == "@@ -1 +1 @@\n-# Hello-World" && g.CommentURL == hello+"#discussion_r284312630" &&
-					g.CommentKind == KindReview && g.HeadRef == "changes"
+					g.CommentKind == ghclient.KindReview && g.HeadRef == "changes"
 			},
 			want: "README.md line 265 RIGHT, its hunk and URL, head branch changes",
 		},
