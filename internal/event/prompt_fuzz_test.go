@@ -1,11 +1,11 @@
 package event_test
 
 import (
-	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"strings"
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/event"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/visible"
 )
 
