@@ -2,13 +2,13 @@ package event
 
 import (
 	"context"
-	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
 // TestReadFacts checks the facts that answering in a pull request needs,

@@ -6,11 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
 // WebhooksEnv names the folder of the @octokit/webhooks-examples package
