@@ -5,6 +5,7 @@ import (
 	"html"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -21,12 +22,16 @@ import (
 // and k how the page shows it (see kind).
 const markTag = "x-src"
 
-// marking renders as Parser parses, raw HTML included, with every text of
-// the body marked with its place (see Request).
-var marking = goldmark.New(
-	goldmark.WithExtensions(extension.GFM, extension.Footnote),
-	goldmark.WithRendererOptions(ghtml.WithUnsafe(), renderer.WithNodeRenderers(util.Prioritized(marker{}, 100))),
-)
+// marking renders CommonMark with the extensions GitHub renders (tables,
+// strikethrough, autolinks, task lists and footnotes), raw HTML included,
+// with every text of the body marked with its place (see Request). It is
+// built on first use: most runs read no comment.
+var marking = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.GFM, extension.Footnote),
+		goldmark.WithRendererOptions(ghtml.WithUnsafe(), renderer.WithNodeRenderers(util.Prioritized(marker{}, 100))),
+	)
+})
 
 // marker renders the three kinds of node that hold the body's text as
 // goldmark's HTML renderer does, with the text marked.

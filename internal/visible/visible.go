@@ -26,16 +26,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
-
-// Parser is CommonMark with the extensions GitHub renders: tables,
-// strikethrough, autolinks, task lists and footnotes. The renderer-agreement
-// test renders with the same.
-var Parser = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
 
 // Shown returns md without what a reader of the rendered page never sees
 // and a model would read: HTML comments ("<!--" to the first "-->" after
@@ -122,7 +115,7 @@ var HiddenElements = map[atom.Atom]bool{
 func Request(shown string) *Text {
 	src := []byte(shown)
 	var page bytes.Buffer
-	if err := marking.Convert(src, &page); err != nil {
+	if err := marking().Convert(src, &page); err != nil {
 		// goldmark writes to a bytes.Buffer, which cannot fail.
 		return &Text{}
 	}
