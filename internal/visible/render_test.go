@@ -13,7 +13,7 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// renderer renders a body as GitHub does, raw HTML included (GitHub
+// pageRenderer renders a body as GitHub does, raw HTML included (GitHub
 // sanitizes it; the elements that matter here survive sanitizing).
 var pageRenderer = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote), goldmark.WithRendererOptions(html.WithUnsafe()))
 
