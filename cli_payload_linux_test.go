@@ -37,8 +37,8 @@ func TestEventPayloadWithinBounds(t *testing.T) {
 	}
 	f.Close()
 	for _, tt := range []struct{ name, path, reason string }{
-		{"named pipe", fifo, "is a named pipe, not a regular file"},
-		{"/dev/zero", "/dev/zero", "is a device, not a regular file"},
+		{"named pipe", fifo, "is not a regular file"},
+		{"/dev/zero", "/dev/zero", "is not a regular file"},
 		{"200 MB", big, "is 209715200 bytes, over the 25 MB GitHub allows a webhook payload"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 
@@ -141,18 +140,8 @@ func readPayload(ctx context.Context, path string) ([]byte, error) {
 	}
 	switch {
 	case !fi.Mode().IsRegular():
-		kind := "a special file"
-		switch m := fi.Mode(); {
-		case m.IsDir():
-			kind = "a directory"
-		case m&fs.ModeNamedPipe != 0:
-			kind = "a named pipe"
-		case m&fs.ModeDevice != 0:
-			kind = "a device"
-		case m&fs.ModeSocket != 0:
-			kind = "a socket"
-		}
-		return nil, fmt.Errorf("event payload %s is %s, not a regular file: GITHUB_EVENT_PATH must name the file the runner wrote", path, kind)
+		// A pipe, a device, a directory: the runner writes a file.
+		return nil, fmt.Errorf("event payload %s is not a regular file: GITHUB_EVENT_PATH must name the file the runner wrote", path)
 	case fi.Size() > MaxPayloadBytes:
 		return nil, fmt.Errorf("event payload %s is %d bytes, over the %d MB GitHub allows a webhook payload", path, fi.Size(), MaxPayloadBytes>>20)
 	}

@@ -118,7 +118,7 @@ func TestRead(t *testing.T) {
 		},
 		{
 			name: "review comment with an unreadable file", event: "pull_request_review_comment", path: unreadable, repo: "acme/docs",
-			wantErr: "is a directory, not a regular file",
+			wantErr: "is not a regular file: GITHUB_EVENT_PATH must name the file the runner wrote",
 		},
 		{
 			name: "truncated payload", event: "issue_comment", file: "truncated.json", repo: "acme/docs",
