@@ -33,6 +33,12 @@ var marking = sync.OnceValue(func() goldmark.Markdown {
 	)
 })
 
+// plainPage renders as marking does, without the marks: the page as
+// GitHub shows it.
+var plainPage = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote), goldmark.WithRendererOptions(ghtml.WithUnsafe()))
+})
+
 // marker renders the three kinds of node that hold the body's text as
 // goldmark's HTML renderer does, with the text marked.
 type marker struct{}

@@ -152,6 +152,9 @@ func TestAgreesWithRenderer(t *testing.T) {
 		{"# /docs go", true},
 		{"<pre>\n/docs go\n</pre>", false},
 		{"<div>/docs go</div>", true},
+		// A bogus comment left open in one HTML block runs, on the page, to
+		// the next block's ">": the page decides, marks or not.
+		{"</details>\n&amp;<![~~\n[^1]<\n\n  <pre>\n<b>https://x.y&x;`/docs\n\n**&nbsp;&x;</em>`<br>\n go.![\n", true},
 	}
 	for _, tc := range cases {
 		fast, oracle := agree(t, tc.body)

@@ -26,6 +26,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/yuin/goldmark"
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -90,6 +91,10 @@ type Text struct {
 	Rendered   string
 	from, to   []int32 // -1 for a separator
 	renderedTo strings.Builder
+	src        []byte // the body
+	// unplaced says the text is the plain page's, whose bytes have no
+	// place in the body (see Request).
+	unplaced bool
 }
 
 // HiddenElements are the raw HTML elements whose content a reader does not
@@ -114,18 +119,34 @@ var HiddenElements = map[atom.Atom]bool{
 // inline element, which a browser keeps where the text is.
 func Request(shown string) *Text {
 	src := []byte(shown)
-	var page bytes.Buffer
-	if err := marking().Convert(src, &page); err != nil {
-		// goldmark writes to a bytes.Buffer, which cannot fail.
-		return &Text{}
+	marked := page(src, marking())
+	plain := page(src, plainPage())
+	if marked.Rendered == plain.Rendered {
+		return marked
 	}
-	doc, err := xhtml.Parse(&page)
-	if err != nil {
-		return &Text{}
-	}
+	// The marks changed the page: a construct left open in raw HTML (a
+	// tag, a bogus comment) ran to a mark's ">" instead of to the next ">"
+	// of the body. The page without marks decides; a phrase found in it is
+	// placed at its first copy in the body (see Find).
+	plain.unplaced = true
+	return plain
+}
+
+// page renders src with md and reads what a reader sees of it.
+func page(src []byte, md goldmark.Markdown) *Text {
+	var b bytes.Buffer
 	t := &Text{}
+	if err := md.Convert(src, &b); err != nil {
+		// goldmark writes to a bytes.Buffer, which cannot fail.
+		return t
+	}
+	doc, err := xhtml.Parse(&b)
+	if err != nil {
+		return t
+	}
 	read(t, src, doc, -1, -1, markdownText)
 	t.Rendered = t.renderedTo.String()
+	t.src = src
 	return t
 }
 
@@ -314,7 +335,15 @@ func (t *Text) Find(phrase string) (from, to int, ok bool) {
 		i := start + j
 		prev, _ := utf8.DecodeLastRuneInString(r[:i])
 		next, _ := utf8.DecodeRuneInString(r[i+len(phrase):])
-		if (i == 0 || !WordRune(prev)) && (i+len(phrase) == len(r) || !WordRune(next)) && t.sourced(i, i+len(phrase)) {
+		whole := (i == 0 || !WordRune(prev)) && (i+len(phrase) == len(r) || !WordRune(next))
+		switch {
+		case whole && t.unplaced:
+			// The page shows the phrase; its place in the body is its
+			// first copy there.
+			if k := bytes.Index(t.src, []byte(phrase)); k >= 0 {
+				return k, k + len(phrase), true
+			}
+		case whole && t.sourced(i, i+len(phrase)):
 			return int(t.from[i]), int(t.to[i+len(phrase)-1]), true
 		}
 		_, size := utf8.DecodeRuneInString(r[i:])
