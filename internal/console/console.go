@@ -1,9 +1,8 @@
-// Package console shows a run's log to a person outside GitHub Actions.
-// The run writes its log as a step's log: plain lines and workflow commands
-// (::error::, ::group::, ::stop-commands::). Writer turns those into
-// readable lines, and on a terminal keeps one live status line under them
-// while the run waits for the job: its status, the time elapsed and when
-// the next check comes.
+// Package console shows a run's log to a person outside GitHub Actions:
+// the plain lines the log writes there (package report), with every
+// character that would drive a terminal removed, and on a terminal one
+// live status line under them while the run waits for the job: its
+// status, the time elapsed and when the next check comes.
 package console
 
 import (
@@ -25,7 +24,6 @@ type Writer struct {
 	mu   sync.Mutex
 	w    io.Writer
 	part []byte // a line not yet ended
-	stop string // the token of the ::stop-commands:: block being written
 
 	// The live status line; live is false for NewPlain.
 	live    bool
@@ -89,7 +87,7 @@ func (c *Writer) Write(p []byte) (int, error) {
 		}
 		line := string(c.part[:i])
 		c.part = c.part[i+1:]
-		if err := c.show(c.translate(strings.TrimSuffix(line, "\r"))); err != nil {
+		if err := c.show([]string{clean(strings.TrimSuffix(line, "\r"))}); err != nil {
 			return len(p), err
 		}
 	}
@@ -126,7 +124,7 @@ func (c *Writer) Close() error {
 	if len(c.part) > 0 {
 		line := string(c.part)
 		c.part = nil
-		return c.show(c.translate(line))
+		return c.show([]string{clean(line)})
 	}
 	return c.clear()
 }
@@ -151,53 +149,6 @@ func (c *Writer) show(lines []string) error {
 	_, err := io.WriteString(c.w, b.String())
 	return err
 }
-
-// translate turns one log line into the lines a person reads: workflow
-// commands lose their syntax, annotations say what they are, and no text
-// can drive the terminal.
-func (c *Writer) translate(line string) []string {
-	if c.stop != "" {
-		if line == "::"+c.stop+"::" {
-			c.stop = ""
-			return nil
-		}
-		return []string{clean(line)}
-	}
-	trimmed := strings.TrimLeft(line, " \t")
-	cmd, data, ok := strings.Cut(strings.TrimPrefix(trimmed, "::"), "::")
-	if !strings.HasPrefix(trimmed, "::") || !ok {
-		return []string{clean(line)}
-	}
-	name, _, _ := strings.Cut(cmd, " ") // properties (file=…) are not shown
-	data = unescapeData(data)
-	prefix := ""
-	switch name {
-	case "add-mask":
-		// Never shown: it carries a secret (and the log writes none
-		// outside Actions).
-		return nil
-	case "stop-commands":
-		c.stop = data
-		return nil
-	case "endgroup":
-		return nil
-	case "error":
-		prefix = "error: "
-	case "warning":
-		prefix = "warning: "
-	}
-	var out []string
-	for i, l := range strings.Split(data, "\n") {
-		if i > 0 {
-			prefix = strings.Repeat(" ", len(prefix))
-		}
-		out = append(out, prefix+clean(l))
-	}
-	return out
-}
-
-// unescapeData decodes a workflow command's data as the runner does.
-var unescapeData = strings.NewReplacer("%0D", "", "%0A", "\n", "%25", "%").Replace
 
 // clean drops the characters that a terminal acts on (escape sequences,
 // carriage returns, bells) and the invisible ones (package invisible),

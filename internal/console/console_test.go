@@ -11,8 +11,9 @@ import (
 	"github.com/agentjob/agent-job-action/internal/clock"
 )
 
-// TestPlainLines: each kind of line the run's log writes, as a person reads
-// it outside Actions.
+// TestPlainLines: the log's lines as a person reads them outside Actions:
+// as written (the log writes no workflow commands there; a line that looks
+// like one is text), without what would drive a terminal.
 func TestPlainLines(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -21,21 +22,9 @@ func TestPlainLines(t *testing.T) {
 		want string
 	}{
 		{"a plain line", "[    0s] created job job_0001, status active\n", "[    0s] created job job_0001, status active\n"},
-		{"an error", "::error::job failed: job job_0001 ended with status failed\n", "error: job failed: job job_0001 ended with status failed\n"},
-		{"a warning", "::warning::input api-key does not start with mint_\n", "warning: input api-key does not start with mint_\n"},
-		{"a notice", "::notice::job job_0001 completed: pull request https://github.com/acme/docs/pull/101\n",
-			"job job_0001 completed: pull request https://github.com/acme/docs/pull/101\n"},
-		{"properties are dropped", "::error file=a.go,line=3::bad\n", "error: bad\n"},
-		{"command data is decoded", "::error::100%25 sure%0Asecond line%0D\n", "error: 100% sure\n       second line\n"},
-		{"the wait's group", "::group::Waiting for job job_0001\n[ 3m3s] job job_0001: active -> completed\n::endgroup::\n",
-			"Waiting for job job_0001\n[ 3m3s] job job_0001: active -> completed\n"},
-		{"a mask is never shown", "::add-mask::mint_secret\nnext\n", "next\n"},
-		{"a stop-commands block is shown as written",
-			"dry run:\n::stop-commands::abc123\n{\"prompt\":\"x\"}\n::error::not a command\n::abc123::\n::notice::after\n",
-			"dry run:\n{\"prompt\":\"x\"}\n::error::not a command\nafter\n"},
+		{"an error line", "error: job failed\n       second line\n", "error: job failed\n       second line\n"},
+		{"text that looks like a command is text", "::error::not a command\n", "::error::not a command\n"},
 		{"terminal controls are dropped", "title \x1b]8;;https://evil\x07link\x1b[2J\r\x08 \u202eabc\u2066\n", "title ]8;;https://evillink[2J abc\n"},
-		{"an unknown command shows its text", "::debug::details\n", "details\n"},
-		{"not a command", "  :: not one\n", "  :: not one\n"},
 		{"CRLF", "line\r\n", "line\n"},
 		{"a last line without newline", "end", "end\n"},
 	}
@@ -85,7 +74,7 @@ func TestTerminalStatusLine(t *testing.T) {
 	w := NewTerminal(&out, clk, 0)
 	job := &agentapi.Job{ID: "job_0001", Status: "active"}
 
-	w.Write([]byte("[    0s] created job job_0001, status active\n::group::Waiting for job job_0001\n"))
+	w.Write([]byte("[    0s] created job job_0001, status active\nWaiting for job job_0001\n"))
 	w.Waiting(job, start.Add(20*time.Second))
 	first := "job job_0001: active, 0s elapsed, next check in 20s"
 	want := "[    0s] created job job_0001, status active\nWaiting for job job_0001\n\r" + first
@@ -119,7 +108,7 @@ func TestTerminalStatusLine(t *testing.T) {
 
 	// The last status change ends the line for good: no Waiting follows.
 	out.Reset()
-	w.Write([]byte("[   40s] job job_0001: review -> completed\n::endgroup::\n::notice::job job_0001 completed\n"))
+	w.Write([]byte("[   40s] job job_0001: review -> completed\njob job_0001 completed\n"))
 	w.Close()
 	if want := "\r" + strings.Repeat(" ", len(checking)) + "\r" + "[   40s] job job_0001: review -> completed\njob job_0001 completed\n"; out.String() != want {
 		t.Errorf("after the wait:\n%q\nwant:\n%q", out.String(), want)
@@ -153,7 +142,7 @@ func TestTerminalRefreshes(t *testing.T) {
 	clk := clock.NewFake(start)
 	var out syncBuffer
 	w := NewTerminal(&out, clk, time.Millisecond)
-	w.Write([]byte("::group::Waiting for job job_0001\n"))
+	w.Write([]byte("Waiting for job job_0001\n"))
 	w.Waiting(&agentapi.Job{ID: "job_0001", Status: "active"}, start.Add(time.Minute))
 	clk.Sleep(t.Context(), 5*time.Second)
 	deadline := time.Now().Add(10 * time.Second)

@@ -1,5 +1,8 @@
-// Package report is everything the action tells the outside: log lines and
-// workflow commands on stdout, step outputs, and the job summary.
+// Package report is everything the action tells the outside: the log, the
+// step outputs and the job summary. The log has two faces: in GitHub
+// Actions, a step's log with workflow commands (annotations, groups,
+// masks); elsewhere, plain lines for a person or a script ("error: ...",
+// "warning: ..."). Neither is written to be read back.
 package report
 
 import (
@@ -10,9 +13,10 @@ import (
 	"github.com/sethvargo/go-githubactions"
 )
 
-// Log writes the step's log. Every line passes through a redactor that
-// replaces registered secrets with ***, in any form they take, so a secret
-// cannot reach the log even by mistake. It is safe for concurrent use.
+// Log writes the run's log, as a step's log in Actions and as plain lines
+// elsewhere. Every line passes through a redactor that replaces registered
+// secrets with ***, in any form they take, so a secret cannot reach the log
+// even by mistake. It is safe for concurrent use.
 type Log struct {
 	raw       io.Writer // only for ::add-mask::, which must carry the secret itself
 	gha       *githubactions.Action
@@ -59,23 +63,82 @@ func (l *Log) Redact(s string) string { return l.red.redact(s) }
 // escape.Log first. As a second guard, the runner's legacy "##[command]"
 // syntax, which it finds anywhere in a line, is broken up.
 func (l *Log) Printf(format string, args ...any) {
-	l.gha.Infof("%s", strings.ReplaceAll(l.Redact(fmt.Sprintf(format, args...)), "##[", "#\u200b#["))
+	line := l.Redact(fmt.Sprintf(format, args...))
+	if !l.inActions {
+		l.plain("", line)
+		return
+	}
+	l.gha.Infof("%s", strings.ReplaceAll(line, "##[", "#\u200b#["))
 }
 
-// Notice, Warning and Error write annotations; the runner unescapes their
-// text, and the escaping keeps it on one command line. The text is redacted
-// before it is encoded, and again after.
-func (l *Log) Notice(msg string)  { l.gha.Noticef("%s", l.Redact(msg)) }
-func (l *Log) Warning(msg string) { l.gha.Warningf("%s", l.Redact(msg)) }
-func (l *Log) Error(msg string)   { l.gha.Errorf("%s", l.Redact(msg)) }
+// Notice, Warning and Error write annotations in Actions (the runner
+// unescapes their text, and the escaping keeps it on one command line; the
+// text is redacted before it is encoded, and again after), and lines with
+// their kind elsewhere.
+func (l *Log) Notice(msg string) {
+	if !l.inActions {
+		l.plain("", l.Redact(msg))
+		return
+	}
+	l.gha.Noticef("%s", l.Redact(msg))
+}
 
-// Group starts a collapsible group; EndGroup ends it.
-func (l *Log) Group(title string) { l.gha.Group(l.Redact(title)) }
-func (l *Log) EndGroup()          { l.gha.EndGroup() }
+// Warning writes a warning.
+func (l *Log) Warning(msg string) {
+	if !l.inActions {
+		l.plain("warning: ", l.Redact(msg))
+		return
+	}
+	l.gha.Warningf("%s", l.Redact(msg))
+}
+
+// Error writes an error.
+func (l *Log) Error(msg string) {
+	if !l.inActions {
+		l.plain("error: ", l.Redact(msg))
+		return
+	}
+	l.gha.Errorf("%s", l.Redact(msg))
+}
+
+// Group starts a collapsible group in Actions, a line with its title
+// elsewhere; EndGroup ends it.
+func (l *Log) Group(title string) {
+	if !l.inActions {
+		l.plain("", l.Redact(title))
+		return
+	}
+	l.gha.Group(l.Redact(title))
+}
+
+// EndGroup ends the group Group started.
+func (l *Log) EndGroup() {
+	if l.inActions {
+		l.gha.EndGroup()
+	}
+}
+
+// plain writes text as lines for a person, the first after prefix and the
+// others under it.
+func (l *Log) plain(prefix, text string) {
+	var b strings.Builder
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			prefix = strings.Repeat(" ", len(prefix))
+		}
+		b.WriteString(prefix + strings.TrimSuffix(line, "\r") + "\n")
+	}
+	_, _ = io.WriteString(l.red, b.String())
+}
 
 // StopCommands writes text that the runner must not interpret (untrusted,
-// multi-line) between ::stop-commands:: markers with an unguessable token.
+// multi-line) between ::stop-commands:: markers with an unguessable token;
+// elsewhere, where nothing interprets it, it writes the text as it is.
 func (l *Log) StopCommands(token, text string) {
+	if !l.inActions {
+		l.plain("", strings.TrimRight(l.Redact(text), "\n"))
+		return
+	}
 	l.Printf("::stop-commands::%s", token)
 	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		if strings.TrimSpace(line) == "::"+token+"::" {

@@ -384,3 +384,30 @@ func TestRedactShortReferences(t *testing.T) {
 		t.Errorf("log:\n%s", out.String())
 	}
 }
+
+// TestLogPlainFace: outside Actions the log writes plain lines for a
+// person, no workflow command, and never the secret.
+func TestLogPlainFace(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	l := NewLog(&out, false)
+	l.Mask("mint_s3cr3t_value")
+	l.Printf("[%6s] created job %s", "0s", "job_1")
+	l.Group("Waiting for job job_1")
+	l.Warning("input api-key does not start with mint_")
+	l.EndGroup()
+	l.Notice("job job_1 completed")
+	l.Error("create job: HTTP 401: bad key mint_s3cr3t_value\nsecond line")
+	l.StopCommands("tok", "{\"prompt\":\"x\"}\n::error::not a command\n")
+	want := "[    0s] created job job_1\n" +
+		"Waiting for job job_1\n" +
+		"warning: input api-key does not start with mint_\n" +
+		"job job_1 completed\n" +
+		"error: create job: HTTP 401: bad key ***\n" +
+		"       second line\n" +
+		"{\"prompt\":\"x\"}\n" +
+		"::error::not a command\n"
+	if out.String() != want {
+		t.Errorf("log:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
