@@ -65,9 +65,8 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 	out := report.NewOutputs(log, rc.OutputFile, streams.Results)
 	r := &run{rc: rc, deps: deps, log: log, out: out, start: deps.Clock.Now()}
 	end, err := r.execute(ctx)
-	res := Result{Outputs: out.Values()}
 	if err == nil {
-		return res, nil
+		return Result{Outputs: out.Values()}, nil
 	}
 	for _, e := range flatten(err) {
 		log.Error(e.Error())
@@ -84,7 +83,7 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 		// The job went well but its report could not be written.
 		end = Errored
 	}
-	return res, &Error{End: end, Err: err}
+	return Result{Outputs: out.Values()}, &Error{End: end, Err: err}
 }
 
 // flatten splits a joined error into its parts, one ::error:: line each.
