@@ -34,17 +34,7 @@ func Is(r rune) bool {
 }
 
 // Remove returns s without its invisible characters.
-func Remove(s string) string {
-	if !strings.ContainsFunc(s, Is) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if Is(r) {
-			return -1
-		}
-		return r
-	}, s)
-}
+func Remove(s string) string { return without(s, Is) }
 
 // IsTag reports whether r is a tag character (U+E0000-U+E007F): invisible
 // ASCII, one for each printable character, that a model reads as text and
@@ -52,12 +42,16 @@ func Remove(s string) string {
 func IsTag(r rune) bool { return r >= 0xe0000 && r <= 0xe007f }
 
 // RemoveTags returns s without tag characters.
-func RemoveTags(s string) string {
-	if !strings.ContainsFunc(s, IsTag) {
+func RemoveTags(s string) string { return without(s, IsTag) }
+
+// without returns s without the runes drop reports, s itself when it has
+// none.
+func without(s string, drop func(rune) bool) string {
+	if !strings.ContainsFunc(s, drop) {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
-		if IsTag(r) {
+		if drop(r) {
 			return -1
 		}
 		return r

@@ -75,30 +75,22 @@ func (l *Log) Printf(format string, args ...any) {
 // unescapes their text, and the escaping keeps it on one command line; the
 // text is redacted before it is encoded, and again after), and lines with
 // their kind elsewhere.
-func (l *Log) Notice(msg string) {
-	if !l.inActions {
-		l.plain("", l.Redact(msg))
-		return
-	}
-	l.gha.Noticef("%s", l.Redact(msg))
-}
+func (l *Log) Notice(msg string) { l.annotate("", l.gha.Noticef, msg) }
 
 // Warning writes a warning.
-func (l *Log) Warning(msg string) {
-	if !l.inActions {
-		l.plain("warning: ", l.Redact(msg))
-		return
-	}
-	l.gha.Warningf("%s", l.Redact(msg))
-}
+func (l *Log) Warning(msg string) { l.annotate("warning: ", l.gha.Warningf, msg) }
 
 // Error writes an error.
-func (l *Log) Error(msg string) {
+func (l *Log) Error(msg string) { l.annotate("error: ", l.gha.Errorf, msg) }
+
+// annotate writes msg, redacted, as an annotation in Actions, and as lines
+// after prefix elsewhere.
+func (l *Log) annotate(prefix string, command func(string, ...any), msg string) {
 	if !l.inActions {
-		l.plain("error: ", l.Redact(msg))
+		l.plain(prefix, l.Redact(msg))
 		return
 	}
-	l.gha.Errorf("%s", l.Redact(msg))
+	command("%s", l.Redact(msg))
 }
 
 // Group starts a collapsible group in Actions, a line with its title
