@@ -60,7 +60,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 	var gh *ghclient.Client
 	if p.GitHub {
 		var err error
-		if gh, err = ghclient.New(hc.HTTPClient(), r.rc.APIURL, r.cfg.GitHubToken); err != nil {
+		if gh, err = ghclient.New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), r.rc.APIURL, r.cfg.GitHubToken); err != nil {
 			return o.fail(ctx, fmt.Errorf("GITHUB_API_URL: %w", err))
 		}
 	}

@@ -12,17 +12,15 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/hashicorp/go-retryablehttp"
-
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 )
 
-// Doer sends a request with the action's retry policy (*httpclient.Client).
-// It returns a 2xx response that the request's response handler accepted,
-// or an error: a *httpclient.Failure for everything the server or the
-// network did.
+// Doer sends a request under the policy the client gives each call
+// (*httpclient.Client). It returns a 2xx response that accept took, or an
+// error: a *httpclient.Failure for everything the server or the network
+// did.
 type Doer interface {
-	Do(*retryablehttp.Request) (*http.Response, error)
+	Do(req *http.Request, p httpclient.Policy, accept func(*http.Response) error) (*http.Response, error)
 }
 
 // Client talks to one project of the Agent Job API.
@@ -178,7 +176,7 @@ func (c *Client) send(ctx context.Context, op string, r Request) (*Job, error) {
 	if r.Body != nil {
 		body = bytes.NewReader(r.Body)
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, r.Method, r.URL, body)
+	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL, body)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
@@ -188,7 +186,7 @@ func (c *Client) send(ctx context.Context, op string, r Request) (*Job, error) {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	var job *Job
-	req.SetResponseHandler(func(resp *http.Response) error {
+	accept := func(resp *http.Response) error {
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			return nil
 		}
@@ -208,11 +206,11 @@ func (c *Client) send(ctx context.Context, op string, r Request) (*Job, error) {
 			return fmt.Errorf("%w: the reply is not a job record (%v); check base-url", httpclient.ErrBadBody, err)
 		}
 		return nil
-	})
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err) // nothing was sent
 	}
-	resp, err := c.doer.Do(req)
+	resp, err := c.doer.Do(req, policy(op), accept)
 	var f *httpclient.Failure
 	switch {
 	case errors.As(err, &f):
@@ -222,8 +220,18 @@ func (c *Client) send(ctx context.Context, op string, r Request) (*Job, error) {
 	}
 	resp.Body.Close()
 	if job == nil {
-		// A Doer that did not run the response handler.
+		// A Doer that did not call accept.
 		return nil, fmt.Errorf("%s: %w: no job record read", op, httpclient.ErrBadBody)
 	}
 	return job, nil
+}
+
+// policy is what may be sent again of each call: reading a job is safe to
+// repeat; creating a job or sending a follow-up is not, as a second one
+// would start a second job or deliver the message twice.
+func policy(op string) httpclient.Policy {
+	if op == OpGet {
+		return httpclient.Repeatable
+	}
+	return httpclient.Once
 }

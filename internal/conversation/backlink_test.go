@@ -238,7 +238,7 @@ func newFake(t testing.TB, opt fakegithub.Options) (*ghclient.Client, *fakegithu
 			t.Errorf("unexpected requests: %q", u)
 		}
 	})
-	gh, err := ghclient.New(srv.Client(), srv.APIURL(), fakegithub.DefaultToken)
+	gh, err := ghclient.New(srv.Client(), srv.Client(), srv.APIURL(), fakegithub.DefaultToken)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,14 +36,24 @@ type Comment struct {
 }
 
 // Client talks to GitHub's REST API with go-github.
+//
+// Each call says what may be sent again: gh sends the calls that read or
+// set a value (listing, reading a permission or a pull request, editing a
+// comment's body, adding a reaction, which GitHub answers 200 when it
+// exists, requesting reviewers), which are repeated on transient
+// failures; once sends the one call that creates something a second
+// attempt would create again, a comment.
 type Client struct {
-	gh *github.Client
+	gh   *github.Client
+	once *github.Client
 }
 
 // New returns a client for apiURL (GITHUB_API_URL: "" for GitHub.com,
 // "https://HOST/api/v3" on GitHub Enterprise Server) authenticated with
-// token. httpClient carries the retry policy; nil means http.DefaultClient.
-func New(httpClient *http.Client, apiURL, token string) (*Client, error) {
+// token. repeatable carries the policy for calls that may be repeated,
+// once the one for calls that must not be (see Client); nil means
+// http.DefaultClient.
+func New(repeatable, once *http.Client, apiURL, token string) (*Client, error) {
 	if token == "" {
 		return nil, errors.New("github client: no token")
 	}
@@ -65,10 +75,12 @@ func New(httpClient *http.Client, apiURL, token string) (*Client, error) {
 	} else if base.Host == "api.github.com" {
 		upload.Host, upload.Path = "uploads.github.com", "/"
 	}
-	gh := github.NewClient(httpClient).WithAuthToken(token)
-	gh.BaseURL = base
-	gh.UploadURL = &upload
-	return &Client{gh: gh}, nil
+	client := func(hc *http.Client) *github.Client {
+		gh := github.NewClient(hc).WithAuthToken(token)
+		gh.BaseURL, gh.UploadURL = base, &upload
+		return gh
+	}
+	return &Client{gh: client(repeatable), once: client(once)}, nil
 }
 
 // CreateComment posts body on issue or pull request number.
@@ -76,7 +88,7 @@ func (c *Client) CreateComment(ctx context.Context, owner, repo string, number i
 	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("create comment on #%d: %w", number, err)
 	}
-	ic, _, err := c.gh.Issues.CreateComment(ctx, owner, repo, number, &github.IssueComment{Body: &body})
+	ic, _, err := c.once.Issues.CreateComment(ctx, owner, repo, number, &github.IssueComment{Body: &body})
 	if err != nil {
 		return nil, fmt.Errorf("create comment on #%d: %w", number, clean(err))
 	}

@@ -35,7 +35,7 @@ func newFake(t *testing.T, opt fakegithub.Options) (*Client, *fakegithub.Server)
 			t.Errorf("unexpected requests: %q", u)
 		}
 	})
-	c, err := New(srv.Client(), srv.APIURL(), token)
+	c, err := New(srv.Client(), srv.Client(), srv.APIURL(), token)
 	if err != nil {
 		t.Fatalf("New() error = %v", err)
 	}
@@ -75,7 +75,7 @@ func TestNew(t *testing.T) {
 			if tc.token == "-" {
 				tok = ""
 			}
-			c, err := New(nil, tc.api, tok)
+			c, err := New(nil, nil, tc.api, tok)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("New(%q) error = %v, want %q", tc.api, err, tc.wantErr)
@@ -526,7 +526,7 @@ func TestThroughHTTPClient(t *testing.T) {
 	defer srv.Close()
 	ctx := context.Background()
 	hc := httpclient.New(httpclient.Options{BackoffMin: 1, BackoffMax: 1, Transport: srv.Client().Transport})
-	c, err := New(hc.HTTPClient(), srv.APIURL(), token)
+	c, err := New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), srv.APIURL(), token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -565,7 +565,7 @@ func TestRateLimitedThroughHTTPClient(t *testing.T) {
 			return true
 		}})
 		hc := httpclient.New(httpclient.Options{BackoffMin: 1, BackoffMax: 1, Transport: srv.Client().Transport, Deadline: time.Now().Add(time.Minute)})
-		c, err := New(hc.HTTPClient(), srv.APIURL(), token)
+		c, err := New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), srv.APIURL(), token)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,10 +1,14 @@
 // Package httpclient is the one HTTP client of the action, for the Agent Job
-// API and for GitHub alike. It owns, in one place, the judgement of a failed
-// request: whether it may be sent again, and whether the server may have
-// acted on it (see Failure). Reading is safe to repeat, creating is not.
+// API and for GitHub alike. Its callers say, for each call, what may be
+// sent again (Policy: a read or a call that sets a value is Repeatable, a
+// call that creates is Once); this package owns, in one place, the
+// judgement of a failed attempt under that policy: whether it may be sent
+// again, and whether the server may have acted on it (see Failure). It
+// knows nothing of its callers' calls.
 //
-// go-retryablehttp runs the loop and is used as it is meant to be: CheckRetry
-// classifies each attempt and decides, Backoff returns the real wait,
+// go-retryablehttp runs the loop and is used as it is meant to be: each
+// call gets a retrying client of its own whose CheckRetry knows the call's
+// policy and classifies each attempt, Backoff returns the real wait,
 // ErrorHandler turns the last attempt into a *Failure, and the request's
 // context carries cancellation.
 package httpclient
@@ -76,8 +80,8 @@ type Options struct {
 // Client sends requests with the action's retry policy. Waits between
 // attempts end when the request's context does.
 type Client struct {
-	rc  *retryablehttp.Client
-	opt Options
+	http *http.Client // one attempt, with the body cap, the timeout and the redirect policy
+	opt  Options
 }
 
 // New builds a client.
@@ -104,24 +108,11 @@ func New(o Options) *Client {
 	if base == nil {
 		base = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	c := &Client{opt: o}
-	c.rc = &retryablehttp.Client{
-		HTTPClient: &http.Client{
-			Transport:     capBody{base: base, max: o.MaxBodyBytes},
-			Timeout:       o.RequestTimeout,
-			CheckRedirect: checkRedirect,
-		},
-		// No logger: retryablehttp's would print every URL. OnRetry reports
-		// retries instead, without URLs.
-		Logger:       nil,
-		RetryWaitMin: o.BackoffMin,
-		RetryWaitMax: o.BackoffMax,
-		RetryMax:     o.RetryMax,
-		CheckRetry:   c.checkRetry,
-		Backoff:      c.backoff,
-		ErrorHandler: errorHandler,
-	}
-	return c
+	return &Client{opt: o, http: &http.Client{
+		Transport:     capBody{base: base, max: o.MaxBodyBytes},
+		Timeout:       o.RequestTimeout,
+		CheckRedirect: checkRedirect,
+	}}
 }
 
 // HTTPClient returns a standard client that applies the same policy, for
@@ -133,18 +124,24 @@ func New(o Options) *Client {
 // go-github adds Authorization inside the transport, below this client, so
 // Go's rule of dropping credentials on a redirect to another host never sees
 // the header: this client, like the inner one, decides redirects itself.
-func (c *Client) HTTPClient() *http.Client {
-	return &http.Client{Transport: &roundTripper{c: c}, CheckRedirect: checkRedirect}
+//
+// p applies to every request the returned client sends: a caller with
+// calls of both kinds holds one client for each.
+func (c *Client) HTTPClient(p Policy) *http.Client {
+	return &http.Client{Transport: &roundTripper{c: c, p: p}, CheckRedirect: checkRedirect}
 }
 
-type roundTripper struct{ c *Client }
+type roundTripper struct {
+	c *Client
+	p Policy
+}
 
 func (t *roundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
 	req, err := retryablehttp.FromRequest(r)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := t.c.do(req)
+	resp, err := t.c.do(req, t.p)
 	var f *Failure
 	if err == nil || errors.As(err, &f) && resp != nil && f.Err == nil && f.Kind != RateLimited {
 		return resp, nil
@@ -156,11 +153,38 @@ func (t *roundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
 	return nil, err
 }
 
-// Do sends req, repeating it only where the policy allows. It returns a 2xx
-// response (after req's response handler accepted it) or an error: a
-// *Failure, which also wraps the context's error on cancellation.
-func (c *Client) Do(req *retryablehttp.Request) (*http.Response, error) {
-	resp, err := c.do(req)
+// Policy says what may be sent again of one call. The caller decides it,
+// for each call, from what the call does: the transport knows nothing of
+// its callers.
+type Policy int
+
+const (
+	// Repeatable is a call that reads, or that sets something to a value
+	// (a comment's body, a reaction, the reviewers of a pull request):
+	// sending it twice changes nothing, so it is repeated on any
+	// transient failure.
+	Repeatable Policy = iota + 1
+	// Once is a call that creates something (a job, a follow-up, a
+	// comment): sending it twice could create two. It is repeated only when
+	// the server provably did not act on it: no connection was made, or it
+	// answered 429, or 503 with a Retry-After.
+	Once
+)
+
+// Do sends req under policy p. accept, when not nil, reads a 2xx response
+// and returns ErrBadBody or ErrBodyTooLarge (wrapped) when it cannot use
+// it; under Repeatable the request is then sent again. Do returns a 2xx
+// response that accept took, or an error: a *Failure, which also wraps the
+// context's error on cancellation.
+func (c *Client) Do(req *http.Request, p Policy, accept func(*http.Response) error) (*http.Response, error) {
+	rreq, err := retryablehttp.FromRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	if accept != nil {
+		rreq.SetResponseHandler(accept)
+	}
+	resp, err := c.do(rreq, p)
 	if err != nil {
 		if resp != nil {
 			resp.Body.Close()
@@ -170,21 +194,35 @@ func (c *Client) Do(req *retryablehttp.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// attempts is what CheckRetry learns about one call to Do, kept in the
-// request's context because retryablehttp's hooks get nothing else.
+// attempts is what one call learns over its attempts: its policy, and the
+// last failure, for when the wait between attempts is cut short.
 type attempts struct {
-	method string
+	policy Policy
 	last   *Failure
 }
 
-type attemptsKey struct{}
-
-func (c *Client) do(req *retryablehttp.Request) (*http.Response, error) {
+// do sends req with a retrying client of its own, whose hooks know the
+// call's policy: retryablehttp's hooks get nothing else.
+func (c *Client) do(req *retryablehttp.Request, p Policy) (*http.Response, error) {
 	if c.opt.UserAgent != "" {
 		req.Header.Set("User-Agent", c.opt.UserAgent)
 	}
-	a := &attempts{method: req.Method}
-	resp, err := c.rc.Do(req.WithContext(context.WithValue(req.Context(), attemptsKey{}, a)))
+	a := &attempts{policy: p}
+	rc := &retryablehttp.Client{
+		HTTPClient: c.http,
+		// No logger: retryablehttp's would print every URL. OnRetry
+		// reports retries instead, without URLs.
+		Logger:       nil,
+		RetryWaitMin: c.opt.BackoffMin,
+		RetryWaitMax: c.opt.BackoffMax,
+		RetryMax:     c.opt.RetryMax,
+		CheckRetry: func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+			return c.checkRetry(ctx, a, resp, err)
+		},
+		Backoff:      c.backoff,
+		ErrorHandler: errorHandler,
+	}
+	resp, err := rc.Do(req)
 	var f *Failure
 	if err != nil && !errors.As(err, &f) {
 		// Cancelled while waiting between attempts: retryablehttp returns the
@@ -212,9 +250,9 @@ const (
 	// opened, a 408 or 429, a read redirected to another host: the redirect
 	// is refused, but the next poll may be answered).
 	Transient
-	// MayHaveActed: a request that changes something (a POST) was sent and
-	// its fate is unknown (a 5xx, a dropped connection, an unreadable
-	// answer). It is never sent again.
+	// MayHaveActed: a call that creates (Once) was sent and its fate is
+	// unknown (a 5xx, a dropped connection, an unreadable answer). It is
+	// never sent again.
 	MayHaveActed
 	// RateLimited: the server asked, with Retry-After, for a wait that does
 	// not fit in the time left before the deadline. The server did not act.
@@ -287,24 +325,10 @@ func humanWait(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
-// repeatable: may this request be sent a second time when we do not know
-// whether the first reached the server? GET and HEAD only read. PUT and
-// DELETE are idempotent by definition. PATCH is here because the action's
-// only PATCH sets a comment's body, and setting it twice is harmless. POST
-// creates (a job, a follow-up, a comment): sending it twice could start two
-// jobs, so it is repeated only when the server certainly did not act.
-func repeatable(method string) bool {
-	switch method {
-	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodPatch, http.MethodOptions:
-		return true
-	}
-	return false
-}
-
 // classify judges one attempt. It returns nil for a success, and whether
 // sending the request again at once may help.
-func (c *Client) classify(method string, resp *http.Response, err error) (*Failure, bool) {
-	safe := repeatable(method)
+func (c *Client) classify(p Policy, resp *http.Response, err error) (*Failure, bool) {
+	safe := p == Repeatable
 	unknown := MayHaveActed
 	if safe {
 		unknown = Transient
@@ -334,10 +358,12 @@ func (c *Client) classify(method string, resp *http.Response, err error) (*Failu
 	switch {
 	case code >= 200 && code <= 299:
 		return nil, false
-	case code == http.StatusTooManyRequests, code == http.StatusServiceUnavailable && safe:
-		// A 429 says the server did nothing, for any method; a 503 is taken
-		// at its word only for a read (to a POST, a proxy may say it after
-		// the service took the request). Either may say when to come back.
+	case code == http.StatusTooManyRequests, code == http.StatusServiceUnavailable && (safe || resp.Header.Get("Retry-After") != ""):
+		// A 429 says the server did nothing, for any call; a 503 is taken
+		// at its word for a call that may be repeated, and for one that
+		// creates only when it says when to come back (a proxy may answer
+		// a bare 503 after the service took the request). Either may say
+		// when to come back.
 		f.Kind = Transient
 		if wait, ok := retryAfter(resp, c.opt.Clock.Now()); ok {
 			f.RetryAfter = wait
@@ -366,15 +392,15 @@ func (c *Client) left() (time.Duration, bool) {
 	return max(c.opt.Deadline.Sub(c.opt.Clock.Now()), 0), true
 }
 
-func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	a := ctx.Value(attemptsKey{}).(*attempts) // set by do, the only caller of rc.Do
-	f, again := c.classify(a.method, resp, err)
+func (c *Client) checkRetry(ctx context.Context, a *attempts, resp *http.Response, err error) (bool, error) {
+	f, again := c.classify(a.policy, resp, err)
 	if f == nil {
 		return false, nil
 	}
 	a.last = f
 	// Cancelled, or no time left for another attempt. A request cancelled
-	// in flight is judged as any dropped connection: a POST may have acted.
+	// in flight is judged as any dropped connection: a call that creates
+	// may have acted.
 	if left, bounded := c.left(); ctx.Err() != nil || bounded && left <= 0 {
 		again = false
 	}

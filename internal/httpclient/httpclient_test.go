@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/google/go-github/v62/github"
-	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/agentjob/agent-job-action/internal/clock"
 )
@@ -82,17 +81,24 @@ func jsonError(code int, msg string) func(http.ResponseWriter) {
 	}
 }
 
-func do(t *testing.T, c *Client, method, u string, handler retryablehttp.ResponseHandlerFunc) error {
+// policyOf is the policy the action's clients give a call of method: a
+// POST creates (a job, a follow-up, a comment), everything else may be
+// repeated.
+func policyOf(method string) Policy {
+	if method == http.MethodPost {
+		return Once
+	}
+	return Repeatable
+}
+
+func do(t *testing.T, c *Client, method, u string, handler func(*http.Response) error) error {
 	t.Helper()
-	req, err := retryablehttp.NewRequest(method, u, strings.NewReader(`{"prompt":"x"}`))
+	req, err := http.NewRequest(method, u, strings.NewReader(`{"prompt":"x"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer k")
-	if handler != nil {
-		req.SetResponseHandler(handler)
-	}
-	resp, err := c.Do(req)
+	resp, err := c.Do(req, policyOf(method), handler)
 	if err == nil {
 		resp.Body.Close()
 	}
@@ -275,8 +281,10 @@ func TestRetryAfter(t *testing.T) {
 	}
 }
 
-// TestRetryAfterOnCreate: a 429 to a POST is rate limited by the same rule,
-// and a 503 to a POST is never repeated, whatever it asks.
+// TestRetryAfterOnCreate: a call that creates (Once) is repeated on a 429,
+// and on a 503 only when it says when to come back (a bare 503 may come
+// from a proxy after the service took the request), by the same rule as a
+// read; a wait that does not fit is rate limited.
 func TestRetryAfterOnCreate(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -287,13 +295,16 @@ func TestRetryAfterOnCreate(t *testing.T) {
 	}{
 		{429, "86400", RateLimited, 1},
 		{429, "5", 0, 2},
-		{503, "5", MayHaveActed, 1},
-		{503, "86400", MayHaveActed, 1},
+		{503, "5", 0, 2},
+		{503, "86400", RateLimited, 1},
+		{503, "", MayHaveActed, 1},
 	} {
 		t.Run(fmt.Sprint(tc.code, " ", tc.header), func(t *testing.T) {
 			t.Parallel()
 			srv := newRecorder(t, once(func(w http.ResponseWriter) {
-				w.Header().Set("Retry-After", tc.header)
+				if tc.header != "" {
+					w.Header().Set("Retry-After", tc.header)
+				}
 				w.WriteHeader(tc.code)
 			}))
 			c := New(Options{Clock: clock.NewFake(t0), Deadline: t0.Add(time.Hour)})
@@ -358,7 +369,7 @@ func TestRedirectsNeverLeaveTheHost(t *testing.T) {
 					if via == "Do" {
 						err = do(t, c, method, srv.URL+"/v2/agent/p/job", nil)
 					} else {
-						gh := github.NewClient(c.HTTPClient()).WithAuthToken("ghs_secret")
+						gh := github.NewClient(c.HTTPClient(policyOf(method))).WithAuthToken("ghs_secret")
 						gh.BaseURL, _ = url.Parse(srv.URL + "/")
 						req, rerr := gh.NewRequest(method, "repos/o/r/issues/1/comments", map[string]string{"body": "hi"})
 						if rerr != nil {
@@ -465,7 +476,7 @@ func TestGitHubReadsTheAnswer(t *testing.T) {
 				io.WriteString(w, tc.body)
 			})
 			c := New(Options{Clock: clock.NewFake(t0), RetryMax: 1})
-			gh := github.NewClient(c.HTTPClient()).WithAuthToken("ghs_secret")
+			gh := github.NewClient(c.HTTPClient(Repeatable)).WithAuthToken("ghs_secret")
 			gh.BaseURL, _ = url.Parse(srv.URL + "/")
 			comments, _, err := gh.Issues.ListComments(context.Background(), "o", "r", 1, nil)
 			var er *github.ErrorResponse
@@ -497,8 +508,8 @@ func TestBodyCap(t *testing.T) {
 	defer srv.Close()
 	c := New(Options{Clock: clock.NewFake(t0), MaxBodyBytes: 1000})
 	for _, path := range []string{"/length", "/chunked"} {
-		req, _ := retryablehttp.NewRequest(http.MethodGet, srv.URL+path, nil)
-		resp, err := c.Do(req)
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		resp, err := c.Do(req, policyOf(req.Method), nil)
 		if path == "/length" && err == nil {
 			t.Errorf("an announced length over the cap must be refused before reading")
 		}
@@ -529,9 +540,9 @@ func TestCancellation(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		c := New(Options{Clock: clock.Real{}, UserAgent: "agent-job-action/v9", BackoffMin: time.Hour, BackoffMax: time.Hour,
 			OnRetry: func(Retry) { cancel() }})
-		req, _ := retryablehttp.NewRequestWithContext(ctx, method, srv.URL, nil)
+		req, _ := http.NewRequestWithContext(ctx, method, srv.URL, nil)
 		done := make(chan error, 1)
-		go func() { _, err := c.Do(req); done <- err }()
+		go func() { _, err := c.Do(req, policyOf(req.Method), nil); done <- err }()
 		select {
 		case err := <-done:
 			// A 429 said the server did nothing: so did the cancelled call.
@@ -561,8 +572,8 @@ func TestCancelledInFlight(t *testing.T) {
 	}))
 	defer srv.Close()
 	c := New(Options{Clock: clock.NewFake(t0)})
-	req, _ := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader("{}"))
-	_, err := c.Do(req)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader("{}"))
+	_, err := c.Do(req, policyOf(req.Method), nil)
 	if !errors.Is(err, context.Canceled) || kindOf(err) != MayHaveActed {
 		t.Errorf("err = %v (%v), want MayHaveActed wrapping context.Canceled", err, kindOf(err))
 	}
@@ -575,8 +586,8 @@ func TestTLSFailureMeansNotSent(t *testing.T) {
 	defer srv.Close()
 	// The client does not trust the test server's certificate.
 	c := New(Options{Clock: clock.NewFake(t0), RetryMax: 1})
-	req, _ := retryablehttp.NewRequest(http.MethodPost, srv.URL, strings.NewReader("{}"))
-	_, err := c.Do(req)
+	req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader("{}"))
+	_, err := c.Do(req, policyOf(req.Method), nil)
 	if kindOf(err) != Transient || !neverConnected(err) {
 		t.Errorf("err = %v (%v), want a transient failure that never connected", err, kindOf(err))
 	}
