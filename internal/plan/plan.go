@@ -148,14 +148,14 @@ func Decide(cfg inputs.Config, t *event.Trigger, permission string) (Plan, error
 		p.Review = 0
 	}
 	p.GitHub = (commenting || checking || p.Backlink || p.Review != 0) && !cfg.DryRun
-	p.Asked, p.AskedURL, p.Reviewers = asked(cfg, t)
+	p.Asked, p.AskedURL, p.Reviewers = origin(cfg, t)
 
 	switch {
 	case watch:
 		p.Job, p.JobID = Watch, cfg.JobID
 	case cfg.JobID != "":
 		p.Job, p.JobID = FollowUp, cfg.JobID
-	case asks(t) && commenting:
+	case isComment(t) && commenting:
 		p.Job = Continue
 	default:
 		p.Job = Create
@@ -195,12 +195,12 @@ func refusal(cfg inputs.Config, t *event.Trigger) string {
 	}
 	// A comment or a review is a request in itself; for other events, the
 	// workflow's on: filter decides when it passes a prompt of its own.
-	if asks(t) || strings.TrimSpace(cfg.Prompt) == "" {
+	if isComment(t) || strings.TrimSpace(cfg.Prompt) == "" {
 		if ok, why := t.Request(cfg.TriggerLabel, cfg.TriggerAssignee); !ok {
 			return why
 		}
 	}
-	if asks(t) {
+	if isComment(t) {
 		what, body := "comment", t.CommentBody
 		if t.ReviewID != 0 {
 			what, body = "review", t.ReviewBody
@@ -218,16 +218,16 @@ func refusal(cfg inputs.Config, t *event.Trigger) string {
 	return ""
 }
 
-// asks reports whether the event is a comment or a review, whose text is
+// isComment reports whether the event is a comment or a review, whose text is
 // the request.
-func asks(t *event.Trigger) bool {
+func isComment(t *event.Trigger) bool {
 	return t.CommentID != 0 || t.ReviewID != 0
 }
 
-// asked returns what asked for the job, for the backlink on its pull
+// origin returns what asked for the job, for the backlink on its pull
 // request, and who should review that pull request: the person who asked
 // when a person did, else the reviewers the workflow names.
-func asked(cfg inputs.Config, t *event.Trigger) (conversation.Source, string, []string) {
+func origin(cfg inputs.Config, t *event.Trigger) (conversation.Source, string, []string) {
 	var reviewers []string
 	switch {
 	case !byPerson(t.Event):
@@ -236,7 +236,7 @@ func asked(cfg inputs.Config, t *event.Trigger) (conversation.Source, string, []
 		reviewers = []string{t.Sender}
 	}
 	switch {
-	case asks(t):
+	case isComment(t):
 		return conversation.FromComment, t.CommentURL, reviewers
 	case t.Number != 0 && t.IsPR:
 		return conversation.FromPullRequest, t.URL, reviewers
