@@ -9,10 +9,10 @@ import (
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
-	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prlink"
+	"github.com/agentjob/agent-job-action/internal/prompt"
 )
 
 // reviewPrompt is the prompt of a run started by a submitted review: its
@@ -24,7 +24,7 @@ func (r *run) reviewPrompt(ctx context.Context, gh *ghclient.Client, p plan.Plan
 		r.log.Warning(fmt.Sprintf("could not read the review's line comments: %s; sending the review's body alone", escape.Log(err.Error())))
 		return p.Prompt
 	}
-	if prompt := event.ReviewPrompt(r.trig, r.cfg.TriggerPhrase, comments); prompt != "" {
+	if prompt := prompt.ReviewPrompt(r.trig, r.cfg.TriggerPhrase, comments); prompt != "" {
 		return prompt
 	}
 	return p.Prompt

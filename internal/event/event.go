@@ -1,8 +1,9 @@
 // Package event reads what triggered the workflow run: the event name and
-// the webhook payload the runner saved to a file. It reduces the payload to
-// the few facts the action needs (which issue or pull request, which
-// comment or review, who sent it, whether it is a request) and builds the
-// default prompt from what a reader of the thread sees.
+// the webhook payload the runner saved to a file, within bounds. It reduces
+// the payload to the few facts the action needs (which issue or pull
+// request, which comment or review, who sent it, whether it is a request)
+// and finds the trigger phrase in what a reader of it sees (package
+// visible). Package prompt builds the default prompt from the same facts.
 package event
 
 import (

@@ -16,6 +16,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/prompt"
 )
 
 // JobAction is what the run does with the Agent Job API.
@@ -113,7 +114,7 @@ func Decide(cfg inputs.Config, t *event.Trigger, permission string) (Plan, error
 
 	p.Prompt = cfg.Prompt
 	if strings.TrimSpace(p.Prompt) == "" {
-		p.Prompt = event.Prompt(t, cfg.TriggerPhrase)
+		p.Prompt = prompt.Prompt(t, cfg.TriggerPhrase)
 		p.Review = t.ReviewID
 	}
 	watch := false

@@ -1,4 +1,4 @@
-package event_test
+package prompt_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/visible"
 )
 
@@ -28,7 +29,7 @@ func FuzzPrompt(f *testing.F) {
 			Event: "issue_comment", Owner: owner, Repo: repo, Number: number, IsPR: isPR, Title: title, URL: url,
 			CommentID: commentID, CommentKind: ghclient.KindIssue, CommentBody: comment, IssueBody: issueBody,
 		}
-		got := event.Prompt(tr, phrase)
+		got := prompt.Prompt(tr, phrase)
 
 		// Whatever an HTML comment holds (short of its end) changes nothing.
 		hide := func(s, hidden string) string { return s + "<!--" + strings.ReplaceAll(hidden, ">", "") + "-->" }
@@ -37,7 +38,7 @@ func FuzzPrompt(f *testing.F) {
 			h.CommentBody, h.IssueBody = hide(comment, hidden), hide(issueBody, hidden)
 			x := *tr
 			x.CommentBody, x.IssueBody = hide(comment, "x"), hide(issueBody, "x")
-			if a, b := event.Prompt(&h, phrase), event.Prompt(&x, phrase); a != b {
+			if a, b := prompt.Prompt(&h, phrase), prompt.Prompt(&x, phrase); a != b {
 				t.Fatalf("Prompt depends on hidden text %q: %q, but %q with other hidden text", hidden, a, b)
 			}
 		}
@@ -62,8 +63,8 @@ func FuzzPrompt(f *testing.F) {
 			t.Fatalf("Prompt = %q does not start with %q", got, text)
 		}
 		ctx := got[len(text):]
-		if ctx != event.ContextBlock(tr) {
-			t.Fatalf("Prompt = %q: after the text comes %q, not the context block %q", got, ctx, event.ContextBlock(tr))
+		if ctx != prompt.ContextBlock(tr) {
+			t.Fatalf("Prompt = %q: after the text comes %q, not the context block %q", got, ctx, prompt.ContextBlock(tr))
 		}
 		if owner == "" || repo == "" {
 			if ctx != "" {

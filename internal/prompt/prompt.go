@@ -1,4 +1,8 @@
-package event
+// Package prompt builds what the agent receives from the event when the
+// prompt input is empty: what a reader of the thread sees of the comment,
+// review or issue (package visible), the place of a line comment, and a
+// block that says where the request came from.
+package prompt
 
 import (
 	"fmt"
@@ -6,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/visible"
 )
@@ -18,7 +23,7 @@ import (
 // ReviewPrompt without its line comments. It returns "" when there is
 // nothing to act on, such as a comment that is only the phrase, or an event
 // with no issue.
-func Prompt(t *Trigger, phrase string) string {
+func Prompt(t *event.Trigger, phrase string) string {
 	var text string
 	switch {
 	case t.ReviewID != 0:
@@ -26,7 +31,7 @@ func Prompt(t *Trigger, phrase string) string {
 	case t.CommentID != 0 && t.CommentKind == ghclient.KindReview:
 		return ReviewCommentPrompt(t, phrase)
 	case t.CommentID != 0:
-		text = StripPhrase(t.CommentBody, phrase)
+		text = event.StripPhrase(t.CommentBody, phrase)
 	case t.Number != 0:
 		title := strings.TrimSpace(t.Title)
 		body := strings.TrimSpace(visible.Shown(t.IssueBody))
@@ -43,8 +48,8 @@ func Prompt(t *Trigger, phrase string) string {
 // phrase), then the file, the line or range of lines and the diff hunk the
 // comment is on, so that "shorten this" means that line, then
 // ContextBlock. It returns "" when the comment holds no instruction.
-func ReviewCommentPrompt(t *Trigger, phrase string) string {
-	text := StripPhrase(t.CommentBody, phrase)
+func ReviewCommentPrompt(t *event.Trigger, phrase string) string {
+	text := event.StripPhrase(t.CommentBody, phrase)
 	if text == "" {
 		return ""
 	}
@@ -56,14 +61,14 @@ func ReviewCommentPrompt(t *Trigger, phrase string) string {
 // with its file, line and diff hunk, then ContextBlock. Line comments
 // with no visible text are left out. It returns "" when neither the body
 // nor any line comment holds an instruction.
-func ReviewPrompt(t *Trigger, phrase string, comments []*ghclient.ReviewComment) string {
+func ReviewPrompt(t *event.Trigger, phrase string, comments []*ghclient.ReviewComment) string {
 	var parts []string
-	if text := StripPhrase(t.ReviewBody, phrase); text != "" {
+	if text := event.StripPhrase(t.ReviewBody, phrase); text != "" {
 		parts = append(parts, text)
 	}
 	var lines []string
 	for _, c := range comments {
-		body := StripPhrase(c.Body, phrase)
+		body := event.StripPhrase(c.Body, phrase)
 		if body == "" {
 			continue
 		}
@@ -137,7 +142,7 @@ func fenced(hunk string) string {
 // the issue or pull request the text refers to. It starts with a blank line
 // and a rule, to be appended to a prompt, and is "" when the repository is
 // unknown.
-func ContextBlock(t *Trigger) string {
+func ContextBlock(t *event.Trigger) string {
 	if t.Owner == "" || t.Repo == "" {
 		return ""
 	}
