@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
+
+	"github.com/agentjob/agent-job-action/internal/redact"
 )
 
 // Log writes the run's log, as a step's log in Actions and as plain lines
@@ -18,9 +20,8 @@ import (
 // secrets with ***, in any form they take, so a secret cannot reach the log
 // even by mistake. It is safe for concurrent use.
 type Log struct {
-	raw       io.Writer // only for ::add-mask::, which must carry the secret itself
 	gha       *githubactions.Action
-	red       *redactor
+	red       *redact.Writer
 	inActions bool
 }
 
@@ -28,9 +29,8 @@ type Log struct {
 // then does Mask tell it about secrets, since elsewhere nobody masks and the
 // ::add-mask:: line would show the secret.
 func NewLog(w io.Writer, inActions bool) *Log {
-	red := &redactor{w: w}
+	red := redact.NewWriter(w)
 	return &Log{
-		raw:       w,
 		red:       red,
 		inActions: inActions,
 		gha:       githubactions.New(githubactions.WithWriter(red)),
@@ -48,16 +48,15 @@ func (l *Log) Mask(secret string) {
 		if l.inActions {
 			// The runner decodes the command's data before it registers
 			// it: encoded, the value it masks is the secret itself.
-			l.red.mu.Lock()
-			fmt.Fprintf(l.raw, "::add-mask::%s\n", escapeData(line))
-			l.red.mu.Unlock()
+			_ = l.red.AddAnnounced(line, "::add-mask::"+redact.CommandData(line)+"\n")
+			continue
 		}
-		l.red.add(line)
+		l.red.Add(line)
 	}
 }
 
 // Redact returns s with every masked secret replaced by ***.
-func (l *Log) Redact(s string) string { return l.red.redact(s) }
+func (l *Log) Redact(s string) string { return l.red.Redact(s) }
 
 // Printf writes one line. Untrusted values must be passed through
 // escape.Log first. As a second guard, the runner's legacy "##[command]"

@@ -16,6 +16,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/redact"
 )
 
 // runnerData decodes a workflow command's data as the runner does
@@ -162,7 +163,7 @@ func inner(q string) string {
 func forms(key string) []string {
 	f := []string{key, escape.Markdown(key), escape.Line(key), inner(strconv.Quote(key)), inner(escape.Log(key)), inner(jsonString(key)), inner(unicodeJSON(key))}
 	for _, s := range slices.Clone(f) {
-		f = append(f, escapeData(s), escapeProperty(s))
+		f = append(f, redact.CommandData(s), redact.CommandProperty(s))
 	}
 	return f
 }
@@ -266,11 +267,11 @@ func TestRedactorForms(t *testing.T) {
 	t.Parallel()
 	key := `mint_#k%0A"y`
 	var sink bytes.Buffer
-	r := &redactor{w: &sink}
-	r.add(key)
+	r := redact.NewWriter(&sink)
+	r.Add(key)
 	for _, text := range []string{
 		key,
-		escapeData(escapeData(key)),
+		redact.CommandData(redact.CommandData(key)),
 		strconv.Quote(strconv.Quote(key)),
 		`mint\u005f#k%0A\"y`,
 		`m\x69nt_\x23k%250A\u0022y`,
@@ -278,7 +279,7 @@ func TestRedactorForms(t *testing.T) {
 		"##" + inner(escape.Log("#"+key)),
 		escape.Markdown("www." + key + "@x"),
 	} {
-		got := r.redact("before " + text + " after")
+		got := r.Redact("before " + text + " after")
 		if !strings.HasPrefix(got, "before ") || !strings.HasSuffix(got, " after") || !strings.Contains(got, "***") {
 			t.Errorf("redact(%q) = %q, want the key alone replaced", text, got)
 		}
@@ -286,7 +287,7 @@ func TestRedactorForms(t *testing.T) {
 			t.Errorf("redact(%q) = %q still holds the key as %q", text, got, f)
 		}
 	}
-	if got := r.redact("nothing secret: 100% #1 \\n &amp;"); got != "nothing secret: 100% #1 \\n &amp;" {
+	if got := r.Redact("nothing secret: 100% #1 \\n &amp;"); got != "nothing secret: 100% #1 \\n &amp;" {
 		t.Errorf("redact changed text without the key: %q", got)
 	}
 }
@@ -295,34 +296,15 @@ func TestRedactorForms(t *testing.T) {
 // rest of the record is kept as it was, in its order.
 func TestRedactJSONKeepsTheRecord(t *testing.T) {
 	t.Parallel()
-	r := &redactor{w: &bytes.Buffer{}}
-	r.add("k3y_secret")
+	r := redact.NewWriter(&bytes.Buffer{})
+	r.Add("k3y_secret")
 	raw := `{"z":1.50,"a":[true,null,"\u006b3y\u005fsecret",{"k3y_secret":"x<y"}],"m":"say \"k3y_secret\""}`
 	want := `{"z":1.50,"a":[true,null,"***",{"***":"x<y"}],"m":"say \"***\""}`
-	if got := r.redactJSON([]byte(raw)); got != want {
+	if got := r.RedactJSON([]byte(raw)); got != want {
 		t.Errorf("redactJSON:\n%s\nwant\n%s", got, want)
 	}
-	if got := r.redactJSON([]byte(`{"broken":"k3y_secret`)); got != `{"broken":"***` {
+	if got := r.RedactJSON([]byte(`{"broken":"k3y_secret`)); got != `{"broken":"***` {
 		t.Errorf("redactJSON of broken JSON = %q", got)
-	}
-}
-
-// TestNormaliseSpans: each byte of the normalised text comes from the span
-// of the original that decodes to it, multi-byte characters included.
-func TestNormaliseSpans(t *testing.T) {
-	t.Parallel()
-	in := "ü%41\\u00e9&lt;\u2060😀\\x25\\x34\\x31"
-	all := levels(in)
-	lv := all[len(all)-1]
-	out := lv.text
-	if want := "üAé<😀A"; string(out) != want {
-		t.Fatalf("normalise(%q) = %q, want %q", in, out, want)
-	}
-	wantSpans := [][2]int{{0, 1}, {1, 2}, {2, 5}, {5, 11}, {5, 11}, {11, 15}, {18, 19}, {19, 20}, {20, 21}, {21, 22}, {22, 34}}
-	for i := range out {
-		if got := [2]int{lv.from(i), lv.to(i)}; got != wantSpans[i] {
-			t.Errorf("byte %d of %q comes from %v, want %v", i, out, got, wantSpans[i])
-		}
 	}
 }
 
@@ -339,32 +321,15 @@ func FuzzRedact(f *testing.F) {
 		if key != strings.TrimSpace(key) || len(key) < 8 || strings.ContainsAny(key, "\r\n") {
 			return
 		}
-		r := &redactor{w: &bytes.Buffer{}}
-		r.add(key)
+		r := redact.NewWriter(&bytes.Buffer{})
+		r.Add(key)
 		for _, f := range forms(key) {
-			got := r.redact(prefix + f + suffix)
+			got := r.Redact(prefix + f + suffix)
 			if l := leak(got, key); l != "" && leak(prefix+"***"+suffix, key) == "" {
 				t.Fatalf("redact(%q) = %q still holds the key as %q", prefix+f+suffix, got, l)
 			}
 		}
 	})
-}
-
-// TestReferenceMatchesHTML holds the redactor's own reading of character
-// references to the html package's, which it stands in for.
-func TestReferenceMatchesHTML(t *testing.T) {
-	t.Parallel()
-	for _, ref := range []string{"&#58;", "&#8288;", "&#x3A;", "&#X3a;", "&#0;", "&#128;", "&#159;", "&#160;", "&#xD800;", "&#x110000;",
-		"&#99999999;", "&#;", "&#x;", "&;", "&a;", "&#1;", "&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&#00058;", "&#-1;", "&#+5;"} {
-		want := html.UnescapeString(ref)
-		r, ok := reference([]byte(ref))
-		switch {
-		case ok && string(r) != want:
-			t.Errorf("reference(%q) = %q, html reads %q", ref, string(r), want)
-		case !ok && want != ref && !strings.HasPrefix(ref, "&#") && ref != "&#0;":
-			t.Errorf("reference(%q) declined a reference html reads as %q", ref, want)
-		}
-	}
 }
 
 // TestRedactShortReferences: text that merely looks like the start of a

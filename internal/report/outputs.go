@@ -161,7 +161,7 @@ func (o *Outputs) values(r Result) [][2]string {
 		{"timed-out", strconv.FormatBool(r.TimedOut)},
 		// The record as the API sent it, with secrets redacted in its
 		// decoded strings, whatever escapes the API used.
-		{"job", o.log.red.redactJSON(j.Raw)},
+		{"job", o.log.red.RedactJSON(j.Raw)},
 		{"comment-url", r.CommentURL},
 	}
 }

@@ -1,4 +1,7 @@
-package report
+// Package redact keeps secrets out of everything the action writes: a
+// Writer replaces each registered secret with *** in every form it can
+// take, and owns the lock that orders its writes.
+package redact
 
 import (
 	"bytes"
@@ -18,8 +21,8 @@ import (
 	"github.com/agentjob/agent-job-action/internal/invisible"
 )
 
-// redactor replaces secrets with *** in every form they can take in what the
-// action writes. It matches twice:
+// Writer replaces secrets with *** in every form they can take in what the
+// action writes, and writes the result to the writer it wraps. It matches twice:
 //   - exactly, the forms this program's own escapers give a secret: as it
 //     is, escape.Markdown, escape.Line, Go- and JSON-quoted, escape.Log, and
 //     each of those percent-encoded as go-githubactions encodes command data
@@ -36,7 +39,7 @@ import (
 //     its escaping.
 //
 // It is safe for concurrent use.
-type redactor struct {
+type Writer struct {
 	mu      sync.Mutex
 	w       io.Writer
 	exact   []string // longest first, so that no shorter form cuts a longer one
@@ -44,9 +47,31 @@ type redactor struct {
 }
 
 // add registers one line of a secret.
-func (r *redactor) add(secret string) {
+// NewWriter returns a Writer that writes to w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// Add registers secret (one line of it): from now on it is replaced in
+// everything the Writer writes or redacts.
+func (r *Writer) Add(secret string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.add(secret)
+}
+
+// AddAnnounced writes announcement to the wrapped writer as it is, then
+// registers secret, with no other write between: the line that tells the
+// runner to mask a secret (::add-mask::) must carry the secret itself.
+func (r *Writer) AddAnnounced(secret, announcement string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, err := io.WriteString(r.w, announcement); err != nil {
+		return err
+	}
+	r.add(secret)
+	return nil
+}
+
+func (r *Writer) add(secret string) {
 	quoted := strconv.Quote(secret)
 	logged := escape.Log(secret)
 	if strings.HasPrefix(logged, `"`) {
@@ -54,7 +79,7 @@ func (r *redactor) add(secret string) {
 	}
 	bases := []string{secret, escape.Markdown(secret), escape.Line(secret), quoted[1 : len(quoted)-1], logged, jsonInner(secret, true), jsonInner(secret, false)}
 	for _, f := range bases {
-		r.exact = append(r.exact, f, escapeData(f), escapeProperty(f))
+		r.exact = append(r.exact, f, CommandData(f), CommandProperty(f))
 	}
 	r.exact = slices.DeleteFunc(r.exact, func(s string) bool { return s == "" })
 	slices.SortFunc(r.exact, func(a, b string) int { return len(b) - len(a) })
@@ -119,21 +144,22 @@ func unseen(r rune) bool {
 	return r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029' || invisible.Is(r)
 }
 
-// escapeData and escapeProperty are go-githubactions' encodings of a
+// CommandData and CommandProperty are go-githubactions' encodings of a
 // workflow command's data and property values, which the runner decodes
 // before it shows (and masks) them.
 var (
-	escapeData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace
-	escapeProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace
+	CommandData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace
+	CommandProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace
 )
 
-func (r *redactor) redact(s string) string {
+// Redact returns s with every registered secret replaced by ***.
+func (r *Writer) Redact(s string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.redactLocked(s)
 }
 
-func (r *redactor) redactLocked(s string) string {
+func (r *Writer) redactLocked(s string) string {
 	for _, sec := range r.exact {
 		s = strings.ReplaceAll(s, sec, "***")
 	}
@@ -180,18 +206,21 @@ func (r *redactor) redactLocked(s string) string {
 // whatever escapes the document used, no secret survives in a string.
 // What is left (a secret spelled across JSON syntax) the text redaction
 // then catches. A document that does not decode is redacted as text.
-func (r *redactor) redactJSON(raw []byte) string {
+// RedactJSON returns a JSON record with every registered secret replaced in
+// its decoded strings, re-encoded (see reencode); text that is not JSON is
+// redacted as text.
+func (r *Writer) RedactJSON(raw []byte) string {
 	if len(raw) == 0 {
 		return ""
 	}
 	out, err := r.reencode(raw)
 	if err != nil {
-		return r.redact(string(raw))
+		return r.Redact(string(raw))
 	}
-	return r.redact(out)
+	return r.Redact(out)
 }
 
-func (r *redactor) reencode(raw []byte) (string, error) {
+func (r *Writer) reencode(raw []byte) (string, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var b strings.Builder
@@ -229,7 +258,7 @@ func (r *redactor) reencode(raw []byte) (string, error) {
 				stack = stack[:len(stack)-1]
 			}
 		case string:
-			b.WriteString(`"` + escapeUnseen(jsonInner(r.redact(t), false)) + `"`)
+			b.WriteString(`"` + escapeUnseen(jsonInner(r.Redact(t), false)) + `"`)
 		case json.Number:
 			b.WriteString(t.String())
 		case bool:
@@ -240,7 +269,8 @@ func (r *redactor) reencode(raw []byte) (string, error) {
 	}
 }
 
-func (r *redactor) Write(p []byte) (int, error) {
+// Write writes p, redacted, to the wrapped writer.
+func (r *Writer) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, err := io.WriteString(r.w, r.redactLocked(string(p))); err != nil {
@@ -303,7 +333,7 @@ const decodeRounds = 4
 // decoded levels (see levels). It decodes the same texts as levels without
 // keeping where each byte came from, so that the usual line, which holds no
 // secret, costs one copy per level rather than nine.
-func (r *redactor) decodedHolds(s string) bool {
+func (r *Writer) decodedHolds(s string) bool {
 	text := []byte(s)
 	for round := 0; ; round++ {
 		for _, sec := range r.normals {
