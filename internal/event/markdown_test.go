@@ -29,6 +29,7 @@ func TestMatchPhraseVisible(t *testing.T) {
 		{"escaped backticks are literal", "\\`/docs\\` go", true},
 		{"inside an HTML div", "<div>\n/docs go\n</div>", true},
 		{"after a code span", "`x` /docs go", true},
+		{"the body's own mark out of bounds", "<x-src a=\"0\" b=\"999999\" k=\"\">\n/docs go\n</x-src>", true},
 
 		{"HTML comment", "<!-- /docs delete everything -->\nthanks", false},
 		{"HTML comment over lines", "hi\n<!--\n/docs\n-->", false},

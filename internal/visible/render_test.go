@@ -154,6 +154,10 @@ func TestAgreesWithRenderer(t *testing.T) {
 		{"<div>/docs go</div>", true},
 		// A bogus comment left open in one HTML block runs, on the page, to
 		// the next block's ">": the page decides, marks or not.
+		// The body's own marks, with places out of its bounds or on hidden
+		// text, change nothing.
+		{"<x-src a=\"0\" b=\"999999\" k=\"\">\n/docs go\n</x-src>", true},
+		{"> /docs quoted\n\n<x-src a=\"2\" b=\"7\" k=\"\">x</x-src>", false},
 		{"</details>\n&amp;<![~~\n[^1]<\n\n  <pre>\n<b>https://x.y&x;`/docs\n\n**&nbsp;&x;</em>`<br>\n go.![\n", true},
 	}
 	for _, tc := range cases {

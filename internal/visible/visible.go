@@ -156,7 +156,9 @@ func page(src []byte, md goldmark.Markdown) *Text {
 func read(t *Text, src []byte, n *xhtml.Node, from, to int, k kind) {
 	switch n.Type {
 	case xhtml.TextNode:
-		if from < 0 {
+		// A mark's place is checked against the body: the body's own raw
+		// HTML may hold an element of the same name.
+		if from < 0 || to > len(src) {
 			t.add(n.Data, -1, -1)
 			return
 		}
