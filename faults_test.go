@@ -389,12 +389,12 @@ func TestFaultsGitHub(t *testing.T) {
 		// Adding a reaction sets it (GitHub answers 200 when it exists):
 		// safe to send again.
 		{name: "502 HTML on reaction is retried", at: 2, fault: faults.HTMLStatus(502), created: 1, again: true},
-		{name: "500 on comment create is not repeated", at: 3, fault: faults.Status(500), created: 0, warn: "could not write the comment"},
-		{name: "reset on comment create is not repeated", at: 3, fault: faults.ResetAfterRead(), created: 0, warn: "could not write the comment"},
+		{name: "500 on comment create is not repeated", at: 4, fault: faults.Status(500), created: 0, warn: "could not write the comment"},
+		{name: "reset on comment create is not repeated", at: 4, fault: faults.ResetAfterRead(), created: 0, warn: "could not write the comment"},
 		{name: "503 on comment edit is retried", at: 5, fault: faults.Status(503), created: 1, again: true},
 		{name: "429 on comment edit is retried", at: 5, fault: faults.RateLimited("2"), created: 1, again: true},
-		{name: "redirect on list comments", at: 4, fault: faults.Redirect("http://localhost:1"), created: 1,
-			warn: "could not read the thread's comments to find an earlier job: list comments on #12: Get request failed: redirect to another host refused; the job is not affected"},
+		{name: "redirect on list comments", at: 3, fault: faults.Redirect("http://localhost:1"), created: 1,
+			warn: "could not read the thread's comments: list comments on #12: Get request failed: redirect to another host refused; answering this request alone"},
 	}
 	// Every request the run sends GitHub, with the token, redirected by
 	// every code to another host: nothing reaches it, nothing is repeated.
@@ -403,12 +403,12 @@ func TestFaultsGitHub(t *testing.T) {
 		for _, at := range []struct {
 			n    int
 			what string
-		}{{1, "GET permission"}, {2, "POST reaction"}, {3, "POST comment"}, {4, "GET comments"}, {5, "PATCH comment"}} {
+		}{{1, "GET permission"}, {2, "POST reaction"}, {3, "GET comments"}, {4, "POST comment"}, {5, "PATCH comment"}} {
 			c := ghCase{name: fmt.Sprintf("%d on %s", code, at.what), at: at.n, fault: faults.RedirectStatus(code, other.base()), created: 1}
 			switch at.n {
 			case 1:
 				c.wantErr = true
-			case 3:
+			case 4:
 				c.created, c.warn = 0, "could not write the comment"
 			}
 			tests = append(tests, c)

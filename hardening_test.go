@@ -47,14 +47,15 @@ func TestUnverifiedSenderGetsNothingWritten(t *testing.T) {
 	}
 }
 
-// TestMarkersNeedAKnownIdentity (issue 8, item 3): when the run could not
-// create its own comment, it does not know the token's identity, so no
+// TestMarkersNeedAKnownIdentity (issue 8, item 3): when the run could
+// neither react nor create its own comment, it does not know the token's
+// identity, so no
 // marker is trusted, not even one from a bot: it starts a new job and says
 // so.
 func TestMarkersNeedAKnownIdentity(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
-	gh := h.withGitHub(fakegithub.Options{ForbidComments: true}, "issue_comment", issueComment("writer", "/docs again"))
+	gh := h.withGitHub(fakegithub.Options{ForbidComments: true, ForbidReactions: true}, "issue_comment", issueComment("writer", "/docs again"))
 	h.api.AddJob("job_bot", "completed")
 	gh.SeedComment(12, fakegithub.BotLogin, true, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_bot -->")
 	gh.SeedComment(12, "other-app[bot]", true, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_bot -->")

@@ -35,6 +35,7 @@ type run struct {
 	cfg      inputs.Config
 	trig     *event.Trigger
 	thread   *conversation.Thread // nil when the run does not comment
+	answers  *answering           // what a run that continues its thread answers
 	reported bool                 // finish has reported the outcome
 }
 
@@ -64,9 +65,11 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 			return o.fail(ctx, fmt.Errorf("GITHUB_API_URL: %w", err))
 		}
 	}
+	level := ""
 	if p.Check != nil {
 		// Nothing is written to GitHub before this passes: r.thread is nil.
-		level, err := gh.Permission(ctx, p.Check.Owner, p.Check.Repo, p.Check.Sender)
+		var err error
+		level, err = gh.Permission(ctx, p.Check.Owner, p.Check.Repo, p.Check.Sender)
 		if err != nil {
 			if ctx.Err() != nil {
 				return o.fail(ctx, fmt.Errorf("check who triggered the run: %w", ctx.Err()))
@@ -84,7 +87,13 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 	if p.Answer != nil {
 		r.thread = &conversation.Thread{GH: gh, Owner: p.Answer.Owner, Repo: p.Answer.Repo, Number: p.Answer.Number,
 			Comments: p.Answer.CommentCount, Warn: r.log.Warning, Redact: r.log.Redact}
-		r.acknowledge(ctx, p, o)
+		if p.Job == plan.Continue {
+			if answered := r.answer(ctx, gh, &p, level, o); answered != nil {
+				return answered
+			}
+		} else {
+			r.acknowledge(ctx, p, o)
+		}
 	}
 
 	if p.Review != 0 {
@@ -127,9 +136,50 @@ func (r *run) acknowledge(ctx context.Context, p plan.Plan, o *Outcome) {
 		r.thread.React(ctx, p.React.CommentID, p.React.Kind, "eyes")
 	}
 	r.thread.Show(ctx, r.state(o, conversation.Working))
+	r.answeringIn(p)
+}
+
+func (r *run) answeringIn(p plan.Plan) {
 	if url := r.thread.URL(); url != "" {
 		r.logf("answering in #%d: %s", p.Answer.Number, escape.Log(url))
 	}
+}
+
+// answer acknowledges a request that continues its thread's job and
+// gathers the thread's other unanswered requests (see gather). The run's
+// comment records them before anything is sent; a run that cannot write
+// its comment cannot record them, and answers its own request alone. It
+// returns the run's outcome when the run is done, because an earlier run
+// already answered this request, and nil when it goes on.
+func (r *run) answer(ctx context.Context, gh *ghclient.Client, p *plan.Plan, level string, o *Outcome) *Outcome {
+	if p.React != nil {
+		// The reaction names the token's login, so that the thread's
+		// records can be trusted before the run writes a comment.
+		r.thread.React(ctx, p.React.CommentID, p.React.Kind, "eyes")
+	}
+	if r.thread.Self() == "" {
+		r.thread.Show(ctx, r.state(o, conversation.Working))
+	}
+	a := r.gather(ctx, gh, level)
+	if a.by != nil {
+		done := r.skip("an earlier run already sent this request to the agent, as its comment says: " + escape.Log(a.by.URL))
+		done.AnsweredIn = a.by.URL
+		return done
+	}
+	r.answers = &a
+	r.thread.Show(ctx, r.state(o, conversation.Working))
+	if r.thread.URL() == "" {
+		own := ownRequest(r.trig)
+		a = alone(own)
+		r.answers = &a
+	}
+	if a.prompt != "" {
+		p.Prompt, p.Review = a.prompt, 0
+		r.logf("answering %d requests of this thread at once", len(a.answered))
+		r.claim(ctx, a.record.Sent, ownRequest(r.trig).Key)
+	}
+	r.answeringIn(*p)
+	return nil
 }
 
 // startJob creates the job or sends the follow-up, and writes job-id at

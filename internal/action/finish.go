@@ -21,7 +21,7 @@ const lastWords = 1500 * time.Millisecond
 func (r *run) finish(ctx context.Context, o *Outcome) error {
 	r.reported = true
 	runErr := r.explain(o)
-	if r.thread != nil {
+	if r.thread != nil && (o.Skipped == "" || r.thread.URL() != "") {
 		if ctx.Err() != nil {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lastWords)
@@ -104,6 +104,8 @@ func (r *run) final(o *Outcome, runErr error) conversation.State {
 		return s
 	case NotWaiting:
 		return r.state(o, conversation.NotWaiting)
+	case Skipped:
+		return r.state(o, conversation.Answered)
 	}
 	return r.state(o, conversation.Done)
 }
@@ -126,6 +128,10 @@ func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
 	if o.Job != nil {
 		s.PRLink, s.PRURL = o.Job.PR(), r.prURL(o)
 	}
+	if a := r.answers; a != nil {
+		s.Record, s.Answered, s.Left = a.record.Marker(), a.answered, a.left
+	}
+	s.AnsweredIn = o.AnsweredIn
 	return s
 }
 

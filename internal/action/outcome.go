@@ -14,14 +14,17 @@ var ErrJobFailed = errors.New("job failed")
 // Outcome is what a run ends with: what it did, and the error that stopped
 // it, if any. How the run ended (End) is derived from it in one place.
 type Outcome struct {
-	Skipped  string // why the run did nothing; "" when it acted
-	DryRun   bool
-	JobID    string        // the job the run created or continued
-	Job      *agentapi.Job // the last record seen; nil when none
-	Polls    int
-	FollowUp bool   // the prompt went to an existing job
-	Note     string // one more sentence for the comment, safe Markdown
-	Err      error  // what stopped the run, as it happened
+	Skipped string // why the run did nothing; "" when it acted
+	// AnsweredIn is the comment of the earlier run that answered this
+	// run's request, when that is why it was skipped.
+	AnsweredIn string
+	DryRun     bool
+	JobID      string        // the job the run created or continued
+	Job        *agentapi.Job // the last record seen; nil when none
+	Polls      int
+	FollowUp   bool   // the prompt went to an existing job
+	Note       string // one more sentence for the comment, safe Markdown
+	Err        error  // what stopped the run, as it happened
 
 	stage  stage
 	ctxErr error // the run's context error when Err happened

@@ -26,6 +26,7 @@ const (
 	Cancelled               // the workflow was cancelled
 	Error                   // the job could not be started or followed
 	NotWaiting              // started, and this run does not wait (wait: false)
+	Answered                // an earlier run already answered the request (AnsweredIn)
 )
 
 // State is what the comment shows.
@@ -45,6 +46,46 @@ type State struct {
 	RunURL  string
 	Elapsed time.Duration
 	Timeout time.Duration
+
+	// AnsweredIn is the comment of the run that answered the request, for
+	// Answered.
+	AnsweredIn string
+
+	// Record is the hidden marker of the requests the run judged
+	// (backlog.Record.Marker), "" when it keeps none.
+	Record string
+	// Answered are the requests the run sent, shown when there is more
+	// than its own; Left are those it left out, with why.
+	Answered []Ref
+	Left     []Ref
+}
+
+// Ref is a request a comment links to.
+type Ref struct {
+	What   string // "comment", "line comment" or "review"
+	URL    string // GitHub's html_url; anything but an https URL is not linked
+	Author string // untrusted
+	Reason string // why it was left out; untrusted
+}
+
+func (r Ref) render() string {
+	what := escape.Markdown(r.What)
+	if u := escape.URL(r.URL); u != "" {
+		what = fmt.Sprintf("[%s](%s)", what, u)
+	}
+	s := what + " by " + escape.Markdown(r.Author)
+	if r.Reason != "" {
+		s += " (" + escape.Markdown(r.Reason) + ")"
+	}
+	return s
+}
+
+func refs(rs []Ref) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.render()
+	}
+	return strings.Join(parts, "; ")
 }
 
 // markerPrefix starts the hidden marker that names the job in a comment.
@@ -103,6 +144,9 @@ func Render(s State) string {
 	if m := Marker(s.JobID); m != "" {
 		b.WriteString(m + "\n")
 	}
+	if s.Record != "" {
+		b.WriteString(s.Record + "\n")
+	}
 	job := "The job"
 	if s.JobID != "" {
 		job = "Job " + JobRef(s.JobID)
@@ -149,9 +193,21 @@ func Render(s State) string {
 			job, escape.Markdown(orDash(s.Status)))
 	case Error:
 		fmt.Fprintf(&b, "❌ **Could not finish.** %s\n", escape.Markdown(s.Error))
+	case Answered:
+		where := "an earlier comment"
+		if u := escape.URL(s.AnsweredIn); u != "" {
+			where = fmt.Sprintf("[an earlier comment](%s)", u)
+		}
+		fmt.Fprintf(&b, "☑️ **Already answered.** An earlier run sent this request to the agent; see %s.\n", where)
 	}
 	if s.Note != "" {
 		b.WriteString("\n" + s.Note + "\n")
+	}
+	if len(s.Answered) > 1 {
+		fmt.Fprintf(&b, "\nAnswering %d requests at once: %s.\n", len(s.Answered), refs(s.Answered))
+	}
+	if len(s.Left) > 0 {
+		fmt.Fprintf(&b, "\nLeft out: %s.\n", refs(s.Left))
 	}
 	if run := escape.URL(s.RunURL); run != "" {
 		fmt.Fprintf(&b, "\n<sub>[Workflow run](%s)", run)

@@ -6,71 +6,132 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
-// maxListRequests bounds one search of a thread: with no match, the newest
-// 1,000 comments or so are read, then the search gives up as if there were
-// none. A job named further back is not worth more requests.
+// maxListRequests bounds the reads of a thread's comments by one run: with
+// no match, the newest 1,000 comments or so are read, then a search gives
+// up as if there were none. A job named further back is not worth more
+// requests.
 const maxListRequests = 10
 
-// findNewest returns the newest comment on issue or pull request number
-// that match accepts, or nil when none of those it read does.
+// pager reads the pages of an issue's or pull request's comments, newest
+// first, each at most once, and at most maxListRequests of them.
 //
 // GitHub lists comments oldest first and has no other order, so the newest
 // page is computed from count (the thread's comment count, 0 when unknown)
 // and read first, then the page before it, and so on. The count may be
-// stale: a page that links to a next one is not the last, and the search
-// moves forward to the page GitHub names as last; a count too high (comments
-// deleted) lands on an empty page, and page 1 then names the last one. A
-// page is never requested twice.
-func findNewest(ctx context.Context, gh GitHub, owner, repo string, number, count int, match func(*ghclient.Comment) bool) (*ghclient.Comment, error) {
-	pages := map[int]*ghclient.CommentPage{}
-	requests := 0
-	get := func(p int) (*ghclient.CommentPage, bool, error) {
-		if pg, ok := pages[p]; ok {
-			return pg, true, nil
-		}
-		if requests == maxListRequests {
-			return nil, false, nil
-		}
-		requests++
-		pg, err := gh.ListCommentsPage(ctx, owner, repo, number, p)
-		if err != nil {
-			return nil, false, err
-		}
-		pages[p] = pg
-		return pg, true, nil
-	}
+// stale: a page that links to a next one is not the last, and the reader
+// moves forward to the page GitHub names as last; a count too high
+// (comments deleted) lands on an empty page, and page 1 then names the last
+// one.
+type pager struct {
+	gh          GitHub
+	owner, repo string
+	number      int
+	count       int
 
-	last := max(1, (count+ghclient.PerPage-1)/ghclient.PerPage)
+	pages    map[int]*ghclient.CommentPage
+	requests int
+	last     int // the last page, 0 until found
+}
+
+// get returns page p; ok is false when the budget of requests is spent.
+func (pg *pager) get(ctx context.Context, p int) (*ghclient.CommentPage, bool, error) {
+	if page, ok := pg.pages[p]; ok {
+		return page, true, nil
+	}
+	if pg.requests == maxListRequests {
+		return nil, false, nil
+	}
+	pg.requests++
+	page, err := pg.gh.ListCommentsPage(ctx, pg.owner, pg.repo, pg.number, p)
+	if err != nil {
+		return nil, false, err
+	}
+	if pg.pages == nil {
+		pg.pages = map[int]*ghclient.CommentPage{}
+	}
+	pg.pages[p] = page
+	return page, true, nil
+}
+
+// lastPage finds the thread's last page; ok is false when the budget ran
+// out first.
+func (pg *pager) lastPage(ctx context.Context) (int, bool, error) {
+	if pg.last != 0 {
+		return pg.last, true, nil
+	}
+	last := max(1, (pg.count+ghclient.PerPage-1)/ghclient.PerPage)
 	for restarted := false; ; {
-		pg, ok, err := get(last)
+		page, ok, err := pg.get(ctx, last)
 		if err != nil || !ok {
-			return nil, err
+			return 0, false, err
 		}
 		switch {
-		case pg.Next != 0:
+		case page.Next != 0:
 			// Newer comments than the count knew of.
-			last = max(pg.Last, pg.Next)
+			last = max(page.Last, page.Next)
 			continue
-		case len(pg.Comments) == 0 && last > 1 && pg.Last > 0 && pg.Last < last:
-			last = pg.Last
+		case len(page.Comments) == 0 && last > 1 && page.Last > 0 && page.Last < last:
+			last = page.Last
 			continue
-		case len(pg.Comments) == 0 && last > 1 && !restarted:
+		case len(page.Comments) == 0 && last > 1 && !restarted:
 			// Past the end: fewer comments than the count said.
 			restarted, last = true, 1
 			continue
 		}
-		break
+		pg.last = last
+		return last, true, nil
+	}
+}
+
+// newest returns the newest comment that match accepts, or nil when none of
+// those read does.
+func (pg *pager) newest(ctx context.Context, match func(*ghclient.Comment) bool) (*ghclient.Comment, error) {
+	last, ok, err := pg.lastPage(ctx)
+	if err != nil || !ok {
+		return nil, err
 	}
 	for p := last; p >= 1; p-- {
-		pg, ok, err := get(p)
+		page, ok, err := pg.get(ctx, p)
 		if err != nil || !ok {
 			return nil, err
 		}
-		for i := len(pg.Comments) - 1; i >= 0; i-- {
-			if c := pg.Comments[i]; match(c) {
+		for i := len(page.Comments) - 1; i >= 0; i-- {
+			if c := page.Comments[i]; match(c) {
 				return c, nil
 			}
 		}
 	}
 	return nil, nil
+}
+
+// recent returns at least the newest ghclient.PerPage comments (all of
+// them in a shorter thread), oldest first: the last page and, when it is
+// not full, the page before it.
+func (pg *pager) recent(ctx context.Context) ([]*ghclient.Comment, error) {
+	last, ok, err := pg.lastPage(ctx)
+	if err != nil || !ok {
+		return nil, err
+	}
+	page, _, err := pg.get(ctx, last)
+	if err != nil {
+		return nil, err
+	}
+	out := page.Comments
+	if last > 1 && len(out) < ghclient.PerPage {
+		before, ok, err := pg.get(ctx, last-1)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(before.Comments[:len(before.Comments):len(before.Comments)], out...)
+		}
+	}
+	return out, nil
+}
+
+// findNewest returns the newest comment on issue or pull request number
+// that match accepts, or nil when none of those it read does (see pager).
+func findNewest(ctx context.Context, gh GitHub, owner, repo string, number, count int, match func(*ghclient.Comment) bool) (*ghclient.Comment, error) {
+	pg := &pager{gh: gh, owner: owner, repo: repo, number: number, count: count}
+	return pg.newest(ctx, match)
 }

@@ -117,11 +117,28 @@ func (r *Recorder) ListCommentsPage(_ context.Context, owner, repo string, numbe
 	return out, nil
 }
 
-// AddReaction records the reaction; it keeps none.
-func (r *Recorder) AddReaction(_ context.Context, owner, repo string, commentID int64, kind, content string) error {
+// AddReaction records the reaction, by Self; it keeps none.
+func (r *Recorder) AddReaction(_ context.Context, owner, repo string, commentID int64, kind, content string) (*ghclient.Reaction, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.call(fmt.Sprintf("AddReaction %s/%s %d %s %s", owner, repo, commentID, kind, content))
+	if err := r.call(fmt.Sprintf("AddReaction %s/%s %d %s %s", owner, repo, commentID, kind, content)); err != nil {
+		return nil, err
+	}
+	return &ghclient.Reaction{By: r.Self, New: true}, nil
+}
+
+// LineComments records the call; the Recorder holds no line comments.
+func (r *Recorder) LineComments(_ context.Context, owner, repo string, number int) ([]*ghclient.ReviewComment, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return nil, r.call(fmt.Sprintf("LineComments %s/%s#%d", owner, repo, number))
+}
+
+// Reviews records the call; the Recorder holds no reviews.
+func (r *Recorder) Reviews(_ context.Context, owner, repo string, number int) ([]*ghclient.Review, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return nil, r.call(fmt.Sprintf("Reviews %s/%s#%d", owner, repo, number))
 }
 
 func (r *Recorder) call(c string) error {

@@ -16,7 +16,9 @@ type GitHub interface {
 	CreateComment(ctx context.Context, owner, repo string, number int, body string) (*ghclient.Comment, error)
 	UpdateComment(ctx context.Context, owner, repo string, id int64, body string) (*ghclient.Comment, error)
 	ListCommentsPage(ctx context.Context, owner, repo string, number, page int) (*ghclient.CommentPage, error)
-	AddReaction(ctx context.Context, owner, repo string, commentID int64, kind, content string) error
+	AddReaction(ctx context.Context, owner, repo string, commentID int64, kind, content string) (*ghclient.Reaction, error)
+	LineComments(ctx context.Context, owner, repo string, number int) ([]*ghclient.ReviewComment, error)
+	Reviews(ctx context.Context, owner, repo string, number int) ([]*ghclient.Review, error)
 }
 
 var _ GitHub = (*ghclient.Client)(nil)
@@ -51,15 +53,33 @@ type Thread struct {
 	last   string
 	broken bool // creating the comment failed: never try again, or there could be two
 
+	pages *pager // the comments read, shared by PreviousJob and Read
+
 	warnMu sync.Mutex // apart from mu: Show warns while holding mu
 	warned map[string]bool
 }
 
-// React adds a reaction (e.g. "eyes") to the triggering comment.
+// React adds a reaction (e.g. "eyes") to a comment of the thread. The
+// reaction names the token's login, which Self then returns.
 func (t *Thread) React(ctx context.Context, commentID int64, kind, content string) {
-	if err := t.GH.AddReaction(ctx, t.Owner, t.Repo, commentID, kind, content); err != nil {
+	r, err := t.GH.AddReaction(ctx, t.Owner, t.Repo, commentID, kind, content)
+	if err != nil {
 		t.warn("add a reaction to the comment", err)
+		return
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.author == "" {
+		t.author = r.By
+	}
+}
+
+// comments returns the thread's pager.
+func (t *Thread) comments() *pager {
+	if t.pages == nil {
+		t.pages = &pager{gh: t.GH, owner: t.Owner, repo: t.Repo, number: t.Number, count: t.Comments}
+	}
+	return t.pages
 }
 
 // PreviousJob returns the job named by the newest marker in a comment the
@@ -70,13 +90,14 @@ func (t *Thread) React(ctx context.Context, commentID int64, kind, content strin
 // the caller cannot tell, and starts a new job.
 //
 // It reads the newest page first: a marker among the newest 100 comments
-// costs at most 2 list requests, whatever the thread's length.
+// costs at most 2 list requests, whatever the thread's length, and none
+// when Read has read them.
 func (t *Thread) PreviousJob(ctx context.Context) (string, error) {
 	self := t.Self()
 	if self == "" {
 		return "", ErrUnknownIdentity
 	}
-	c, err := findNewest(ctx, t.GH, t.Owner, t.Repo, t.Number, t.Comments, func(c *ghclient.Comment) bool {
+	c, err := t.comments().newest(ctx, func(c *ghclient.Comment) bool {
 		return ownedBy(c, self) && IsOwn(c.Body) && JobFromMarker(c.Body) != ""
 	})
 	if err != nil {
@@ -89,7 +110,7 @@ func (t *Thread) PreviousJob(ctx context.Context) (string, error) {
 }
 
 // Self returns the login of the token's identity, learned from the run's
-// own comment, or "" while there is none.
+// own comment or a reaction, or "" while there is neither.
 func (t *Thread) Self() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/google/go-github/v62/github"
 
@@ -29,10 +30,12 @@ const PerPage = 100
 
 // Comment is an issue or pull request comment.
 type Comment struct {
-	ID     int64
-	Body   string
-	URL    string // html_url
-	Author string
+	ID          int64
+	Body        string
+	URL         string // html_url
+	Author      string
+	AuthorIsBot bool
+	CreatedAt   time.Time
 }
 
 // Client talks to GitHub's REST API with go-github.
@@ -124,14 +127,14 @@ func (c *Client) ListCommentsPage(ctx context.Context, owner, repo string, numbe
 	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("list comments on #%d: %w", number, err)
 	}
-	list, resp, err := c.listComments(ctx, owner, repo, number, page, PerPage)
-	if errors.Is(err, httpclient.ErrBodyTooLarge) {
-		return c.listCommentsInParts(ctx, owner, repo, number, page)
-	}
+	list, links, err := readPage(page, func(page, perPage int) ([]*github.IssueComment, *github.Response, error) {
+		opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: perPage, Page: page}}
+		return c.gh.Issues.ListComments(ctx, owner, repo, number, opt)
+	})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("list comments on #%d: %w", number, err)
 	}
-	out := &CommentPage{Next: resp.NextPage, Last: resp.LastPage}
+	out := &CommentPage{Next: links.next, Last: links.last}
 	for _, ic := range list {
 		out.Comments = append(out.Comments, fromIssueComment(ic))
 	}
@@ -144,44 +147,44 @@ func (c *Client) ListCommentsPage(ctx context.Context, owner, repo string, numbe
 // fields stay under the 4 MiB cap whatever they hold.
 const PartPerPage = 10
 
-// listCommentsInParts reads page (of PerPage) as PerPage/PartPerPage pages
-// of PartPerPage: a thread whose newest hundred comments are too large to
-// read at once (70 comments of 65,000 characters) is still read whole. The
-// cost of such a page: its failed request (at most the cap read) and ten
-// requests of less than 4 MiB each.
-func (c *Client) listCommentsInParts(ctx context.Context, owner, repo string, number, page int) (*CommentPage, error) {
+// links are the pages a list answer's Link header names, 0 for none.
+type links struct{ next, last int }
+
+// readPage reads page (from 1) of a list, PerPage to a page. A page too
+// large for the response cap (70 comments of 65,000 characters) is read
+// again as PerPage/PartPerPage pages of PartPerPage, so it is still read
+// whole. The cost of such a page: its failed request (at most the cap
+// read) and ten requests of less than 4 MiB each.
+func readPage[T any](page int, list func(page, perPage int) ([]T, *github.Response, error)) ([]T, links, error) {
+	items, resp, err := list(page, PerPage)
+	if err == nil {
+		return items, links{resp.NextPage, resp.LastPage}, nil
+	}
+	if !errors.Is(err, httpclient.ErrBodyTooLarge) {
+		return nil, links{}, clean(err)
+	}
 	const parts = PerPage / PartPerPage
-	out := &CommentPage{}
+	var out links
+	items = nil
 	for i := 1; i <= parts; i++ {
-		list, resp, err := c.listComments(ctx, owner, repo, number, (page-1)*parts+i, PartPerPage)
+		part, resp, err := list((page-1)*parts+i, PartPerPage)
 		if err != nil {
-			return nil, err
+			return nil, links{}, clean(err)
 		}
-		for _, ic := range list {
-			out.Comments = append(out.Comments, fromIssueComment(ic))
-		}
+		items = append(items, part...)
 		if resp.LastPage > 0 {
 			// Converted to pages of PerPage.
-			out.Last = (resp.LastPage + parts - 1) / parts
+			out.last = (resp.LastPage + parts - 1) / parts
 		}
 		if resp.NextPage == 0 {
-			// This part is the thread's last.
-			return out, nil
+			// This part is the list's last.
+			return items, out, nil
 		}
 	}
-	if out.Last > page {
-		out.Next = page + 1
+	if out.last > page {
+		out.next = page + 1
 	}
-	return out, nil
-}
-
-func (c *Client) listComments(ctx context.Context, owner, repo string, number, page, perPage int) ([]*github.IssueComment, *github.Response, error) {
-	opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: perPage, Page: page}}
-	list, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, number, opt)
-	if err != nil {
-		return nil, nil, fmt.Errorf("list comments on #%d: %w", number, clean(err))
-	}
-	return list, resp, nil
+	return items, out, nil
 }
 
 // Reaction kinds: which endpoint a comment's reactions live under.
@@ -193,28 +196,41 @@ const (
 // reactions are the contents GitHub accepts; it answers 422 to others.
 var reactions = []string{"+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"}
 
+// Reaction is a reaction the token added.
+type Reaction struct {
+	// By is the login of the token's identity, as GitHub names it.
+	By string
+	// New is false when the token had already reacted so: GitHub answers
+	// 200 with the existing reaction instead of 201.
+	New bool
+}
+
 // AddReaction reacts with content ("eyes", "rocket", ...) to a comment of the
 // given kind. Reacting twice with the same content is not an error.
-func (c *Client) AddReaction(ctx context.Context, owner, repo string, commentID int64, kind, content string) error {
+func (c *Client) AddReaction(ctx context.Context, owner, repo string, commentID int64, kind, content string) (*Reaction, error) {
 	if err := CheckRepo(owner, repo); err != nil {
-		return fmt.Errorf("add reaction to comment %d: %w", commentID, err)
+		return nil, fmt.Errorf("add reaction to comment %d: %w", commentID, err)
 	}
 	if !slices.Contains(reactions, content) {
-		return fmt.Errorf("add reaction to comment %d: %q is not a reaction GitHub offers", commentID, content)
+		return nil, fmt.Errorf("add reaction to comment %d: %q is not a reaction GitHub offers", commentID, content)
 	}
-	var err error
+	var (
+		r    *github.Reaction
+		resp *github.Response
+		err  error
+	)
 	switch kind {
 	case KindIssue:
-		_, _, err = c.gh.Reactions.CreateIssueCommentReaction(ctx, owner, repo, commentID, content)
+		r, resp, err = c.gh.Reactions.CreateIssueCommentReaction(ctx, owner, repo, commentID, content)
 	case KindReview:
-		_, _, err = c.gh.Reactions.CreatePullRequestCommentReaction(ctx, owner, repo, commentID, content)
+		r, resp, err = c.gh.Reactions.CreatePullRequestCommentReaction(ctx, owner, repo, commentID, content)
 	default:
-		return fmt.Errorf("add reaction to comment %d: unknown comment kind %q", commentID, kind)
+		return nil, fmt.Errorf("add reaction to comment %d: unknown comment kind %q", commentID, kind)
 	}
 	if err != nil {
-		return fmt.Errorf("add reaction to comment %d: %w", commentID, clean(err))
+		return nil, fmt.Errorf("add reaction to comment %d: %w", commentID, clean(err))
 	}
-	return nil
+	return &Reaction{By: r.GetUser().GetLogin(), New: resp.StatusCode == http.StatusCreated}, nil
 }
 
 // permissionLevel is the permission answer. go-github v62's
@@ -329,10 +345,12 @@ func notNameChar(r rune) bool {
 
 func fromIssueComment(ic *github.IssueComment) *Comment {
 	return &Comment{
-		ID:     ic.GetID(),
-		Body:   ic.GetBody(),
-		URL:    ic.GetHTMLURL(),
-		Author: ic.GetUser().GetLogin(),
+		ID:          ic.GetID(),
+		Body:        ic.GetBody(),
+		URL:         ic.GetHTMLURL(),
+		Author:      ic.GetUser().GetLogin(),
+		AuthorIsBot: IsBot(ic.GetUser().GetLogin(), ic.GetUser().GetType()),
+		CreatedAt:   ic.GetCreatedAt().Time,
 	}
 }
 

@@ -104,8 +104,9 @@ func TestCreateComment(t *testing.T) {
 			t.Fatalf("CreateComment() error = %v", err)
 		}
 		want := Comment{
-			ID: got.ID, Body: "Agent job started.", Author: "github-actions[bot]",
-			URL: fmt.Sprintf("https://github.com/acme/docs/issues/12#issuecomment-%d", got.ID),
+			ID: got.ID, Body: "Agent job started.", Author: "github-actions[bot]", AuthorIsBot: true,
+			URL:       fmt.Sprintf("https://github.com/acme/docs/issues/12#issuecomment-%d", got.ID),
+			CreatedAt: fakegithub.CreatedAt(got.ID),
 		}
 		if got.ID == 0 || *got != want {
 			t.Errorf("CreateComment() = %+v, want %+v", *got, want)
@@ -218,8 +219,8 @@ func TestListCommentsPage(t *testing.T) {
 				}
 				for n, cm := range got.Comments {
 					i := tc.wantFrom + n
-					want := Comment{ID: ids[i], Body: fmt.Sprintf("comment %d", i), Author: authors[i%3].login,
-						URL: fmt.Sprintf("https://github.com/acme/docs/issues/7#issuecomment-%d", ids[i])}
+					want := Comment{ID: ids[i], Body: fmt.Sprintf("comment %d", i), Author: authors[i%3].login, AuthorIsBot: IsBot(authors[i%3].login, map[bool]string{true: "Bot"}[authors[i%3].isBot]),
+						URL: fmt.Sprintf("https://github.com/acme/docs/issues/7#issuecomment-%d", ids[i]), CreatedAt: fakegithub.CreatedAt(ids[i])}
 					if *cm != want {
 						t.Fatalf("comment %d = %+v, want %+v", i, *cm, want)
 					}
@@ -266,7 +267,9 @@ func TestHostileRepoNames(t *testing.T) {
 		_, calls["CreateComment"] = c.CreateComment(ctx, tc.owner, tc.repo, 1, "x")
 		_, calls["UpdateComment"] = c.UpdateComment(ctx, tc.owner, tc.repo, 1, "x")
 		_, calls["ListCommentsPage"] = c.ListCommentsPage(ctx, tc.owner, tc.repo, 1, 1)
-		calls["AddReaction"] = c.AddReaction(ctx, tc.owner, tc.repo, 1, KindIssue, "eyes")
+		_, calls["AddReaction"] = c.AddReaction(ctx, tc.owner, tc.repo, 1, KindIssue, "eyes")
+		_, calls["LineComments"] = c.LineComments(ctx, tc.owner, tc.repo, 1)
+		_, calls["Reviews"] = c.Reviews(ctx, tc.owner, tc.repo, 1)
 		_, calls["PullRequest"] = c.PullRequest(ctx, tc.owner, tc.repo, 1)
 		calls["RequestReviewers"] = c.RequestReviewers(ctx, tc.owner, tc.repo, 1, []string{"ada"})
 		_, calls["ReviewComments"] = c.ReviewComments(ctx, tc.owner, tc.repo, 1, 2)
@@ -297,9 +300,13 @@ func TestAddReaction(t *testing.T) {
 			t.Run(tc.kind+prefix, func(t *testing.T) {
 				t.Parallel()
 				c, srv := newFake(t, fakegithub.Options{Prefix: prefix})
-				for range 2 { // the second is GitHub's 200 "already there"
-					if err := c.AddReaction(context.Background(), "acme", "docs", 555, tc.kind, "eyes"); err != nil {
+				for i := range 2 { // the second is GitHub's 200 "already there"
+					r, err := c.AddReaction(context.Background(), "acme", "docs", 555, tc.kind, "eyes")
+					if err != nil {
 						t.Fatalf("AddReaction() error = %v", err)
+					}
+					if want := (Reaction{By: fakegithub.BotLogin, New: i == 0}); *r != want {
+						t.Errorf("AddReaction() #%d = %+v, want %+v", i+1, *r, want)
 					}
 				}
 				want := []fakegithub.Reaction{{CommentID: 555, Kind: tc.kind, Content: "eyes", User: "github-actions[bot]"}}
@@ -323,11 +330,11 @@ func TestAddReaction(t *testing.T) {
 func TestAddReactionErrors(t *testing.T) {
 	t.Parallel()
 	c, srv := newFake(t, fakegithub.Options{})
-	err := c.AddReaction(context.Background(), "acme", "docs", 1, "commit", "eyes")
+	_, err := c.AddReaction(context.Background(), "acme", "docs", 1, "commit", "eyes")
 	if err == nil || err.Error() != `add reaction to comment 1: unknown comment kind "commit"` {
 		t.Errorf("unknown kind: error = %v", err)
 	}
-	err = c.AddReaction(context.Background(), "acme", "docs", 1, KindIssue, "party")
+	_, err = c.AddReaction(context.Background(), "acme", "docs", 1, KindIssue, "party")
 	if err == nil || err.Error() != `add reaction to comment 1: "party" is not a reaction GitHub offers` {
 		t.Errorf("bad content: error = %v", err)
 	}

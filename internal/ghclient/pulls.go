@@ -3,6 +3,8 @@ package ghclient
 import (
 	"context"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/google/go-github/v62/github"
 )
@@ -53,13 +55,18 @@ func (c *Client) RequestReviewers(ctx context.Context, owner, repo string, numbe
 // ReviewComment is a comment on a line or lines of a pull request's diff,
 // made as part of a review.
 type ReviewComment struct {
-	ID   int64
-	Path string // the file, relative to the repository's root
+	ID          int64
+	ReviewID    int64 // the review it belongs to
+	Author      string
+	AuthorIsBot bool
+	CreatedAt   time.Time
+	Path        string // the file, relative to the repository's root
 	// Line is the line commented on, or the last of the range; StartLine
 	// is the range's first line, 0 for a single line. On a comment the diff
 	// has since outdated they are the lines the reviewer saw.
 	Line      int
 	StartLine int
+	Side      string // RIGHT (the new version) or LEFT (the old)
 	Body      string
 	DiffHunk  string // the diff around the line, as the reviewer saw it
 	URL       string // html_url
@@ -97,12 +104,88 @@ func fromReviewComment(rc *github.PullRequestComment) *ReviewComment {
 		line, start = rc.GetOriginalLine(), rc.GetOriginalStartLine()
 	}
 	return &ReviewComment{
-		ID:        rc.GetID(),
-		Path:      rc.GetPath(),
-		Line:      line,
-		StartLine: start,
-		Body:      rc.GetBody(),
-		DiffHunk:  rc.GetDiffHunk(),
-		URL:       rc.GetHTMLURL(),
+		ID:          rc.GetID(),
+		ReviewID:    rc.GetPullRequestReviewID(),
+		Author:      rc.GetUser().GetLogin(),
+		AuthorIsBot: IsBot(rc.GetUser().GetLogin(), rc.GetUser().GetType()),
+		CreatedAt:   rc.GetCreatedAt().Time,
+		Path:        rc.GetPath(),
+		Line:        line,
+		StartLine:   start,
+		Side:        rc.GetSide(),
+		Body:        rc.GetBody(),
+		DiffHunk:    rc.GetDiffHunk(),
+		URL:         rc.GetHTMLURL(),
 	}
+}
+
+// LineComments returns the newest PerPage comments on lines of pull
+// request number's diff, of every review, oldest first: one list request,
+// newest first as GitHub can sort them (read in parts when too large).
+func (c *Client) LineComments(ctx context.Context, owner, repo string, number int) ([]*ReviewComment, error) {
+	if err := CheckRepo(owner, repo); err != nil {
+		return nil, fmt.Errorf("list line comments on #%d: %w", number, err)
+	}
+	list, _, err := readPage(1, func(page, perPage int) ([]*github.PullRequestComment, *github.Response, error) {
+		opt := &github.PullRequestListCommentsOptions{Sort: "created", Direction: "desc", ListOptions: github.ListOptions{PerPage: perPage, Page: page}}
+		return c.gh.PullRequests.ListComments(ctx, owner, repo, number, opt)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list line comments on #%d: %w", number, err)
+	}
+	out := make([]*ReviewComment, 0, len(list))
+	for _, rc := range slices.Backward(list) {
+		out = append(out, fromReviewComment(rc))
+	}
+	return out, nil
+}
+
+// Review is a submitted review of a pull request.
+type Review struct {
+	ID          int64
+	Author      string
+	AuthorIsBot bool
+	Body        string
+	URL         string // html_url
+	SubmittedAt time.Time
+}
+
+// Reviews returns the newest submitted reviews of pull request number,
+// oldest first: at least the newest PerPage when there are that many. GitHub
+// lists reviews oldest first, so it costs page 1 and, in a pull request with
+// more than PerPage reviews, the last two pages (each read in parts when
+// too large).
+func (c *Client) Reviews(ctx context.Context, owner, repo string, number int) ([]*Review, error) {
+	if err := CheckRepo(owner, repo); err != nil {
+		return nil, fmt.Errorf("list reviews of #%d: %w", number, err)
+	}
+	list := func(page, perPage int) ([]*github.PullRequestReview, *github.Response, error) {
+		return c.gh.PullRequests.ListReviews(ctx, owner, repo, number, &github.ListOptions{PerPage: perPage, Page: page})
+	}
+	all, l, err := readPage(1, list)
+	if err == nil && l.last > 1 {
+		var before, last []*github.PullRequestReview
+		if before, _, err = readPage(l.last-1, list); err == nil {
+			last, _, err = readPage(l.last, list)
+		}
+		all = append(before, last...)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list reviews of #%d: %w", number, err)
+	}
+	var out []*Review
+	for _, r := range all {
+		if r.GetState() == "PENDING" || r.SubmittedAt == nil {
+			continue // a draft only its author sees
+		}
+		out = append(out, &Review{
+			ID:          r.GetID(),
+			Author:      r.GetUser().GetLogin(),
+			AuthorIsBot: IsBot(r.GetUser().GetLogin(), r.GetUser().GetType()),
+			Body:        r.GetBody(),
+			URL:         r.GetHTMLURL(),
+			SubmittedAt: r.GetSubmittedAt().Time,
+		})
+	}
+	return out, nil
 }

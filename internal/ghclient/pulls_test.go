@@ -138,7 +138,8 @@ func TestReviewComments(t *testing.T) {
 	}
 	for i, s := range seeded {
 		g := got[i]
-		want := ReviewComment{ID: g.ID, Path: s.Path, Line: s.Line, StartLine: s.StartLine, Body: s.Body, DiffHunk: hunk,
+		want := ReviewComment{ID: g.ID, ReviewID: 88, Author: "ada", CreatedAt: fakegithub.CreatedAt(g.ID), Side: "RIGHT",
+			Path: s.Path, Line: s.Line, StartLine: s.StartLine, Body: s.Body, DiffHunk: hunk,
 			URL: fmt.Sprintf("https://github.com/acme/docs/pull/7#discussion_r%d", g.ID)}
 		if g.ID == 0 || *g != want {
 			t.Errorf("comment %d = %+v, want %+v", i, *g, want)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
@@ -165,4 +166,47 @@ func ContextBlock(t *event.Trigger) string {
 	}
 	b.WriteString(".")
 	return b.String()
+}
+
+// Batch builds the prompt for several requests answered at once (package
+// backlog), oldest first: each numbered, with its author and where it was
+// made, its visible text without the phrase, and for a line comment its
+// file, lines and diff hunk (a review's line comments likewise); then
+// ContextBlock. A batch of one is that request's own prompt.
+func Batch(reqs []backlog.Request, t *event.Trigger, phrase string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d requests from this thread, oldest first. Answer each of them.", len(reqs))
+	for i, r := range reqs {
+		// A login is a plain name, but the payload is someone's text.
+		who := escape.Line(r.Author)
+		switch r.Kind {
+		case backlog.Line:
+			fmt.Fprintf(&b, "\n\n## %d. From %s, on %s", i+1, who, place(r.Path, r.Line, r.StartLine, r.Side))
+		case backlog.Review:
+			fmt.Fprintf(&b, "\n\n## %d. From %s, in a review", i+1, who)
+		default:
+			fmt.Fprintf(&b, "\n\n## %d. From %s, in a comment", i+1, who)
+		}
+		if u := escape.URL(r.URL); u != "" {
+			fmt.Fprintf(&b, " (%s)", u)
+		}
+		b.WriteString("\n\n")
+		if text := event.StripPhrase(r.Body, phrase); text != "" {
+			b.WriteString(text + "\n")
+		}
+		if f := fenced(r.DiffHunk); r.Kind == backlog.Line && f != "" {
+			b.WriteString(f + "\n")
+		}
+		for _, l := range r.Lines {
+			text := event.StripPhrase(l.Body, phrase)
+			if text == "" {
+				continue
+			}
+			fmt.Fprintf(&b, "\nOn %s:\n%s\n", place(l.Path, l.Line, l.StartLine, l.Side), text)
+			if f := fenced(l.DiffHunk); f != "" {
+				b.WriteString(f + "\n")
+			}
+		}
+	}
+	return strings.TrimRight(b.String(), "\n") + ContextBlock(t)
 }

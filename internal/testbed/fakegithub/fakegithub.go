@@ -1,7 +1,7 @@
 // Package fakegithub is an in-process fake of the few GitHub REST endpoints
 // the action uses: issue comments (list, create, edit), reactions on issue
 // and review comments, a collaborator's permission, and pull requests (get,
-// request reviewers, a review's line comments). It keeps their state,
+// request reviewers, reviews, line comments). It keeps their state,
 // records every request, and answers anything else with 404 while noting it
 // as unexpected, as go-github's own tests do. Every request is also held
 // against GitHub's own REST description (Spec), and one it does not allow is
@@ -115,6 +115,7 @@ type Server struct {
 	reactions  []Reaction
 	pulls      []*Pull
 	reviews    map[reviewKey][]ReviewComment
+	submitted  map[int][]Review // by pull request number
 	nextID     int64
 	created    int
 	edits      int
@@ -126,7 +127,7 @@ func New(opt Options) *Server {
 		opt.Token = DefaultToken
 	}
 	opt.Prefix = strings.TrimRight(opt.Prefix, "/")
-	s := &Server{opt: opt, nextID: 1001, reviews: map[reviewKey][]ReviewComment{}}
+	s := &Server{opt: opt, nextID: 1001, reviews: map[reviewKey][]ReviewComment{}, submitted: map[int][]Review{}}
 	mux := http.NewServeMux()
 	p := opt.Prefix
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/issues/{number}/comments", s.authorized(s.listComments))
@@ -138,6 +139,8 @@ func New(opt Options) *Server {
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}", s.authorized(s.getPull))
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/pulls/{number}/requested_reviewers", s.authorized(s.requestReviewers))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}/reviews/{review}/comments", s.authorized(s.reviewComments))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}/comments", s.authorized(s.lineComments))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}/reviews", s.authorized(s.listReviews))
 	mux.HandleFunc("/", s.catchAll)
 	s.Server = httptest.NewServer(s.record(mux))
 	return s
@@ -461,9 +464,15 @@ func render(r *http.Request, c *Comment) map[string]any {
 	}
 }
 
-// stamp is a fixed time per id, so answers do not change from run to run.
-func stamp(id int64) string {
-	return time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(id) * time.Second).Format(time.RFC3339)
+// stamp is CreatedAt as GitHub writes it.
+func stamp(id int64) string { return CreatedAt(id).Format(time.RFC3339) }
+
+// CreatedAt is when the fake says the thing with id was made: a fixed time
+// per id, so answers do not change from run to run, and, as ids are given
+// in the order things are made, in that order across comments, line
+// comments and reviews.
+func CreatedAt(id int64) time.Time {
+	return time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(id) * time.Second)
 }
 
 func commentBody(w http.ResponseWriter, r *http.Request) (string, bool) {

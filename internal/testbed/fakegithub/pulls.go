@@ -1,6 +1,7 @@
 package fakegithub
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -34,6 +35,15 @@ type ReviewComment struct {
 	Outdated  bool // a later push moved the line: line and start_line are null
 	Body      string
 	DiffHunk  string
+}
+
+// Review is a submitted review the fake holds. Its line comments are
+// seeded with SeedReviewComments under its id.
+type Review struct {
+	ID     int64 // 0: given by SeedReview
+	Author string
+	Body   string
+	State  string // "" means COMMENTED
 }
 
 type reviewKey struct {
@@ -79,6 +89,25 @@ func (s *Server) SeedReviewComments(number int, reviewID int64, comments []Revie
 		}
 	}
 	s.reviews[reviewKey{number, reviewID}] = cs
+}
+
+// SeedReview adds a submitted review of pull request number, after every
+// comment and review seeded so far, and returns its id.
+func (s *Server) SeedReview(number int, r Review) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.ID == 0 {
+		r.ID = s.nextID
+		s.nextID++
+	}
+	if r.State == "" {
+		r.State = "COMMENTED"
+	}
+	s.submitted[number] = append(s.submitted[number], r)
+	if _, ok := s.reviews[reviewKey{number, r.ID}]; !ok {
+		s.reviews[reviewKey{number, r.ID}] = nil
+	}
+	return r.ID
 }
 
 func (s *Server) pull(repo string, number int) *Pull {
@@ -171,6 +200,72 @@ func (s *Server) reviewComments(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writePage(w, r, len(cs), func(i int) map[string]any { return renderReviewComment(p, review, cs[i]) })
+}
+
+// lineComments lists every line comment of a pull request, of every
+// review, sorted by creation (their ids follow it) as sort and direction
+// ask: GitHub's default is ascending.
+func (s *Server) lineComments(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathInt(w, r, "number")
+	if !ok {
+		return
+	}
+	type line struct {
+		review int64
+		c      ReviewComment
+	}
+	s.mu.Lock()
+	p := s.pathPull(r, n)
+	var all []line
+	for k, cs := range s.reviews {
+		if k.number == int(n) {
+			for _, c := range cs {
+				all = append(all, line{k.review, c})
+			}
+		}
+	}
+	s.mu.Unlock()
+	if p == nil {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	desc := r.URL.Query().Get("direction") == "desc"
+	slices.SortFunc(all, func(a, b line) int {
+		if desc {
+			a, b = b, a
+		}
+		return cmp.Compare(a.c.ID, b.c.ID)
+	})
+	writePage(w, r, len(all), func(i int) map[string]any { return renderReviewComment(p, all[i].review, all[i].c) })
+}
+
+// listReviews lists a pull request's submitted reviews, oldest first.
+func (s *Server) listReviews(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathInt(w, r, "number")
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	p := s.pathPull(r, n)
+	rs := slices.Clone(s.submitted[int(n)])
+	s.mu.Unlock()
+	if p == nil {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	writePage(w, r, len(rs), func(i int) map[string]any {
+		x := rs[i]
+		return map[string]any{
+			"id":           x.ID,
+			"node_id":      fmt.Sprintf("PRR_fake%d", x.ID),
+			"user":         map[string]any{"login": x.Author, "type": userType(x.Author)},
+			"body":         x.Body,
+			"state":        x.State,
+			"html_url":     fmt.Sprintf("https://github.com/%s/pull/%d#pullrequestreview-%d", p.Repo, p.Number, x.ID),
+			"submitted_at": stamp(x.ID),
+			"commit_id":    "0123456789abcdef0123456789abcdef01234567",
+		}
+	})
 }
 
 func renderPull(p *Pull) map[string]any {

@@ -1,0 +1,82 @@
+package conversation
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentjob/agent-job-action/internal/backlog"
+)
+
+// Read returns what the thread holds for package backlog: the newest
+// comments of its conversation (at least ghclient.PerPage of them), and in a
+// pull request (pr) the newest line comments and submitted reviews; and
+// the comments the token's own login wrote, with their records. The
+// action's own comments are no requests, whoever wrote them; this run's
+// comment is left out.
+//
+// It costs the conversation's newest pages (2 list requests, more when
+// the comment count is stale, at most maxListRequests), and in a pull
+// request one list of line comments and one to three of reviews; a page
+// over the response cap is read again in ten parts.
+func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
+	self := t.Self()
+	if self == "" {
+		return backlog.Thread{}, ErrUnknownIdentity
+	}
+	t.mu.Lock()
+	mine := t.id
+	t.mu.Unlock()
+	var th backlog.Thread
+	comments, err := t.comments().recent(ctx)
+	if err != nil {
+		return th, fmt.Errorf("read the thread's comments: %w", err)
+	}
+	for _, c := range comments {
+		switch {
+		case c.ID == mine:
+		case IsOwn(c.Body) && ownedBy(c, self):
+			o := backlog.Owned{ID: c.ID, URL: c.URL, At: c.CreatedAt}
+			if r, ok := backlog.ParseRecord(c.Body); ok {
+				o.Record = &r
+			}
+			th.Own = append(th.Own, o)
+		case !IsOwn(c.Body):
+			th.Items = append(th.Items, backlog.Request{Key: backlog.Key{Kind: backlog.Comment, ID: c.ID},
+				Author: c.Author, Bot: c.AuthorIsBot, Body: c.Body, URL: c.URL, At: c.CreatedAt})
+		}
+	}
+	if !pr {
+		return th, nil
+	}
+	reviews, err := t.GH.Reviews(ctx, t.Owner, t.Repo, t.Number)
+	if err != nil {
+		return th, fmt.Errorf("read the pull request's reviews: %w", err)
+	}
+	submitted := map[int64]backlog.Request{}
+	for _, r := range reviews {
+		req := backlog.Request{Key: backlog.Key{Kind: backlog.Review, ID: r.ID},
+			Author: r.Author, Bot: r.AuthorIsBot, Body: r.Body, URL: r.URL, At: r.SubmittedAt}
+		submitted[r.ID] = req
+		if !IsOwn(r.Body) {
+			th.Items = append(th.Items, req)
+		}
+	}
+	lines, err := t.GH.LineComments(ctx, t.Owner, t.Repo, t.Number)
+	if err != nil {
+		return th, fmt.Errorf("read the pull request's line comments: %w", err)
+	}
+	for _, l := range lines {
+		if IsOwn(l.Body) {
+			continue
+		}
+		at := l.CreatedAt
+		if r, ok := submitted[l.ReviewID]; ok {
+			// A line comment is shown when its review is submitted.
+			at = r.At
+		}
+		th.Items = append(th.Items, backlog.Request{Key: backlog.Key{Kind: backlog.Line, ID: l.ID},
+			Author: l.Author, Bot: l.AuthorIsBot, Body: l.Body, URL: l.URL, At: at,
+			Path: l.Path, Line: l.Line, StartLine: l.StartLine, Side: l.Side, DiffHunk: l.DiffHunk, ReviewID: l.ReviewID})
+	}
+	return th, nil
+}
