@@ -204,7 +204,7 @@ func Render(s State) string {
 		b.WriteString("\n" + s.Note + "\n")
 	}
 	if len(s.Answered) > 1 {
-		fmt.Fprintf(&b, "\nAnswering %d requests at once: %s.\n", len(s.Answered), refs(s.Answered))
+		fmt.Fprintf(&b, "\nThis run answers %d requests together: %s.\n", len(s.Answered), refs(s.Answered))
 	}
 	if len(s.Left) > 0 {
 		fmt.Fprintf(&b, "\nLeft out: %s.\n", refs(s.Left))

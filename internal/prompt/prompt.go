@@ -174,39 +174,37 @@ func ContextBlock(t *event.Trigger) string {
 // file, lines and diff hunk (a review's line comments likewise); then
 // ContextBlock. A batch of one is that request's own prompt.
 func Batch(reqs []backlog.Request, t *event.Trigger, phrase string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d requests from this thread, oldest first. Answer each of them.", len(reqs))
+	parts := []string{fmt.Sprintf("%d requests from this thread, oldest first. Answer each of them.", len(reqs))}
 	for i, r := range reqs {
 		// A login is a plain name, but the payload is someone's text.
-		who := escape.Line(r.Author)
+		head := fmt.Sprintf("## %d. From %s, in a comment", i+1, escape.Line(r.Author))
 		switch r.Kind {
 		case backlog.Line:
-			fmt.Fprintf(&b, "\n\n## %d. From %s, on %s", i+1, who, place(r.Path, r.Line, r.StartLine, r.Side))
+			head = fmt.Sprintf("## %d. From %s, on %s", i+1, escape.Line(r.Author), place(r.Path, r.Line, r.StartLine, r.Side))
 		case backlog.Review:
-			fmt.Fprintf(&b, "\n\n## %d. From %s, in a review", i+1, who)
-		default:
-			fmt.Fprintf(&b, "\n\n## %d. From %s, in a comment", i+1, who)
+			head = fmt.Sprintf("## %d. From %s, in a review", i+1, escape.Line(r.Author))
 		}
 		if u := escape.URL(r.URL); u != "" {
-			fmt.Fprintf(&b, " (%s)", u)
+			head += " (" + u + ")"
 		}
-		b.WriteString("\n\n")
+		parts = append(parts, head)
 		if text := event.StripPhrase(r.Body, phrase); text != "" {
-			b.WriteString(text + "\n")
+			parts = append(parts, text)
 		}
 		if f := fenced(r.DiffHunk); r.Kind == backlog.Line && f != "" {
-			b.WriteString(f + "\n")
+			parts = append(parts, f)
 		}
 		for _, l := range r.Lines {
 			text := event.StripPhrase(l.Body, phrase)
 			if text == "" {
 				continue
 			}
-			fmt.Fprintf(&b, "\nOn %s:\n%s\n", place(l.Path, l.Line, l.StartLine, l.Side), text)
+			item := "On " + place(l.Path, l.Line, l.StartLine, l.Side) + ":\n" + text
 			if f := fenced(l.DiffHunk); f != "" {
-				b.WriteString(f + "\n")
+				item += "\n" + f
 			}
+			parts = append(parts, item)
 		}
 	}
-	return strings.TrimRight(b.String(), "\n") + ContextBlock(t)
+	return strings.Join(parts, "\n\n") + ContextBlock(t)
 }

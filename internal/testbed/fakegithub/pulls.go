@@ -91,6 +91,14 @@ func (s *Server) SeedReviewComments(number int, reviewID int64, comments []Revie
 	s.reviews[reviewKey{number, reviewID}] = cs
 }
 
+// ReviewComments returns copies of the line comments of review reviewID
+// on pull request number.
+func (s *Server) ReviewComments(number int, reviewID int64) []ReviewComment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.reviews[reviewKey{number, reviewID}])
+}
+
 // SeedReview adds a submitted review of pull request number, after every
 // comment and review seeded so far, and returns its id.
 func (s *Server) SeedReview(number int, r Review) int64 {

@@ -1,0 +1,209 @@
+package backlog
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)
+
+// at is minute m after t0.
+func at(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+
+func comment(id int64, m int, who, body string) Request {
+	return Request{Key: Key{Comment, id}, Author: who, Body: body, At: at(m)}
+}
+
+func keys(rs []Request) string {
+	var s []string
+	for _, r := range rs {
+		k := r.Key.String()
+		for _, l := range r.Lines {
+			k += "+" + l.Key.String()
+		}
+		s = append(s, k)
+	}
+	return strings.Join(s, " ")
+}
+
+func TestPending(t *testing.T) {
+	t.Parallel()
+	items := []Request{
+		comment(1, 1, "ada", "/docs one"),
+		comment(2, 2, "bob", "/docs two"),
+		comment(4, 4, "ada", "/docs four"),
+		comment(5, 5, "bob", "/docs five"),
+	}
+	record := func(id int64, m int, sent, left []Key) Owned {
+		return Owned{ID: id, URL: fmt.Sprint("comment ", id), At: at(m), Record: &Record{Sent: sent, Left: left}}
+	}
+	tests := []struct {
+		name   string
+		own    []Owned
+		run    Request
+		want   string
+		wantBy int64
+	}{
+		{name: "a thread where the token never wrote: every request read",
+			run: items[3], want: "c1 c2 c4 c5"},
+		{name: "an older version's comment: only what came after it",
+			own: []Owned{{ID: 3, At: at(3)}}, run: items[3], want: "c4 c5"},
+		{name: "a record: what it does not list, made since the oldest record",
+			own: []Owned{record(3, 3, []Key{{Comment, 1}, {Comment, 4}}, []Key{{Comment, 2}})}, run: items[3], want: "c5"},
+		{name: "a request made while the recording run read is not lost",
+			own: []Owned{record(3, 3, []Key{{Comment, 2}}, nil)}, run: items[3], want: "c4 c5"},
+		{name: "the run's own request, listed: answered by that comment",
+			own: []Owned{record(3, 3, []Key{{Comment, 5}}, nil), record(6, 6, []Key{{Comment, 4}}, nil)}, run: items[2], wantBy: 6},
+		{name: "left out counts as answered too",
+			own: []Owned{record(6, 6, nil, []Key{{Comment, 5}})}, run: items[3], wantBy: 6},
+		{name: "the run's own request, not in the pages read, is still answered",
+			own: []Owned{record(6, 6, []Key{{Comment, 4}, {Comment, 5}}, nil)}, run: comment(9, 9, "ada", "/docs nine"), want: "c9"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, by := Pending(Thread{Items: items, Own: tt.own}, tt.run)
+			switch {
+			case tt.wantBy != 0 && (by == nil || by.ID != tt.wantBy || got != nil):
+				t.Errorf("Pending() = %q, %+v; want answered by %d", keys(got), by, tt.wantBy)
+			case tt.wantBy == 0 && (by != nil || keys(got) != tt.want):
+				t.Errorf("Pending() = %q, %+v; want %q", keys(got), by, tt.want)
+			}
+		})
+	}
+}
+
+// TestBatchFoldsReviews: a review that is a request carries its line
+// comments, which are then no requests of their own, whichever of them
+// started the run; a line comment of a review that is no request stands
+// alone.
+func TestBatchFoldsReviews(t *testing.T) {
+	t.Parallel()
+	line := func(id, review int64, m int, body string) Request {
+		return Request{Key: Key{Line, id}, ReviewID: review, Author: "ada", Body: body, At: at(m)}
+	}
+	items := []Request{
+		{Key: Key{Review, 10}, Author: "ada", Body: "/docs two fixes", At: at(2)},
+		line(11, 10, 2, "/docs shorten"),
+		line(12, 10, 2, "bold here"),
+		{Key: Key{Review, 20}, Author: "bob", Body: "", At: at(3)},
+		line(21, 20, 3, "/docs a table"),
+		line(22, 20, 3, "just a remark"),
+		comment(30, 4, "bob", "> /docs quoted\n\nno"),
+		comment(31, 5, "bob", "<!-- /docs hidden --> hi"),
+	}
+	for _, own := range []Request{items[0], items[1], items[4]} {
+		t.Run(own.Key.String(), func(t *testing.T) {
+			t.Parallel()
+			got, by := Batch(Thread{Items: items}, own, "/docs")
+			if by != nil || keys(got) != "r10+l11+l12 l21" {
+				t.Errorf("Batch() = %q, %v; want %q", keys(got), by, "r10+l11+l12 l21")
+			}
+		})
+	}
+	if got := Requests(items, ""); got != nil {
+		t.Errorf("Requests() with no phrase = %q, want none: every comment would be one", keys(got))
+	}
+}
+
+func TestJudge(t *testing.T) {
+	t.Parallel()
+	batch := []Request{
+		comment(1, 1, "writer", "/docs mine"),
+		comment(2, 2, "reader", "/docs theirs"),
+		{Key: Key{Comment, 3}, Author: "spam[bot]", Bot: true, Body: "/docs spam", At: at(3)},
+		{Key: Key{Comment, 4}, Author: "ok[bot]", Bot: true, Body: "/docs allowed", At: at(4)},
+		comment(5, 5, "ghost", "/docs unknown"),
+		comment(6, 6, "Writer", "/docs"),
+		comment(7, 7, "admin", "/docs also this"),
+	}
+	var asked []string
+	send, left := Judge(batch, Key{Comment, 1}, Rules{
+		Phrase: "/docs", AllowedBots: []string{"OK[bot]"}, Required: "write",
+		Permission: func(login string) (string, error) {
+			asked = append(asked, login)
+			switch strings.ToLower(login) {
+			case "writer":
+				return "write", nil
+			case "admin":
+				return "admin", nil
+			case "reader":
+				return "read", nil
+			}
+			return "", errors.New("HTTP 500")
+		},
+	})
+	if got := keys(send); got != "c1 c4 c7" {
+		t.Errorf("sent %q, want c1 c4 c7", got)
+	}
+	var why []string
+	for _, l := range left {
+		why = append(why, l.Key.String()+": "+l.Reason)
+	}
+	want := []string{
+		"c2: read permission; required-permission is write",
+		"c3: a bot not in allowed-bots",
+		"c5: its author's permission could not be read",
+		"c6: no instruction besides the trigger phrase",
+	}
+	if !slices.Equal(why, want) {
+		t.Errorf("left out:\n%s\nwant:\n%s", strings.Join(why, "\n"), strings.Join(want, "\n"))
+	}
+	// The run's own author was verified by the run: not read again here.
+	if !slices.Equal(asked, []string{"reader", "ghost", "Writer", "admin"}) {
+		t.Errorf("permissions read for %v", asked)
+	}
+}
+
+func TestRecordMarker(t *testing.T) {
+	t.Parallel()
+	r := Record{Sent: []Key{{Comment, 12}, {Line, 5}, {Review, 7}}, Left: []Key{{Comment, 13}}}
+	m := r.Marker()
+	if m != "<!-- agent-job-action:answered sent=c12,l5,r7 left=c13 -->" {
+		t.Errorf("Marker() = %q", m)
+	}
+	got, ok := ParseRecord("text\n" + m + "\nmore " + Record{}.Marker())
+	if !ok || !slices.Equal(got.Sent, r.Sent) || !slices.Equal(got.Left, r.Left) {
+		t.Errorf("ParseRecord(Marker()) = %+v, %v", got, ok)
+	}
+	if got, ok := ParseRecord(Record{}.Marker()); !ok || got.Sent != nil || got.Left != nil {
+		t.Errorf("empty record: %+v, %v", got, ok)
+	}
+	for _, bad := range []string{
+		"no marker",
+		"<!-- agent-job-action:answered sent=c1 left= ",
+		"<!-- agent-job-action:answered sent=c1 -->",
+		"<!-- agent-job-action:answered sent=x1 left= -->",
+		"<!-- agent-job-action:answered sent=c0 left= -->",
+		"<!-- agent-job-action:answered sent=c-1 left= -->",
+		"<!-- agent-job-action:answered sent=c99999999999999999999 left= -->",
+		"<!-- agent-job-action:answered left= sent=c1 -->",
+		"<!-- agent-job-action:answered sent=c1 left= seen=c2 -->",
+		"<!-- agent-job-action:answered sent=" + strings.Repeat("c1,", 6000) + "c1 left= -->",
+	} {
+		if r, ok := ParseRecord(bad); ok {
+			t.Errorf("ParseRecord(%.60q) = %+v, want not well formed", bad, r)
+		}
+	}
+}
+
+// FuzzParseRecord: whatever a comment holds, a record read from it writes
+// back as the same marker.
+func FuzzParseRecord(f *testing.F) {
+	f.Add("<!-- agent-job-action:answered sent=c12,l5 left=r3 -->")
+	f.Add("<!-- agent-job-action:answered sent= left= -->")
+	f.Fuzz(func(t *testing.T, body string) {
+		r, ok := ParseRecord(body)
+		if !ok {
+			return
+		}
+		again, ok := ParseRecord(r.Marker())
+		if !ok || !slices.Equal(again.Sent, r.Sent) || !slices.Equal(again.Left, r.Left) {
+			t.Errorf("round trip of %q: %+v, %v", body, again, ok)
+		}
+	})
+}
