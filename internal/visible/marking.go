@@ -3,6 +3,7 @@ package visible
 import (
 	"bytes"
 	"html"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
@@ -27,17 +29,55 @@ const markTag = "x-src"
 // with every text of the body marked with its place (see Request). It is
 // built on first use: most runs read no comment.
 var marking = sync.OnceValue(func() goldmark.Markdown {
-	return goldmark.New(
-		goldmark.WithExtensions(extension.GFM, extension.Footnote),
-		goldmark.WithRendererOptions(ghtml.WithUnsafe(), renderer.WithNodeRenderers(util.Prioritized(marker{}, 100))),
-	)
+	return goldmark.New(append(GitHubFlavour(),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(marker{}, 100))))...)
 })
 
 // plainPage renders as marking does, without the marks: the page as
 // GitHub shows it.
 var plainPage = sync.OnceValue(func() goldmark.Markdown {
-	return goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote), goldmark.WithRendererOptions(ghtml.WithUnsafe()))
+	return goldmark.New(GitHubFlavour()...)
 })
+
+// GitHubFlavour is goldmark set to read Markdown as GitHub does:
+// CommonMark with GitHub's extensions (tables, strikethrough, autolinks,
+// task lists and footnotes), raw HTML kept, and a closing tag of pre,
+// script or style alone on a line starting an HTML block (closingTagBlock).
+func GitHubFlavour() []goldmark.Option {
+	return []goldmark.Option{
+		goldmark.WithExtensions(extension.GFM, extension.Footnote),
+		goldmark.WithParserOptions(parser.WithBlockParsers(util.Prioritized(closingTagBlock{parser.NewHTMLBlockParser()}, 899))),
+		goldmark.WithRendererOptions(ghtml.WithUnsafe()),
+	}
+}
+
+// closingTagBlock starts an HTML block at a line that is only a closing
+// tag of pre, script or style (CommonMark's start condition 7), as cmark,
+// commonmark.js and GitHub's cmark-gfm do: the text after it up to a blank
+// line is raw HTML, so "</pre>" then "> /docs go" shows the ">" and
+// "</pre>" then an unclosed tag hides the rest. goldmark reads the spec's
+// exception for those names as covering their closing tags too, and makes
+// a paragraph of the line. Every other line is left to goldmark's own HTML
+// block parser (the embedded one), which also continues and closes the
+// block.
+type closingTagBlock struct{ parser.BlockParser }
+
+var closingTagLine = regexp.MustCompile(`(?i)^ {0,3}</(?:pre|script|style)[ \t\n\f]*>[ \t\f]*(?:\r\n|\n|\r)?$`)
+
+func (b closingTagBlock) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	line, segment := reader.PeekLine()
+	// Like every type 7 block, it cannot interrupt a paragraph.
+	if !closingTagLine.Match(line) || ast.IsParagraph(pc.LastOpenedBlock().Node) {
+		return nil, parser.NoChildren
+	}
+	node := ast.NewHTMLBlock(ast.HTMLBlockType7)
+	reader.AdvanceToEOL()
+	node.Lines().Append(segment)
+	return node, parser.NoChildren
+}
+
+// CanInterruptParagraph is false: see Open.
+func (closingTagBlock) CanInterruptParagraph() bool { return false }
 
 // marker renders the three kinds of node that hold the body's text as
 // goldmark's HTML renderer does, with the text marked.

@@ -7,15 +7,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/renderer/html"
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
 
 // pageRenderer renders a body as GitHub does, raw HTML included (GitHub
 // sanitizes it; the elements that matter here survive sanitizing).
-var pageRenderer = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote), goldmark.WithRendererOptions(html.WithUnsafe()))
+var pageRenderer = goldmark.New(GitHubFlavour()...)
 
 // rendered is the oracle: the text a reader sees of shown, computed from
 // the rendered page (goldmark's HTML, parsed into a DOM by x/net/html, as a
@@ -125,6 +123,16 @@ func TestAgreesWithRenderer(t *testing.T) {
 		{"- ```\n  code\n/docs go", true},
 		{"<div>\n> /docs go\n</div>", true},
 		{"text[^1]\n\n[^1]: /docs go", true},
+		// A closing tag of pre, script or style alone on a line starts an
+		// HTML block, as in cmark and commonmark.js: what follows is raw
+		// HTML up to a blank line.
+		{"</pre>\n<span title=\"\n/docs go", false},
+		{"</pre>\n> /docs go", true},
+		{"</SCRIPT >\n> /docs go", true},
+		{"   </style>\n> /docs go\n\n> /docs quoted", true},
+		{"</style>\n\n> /docs go", false},
+		{"text\n</pre>\n> /docs go", false}, // it cannot interrupt a paragraph
+		{"    </pre>\n> /docs go", false},     // indented code, then a quote
 		// And the plain cases.
 		{"/docs go", true},
 		{"please /docs now", true},
