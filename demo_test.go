@@ -22,7 +22,11 @@ func TestDemo(t *testing.T) {
 	got := out.String()
 	for _, want := range []string{"created job job_0001", "active -> completed", "pr-link=https://github.com/acme/docs/pull/101",
 		"maintainer has write permission", "answering in #12", "✅ Done. Job job_0001 completed and opened a pull request: https://github.com/acme/docs/pull/101",
-		"comment-url=https://", "Pull request  https://github.com/acme/docs/pull/101", "the job runs for 2m40s", "The job ended after 2m40s; the step saw it at its next check"} {
+		"comment-url=https://", "Pull request  https://github.com/acme/docs/pull/101", "the job runs for 2m40s", "The job ended after 2m40s; the step saw it at its next check",
+		// Scene 3, a burst (issue 20, item 6): three line comments, one follow-up.
+		"answering 3 requests of this thread at once", "3 requests from this thread, oldest first.",
+		`line 8 of the new version`, "line 12 of the new version", `file "docs.json", line 21`,
+		"This run answers 3 requests together", "1 create, 1 follow-up,"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, got)
 		}
@@ -32,6 +36,9 @@ func TestDemo(t *testing.T) {
 		if strings.Contains(got, markup) {
 			t.Errorf("demo output shows Markdown source %q:\n%s", markup, got)
 		}
+	}
+	if n := strings.Count(got, "skipped: an earlier run already sent this request to the agent, as its comment says: "); n != 2 {
+		t.Errorf("%d runs of the burst said their request was answered, want 2:\n%s", n, got)
 	}
 	// Each scene prints each output once.
 	for _, scene := range strings.Split(got, "# Step outputs:")[1:] {

@@ -25,10 +25,10 @@ const (
 	project = "demo-project"
 )
 
-// Run prints three demo runs to w: a workflow step with a prompt; a
+// Run prints three demo scenes to w: a workflow step with a prompt; a
 // maintainer's "/docs ..." comment on an issue; then that maintainer's
-// comment on a line of the agent's pull request, which refines the same
-// job. Time is simulated: jobs of a few minutes take milliseconds.
+// three comments on lines of the agent's pull request, which refine the
+// same job in one follow-up. Time is simulated: jobs of a few minutes take milliseconds.
 func Run(ctx context.Context, deps action.Deps, w io.Writer) error {
 	dir, err := os.MkdirTemp("", "agent-job-action-demo")
 	if err != nil {
@@ -63,7 +63,7 @@ func (d *demo) step(ctx context.Context) error {
 		"api-key":    key,
 		"base-url":   api.URL,
 	}}
-	if err := d.run(ctx, "step", clk, rc); err != nil {
+	if err := d.run(ctx, "step", clk, rc, true); err != nil {
 		return err
 	}
 	fmt.Fprintf(d.w, "# Requests the Agent Job API received: %d create, %d polls.\n", api.Creates(), api.Gets())
@@ -112,7 +112,7 @@ func (d *demo) conversation(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
-	if err := d.run(ctx, "comment", clk, rc); err != nil {
+	if err := d.run(ctx, "comment", clk, rc, true); err != nil {
 		return err
 	}
 	comments := gh.Comments(12)
@@ -138,38 +138,61 @@ func (d *demo) conversation(ctx context.Context) error {
 	fmt.Fprintf(d.w, "# The backlink on pull request #101, as it reads on GitHub (review requested from: %s):\n%s\n",
 		strings.Join(pr.Reviewers, ", "), indent(back))
 
-	fmt.Fprint(d.w, `# 3. The maintainer reviews pull request #101 and comments on a line of the diff:
-#    /docs say "per hour", not "hourly"
-#    The same job takes the request, with the file, the lines and the diff around them.
+	fmt.Fprint(d.w, `# 3. The maintainer reviews pull request #101 and comments on three lines of the diff, one
+#    after another. Each comment starts a run, and the runs queue in the workflow's concurrency
+#    group. The first run answers all three in one follow-up to the same job, each with its file,
+#    line and diff; the other two find their request answered and send nothing.
 `)
-	rc.EventName = "pull_request_review_comment"
-	if err := d.event(rc.EventPath, map[string]any{
-		"action": "created",
-		"pull_request": map[string]any{"number": 101, "title": "Add a FAQ page about rate limits",
-			"html_url": "https://github.com/acme/docs/pull/101", "user": map[string]any{"login": "docs-agent[bot]", "type": "Bot"},
-			"head": map[string]any{"ref": "docs/agent-job_0001", "repo": map[string]any{"full_name": "acme/docs"}}},
-		"comment": map[string]any{"id": 9101, "body": `/docs say "per hour", not "hourly"`, "user": maintainer,
-			"html_url": "https://github.com/acme/docs/pull/101#discussion_r9101",
-			"path":     "faq/rate-limits.mdx", "line": 8, "side": "RIGHT",
-			"diff_hunk": "@@ -0,0 +1,8 @@\n+## How many jobs can I start?\n+\n+You can start 100 jobs hourly."},
-		"sender": maintainer,
-	}); err != nil {
-		return err
+	lines := []struct {
+		path, body, hunk string
+		line             int
+	}{
+		{"faq/rate-limits.mdx", `/docs say "per hour", not "hourly"`, "@@ -0,0 +1,8 @@\n+## How many jobs can I start?\n+\n+You can start 100 jobs hourly.", 8},
+		{"faq/rate-limits.mdx", "/docs link the API reference here", "@@ -0,0 +1,12 @@\n+## What happens at the limit?\n+\n+The API answers 429.", 12},
+		{"docs.json", "/docs put the FAQ last in the navigation", "@@ -20,3 +20,4 @@\n   \"quickstart\",\n+  \"faq/rate-limits\",\n   \"api\"", 21},
 	}
-	if err := d.run(ctx, "review", clk, rc); err != nil {
-		return err
-	}
-	reqs := api.Requests()
-	var followUp fakeapi.Request
-	for _, r := range reqs {
-		if strings.HasSuffix(r.Path, "/message") {
-			followUp = r
+	events := make([]map[string]any, len(lines))
+	for i, l := range lines {
+		review := gh.SeedReview(101, fakegithub.Review{Author: "maintainer"})
+		gh.SeedReviewComments(101, review, []fakegithub.ReviewComment{{Author: "maintainer", Path: l.path, Line: l.line, Body: l.body, DiffHunk: l.hunk}})
+		id := gh.ReviewComments(101, review)[0].ID
+		events[i] = map[string]any{
+			"action": "created",
+			"pull_request": map[string]any{"number": 101, "title": "Add a FAQ page about rate limits",
+				"html_url": "https://github.com/acme/docs/pull/101", "user": map[string]any{"login": "docs-agent[bot]", "type": "Bot"},
+				"head": map[string]any{"ref": "docs/agent-job_0001", "repo": map[string]any{"full_name": "acme/docs"}}},
+			"comment": map[string]any{"id": id, "body": l.body, "user": maintainer,
+				"html_url": fmt.Sprintf("https://github.com/acme/docs/pull/101#discussion_r%d", id),
+				"path":     l.path, "line": l.line, "side": "RIGHT", "diff_hunk": l.hunk},
+			"sender": maintainer,
 		}
 	}
-	if followUp.Path != "/v2/agent/"+project+"/job/job_0001/message" {
-		return fmt.Errorf("demo: the line comment did not refine job_0001")
+	rc.EventName = "pull_request_review_comment"
+	for i, e := range events {
+		if err := d.event(rc.EventPath, e); err != nil {
+			return err
+		}
+		fmt.Fprintf(d.w, "# Run %d of 3, for the comment on %s line %d:\n", i+1, lines[i].path, lines[i].line)
+		if err := d.run(ctx, fmt.Sprintf("line%d", i+1), clk, rc, i == 0); err != nil {
+			return err
+		}
 	}
-	fmt.Fprintf(d.w, "# The follow-up job_0001 got (POST %s):\n%s", followUp.Path, indent(followUp.Prompt()))
+	var followUps []fakeapi.Request
+	for _, r := range api.Requests() {
+		if strings.HasSuffix(r.Path, "/message") {
+			followUps = append(followUps, r)
+		}
+	}
+	if len(followUps) != 1 || followUps[0].Path != "/v2/agent/"+project+"/job/job_0001/message" {
+		return fmt.Errorf("demo: the three line comments made %d follow-ups, want one to job_0001", len(followUps))
+	}
+	fmt.Fprintf(d.w, "# The one follow-up job_0001 got (POST %s):\n%s", followUps[0].Path, indent(followUps[0].Prompt()))
+	prComments := gh.Comments(101)
+	answer, err := asText(prComments[len(prComments)-1].Body)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(d.w, "# The first run's comment on pull request #101, as it reads on GitHub:\n%s", indent(answer))
 	fmt.Fprintf(d.w, "# Requests the Agent Job API received in scenes 2 and 3: %d create, %d follow-up, %d polls.\n",
 		api.Creates(), api.Messages(), api.Gets())
 	return nil
@@ -187,9 +210,10 @@ func (d *demo) event(path string, payload map[string]any) error {
 	return nil
 }
 
-// run runs the action once and prints its log, its outputs (each once, in
-// action.yml's order) and its summary as a reader sees it on the run's page.
-func (d *demo) run(ctx context.Context, name string, clk *clock.Fake, rc runner.Context) error {
+// run runs the action once and prints its log and, when full, its outputs
+// (each once, in action.yml's order) and its summary as a reader sees it on
+// the run's page.
+func (d *demo) run(ctx context.Context, name string, clk *clock.Fake, rc runner.Context, full bool) error {
 	rc.OutputFile, rc.SummaryFile = filepath.Join(d.dir, name+".output"), filepath.Join(d.dir, name+".summary")
 	rc.Workspace = d.dir
 	fmt.Fprint(d.w, "# The step's log, as the runner receives it:\n\n")
@@ -198,6 +222,10 @@ func (d *demo) run(ctx context.Context, name string, clk *clock.Fake, rc runner.
 	res, err := action.Run(ctx, rc, deps, action.Streams{Log: d.w})
 	if err != nil {
 		return fmt.Errorf("demo %s run failed: %w", name, err)
+	}
+	if !full {
+		fmt.Fprintln(d.w)
+		return nil
 	}
 	var out strings.Builder
 	for _, o := range inputs.Outputs {
