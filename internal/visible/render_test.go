@@ -132,7 +132,7 @@ func TestAgreesWithRenderer(t *testing.T) {
 		{"   </style>\n> /docs go\n\n> /docs quoted", true},
 		{"</style>\n\n> /docs go", false},
 		{"text\n</pre>\n> /docs go", false}, // it cannot interrupt a paragraph
-		{"    </pre>\n> /docs go", false},     // indented code, then a quote
+		{"    </pre>\n> /docs go", false},   // indented code, then a quote
 		// And the plain cases.
 		{"/docs go", true},
 		{"please /docs now", true},
