@@ -2,6 +2,7 @@ package visible
 
 import (
 	"bytes"
+	"cmp"
 	"html"
 	"regexp"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
@@ -42,11 +44,15 @@ var plainPage = sync.OnceValue(func() goldmark.Markdown {
 // GitHubFlavour is goldmark set to read Markdown as GitHub does:
 // CommonMark with GitHub's extensions (tables, strikethrough, autolinks,
 // task lists and footnotes), raw HTML kept, and a closing tag of pre,
-// script or style alone on a line starting an HTML block (closingTagBlock).
+// script or style alone on a line starting an HTML block (closingTagBlock),
+// and a table ending where another block starts (tableEnds).
 func GitHubFlavour() []goldmark.Option {
 	return []goldmark.Option{
 		goldmark.WithExtensions(extension.GFM, extension.Footnote),
-		goldmark.WithParserOptions(parser.WithBlockParsers(util.Prioritized(closingTagBlock{parser.NewHTMLBlockParser()}, 899))),
+		goldmark.WithParserOptions(
+			parser.WithBlockParsers(util.Prioritized(closingTagBlock{parser.NewHTMLBlockParser()}, 899)),
+			parser.WithASTTransformers(util.Prioritized(tableEnds{}, 100)),
+		),
 		goldmark.WithRendererOptions(ghtml.WithUnsafe()),
 	}
 }
@@ -78,6 +84,86 @@ func (b closingTagBlock) Open(parent ast.Node, reader text.Reader, pc parser.Con
 
 // CanInterruptParagraph is false: see Open.
 func (closingTagBlock) CanInterruptParagraph() bool { return false }
+
+// tableEnds ends a table where GitHub's cmark-gfm does: there a table
+// ends where another block starts, while goldmark builds tables from a
+// paragraph's lines, and a block that cannot interrupt a paragraph (an
+// indented code block, an HTML block of CommonMark's type 7) was read as
+// more rows. A row whose line is indented four columns or more becomes the
+// indented code block it is there; a row whose line is only an HTML tag
+// starts the HTML block it is there, which takes the rows after it too
+// (they are the paragraph's lines up to a blank line). They follow the
+// table.
+type tableEnds struct{}
+
+func (tableEnds) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
+	src := reader.Source()
+	var rows []*east.TableRow
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if r, ok := n.(*east.TableRow); ok && entering {
+			rows = append(rows, r)
+		}
+		return ast.WalkContinue, nil
+	})
+	last := map[ast.Node]ast.Node{} // a table's last block moved after it
+	for _, r := range rows {
+		table := r.Parent()
+		if table == nil {
+			continue // moved into an HTML block with an earlier row
+		}
+		line := func(r ast.Node) text.Segment {
+			end := bytes.IndexByte(src[r.Pos():], '\n')
+			if end < 0 {
+				end = len(src) - r.Pos()
+			}
+			seg := text.NewSegment(r.Pos(), r.Pos()+end)
+			return seg.TrimRightSpace(src)
+		}
+		var block ast.Node
+		switch l := line(r); {
+		case indentedLine(src, r.Pos()):
+			code := ast.NewCodeBlock()
+			code.Lines().Append(l)
+			block = code
+			table.RemoveChild(table, r)
+		case htmlTagLine.Match(l.Value(src)):
+			html := ast.NewHTMLBlock(ast.HTMLBlockType7)
+			for next := ast.Node(r); next != nil; {
+				after := next.NextSibling()
+				html.Lines().Append(line(next))
+				table.RemoveChild(table, next)
+				next = after
+			}
+			block = html
+		default:
+			continue
+		}
+		after := cmp.Or(last[table], ast.Node(table))
+		table.Parent().InsertAfter(table.Parent(), after, block)
+		last[table] = block
+	}
+}
+
+// htmlTagLine is a line that starts an HTML block of CommonMark's type 7:
+// only a complete open or closing tag.
+var htmlTagLine = regexp.MustCompile(`^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t"'=<>` + "`" + `]+|'[^']*'|"[^"]*"))?)*[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$`)
+
+// indentedLine reports whether the line that starts at pos is indented
+// four columns or more.
+func indentedLine(src []byte, pos int) bool {
+	col := 0
+	for i := pos; i < len(src) && col < 4; i++ {
+		switch src[i] {
+		case ' ':
+			col++
+		case '\t':
+			col += 4 - col%4
+		default:
+			return false
+		}
+	}
+	return col >= 4
+}
 
 // marker renders the three kinds of node that hold the body's text as
 // goldmark's HTML renderer does, with the text marked.

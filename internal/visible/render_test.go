@@ -133,6 +133,13 @@ func TestAgreesWithRenderer(t *testing.T) {
 		{"</style>\n\n> /docs go", false},
 		{"text\n</pre>\n> /docs go", false}, // it cannot interrupt a paragraph
 		{"    </pre>\n> /docs go", false},   // indented code, then a quote
+		// A table ends where another block starts, as in cmark-gfm: a line
+		// indented as code or holding only an HTML tag is not one more row.
+		{"| a |\n|---|\n| x |\n    /docs go", false},
+		{"| a |\n|---|\n| x |\n\t/docs go\n| y /docs z |", true},
+		{"| a |\n|---|\n| x |\n<span title=\"\n/docs go", true}, // not a whole tag: rows
+		{"| a |\n|---|\n| x |\n<kbd>\n/docs go", false},
+		{"| a |\n|---|\n| x |\n<b>\n/docs go", true},
 		// And the plain cases.
 		{"/docs go", true},
 		{"please /docs now", true},

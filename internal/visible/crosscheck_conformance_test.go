@@ -1,0 +1,128 @@
+//go:build conformance
+
+package visible
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"regexp"
+	"testing"
+)
+
+// CrosscheckEnv names .ci/conformance/crosscheck.mjs, which decides with
+// a second CommonMark implementation, commonmark.js (0.31.2), its HTML
+// parsed by parse5, whether the phrase acts; .ci/run fetches both, beside
+// the script, at pinned versions and checksums. A conformance run without
+// it fails; it never skips.
+const CrosscheckEnv = "COMMONMARK_CROSSCHECK"
+
+// crosscheckBodies is how many random bodies are generated; about one in
+// four has none of the extensions commonmark.js lacks and is compared
+// (127,340 of 500,000, in about 10 s).
+const crosscheckBodies = 500000
+
+var (
+	// githubOnly finds what GitHub renders with an extension CommonMark
+	// does not have, so commonmark.js renders it otherwise by design:
+	// tables (|), strikethrough (~~), footnotes ([^) and autolinks of a
+	// bare address (www., https://). A body with one is not compared.
+	githubOnly = regexp.MustCompile(`\||~~|\[\^|www\.|https://`)
+	// destination is an address where CommonMark takes it as one too: in
+	// a link's destination or a link reference definition.
+	destination = regexp.MustCompile(`\]\(https://[^\s()]*\)|\[ref\]: https://\S*`)
+)
+
+// TestCrosscheckCommonmarkJS holds the decision to a page another
+// implementation builds: random bodies without GitHub's extensions,
+// seeded so that a failure repeats, rendered by commonmark.js and read by
+// crosscheck.mjs as Request reads goldmark's page. Any disagreement
+// fails, with the body.
+func TestCrosscheckCommonmarkJS(t *testing.T) {
+	t.Parallel()
+	script := os.Getenv(CrosscheckEnv)
+	if script == "" {
+		t.Fatalf("%s is not set: conformance tests need .ci/conformance/crosscheck.mjs with commonmark and parse5 installed beside it (run .ci/run, or see CONTRIBUTING.md)", CrosscheckEnv)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node, which runs %s: %v", script, err)
+	}
+
+	type record struct {
+		I    int    `json:"i"`
+		Body string `json:"body"` // Shown(body)
+		Acts bool   `json:"acts"`
+	}
+	r := rand.New(rand.NewPCG(18, 31))
+	var in bytes.Buffer
+	enc := json.NewEncoder(&in)
+	bodies := map[int]string{}
+	var acts int
+	for i := range crosscheckBodies {
+		body := randomBody(r)
+		shown := Shown(body)
+		if githubOnly.MatchString(destination.ReplaceAllString(shown, "")) {
+			continue
+		}
+		_, _, ok := Request(shown).Find(phrase)
+		if ok {
+			acts++
+		}
+		bodies[i] = body
+		if err := enc.Encode(record{I: i, Body: shown, Acts: ok}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	cmd := exec.CommandContext(t.Context(), node, script, phrase)
+	cmd.Stdin = &in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node %s: %v\n%s", script, err, stderr.Bytes())
+	}
+
+	var summary struct {
+		Bodies, Both, Neither, GoOnly, CommonmarkOnly int
+	}
+	var disagree int
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var d struct {
+			record
+			Other   bool            `json:"other"`
+			Text    string          `json:"text"`
+			Summary json.RawMessage `json:"summary"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			t.Fatalf("%s wrote %q: %v", script, sc.Bytes(), err)
+		}
+		if d.Summary != nil {
+			if err := json.Unmarshal(d.Summary, &summary); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		disagree++
+		if disagree <= 10 {
+			t.Errorf("body %d %q: acts %v, commonmark.js page %v\ncommonmark.js text: %q", d.I, bodies[d.I], d.Acts, d.Other, d.Text)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if summary.Bodies != len(bodies) {
+		t.Fatalf("%s read %d bodies of %d (no summary?)", script, summary.Bodies, len(bodies))
+	}
+	t.Logf("%d bodies, %d without GitHub's extensions; %d act here; commonmark.js agrees on %d acting and %d not; %d act only here, %d only with commonmark.js",
+		crosscheckBodies, len(bodies), acts, summary.Both, summary.Neither, summary.GoOnly, summary.CommonmarkOnly)
+	if disagree > 0 {
+		t.Errorf("%d of %d bodies: %d act on what commonmark.js's page hides, %d miss what it shows", disagree, len(bodies), summary.GoOnly, summary.CommonmarkOnly)
+	}
+}
