@@ -366,7 +366,9 @@ func TestCLI(t *testing.T) {
 		{name: "dry run", args: []string{"--dry-run"}, code: cli.ExitOK, line: "dry run: nothing is sent"},
 		{name: "failed", sc: fakeapi.Scenario{Runtime: 20 * time.Millisecond, Outcome: "failed"}, code: cli.ExitJobFailed,
 			line: "error: job failed: job job_0001 ended with status failed", sends: true},
-		{name: "timed out", sc: fakeapi.Scenario{Runtime: time.Hour}, args: []string{"--timeout", "400ms"}, code: cli.ExitTimedOut,
+		// Long enough for the create to be answered on a loaded machine
+		// (with 400ms, -race and parallel tests, the create itself timed out).
+		{name: "timed out", sc: fakeapi.Scenario{Runtime: time.Hour}, args: []string{"--timeout", "2s"}, code: cli.ExitTimedOut,
 			line: "error: job job_0001 still active after", sends: true},
 		{name: "API error", sc: fakeapi.Scenario{Runtime: time.Minute}, key: "mint_not_the_right_key", code: cli.ExitError,
 			line: "error: create job: HTTP 401 Unauthorized", sends: true},
