@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 )
 
 func TestPullRequest(t *testing.T) {
@@ -189,5 +191,84 @@ func TestReviewCommentsUnknownReview(t *testing.T) {
 	_, err := c.ReviewComments(context.Background(), "acme", "docs", 7, 5)
 	if !IsNotFound(err) || !strings.HasPrefix(err.Error(), "list comments of review 5: HTTP 404") {
 		t.Errorf("ReviewComments() error = %v, want a wrapped 404", err)
+	}
+}
+
+// TestReviews: a pull request's newest submitted reviews, oldest first,
+// with at least the newest PerPage of them: page 1, then the last two pages
+// when there are more; drafts (PENDING) are no one's but their author's.
+func TestReviews(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 3, 250} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			t.Parallel()
+			c, srv := newFake(t, fakegithub.Options{})
+			srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "mintlify[bot]"})
+			var ids []int64
+			for i := range n {
+				state := ""
+				if i == n-1 {
+					state = "PENDING"
+				}
+				ids = append(ids, srv.SeedReview(7, fakegithub.Review{Author: "ada", Body: fmt.Sprint("review ", i), State: state}))
+			}
+			got, err := c.Reviews(context.Background(), "acme", "docs", 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []int64
+			switch n {
+			case 3:
+				want = ids[:2]
+			case 250:
+				want = ids[100:249] // pages 2 and 3; the last is a draft
+			}
+			var gotIDs []int64
+			for _, r := range got {
+				gotIDs = append(gotIDs, r.ID)
+			}
+			if !slices.Equal(gotIDs, want) {
+				t.Errorf("Reviews() = %d reviews %v…, want %d from %v…", len(gotIDs), gotIDs[:min(3, len(gotIDs))], len(want), want[:min(3, len(want))])
+			}
+			if len(got) > 0 && (got[0].Author != "ada" || !got[0].SubmittedAt.Equal(fakegithub.CreatedAt(got[0].ID)) || !strings.HasPrefix(got[0].URL, "https://github.com/acme/docs/pull/7#pullrequestreview-")) {
+				t.Errorf("review = %+v", got[0])
+			}
+			if wantReqs := map[int]int{0: 1, 3: 1, 250: 3}[n]; len(srv.Requests()) != wantReqs {
+				t.Errorf("%d requests, want %d", len(srv.Requests()), wantReqs)
+			}
+		})
+	}
+}
+
+// TestLineCommentsInParts: the newest line comments, newest first as GitHub
+// sorts them, returned oldest first; a page over the response cap is read
+// again in ten pages of ten.
+func TestLineCommentsInParts(t *testing.T) {
+	t.Parallel()
+	srv := fakegithub.New(fakegithub.Options{Check: ghspec.Checker()})
+	t.Cleanup(srv.Close)
+	srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "mintlify[bot]"})
+	var cs []fakegithub.ReviewComment
+	for i := range 130 {
+		cs = append(cs, fakegithub.ReviewComment{Author: "ada", Path: "a.md", Line: i + 1, Body: strings.Repeat("x", 2000)})
+	}
+	srv.SeedReviewComments(7, 88, cs)
+	hc := httpclient.New(httpclient.Options{MaxBodyBytes: 100 << 10}) // 100 comments of 2,000 bytes do not fit
+	c, err := New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), srv.APIURL(), fakegithub.DefaultToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.LineComments(context.Background(), "acme", "docs", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 100 || got[0].Line != 31 || got[99].Line != 130 || got[0].ReviewID != 88 {
+		t.Errorf("LineComments() = %d comments, lines %d to %d; want the newest 100, 31 to 130, oldest first", len(got), got[0].Line, got[len(got)-1].Line)
+	}
+	if n := len(srv.Requests()); n != 11 {
+		t.Errorf("%d requests, want 11: the page too large, then ten parts", n)
+	}
+	if u := srv.Unexpected(); len(u) > 0 {
+		t.Errorf("unexpected requests: %q", u)
 	}
 }
