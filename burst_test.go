@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -324,6 +325,25 @@ func TestBurstOnPullRequest(t *testing.T) {
 				}
 				if n := len(backlinks(w.gh)); n != 1 {
 					t.Errorf("%d backlinks, want the one, edited", n)
+				}
+				// A review has no reactions, so its run learns the token's
+				// login by writing its comment: when its review was
+				// answered, that comment says so and links the answer.
+				for _, c := range w.gh.Comments(101) {
+					if !strings.Contains(c.Body, "Already answered") {
+						continue
+					}
+					if q != maxQ {
+						t.Errorf("a run of the %s queue found its request answered:\n%s", q, c.Body)
+					}
+					m := regexp.MustCompile(`issuecomment-(\d+)\)`).FindStringSubmatch(c.Body)
+					var answered bool
+					for _, a := range w.gh.Comments(101) {
+						answered = answered || m != nil && fmt.Sprint(a.ID) == m[1] && strings.Contains(a.Body, "<!-- agent-job-action:answered sent=")
+					}
+					if !answered {
+						t.Errorf("the comment does not link the comment that answered:\n%s", c.Body)
+					}
 				}
 			})
 		}

@@ -608,9 +608,9 @@ func TestBigThreadContinuesTheJob(t *testing.T) {
 	if backlink != 1 || review != 1 {
 		t.Errorf("backlink %d, review request %d; want one each", backlink, review)
 	}
-	// One page of 100 that was too large, then its parts of ten: the 72
-	// comments (the marker's, the outsider's 70 and the run's own) fill
-	// eight.
+	// One page of 100 that was too large, then its parts of ten: the 71
+	// comments the run reads before it writes its own (the marker's and
+	// the outsider's 70) fill eight.
 	if lists != 9 {
 		t.Errorf("%d list requests on #12, want 9", lists)
 	}

@@ -1,9 +1,11 @@
 // Package conversation keeps the one comment a run writes in the issue or
 // pull request that triggered it: acknowledged, edited on every status
 // change, and ending with the result. It also finds the job an earlier run
-// in the same thread started, so a later request continues it, trusting
-// only markers the token's own login wrote; and it keeps the backlink, the
-// one comment a job writes on the pull request its agent opened.
+// in the same thread started, so a later request continues it, and reads
+// the thread's requests and the records of those answered for package
+// backlog, trusting only markers the token's own login wrote; and it keeps
+// the backlink, the one comment a job writes on the pull request its agent
+// opened.
 package conversation
 
 import (
