@@ -160,29 +160,27 @@ func threadCommentEvent(number int, pr bool, id int64, rq request) map[string]an
 }
 
 func lineEvent(number int, id int64, rq request) map[string]any {
-	pr := agentPR()
-	pr["number"] = number
-	return map[string]any{
-		"action":       "created",
-		"pull_request": pr,
-		"comment": map[string]any{"id": id, "body": rq.body, "user": user(rq.who),
-			"html_url": fmt.Sprintf("https://github.com/acme/docs/pull/%d#discussion_r%d", number, id),
-			"path":     rq.path, "line": rq.line, "side": "RIGHT", "diff_hunk": "@@ -1,2 +1,2 @@\n+" + rq.path},
-		"repository": map[string]any{"name": "docs", "full_name": "acme/docs", "owner": map[string]any{"login": "acme"}},
-		"sender":     user(rq.who),
-	}
+	return prEvent(number, "created", rq.who, "comment", map[string]any{"id": id, "body": rq.body, "user": user(rq.who),
+		"html_url": fmt.Sprintf("https://github.com/acme/docs/pull/%d#discussion_r%d", number, id),
+		"path":     rq.path, "line": rq.line, "side": "RIGHT", "diff_hunk": "@@ -1,2 +1,2 @@\n+" + rq.path})
 }
 
 func reviewEvent(number int, id int64, rq request) map[string]any {
+	return prEvent(number, "submitted", rq.who, "review", map[string]any{"id": id, "body": rq.body, "state": "commented", "user": user(rq.who),
+		"html_url": fmt.Sprintf("https://github.com/acme/docs/pull/%d#pullrequestreview-%d", number, id)})
+}
+
+// prEvent is an event on the agent's pull request, renumbered, whose
+// payload holds what under key.
+func prEvent(number int, action, who, key string, what map[string]any) map[string]any {
 	pr := agentPR()
 	pr["number"] = number
 	return map[string]any{
-		"action":       "submitted",
+		"action":       action,
 		"pull_request": pr,
-		"review": map[string]any{"id": id, "body": rq.body, "state": "commented", "user": user(rq.who),
-			"html_url": fmt.Sprintf("https://github.com/acme/docs/pull/%d#pullrequestreview-%d", number, id)},
-		"repository": map[string]any{"name": "docs", "full_name": "acme/docs", "owner": map[string]any{"login": "acme"}},
-		"sender":     user(rq.who),
+		key:            what,
+		"repository":   map[string]any{"name": "docs", "full_name": "acme/docs", "owner": map[string]any{"login": "acme"}},
+		"sender":       user(who),
 	}
 }
 
