@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -13,15 +16,20 @@ import (
 )
 
 // TestEventPayloadWithinBounds (issue 19, item 5) runs the built binary as
-// a step whose GITHUB_EVENT_PATH is a named pipe, /dev/zero or a 200 MB
-// file: each ends at once with a clear error (exit 2), before anything is
-// read from it or sent. It logs the time for the closing note; it asserts
-// no time. (The payload is refused by its file type or size, so the peak
-// memory is the program's own; scripts/measure.sh's launcher measures it.)
+// a step whose GITHUB_EVENT_PATH is a named pipe, /dev/zero, a 200 MB file
+// or a payload under the cap whose comment is far over GitHub's: each ends
+// with a clear error (exit 2), before anything is sent, within a bound on
+// peak memory. It logs the time for the closing note; it asserts no time.
 func TestEventPayloadWithinBounds(t *testing.T) {
 	t.Parallel()
 	bin := buildCLI(t)
 	dir := t.TempDir()
+	// The binary's own peak memory is read by a small launcher: the test's
+	// own wait4 would report this test process's size (see the launcher).
+	launcher := filepath.Join(dir, "launcher")
+	if out, err := exec.Command("go", "build", "-o", launcher, "./internal/testbed/coldstart/launcher").CombinedOutput(); err != nil {
+		t.Fatalf("go build launcher: %v\n%s", err, out)
+	}
 	fifo := filepath.Join(dir, "fifo.json")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
@@ -36,28 +44,53 @@ func TestEventPayloadWithinBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
+	// Under the payload's cap, a comment far over GitHub's: Markdown whose
+	// parse would take gigabytes and a minute, whatever the timeout.
+	huge := filepath.Join(dir, "huge.json")
+	payload, err := json.Marshal(issueComment("writer", "/docs "+strings.Repeat("- item\n  - nested /docs\n", 900_000)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(huge, payload, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct{ name, path, reason string }{
 		{"named pipe", fifo, "is not a regular file"},
 		{"/dev/zero", "/dev/zero", "is not a regular file"},
 		{"200 MB", big, "is 209715200 bytes, over the 25 MB GitHub allows a webhook payload"},
+		{"a comment of 24 MB", huge, "the comment is 21600006 characters, over the 65536 GitHub allows"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			api := newCLIFake(t, fakeapi.Scenario{})
 			ws := t.TempDir()
+			report := filepath.Join(ws, "peak")
 			start := time.Now()
-			res := cliRun{vars: map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": ws,
+			res := cliRun{args: []string{report, bin}, vars: map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": ws,
 				"GITHUB_OUTPUT": filepath.Join(ws, "out"), "GITHUB_STEP_SUMMARY": filepath.Join(ws, "sum"),
 				"GITHUB_EVENT_NAME": "issue_comment", "GITHUB_EVENT_PATH": tt.path, "GITHUB_REPOSITORY": "acme/docs",
-				"INPUT_PROJECT-ID": "proj-1", "INPUT_API-KEY": testKey, "INPUT_BASE-URL": api.URL, "INPUT_TIMEOUT": "5s"}}.exec(t, bin)
+				"INPUT_PROJECT-ID": "proj-1", "INPUT_API-KEY": testKey, "INPUT_BASE-URL": api.URL, "INPUT_TIMEOUT": "5s"}}.exec(t, launcher)
 			took := time.Since(start)
-			if res.code != cli.ExitUsage || !strings.Contains(res.stdout, "::error::read issue_comment event: event payload") || !strings.Contains(res.stdout, tt.reason) {
+			if res.code != cli.ExitUsage || !strings.Contains(res.stdout, "::error::read issue_comment event: ") || !strings.Contains(res.stdout, tt.reason) {
 				t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
 			}
 			if n := len(api.Requests()); n != 0 {
 				t.Errorf("%d requests sent", n)
 			}
-			t.Logf("%s: exit %d in %s", tt.name, res.code, took.Round(time.Millisecond))
+			// Peak memory: the program's own and, for a payload read, the
+			// payload and its decoded copy; never a parse of the comment.
+			var peakKiB, launcherKiB int64
+			if data, err := os.ReadFile(report); err != nil {
+				t.Errorf("launcher report: %v", err)
+			} else if _, err := fmt.Sscan(string(data), &peakKiB, &launcherKiB); err != nil {
+				t.Errorf("launcher report %q: %v", data, err)
+			}
+			// About 9 MiB for a refusal by file type or size, 100 MiB for
+			// the 24 MB payload read and decoded.
+			if peakKiB > 160<<10 {
+				t.Errorf("peak memory %d MiB, want at most 160", peakKiB>>10)
+			}
+			t.Logf("%s: exit %d in %s, peak memory %.1f MiB", tt.name, res.code, took.Round(time.Millisecond), float64(peakKiB)/(1<<10))
 		})
 	}
 }

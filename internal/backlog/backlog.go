@@ -256,7 +256,9 @@ func Batch(th Thread, own Request, phrase string) (batch []Request, by *Owned) {
 // Requests keeps the items that ask the agent for something: the trigger
 // phrase in what a reader sees of a comment, a line comment or a review's
 // body (event.MatchPhrase). A review's line comments join the review when
-// it is a request, whatever they hold, as when a review starts a run.
+// it is a request, whatever they hold, as when a review starts a run. A
+// text longer than GitHub allows is none: it did not come from GitHub, and
+// reading it as Markdown would cost the run more than any real one does.
 func Requests(items []Request, phrase string) []Request {
 	if phrase == "" {
 		// Without a phrase every comment would be a request: only the
@@ -265,6 +267,7 @@ func Requests(items []Request, phrase string) []Request {
 	}
 	var out []Request
 	reviews := map[int64]int{} // review id -> index in out
+	items = slices.DeleteFunc(slices.Clone(items), func(r Request) bool { return !event.WithinLimit(r.Body) })
 	for _, it := range items {
 		if it.Kind != Line && event.MatchPhrase(it.Body, phrase) {
 			if it.Kind == Review {

@@ -95,6 +95,7 @@ func TestBatchFoldsReviews(t *testing.T) {
 		line(22, 20, 3, "just a remark"),
 		comment(30, 4, "bob", "> /docs quoted\n\nno"),
 		comment(31, 5, "bob", "<!-- /docs hidden --> hi"),
+		comment(32, 6, "bob", "/docs "+strings.Repeat("x", 65536)), // longer than GitHub allows
 	}
 	for _, own := range []Request{items[0], items[1], items[4]} {
 		t.Run(own.Key.String(), func(t *testing.T) {

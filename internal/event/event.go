@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/go-github/v62/github"
 
@@ -110,6 +111,9 @@ func Read(ctx context.Context, name, path, repository string) (*Trigger, error) 
 		readOther(payload, t)
 		return t, nil
 	}
+	if err == nil {
+		err = t.checkLengths()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s event: %w", t.Event, err)
 	}
@@ -117,6 +121,31 @@ func Read(ctx context.Context, name, path, repository string) (*Trigger, error) 
 		return nil, fmt.Errorf("read %s event: GITHUB_REPOSITORY is not set", t.Event)
 	}
 	return t, nil
+}
+
+// MaxBodyChars is the most characters GitHub takes in the body of an
+// issue, a pull request, a comment or a review. A longer one in a payload
+// did not come from GitHub, and parsing it as Markdown would cost the run
+// far more than any real body does.
+const MaxBodyChars = 65536
+
+// WithinLimit reports whether s is at most MaxBodyChars characters long.
+func WithinLimit(s string) bool {
+	// Counted in bytes first: a byte count within the cap is within it in
+	// characters too, whatever the text.
+	return len(s) <= MaxBodyChars || utf8.RuneCountInString(s) <= MaxBodyChars
+}
+
+// checkLengths refuses a text longer than GitHub allows.
+func (t *Trigger) checkLengths() error {
+	for _, b := range []struct{ what, text string }{
+		{"comment", t.CommentBody}, {"review", t.ReviewBody}, {"issue or pull request body", t.IssueBody}, {"title", t.Title},
+	} {
+		if !WithinLimit(b.text) {
+			return fmt.Errorf("the %s is %d characters, over the %d GitHub allows", b.what, utf8.RuneCountInString(b.text), MaxBodyChars)
+		}
+	}
+	return nil
 }
 
 // MaxPayloadBytes bounds the event payload: GitHub caps a webhook

@@ -2,7 +2,8 @@
 
 // Command launcher runs a command and writes its peak RSS, for the coldstart
 // benchmarks: launcher REPORT COMMAND [ARG...] runs COMMAND, then writes
-// "<its peak KiB> <the launcher's own peak KiB>" to the file REPORT.
+// "<its peak KiB> <the launcher's own peak KiB>" to the file REPORT, and
+// exits with the command's exit status.
 //
 // The benchmarks cannot read the figure from their own wait4: Go starts
 // children with vfork (CLONE_VM), and at exec Linux records the high-water
@@ -14,6 +15,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -28,7 +30,9 @@ func main() {
 	}
 	cmd := exec.Command(os.Args[2], os.Args[3:]...)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
 		fmt.Fprintln(os.Stderr, "launcher:", err)
 		os.Exit(1)
 	}
@@ -37,6 +41,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "launcher:", err)
 		os.Exit(1)
 	}
+	os.Exit(cmd.ProcessState.ExitCode())
 }
 
 // ownPeak is the high-water mark in KiB of the launcher's own address space,
