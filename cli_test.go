@@ -376,7 +376,8 @@ func TestCLI(t *testing.T) {
 		{name: "stray argument", args: []string{"now"}, code: cli.ExitUsage, line: `argument 5, "now", is not a flag`},
 		{name: "timeout of 0", args: []string{"--timeout", "0"}, code: cli.ExitUsage, line: "must be more than 0 and at most 168h0m0s (604800 seconds)"},
 		{name: "negative timeout", args: []string{"--timeout", "-5s"}, code: cli.ExitUsage, line: "must be more than 0 and at most 168h0m0s (604800 seconds)"},
-		{name: "invalid input", args: []string{"--timeout", "soon"}, code: cli.ExitUsage, line: "error: input timeout "},
+		{name: "invalid input", args: []string{"--timeout", "soon"}, code: cli.ExitUsage,
+			line: "error: --timeout must be a duration such as \"90s\" or \"45m\", or a number of seconds\nRun agent-job-action --help for every flag.\n"},
 		{name: "no key", key: "-", code: cli.ExitUsage, line: "no API key: set MINTLIFY_API_KEY"},
 	}
 	for _, tt := range exits {

@@ -116,6 +116,11 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 		streams.Log = w
 	}
 	res, err := action.Run(ctx, rc, env.Deps, streams)
+	var runErr *action.Error
+	if !rc.InActions && errors.As(err, &runErr) && runErr.End == action.Invalid {
+		// As for any other mistake on the command line.
+		fmt.Fprintln(env.Stderr, "Run agent-job-action --help for every flag.")
+	}
 	if !cmd.JSON {
 		return err
 	}

@@ -86,6 +86,15 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 	return Result{Outputs: out.Values()}, &Error{End: end, Err: err}
 }
 
+// inTerms names the inputs in err as the run's mode does: flags on a
+// command line, inputs in a workflow.
+func (r *run) inTerms(err error) error {
+	if r.rc.CommandLine {
+		return inputs.AsFlags(err)
+	}
+	return err
+}
+
 // flatten splits a joined error into its parts, one ::error:: line each.
 func flatten(err error) []error {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
@@ -105,7 +114,7 @@ func (r *run) execute(ctx context.Context) (End, error) {
 	}
 	cfg, warnings, err := inputs.Read(r.rc.Inputs, workspace)
 	if err != nil {
-		return Invalid, err
+		return Invalid, r.inTerms(err)
 	}
 	r.cfg = cfg
 	// The payload is read under the timeout, which bounds the whole step.
@@ -118,7 +127,7 @@ func (r *run) execute(ctx context.Context) (End, error) {
 	r.trig = trig
 	p, err := plan.Decide(cfg, trig, "")
 	if err != nil {
-		return Invalid, err
+		return Invalid, r.inTerms(err)
 	}
 	if p.Skip == "" {
 		for _, w := range warnings {

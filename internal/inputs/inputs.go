@@ -46,9 +46,34 @@ var ErrEmptyPrompt = &Error{Input: "prompt", Problem: "is empty: give the agent 
 type Error struct {
 	Input   string
 	Problem string
+	// Flag names the input as the command line's flag (--timeout)
+	// instead of as a workflow's input (input timeout).
+	Flag bool
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("input %s %s", e.Input, e.Problem) }
+func (e *Error) Error() string {
+	if e.Flag {
+		return fmt.Sprintf("--%s %s", e.Input, e.Problem)
+	}
+	return fmt.Sprintf("input %s %s", e.Input, e.Problem)
+}
+
+// AsFlags returns err with every *Error in it, joined or not, naming its
+// input as the command line's flag.
+func AsFlags(err error) error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		parts := j.Unwrap()
+		out := make([]error, len(parts))
+		for i, e := range parts {
+			out[i] = AsFlags(e)
+		}
+		return errors.Join(out...)
+	}
+	if e, ok := err.(*Error); ok {
+		return &Error{Input: e.Input, Problem: e.Problem, Flag: true}
+	}
+	return err
+}
 
 // MaxPromptBytes bounds a prompt read from a file.
 const MaxPromptBytes = 256 << 10
