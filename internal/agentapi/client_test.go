@@ -205,3 +205,22 @@ func TestCreateSendsOneRequest(t *testing.T) {
 		t.Errorf("sent Authorization %q, Content-Type %q, body %s", auth, ctype, body)
 	}
 }
+
+// TestDecodeJobLookAlikes: the record the action keeps (the job output,
+// --json) holds no member a case-insensitive reader would take for one the
+// action read otherwise; other members, new ones included, stay as
+// received, escapes and all.
+func TestDecodeJobLookAlikes(t *testing.T) {
+	t.Parallel()
+	j, err := DecodeJob([]byte(`{"id":"job_1", "status":"failed","ſtatus":"completed","prLink":"https://github.com/acme/docs/pull/101",` +
+		`"PRLINK":"https://github.com/acme/other/pull/7","source":{"repository":"https://github.com/acme/docs","REF":"x","ref":null},` +
+		`"createdAt":"2026-11-22T09:00:00Z","archivedAt":null,"note":"\u202eabc","Source":{"ref":"y"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"job_1","status":"failed","prLink":"https://github.com/acme/docs/pull/101","source":{"repository":"https://github.com/acme/docs","ref":null},` +
+		`"createdAt":"2026-11-22T09:00:00Z","archivedAt":null,"note":"\u202eabc"}`
+	if string(j.Raw) != want {
+		t.Errorf("Raw =\n%s\nwant\n%s", j.Raw, want)
+	}
+}

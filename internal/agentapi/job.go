@@ -7,8 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Job statuses the API documents. Others may appear; they are not terminal.
@@ -73,7 +76,8 @@ func deref(s *string) string {
 // "ſtatus" or "PRLINK" is not status or prLink (encoding/json folds case,
 // and ſ to s); a name given twice is refused, so that no reader of the
 // record can take another value than the action does; the text must be
-// valid UTF-8. Members the API adds later are ignored.
+// valid UTF-8. Members the API adds later are ignored, and kept in Raw,
+// without look-alikes of the members the action reads (withoutLookAlikes).
 func DecodeJob(data []byte) (*Job, error) {
 	var j Job
 	if err := jsonv2.Unmarshal(data, &j); err != nil {
@@ -82,10 +86,82 @@ func DecodeJob(data []byte) (*Job, error) {
 	if j.ID == "" || j.Status == "" {
 		return nil, errors.New("not a job record: id or status missing")
 	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, data); err != nil {
+	raw, err := withoutLookAlikes(data)
+	if err != nil {
 		return nil, fmt.Errorf("not a job record: %w", err)
 	}
-	j.Raw = buf.Bytes()
+	j.Raw = raw
 	return &j, nil
+}
+
+// members are the names the action reads in a job record's object and in
+// its source.
+var members = struct{ job, source []string }{
+	job:    []string{"id", "status", "source", "model", "prLink", "createdAt", "archivedAt"},
+	source: []string{"repository", "ref"},
+}
+
+// withoutLookAlikes compacts a record and leaves out each member whose name
+// is not one the action reads but reads as one where case is ignored
+// (encoding/json's way, and many a script's: "PRLINK" as prLink, "ſtatus"
+// as status). What the action writes as the job output then holds one
+// status and one prLink, the ones it acted on, for any reader. Members the
+// API adds later are kept, values as received.
+func withoutLookAlikes(data []byte) ([]byte, error) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	var buf bytes.Buffer
+	// Escapes as received: a \u202e escape stays six characters.
+	enc := jsontext.NewEncoder(&buf, jsontext.PreserveRawStrings(true))
+	var object func(names []string, nested bool) error
+	object = func(names []string, nested bool) error {
+		if _, err := dec.ReadToken(); err != nil { // {
+			return err
+		}
+		if err := enc.WriteToken(jsontext.BeginObject); err != nil {
+			return err
+		}
+		for dec.PeekKind() != '}' {
+			name, err := dec.ReadToken()
+			if err != nil {
+				return err
+			}
+			n := name.String()
+			if lookAlike(n, names) {
+				if err := dec.SkipValue(); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := enc.WriteToken(name); err != nil {
+				return err
+			}
+			if n == "source" && !nested && dec.PeekKind() == '{' {
+				if err := object(members.source, true); err != nil {
+					return err
+				}
+				continue
+			}
+			v, err := dec.ReadValue()
+			if err != nil {
+				return err
+			}
+			if err := enc.WriteValue(v); err != nil {
+				return err
+			}
+		}
+		if _, err := dec.ReadToken(); err != nil { // }
+			return err
+		}
+		return enc.WriteToken(jsontext.EndObject)
+	}
+	if err := object(members.job, false); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// lookAlike reports whether name differs from every one of names but
+// equals one of them under Unicode case folding.
+func lookAlike(name string, names []string) bool {
+	return !slices.Contains(names, name) && slices.ContainsFunc(names, func(m string) bool { return strings.EqualFold(name, m) })
 }
