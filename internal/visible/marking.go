@@ -68,12 +68,15 @@ func GitHubFlavour() []goldmark.Option {
 // block.
 type closingTagBlock struct{ parser.BlockParser }
 
-var closingTagLine = regexp.MustCompile(`(?i)^ {0,3}</(?:pre|script|style)[ \t\n\f]*>[ \t\f]*(?:\r\n|\n|\r)?$`)
+// closingTagLine is compiled on first use: most runs read no comment.
+var closingTagLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^ {0,3}</(?:pre|script|style)[ \t\n\f]*>[ \t\f]*(?:\r\n|\n|\r)?$`)
+})
 
 func (b closingTagBlock) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
 	line, segment := reader.PeekLine()
 	// Like every type 7 block, it cannot interrupt a paragraph.
-	if !closingTagLine.Match(line) || ast.IsParagraph(pc.LastOpenedBlock().Node) {
+	if !closingTagLine().Match(line) || ast.IsParagraph(pc.LastOpenedBlock().Node) {
 		return nil, parser.NoChildren
 	}
 	node := ast.NewHTMLBlock(ast.HTMLBlockType7)
@@ -126,7 +129,7 @@ func (tableEnds) Transform(doc *ast.Document, reader text.Reader, _ parser.Conte
 			code.Lines().Append(l)
 			block = code
 			table.RemoveChild(table, r)
-		case htmlTagLine.Match(l.Value(src)):
+		case htmlTagLine().Match(l.Value(src)):
 			html := ast.NewHTMLBlock(ast.HTMLBlockType7)
 			for next := ast.Node(r); next != nil; {
 				after := next.NextSibling()
@@ -145,8 +148,10 @@ func (tableEnds) Transform(doc *ast.Document, reader text.Reader, _ parser.Conte
 }
 
 // htmlTagLine is a line that starts an HTML block of CommonMark's type 7:
-// only a complete open or closing tag.
-var htmlTagLine = regexp.MustCompile(`^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t"'=<>` + "`" + `]+|'[^']*'|"[^"]*"))?)*[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$`)
+// only a complete open or closing tag. Compiled on first use.
+var htmlTagLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t"'=<>` + "`" + `]+|'[^']*'|"[^"]*"))?)*[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$`)
+})
 
 // indentedLine reports whether the line that starts at pos is indented
 // four columns or more.
