@@ -375,3 +375,33 @@ func TestAnsweredRequestSendsNothing(t *testing.T) {
 	}
 	w.h.wantOutputs(map[string]string{"status": "skipped", "job-id": ""})
 }
+
+// TestUnsentRequestsAreSentAgain: when the Agent Job API provably did not
+// act (here it refused the key), the run takes back its record, and the
+// next run in the thread sends those requests with its own, once.
+func TestUnsentRequestsAreSentAgain(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	reqs := []request{
+		{who: "writer", body: "/docs add a page on rate limits", send: "add a page on rate limits"},
+		{who: "admin", body: "/docs and one on quotas", send: "and one on quotas"},
+	}
+	first := w.post(12, false, reqs[0])
+	w.h.vars["INPUT_API-KEY"] = "mint_revoked_key_0000"
+	w.h.setEvent(w.events[first[0]]())
+	if err := w.h.run(context.Background()); err == nil {
+		t.Fatalf("the run with a refused key succeeded:\n%s", w.h.stdout.String())
+	}
+	comments := w.gh.Comments(12)
+	failed := comments[len(comments)-1].Body
+	for _, want := range []string{fmt.Sprintf("<!-- agent-job-action:answered sent= left= unsent=c%d -->", w.gh.Comments(12)[0].ID), "Nothing reached the agent"} {
+		if !strings.Contains(failed, want) {
+			t.Errorf("the failed run's comment lacks %q:\n%s", want, failed)
+		}
+	}
+	refused := len(w.sent()) // the create the API refused
+	w.h.vars["INPUT_API-KEY"] = testKey
+	second := w.post(12, false, reqs[1])
+	w.run(second[0])
+	checkOnce(t, w.sent()[refused:], reqs, 1)
+}

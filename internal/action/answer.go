@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/backlog"
@@ -11,6 +12,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 )
 
@@ -121,5 +123,29 @@ func (r *run) claim(ctx context.Context, send []backlog.Key, own backlog.Key) {
 		case k.Kind == backlog.Line:
 			r.thread.React(ctx, k.ID, ghclient.KindReview, "eyes")
 		}
+	}
+}
+
+// release takes back the record of the requests a run sent when the API
+// provably did not act on them: it was not reached, it asked to wait (429,
+// or a 503 with Retry-After), or it refused the key, the project or the
+// job (401, 403, 404). The next run then sends them again. A request the
+// API refused for what it is (400, 413, 422) stays answered, with the
+// error: sent again, it would be refused again and hold up every later
+// request; and one that may have reached it stays answered, so that it is
+// never sent twice.
+func (r *run) release(o *Outcome, err error) {
+	var f *httpclient.Failure
+	if r.answers == nil || !errors.As(err, &f) {
+		return
+	}
+	switch {
+	case f.Kind == httpclient.Transient, f.Kind == httpclient.RateLimited,
+		f.Kind == httpclient.Refused && slices.Contains([]int{401, 403, 404, 429}, f.Status):
+		o.Note = "Nothing reached the agent, so this request is not answered yet: the next run in this thread sends it again."
+		if len(r.answers.answered) > 1 {
+			o.Note = "Nothing reached the agent, so these requests are not answered yet: the next run in this thread sends them again."
+		}
+		r.answers.record.Unsent, r.answers.record.Sent, r.answers.answered = r.answers.record.Sent, nil, nil
 	}
 }

@@ -102,6 +102,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 	o.stage = stageStart
 	job, err := r.startJob(ctx, api, gh, p, o)
 	if err != nil {
+		r.release(o, err)
 		return o.fail(ctx, err)
 	}
 	if !p.Wait {

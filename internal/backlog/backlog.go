@@ -88,10 +88,11 @@ type Thread struct {
 // first, own among them; own is the run's own request, read from its
 // event, which the thread's pages may not list yet.
 //
-// With records in th, a request is pending when no record lists it and it
-// was made after the oldest record's comment: every request judged since
-// is listed, and the first run that kept a record took up all those made
-// before it that no earlier run had answered. With none, but with comments
+// With records in th, a request is pending when no record lists it as sent
+// or left out, and it was made after the oldest record's comment or a
+// record lists it as unsent: every request judged since is listed, and the
+// first run that kept a record took up all those made before it that no
+// earlier run had answered. With none, but with comments
 // of the token's login (a backlink, or runs of a version that kept no
 // record), the newest of them marks the point before which every request
 // was answered. In a thread where the token never wrote, every request read
@@ -102,12 +103,16 @@ type Thread struct {
 func Pending(th Thread, own Request) ([]Request, *Owned) {
 	var records []*Owned
 	listed := map[Key]*Owned{}
+	unsent := map[Key]bool{}
 	for i := range th.Own {
 		o := &th.Own[i]
 		if o.Record == nil {
 			continue
 		}
 		records = append(records, o)
+		for _, k := range o.Record.Unsent {
+			unsent[k] = true
+		}
 		for _, k := range slices.Concat(o.Record.Sent, o.Record.Left) {
 			if listed[k] == nil {
 				listed[k] = o
@@ -121,7 +126,7 @@ func Pending(th Thread, own Request) ([]Request, *Owned) {
 	switch {
 	case len(records) > 0:
 		floor := slices.MinFunc(records, func(a, b *Owned) int { return a.At.Compare(b.At) }).At
-		pending = func(r Request) bool { return listed[r.Key] == nil && !r.At.Before(floor) }
+		pending = func(r Request) bool { return listed[r.Key] == nil && (unsent[r.Key] || !r.At.Before(floor)) }
 	case len(th.Own) > 0:
 		last := slices.MaxFunc(th.Own, func(a, b Owned) int { return a.At.Compare(b.At) }).At
 		pending = func(r Request) bool { return r.At.After(last) }
@@ -149,6 +154,9 @@ func sorted(rs []Request) []Request {
 type Record struct {
 	Sent []Key // sent to the agent
 	Left []Key // left out, with a reason the comment gives
+	// Unsent were to be sent, but the API provably did not act on them:
+	// they are pending until a record lists them as sent or left out.
+	Unsent []Key
 }
 
 // recordPrefix starts a record's marker, an HTML comment a reader does
@@ -161,9 +169,14 @@ const (
 )
 
 // Marker returns the record as a hidden marker for the run's comment:
-// <!-- agent-job-action:answered sent=c12,l5 left=r3 -->.
+// <!-- agent-job-action:answered sent=c12,l5 left=r3 -->, with
+// " unsent=..." before the end when some were not sent.
 func (r Record) Marker() string {
-	return recordPrefix + " sent=" + joinKeys(r.Sent) + " left=" + joinKeys(r.Left) + recordSuffix
+	m := recordPrefix + " sent=" + joinKeys(r.Sent) + " left=" + joinKeys(r.Left)
+	if len(r.Unsent) > 0 {
+		m += " unsent=" + joinKeys(r.Unsent)
+	}
+	return m + recordSuffix
 }
 
 func joinKeys(keys []Key) string {
@@ -186,8 +199,17 @@ func ParseRecord(body string) (r Record, ok bool) {
 		return Record{}, false
 	}
 	fields := strings.Fields(rest[:end])
-	if len(fields) != 2 {
+	if len(fields) != 2 && len(fields) != 3 {
 		return Record{}, false
+	}
+	if len(fields) == 3 {
+		unsent, found := strings.CutPrefix(fields[2], "unsent=")
+		if !found {
+			return Record{}, false
+		}
+		if r.Unsent, ok = parseKeys(unsent); !ok || len(r.Unsent) == 0 {
+			return Record{}, false
+		}
 	}
 	sent, okSent := strings.CutPrefix(fields[0], "sent=")
 	left, okLeft := strings.CutPrefix(fields[1], "left=")

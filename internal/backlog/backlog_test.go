@@ -39,7 +39,11 @@ func TestPending(t *testing.T) {
 		comment(5, 5, "bob", "/docs five"),
 	}
 	record := func(id int64, m int, sent, left []Key) Owned {
-		return Owned{ID: id, URL: fmt.Sprint("comment ", id), At: at(m), Record: &Record{Sent: sent, Left: left}}
+		r := &Record{Sent: sent, Left: left}
+		if id == 3 && sent == nil && left == nil {
+			r.Unsent = []Key{{Comment, 2}} // the API refused the key
+		}
+		return Owned{ID: id, URL: fmt.Sprint("comment ", id), At: at(m), Record: r}
 	}
 	tests := []struct {
 		name   string
@@ -60,6 +64,8 @@ func TestPending(t *testing.T) {
 			own: []Owned{record(3, 3, []Key{{Comment, 5}}, nil), record(6, 6, []Key{{Comment, 4}}, nil)}, run: items[2], wantBy: 6},
 		{name: "left out counts as answered too",
 			own: []Owned{record(6, 6, nil, []Key{{Comment, 5}})}, run: items[3], wantBy: 6},
+		{name: "unsent by an earlier run: pending, even made before every record",
+			own: []Owned{record(3, 3, nil, nil), record(6, 6, []Key{{Comment, 4}}, nil)}, run: items[3], want: "c2 c5"},
 		{name: "the run's own request, not in the pages read, is still answered",
 			own: []Owned{record(6, 6, []Key{{Comment, 4}, {Comment, 5}}, nil)}, run: comment(9, 9, "ada", "/docs nine"), want: "c9"},
 	}
@@ -174,6 +180,12 @@ func TestRecordMarker(t *testing.T) {
 	if got, ok := ParseRecord(Record{}.Marker()); !ok || got.Sent != nil || got.Left != nil {
 		t.Errorf("empty record: %+v, %v", got, ok)
 	}
+	unsent := Record{Left: []Key{{Line, 9}}, Unsent: []Key{{Comment, 4}, {Review, 2}}}
+	if m := unsent.Marker(); m != "<!-- agent-job-action:answered sent= left=l9 unsent=c4,r2 -->" {
+		t.Errorf("Marker() = %q", m)
+	} else if got, ok := ParseRecord(m); !ok || !slices.Equal(got.Unsent, unsent.Unsent) || !slices.Equal(got.Left, unsent.Left) {
+		t.Errorf("ParseRecord(%q) = %+v, %v", m, got, ok)
+	}
 	for _, bad := range []string{
 		"no marker",
 		"<!-- agent-job-action:answered sent=c1 left= ",
@@ -184,6 +196,8 @@ func TestRecordMarker(t *testing.T) {
 		"<!-- agent-job-action:answered sent=c99999999999999999999 left= -->",
 		"<!-- agent-job-action:answered left= sent=c1 -->",
 		"<!-- agent-job-action:answered sent=c1 left= seen=c2 -->",
+		"<!-- agent-job-action:answered sent=c1 left= unsent= -->",
+		"<!-- agent-job-action:answered sent=c1 left= unsent=c2 x -->",
 		"<!-- agent-job-action:answered sent=" + strings.Repeat("c1,", 6000) + "c1 left= -->",
 	} {
 		if r, ok := ParseRecord(bad); ok {
@@ -203,7 +217,7 @@ func FuzzParseRecord(f *testing.F) {
 			return
 		}
 		again, ok := ParseRecord(r.Marker())
-		if !ok || !slices.Equal(again.Sent, r.Sent) || !slices.Equal(again.Left, r.Left) {
+		if !ok || !slices.Equal(again.Sent, r.Sent) || !slices.Equal(again.Left, r.Left) || !slices.Equal(again.Unsent, r.Unsent) {
 			t.Errorf("round trip of %q: %+v, %v", body, again, ok)
 		}
 	})
