@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"regexp"
 	"slices"
@@ -29,12 +30,12 @@ const (
 	maxQ   queue = "max"
 )
 
-// started returns which runs of a burst start, in order, when the first
-// is in progress while the others arrive: single cancels every pending run
-// but the newest; max starts them all.
+// started returns which runs of a burst start, in order, when they all
+// arrive while another run of the group is in progress: single cancels
+// every pending run but the newest; max starts them all.
 func (q queue) started(burst []int) []int {
 	if q == single && len(burst) > 1 {
-		return []int{burst[0], burst[len(burst)-1]}
+		return burst[len(burst)-1:]
 	}
 	return burst
 }
@@ -60,24 +61,34 @@ type world struct {
 
 	mu     sync.Mutex
 	during func() // called once at the run's first comment edit
+	// fault, when set, sees every GitHub request first and may answer it.
+	fault  func(http.ResponseWriter, *http.Request) bool
 	events []func() (string, map[string]any)
+}
+
+// setFault sets w.fault.
+func (w *world) setFault(f func(http.ResponseWriter, *http.Request) bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.fault = f
 }
 
 func newWorld(t *testing.T) *world {
 	w := &world{t: t}
 	w.h = newHarness(t, fakeapi.Scenario{Runtime: 3 * time.Minute})
 	w.h.vars["INPUT_ALLOWED-BOTS"] = "trusted-app[bot]"
-	w.gh = w.h.withGitHub(fakegithub.Options{Fault: func(_ http.ResponseWriter, r *http.Request) bool {
+	w.gh = w.h.withGitHub(fakegithub.Options{Fault: func(rw http.ResponseWriter, r *http.Request) bool {
+		w.mu.Lock()
+		fault := w.fault
+		var f func()
 		if r.Method == http.MethodPatch {
-			w.mu.Lock()
-			f := w.during
-			w.during = nil
-			w.mu.Unlock()
-			if f != nil {
-				f()
-			}
+			f, w.during = w.during, nil
 		}
-		return false
+		w.mu.Unlock()
+		if f != nil {
+			f()
+		}
+		return fault != nil && fault(rw, r)
 	}}, "issue_comment", issueComment("writer", "/docs unused"))
 	return w
 }
@@ -394,7 +405,7 @@ func TestUnsentRequestsAreSentAgain(t *testing.T) {
 	}
 	comments := w.gh.Comments(12)
 	failed := comments[len(comments)-1].Body
-	for _, want := range []string{fmt.Sprintf("<!-- agent-job-action:answered sent= left= unsent=c%d -->", w.gh.Comments(12)[0].ID), "Nothing reached the agent"} {
+	for _, want := range []string{fmt.Sprintf("<!-- agent-job-action:answered sent= left= unsent=c%d upto=", w.gh.Comments(12)[0].ID), "Nothing reached the agent"} {
 		if !strings.Contains(failed, want) {
 			t.Errorf("the failed run's comment lacks %q:\n%s", want, failed)
 		}
@@ -404,4 +415,151 @@ func TestUnsentRequestsAreSentAgain(t *testing.T) {
 	second := w.post(12, false, reqs[1])
 	w.run(second[0])
 	checkOnce(t, w.sent()[refused:], reqs, 1)
+}
+
+// The attacks and faults an attacker's review of the burst logic found,
+// each through the run.
+
+// TestRequestWhileTheRunReads: a request made after the first run read the
+// thread, before it wrote its comment, is answered by the next run, though
+// its own run was replaced (queue: single).
+func TestRequestWhileTheRunReads(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	reqs := []request{
+		{who: "writer", body: "/docs add a page on rate limits", send: "add a page on rate limits"},
+		{who: "admin", body: "/docs also document the 429 response", send: "also document the 429 response"},
+		{who: "admin", body: "/docs and a table of limits per plan", send: "and a table of limits per plan"},
+	}
+	var once sync.Once
+	w.setFault(func(_ http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/issues/12/comments") {
+			once.Do(func() { w.post(12, false, reqs[1]) }) // its run waits, then is replaced
+		}
+		return false
+	})
+	first := w.post(12, false, reqs[0])
+	w.run(first[0])
+	last := w.post(12, false, reqs[2])
+	w.run(last[0])
+	checkOnce(t, w.sent(), reqs, 2)
+}
+
+// TestUnrecordedRunIsNotSentAgain: a run whose comment could not be
+// created sent its request alone, with no record; the next run finds the
+// token's 👀 on it (GitHub answers 200, not 201) and does not send it.
+func TestUnrecordedRunIsNotSentAgain(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	reqs := []request{
+		{who: "writer", body: "/docs add a page on rate limits", send: "add a page on rate limits"},
+		{who: "admin", body: "/docs also document the 429 response", send: "also document the 429 response"},
+		{who: "admin", body: "/docs and a table of limits per plan", send: "and a table of limits per plan"},
+	}
+	a := w.post(12, false, reqs[0])
+	w.run(a[0])
+	b := w.post(12, false, reqs[1])
+	w.setFault(func(rw http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/issues/12/comments") {
+			rw.WriteHeader(http.StatusInternalServerError)
+			return true
+		}
+		return false
+	})
+	w.run(b[0])
+	w.setFault(nil)
+	c := w.post(12, false, reqs[2])
+	log := w.run(c[0])
+	checkOnce(t, w.sent(), reqs, 3)
+	if !strings.Contains(log, "already taken up by another run") {
+		t.Errorf("the log does not say why the request was left out:\n%s", log)
+	}
+}
+
+// TestOutsiderRequestsCannotOverflowTheComment: about 500 outsiders'
+// "/docs" comments, line comments and reviews on a public pull request
+// are left out; the run's comment names the first of them and counts the
+// rest, within the 65,536 characters GitHub takes, so its record is kept.
+func TestOutsiderRequestsCannotOverflowTheComment(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	opening := w.post(12, false, request{who: "writer", body: "/docs document the rate limits"})
+	w.run(opening[0])
+	for range 197 {
+		w.gh.SeedComment(101, "stranger", false, "/docs x")
+	}
+	review := w.gh.SeedReview(101, fakegithub.Review{Author: "stranger"})
+	lines := make([]fakegithub.ReviewComment, 100)
+	for i := range lines {
+		lines[i] = fakegithub.ReviewComment{Author: "stranger", Path: "a.md", Line: 1, Body: "/docs x", DiffHunk: "@@ -1 +1 @@\n+a"}
+	}
+	w.gh.SeedReviewComments(101, review, lines)
+	for range 198 {
+		w.gh.SeedReview(101, fakegithub.Review{Author: "stranger", Body: "/docs x"})
+	}
+	i := w.post(101, true, request{who: "writer", body: "/docs mention the SLA", send: "mention the SLA"})
+	w.run(i[0])
+	comments := w.gh.Comments(101)
+	answer := comments[len(comments)-1].Body
+	if n := len([]rune(answer)); n > 65536 || !strings.Contains(answer, "more.") || !strings.Contains(answer, "<!-- agent-job-action:answered sent=c") {
+		t.Errorf("the run's comment (%d characters) is not bounded or lacks its record:\n%.600s", n, answer)
+	}
+	checkOnce(t, w.sent(), []request{{send: "mention the SLA"}, {hidden: "\n\nx\n"}}, 2)
+}
+
+// TestOutsiderCannotPushTheRecordOut: 250 comments push the action's own
+// out of the newest pages; the run looks further back for them, so a line
+// comment answered long ago is not sent again.
+func TestOutsiderCannotPushTheRecordOut(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	opening := w.post(12, false, request{who: "writer", body: "/docs document the rate limits"})
+	w.run(opening[0])
+	line := request{who: "writer", kind: "line", path: "docs/limits.mdx", line: 4, body: `/docs say "per hour"`, send: `say "per hour"`}
+	i := w.post(101, true, line)
+	w.run(i[0])
+	for range 250 {
+		w.gh.SeedComment(101, "stranger", false, "nice")
+	}
+	later := request{who: "writer", body: "/docs mention the SLA", send: "mention the SLA"}
+	j := w.post(101, true, later)
+	log := w.run(j[0])
+	checkOnce(t, w.sent(), []request{line, later}, 3)
+	if strings.Contains(log, "already taken up") {
+		t.Errorf("the answered line comment was found by its 👀, not by the record:\n%s", log)
+	}
+}
+
+// TestPermissionErrorLeavesTheRequestForLater: a permission that cannot be
+// read (a secondary rate limit) leaves a maintainer's request unrecorded,
+// so the next run judges and sends it.
+func TestPermissionErrorLeavesTheRequestForLater(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	reqs := []request{
+		{who: "writer", body: "/docs add a page on rate limits", send: "add a page on rate limits"},
+		{who: "admin", body: "/docs also document the 429 response", send: "also document the 429 response"},
+		{who: "writer", body: "/docs and a table of limits per plan", send: "and a table of limits per plan"},
+		{who: "writer", body: "/docs fix the title", send: "fix the title"},
+	}
+	a := w.post(12, false, reqs[0])
+	w.run(a[0])
+	bc := w.post(12, false, reqs[1], reqs[2])
+	w.setFault(func(rw http.ResponseWriter, r *http.Request) bool {
+		if strings.HasSuffix(r.URL.Path, "/collaborators/admin/permission") {
+			rw.Header().Set("Content-Type", "application/json")
+			rw.WriteHeader(http.StatusForbidden)
+			_, _ = io.WriteString(rw, `{"message":"You have exceeded a secondary rate limit"}`)
+			return true
+		}
+		return false
+	})
+	log := w.run(bc[1]) // queue: single replaced admin's run
+	w.setFault(nil)
+	if !strings.Contains(log, "not judged now, the next run judges it again: the comment by admin") {
+		t.Errorf("the log does not say the request waits:\n%s", log)
+	}
+	d := w.post(12, false, reqs[3])
+	w.run(d[0])
+	checkOnce(t, w.sent(), reqs, 3)
 }

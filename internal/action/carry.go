@@ -35,7 +35,7 @@ type run struct {
 	cfg      inputs.Config
 	trig     *event.Trigger
 	thread   *conversation.Thread // nil when the run does not comment
-	answers  *answering           // what a run that continues its thread answers
+	answers  *answering           // what a run that continues its thread answers; nil for others
 	reported bool                 // finish has reported the outcome
 }
 
@@ -144,43 +144,6 @@ func (r *run) answeringIn(p plan.Plan) {
 	if url := r.thread.URL(); url != "" {
 		r.logf("answering in #%d: %s", p.Answer.Number, escape.Log(url))
 	}
-}
-
-// answer acknowledges a request that continues its thread's job and
-// gathers the thread's other unanswered requests (see gather). The run's
-// comment records them before anything is sent; a run that cannot write
-// its comment cannot record them, and answers its own request alone. It
-// returns the run's outcome when the run is done, because an earlier run
-// already answered this request, and nil when it goes on.
-func (r *run) answer(ctx context.Context, gh *ghclient.Client, p *plan.Plan, level string, o *Outcome) *Outcome {
-	if p.React != nil {
-		// The reaction names the token's login, so that the thread's
-		// records can be trusted before the run writes a comment.
-		r.thread.React(ctx, p.React.CommentID, p.React.Kind, "eyes")
-	}
-	if r.thread.Self() == "" {
-		r.thread.Show(ctx, r.state(o, conversation.Working))
-	}
-	a := r.gather(ctx, gh, level)
-	if a.by != nil {
-		done := r.skip("an earlier run already sent this request to the agent, as its comment says: " + escape.Log(a.by.URL))
-		done.AnsweredIn = a.by.URL
-		return done
-	}
-	r.answers = &a
-	r.thread.Show(ctx, r.state(o, conversation.Working))
-	if r.thread.URL() == "" {
-		own := ownRequest(r.trig)
-		a = alone(own)
-		r.answers = &a
-	}
-	if a.prompt != "" {
-		p.Prompt, p.Review = a.prompt, 0
-		r.logf("answering %d requests of this thread at once", len(a.answered))
-		r.claim(ctx, a.record.Sent, ownRequest(r.trig).Key)
-	}
-	r.answeringIn(*p)
-	return nil
 }
 
 // startJob creates the job or sends the follow-up, and writes job-id at

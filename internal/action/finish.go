@@ -129,7 +129,8 @@ func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
 		s.PRLink, s.PRURL = o.Job.PR(), r.prURL(o)
 	}
 	if a := r.answers; a != nil {
-		s.Record, s.Answered, s.Left = a.record.Marker(), a.answered, a.left
+		s.Record = a.record().Marker()
+		s.Answered, s.Left = a.refs()
 	}
 	s.AnsweredIn = o.AnsweredIn
 	return s

@@ -5,15 +5,17 @@
 // again.
 //
 // Runs record what they judged in the marker of their own comment (Record):
-// the requests they sent, those they left out, and the newest id of each
-// kind they read. A later run trusts only records its token's own login
-// wrote, and takes as pending the requests newer than every record saw.
+// the requests they sent, those they left out or could not send, and when
+// the newest thing they read was made. A later run trusts only records its
+// token's own login wrote, and takes as pending the requests no record
+// lists that were made since the oldest record's run read the thread.
 // Deciding is pure: the caller reads the thread (package conversation) and
 // the permissions, and carries the decision out.
 package backlog
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,6 +78,36 @@ type Owned struct {
 	Record *Record
 }
 
+// Unsent are the requests a record of th lists as unsent.
+func (th Thread) Unsent() map[Key]bool {
+	out := map[Key]bool{}
+	for _, o := range th.Own {
+		if o.Record != nil {
+			for _, k := range o.Record.Unsent {
+				out[k] = true
+			}
+		}
+	}
+	return out
+}
+
+// Upto is when the newest item of th, or own, was made: the Upto of the
+// record of a run that read th.
+func (th Thread) Upto(own Request) time.Time {
+	upto := own.At
+	for _, it := range th.Items {
+		if it.At.After(upto) {
+			upto = it.At
+		}
+	}
+	for _, o := range th.Own {
+		if o.At.After(upto) {
+			upto = o.At
+		}
+	}
+	return upto
+}
+
 // Thread is what a run read of its thread: every comment, line comment and
 // review in the newest pages read, whoever wrote them (without the
 // action's own comments), and the comments the token's login wrote.
@@ -89,10 +121,11 @@ type Thread struct {
 // event, which the thread's pages may not list yet.
 //
 // With records in th, a request is pending when no record lists it as sent
-// or left out, and it was made after the oldest record's comment or a
-// record lists it as unsent: every request judged since is listed, and the
-// first run that kept a record took up all those made before it that no
-// earlier run had answered. With none, but with comments
+// or left out, and it was made no earlier than what the oldest record's run
+// read (its Upto; records of runs that did not read the thread have none),
+// or a record lists it as unsent: every request judged
+// since is listed, and the first run that kept a record judged all those
+// made before what it read that no earlier run had answered. With none, but with comments
 // of the token's login (a backlink, or runs of a version that kept no
 // record), the newest of them marks the point before which every request
 // was answered. In a thread where the token never wrote, every request read
@@ -109,7 +142,9 @@ func Pending(th Thread, own Request) ([]Request, *Owned) {
 		if o.Record == nil {
 			continue
 		}
-		records = append(records, o)
+		if !o.Record.Upto.IsZero() {
+			records = append(records, o)
+		}
 		for _, k := range o.Record.Unsent {
 			unsent[k] = true
 		}
@@ -125,7 +160,7 @@ func Pending(th Thread, own Request) ([]Request, *Owned) {
 	var pending func(Request) bool
 	switch {
 	case len(records) > 0:
-		floor := slices.MinFunc(records, func(a, b *Owned) int { return a.At.Compare(b.At) }).At
+		floor := slices.MinFunc(records, func(a, b *Owned) int { return a.Record.Upto.Compare(b.Record.Upto) }).Record.Upto
 		pending = func(r Request) bool { return listed[r.Key] == nil && (unsent[r.Key] || !r.At.Before(floor)) }
 	case len(th.Own) > 0:
 		last := slices.MaxFunc(th.Own, func(a, b Owned) int { return a.At.Compare(b.At) }).At
@@ -157,6 +192,11 @@ type Record struct {
 	// Unsent were to be sent, but the API provably did not act on them:
 	// they are pending until a record lists them as sent or left out.
 	Unsent []Key
+	// Upto is when the newest request or comment the run read was made:
+	// the run judged every request made before it. Zero when the run did
+	// not read the thread (it answered its own request alone): such a
+	// record says what it sent, and nothing of what came before.
+	Upto time.Time
 }
 
 // recordPrefix starts a record's marker, an HTML comment a reader does
@@ -165,16 +205,19 @@ const (
 	recordPrefix = "<!-- agent-job-action:answered"
 	recordSuffix = " -->"
 	// maxRecordBytes bounds a record a reader takes from a comment.
-	maxRecordBytes = 16 << 10
+	maxRecordBytes = 32 << 10
 )
 
 // Marker returns the record as a hidden marker for the run's comment:
-// <!-- agent-job-action:answered sent=c12,l5 left=r3 -->, with
-// " unsent=..." before the end when some were not sent.
+// <!-- agent-job-action:answered sent=c12,l5 left=r3 upto=1764060000 -->,
+// with unsent=... before upto when some were not sent.
 func (r Record) Marker() string {
 	m := recordPrefix + " sent=" + joinKeys(r.Sent) + " left=" + joinKeys(r.Left)
 	if len(r.Unsent) > 0 {
 		m += " unsent=" + joinKeys(r.Unsent)
+	}
+	if !r.Upto.IsZero() {
+		m += " upto=" + strconv.FormatInt(r.Upto.Unix(), 10)
 	}
 	return m + recordSuffix
 }
@@ -188,7 +231,8 @@ func joinKeys(keys []Key) string {
 }
 
 // ParseRecord reads the first record marker in body. ok is false when
-// there is none, or when it is not well formed.
+// there is none, or when it is not well formed: sent= and left= first,
+// then unsent= (not empty) and upto= when present, in that order.
 func ParseRecord(body string) (r Record, ok bool) {
 	_, rest, found := strings.Cut(body, recordPrefix)
 	if !found {
@@ -199,27 +243,38 @@ func ParseRecord(body string) (r Record, ok bool) {
 		return Record{}, false
 	}
 	fields := strings.Fields(rest[:end])
-	if len(fields) != 2 && len(fields) != 3 {
-		return Record{}, false
-	}
-	if len(fields) == 3 {
-		unsent, found := strings.CutPrefix(fields[2], "unsent=")
-		if !found {
-			return Record{}, false
+	field := func(name string, optional bool) (string, bool) {
+		if len(fields) > 0 {
+			if v, found := strings.CutPrefix(fields[0], name+"="); found {
+				fields = fields[1:]
+				return v, true
+			}
 		}
-		if r.Unsent, ok = parseKeys(unsent); !ok || len(r.Unsent) == 0 {
-			return Record{}, false
-		}
+		return "", optional
 	}
-	sent, okSent := strings.CutPrefix(fields[0], "sent=")
-	left, okLeft := strings.CutPrefix(fields[1], "left=")
-	if !okSent || !okLeft {
+	sent, okSent := field("sent", false)
+	left, okLeft := field("left", false)
+	unsent, okUnsent := field("unsent", true)
+	upto, okUpto := field("upto", true)
+	if !okSent || !okLeft || !okUnsent || !okUpto || len(fields) > 0 {
 		return Record{}, false
 	}
 	if r.Sent, ok = parseKeys(sent); !ok {
 		return Record{}, false
 	}
 	if r.Left, ok = parseKeys(left); !ok {
+		return Record{}, false
+	}
+	if r.Unsent, ok = parseKeys(unsent); !ok || strings.Contains(rest[:end], " unsent=") && len(r.Unsent) == 0 {
+		return Record{}, false
+	}
+	if upto != "" {
+		secs, err := strconv.ParseInt(upto, 10, 64)
+		if err != nil || secs <= 0 {
+			return Record{}, false
+		}
+		r.Upto = time.Unix(secs, 0).UTC()
+	} else if strings.Contains(rest[:end], " upto=") {
 		return Record{}, false
 	}
 	return r, true
@@ -244,11 +299,11 @@ func parseKeys(list string) ([]Key, bool) {
 }
 
 // Batch returns what a run answers: the requests of th that are pending
-// (see Pending) and are requests at all (the phrase in what a reader sees,
-// see Requests), own first among those made at once, oldest first. A
-// review that is a request carries its line comments, which are then not
-// requests of their own. by is the comment whose record already answered
-// own, when one did.
+// (see Pending) and may be requests (see Requests), own first among those
+// made at once, oldest first. A review that may be a request carries its
+// line comments, which are then not requests of their own; own stands
+// alone whatever review it belongs to. by is the comment whose record
+// already answered own, when one did.
 func Batch(th Thread, own Request, phrase string) (batch []Request, by *Owned) {
 	for _, it := range th.Items {
 		if it.Key == own.Key {
@@ -266,32 +321,35 @@ func Batch(th Thread, own Request, phrase string) (batch []Request, by *Owned) {
 		}
 	}
 	batch, by = Pending(th, own)
-	var inReview []Key
-	for _, r := range batch {
-		for _, l := range r.Lines {
-			inReview = append(inReview, l.Key)
+	inReview := map[Key]bool{}
+	for i := range batch {
+		batch[i].Lines = slices.DeleteFunc(slices.Clone(batch[i].Lines), func(l Request) bool { return l.Key == own.Key })
+		for _, l := range batch[i].Lines {
+			inReview[l.Key] = true
 		}
 	}
-	return slices.DeleteFunc(batch, func(r Request) bool { return slices.Contains(inReview, r.Key) }), by
+	return slices.DeleteFunc(batch, func(r Request) bool { return inReview[r.Key] }), by
 }
 
-// Requests keeps the items that ask the agent for something: the trigger
-// phrase in what a reader sees of a comment, a line comment or a review's
-// body (event.MatchPhrase). A review's line comments join the review when
-// it is a request, whatever they hold, as when a review starts a run. A
-// text longer than GitHub allows is none: it did not come from GitHub, and
-// reading it as Markdown would cost the run more than any real one does.
+// Requests keeps the items that may ask the agent for something: the
+// trigger phrase written in a comment, a line comment or a review's body,
+// as the workflow's own if: filter finds it. Whether a reader sees it is
+// decided by Judge, after the author's permission, so that nobody without
+// it can make a run parse their text. A review's line comments join the
+// review when it may be a request, whatever they hold, as when a review
+// starts a run. A text longer than GitHub allows is none: it did not come
+// from GitHub.
 func Requests(items []Request, phrase string) []Request {
 	if phrase == "" {
 		// Without a phrase every comment would be a request: only the
 		// run's own is.
 		return nil
 	}
+	asks := func(r Request) bool { return strings.Contains(r.Body, phrase) && event.WithinLimit(r.Body) }
 	var out []Request
 	reviews := map[int64]int{} // review id -> index in out
-	items = slices.DeleteFunc(slices.Clone(items), func(r Request) bool { return !event.WithinLimit(r.Body) })
 	for _, it := range items {
-		if it.Kind != Line && event.MatchPhrase(it.Body, phrase) {
+		if it.Kind != Line && asks(it) {
 			if it.Kind == Review {
 				reviews[it.ID] = len(out)
 				it.Lines = nil
@@ -300,12 +358,12 @@ func Requests(items []Request, phrase string) []Request {
 		}
 	}
 	for _, it := range items {
-		if it.Kind != Line {
+		if it.Kind != Line || !event.WithinLimit(it.Body) {
 			continue
 		}
 		if i, ok := reviews[it.ReviewID]; ok {
 			out[i].Lines = append(out[i].Lines, it)
-		} else if event.MatchPhrase(it.Body, phrase) {
+		} else if asks(it) {
 			out = append(out, it)
 		}
 	}
@@ -323,22 +381,43 @@ type Rules struct {
 	Permission func(login string) (string, error)
 }
 
+// MaxAuthors bounds the permissions one run reads for the requests of
+// others: past it, requests are left out unread.
+const MaxAuthors = 50
+
 // Left is a request left out, and why.
 type Left struct {
 	Request
 	Reason string
 }
 
+// Verdict is how Judge split a batch.
+type Verdict struct {
+	Send []Request // to the agent
+	Left []Left    // left out, for good
+	// Later are requests that could not be judged now (their author's
+	// permission could not be read): recorded nowhere, so the next run
+	// judges them again. Reason holds the error.
+	Later []Left
+}
+
 // Judge splits the requests of a batch other than own (whose run checked
-// it already) into those sent and those left out: a bot not in
-// allowed-bots, a person without the required permission or whose
-// permission cannot be read, a request with no instruction besides the
-// phrase. Permissions are read once a person.
-func Judge(batch []Request, own Key, ru Rules) (send []Request, left []Left) {
-	levels := map[string]string{}
+// it already) as the run's own request was judged: a bot not in
+// allowed-bots, a person without the required permission, and (only then,
+// so that nobody else's text is parsed) the phrase not in what a reader
+// sees, or nothing besides it. A request whose phrase a reader does not see
+// is no request: it is neither sent nor left out. Permissions are read once
+// a person, for at most MaxAuthors people.
+func Judge(batch []Request, own Key, ru Rules) Verdict {
+	var v Verdict
+	type level struct {
+		name string
+		err  error
+	}
+	levels := map[string]level{}
 	for _, r := range batch {
 		if r.Key == own {
-			send = append(send, r)
+			v.Send = append(v.Send, r)
 			continue
 		}
 		why := ""
@@ -346,31 +425,38 @@ func Judge(batch []Request, own Key, ru Rules) (send []Request, left []Left) {
 		case r.Bot && !slices.ContainsFunc(ru.AllowedBots, func(b string) bool { return strings.EqualFold(b, r.Author) }):
 			why = "a bot not in allowed-bots"
 		case !r.Bot:
-			level, ok := levels[r.Author]
+			l, ok := levels[strings.ToLower(r.Author)]
+			if !ok && len(levels) == MaxAuthors {
+				why = fmt.Sprintf("not checked: more than %d people asked at once", MaxAuthors)
+				break
+			}
 			if !ok {
-				var err error
-				if level, err = ru.Permission(r.Author); err != nil {
-					level = ""
-				}
-				levels[r.Author] = level
+				l.name, l.err = ru.Permission(r.Author)
+				levels[strings.ToLower(r.Author)] = l
 			}
 			switch {
-			case level == "":
-				why = "its author's permission could not be read"
-			case !ghclient.PermissionAtLeast(level, ru.Required):
-				why = level + " permission; required-permission is " + ru.Required
+			case l.err != nil:
+				v.Later = append(v.Later, Left{r, l.err.Error()})
+				continue
+			case !ghclient.PermissionAtLeast(l.name, ru.Required):
+				why = l.name + " permission; required-permission is " + ru.Required
 			}
 		}
-		if why == "" && !hasInstruction(r, ru.Phrase) {
-			why = "no instruction besides the trigger phrase"
+		if why == "" {
+			switch {
+			case !event.MatchPhrase(r.Body, ru.Phrase):
+				continue // the phrase is quoted, in code or hidden: no request
+			case !hasInstruction(r, ru.Phrase):
+				why = "no instruction besides the trigger phrase"
+			}
 		}
 		if why != "" {
-			left = append(left, Left{r, why})
+			v.Left = append(v.Left, Left{r, why})
 			continue
 		}
-		send = append(send, r)
+		v.Send = append(v.Send, r)
 	}
-	return send, left
+	return v
 }
 
 func hasInstruction(r Request, phrase string) bool {

@@ -39,7 +39,7 @@ func TestPending(t *testing.T) {
 		comment(5, 5, "bob", "/docs five"),
 	}
 	record := func(id int64, m int, sent, left []Key) Owned {
-		r := &Record{Sent: sent, Left: left}
+		r := &Record{Sent: sent, Left: left, Upto: at(m)}
 		if id == 3 && sent == nil && left == nil {
 			r.Unsent = []Key{{Comment, 2}} // the API refused the key
 		}
@@ -60,6 +60,10 @@ func TestPending(t *testing.T) {
 			own: []Owned{record(3, 3, []Key{{Comment, 1}, {Comment, 4}}, []Key{{Comment, 2}})}, run: items[3], want: "c5"},
 		{name: "a request made while the recording run read is not lost",
 			own: []Owned{record(3, 3, []Key{{Comment, 2}}, nil)}, run: items[3], want: "c4 c5"},
+		{name: "nor one made after it read, before it wrote its comment",
+			own: []Owned{{ID: 6, At: at(6), Record: &Record{Sent: []Key{{Comment, 2}}, Upto: at(3)}}}, run: items[3], want: "c4 c5"},
+		{name: "a record of a run that did not read the thread sets no floor",
+			own: []Owned{{ID: 3, At: at(3)}, {ID: 6, At: at(6), Record: &Record{Sent: []Key{{Comment, 4}}}}}, run: items[3], want: "c5"},
 		{name: "the run's own request, listed: answered by that comment",
 			own: []Owned{record(3, 3, []Key{{Comment, 5}}, nil), record(6, 6, []Key{{Comment, 4}}, nil)}, run: items[2], wantBy: 6},
 		{name: "left out counts as answered too",
@@ -103,12 +107,21 @@ func TestBatchFoldsReviews(t *testing.T) {
 		comment(31, 5, "bob", "<!-- /docs hidden --> hi"),
 		comment(32, 6, "bob", "/docs "+strings.Repeat("x", 65536)), // longer than GitHub allows
 	}
-	for _, own := range []Request{items[0], items[1], items[4]} {
-		t.Run(own.Key.String(), func(t *testing.T) {
+	// Quoted (c30) and hidden (c31) phrases are still candidates here:
+	// Judge parses them only once their authors' permission is read.
+	for _, tt := range []struct {
+		own  Request
+		want string
+	}{
+		{items[0], "r10+l11+l12 l21 c30 c31"},
+		{items[1], "l11 r10+l12 l21 c30 c31"}, // the run's own line comment stands alone
+		{items[4], "r10+l11+l12 l21 c30 c31"},
+	} {
+		t.Run(tt.own.Key.String(), func(t *testing.T) {
 			t.Parallel()
-			got, by := Batch(Thread{Items: items}, own, "/docs")
-			if by != nil || keys(got) != "r10+l11+l12 l21" {
-				t.Errorf("Batch() = %q, %v; want %q", keys(got), by, "r10+l11+l12 l21")
+			got, by := Batch(Thread{Items: items}, tt.own, "/docs")
+			if by != nil || keys(got) != tt.want {
+				t.Errorf("Batch() = %q, %v; want %q", keys(got), by, tt.want)
 			}
 		})
 	}
@@ -117,6 +130,11 @@ func TestBatchFoldsReviews(t *testing.T) {
 	}
 }
 
+// TestJudge: each earlier request is judged as a run's own: bots unless
+// allowed, its author's permission (read once a person, however the login
+// is cased), and only then, so that nobody else's text is parsed, the
+// phrase where a reader sees it and an instruction besides it. A
+// permission that cannot be read leaves the request to the next run.
 func TestJudge(t *testing.T) {
 	t.Parallel()
 	batch := []Request{
@@ -127,9 +145,11 @@ func TestJudge(t *testing.T) {
 		comment(5, 5, "ghost", "/docs unknown"),
 		comment(6, 6, "Writer", "/docs"),
 		comment(7, 7, "admin", "/docs also this"),
+		comment(8, 8, "admin", "> /docs quoted, not asked"),
+		comment(9, 9, "reader", "> /docs a reader's text is not parsed"),
 	}
 	var asked []string
-	send, left := Judge(batch, Key{Comment, 1}, Rules{
+	v := Judge(batch, Key{Comment, 1}, Rules{
 		Phrase: "/docs", AllowedBots: []string{"OK[bot]"}, Required: "write",
 		Permission: func(login string) (string, error) {
 			asked = append(asked, login)
@@ -144,25 +164,45 @@ func TestJudge(t *testing.T) {
 			return "", errors.New("HTTP 500")
 		},
 	})
-	if got := keys(send); got != "c1 c4 c7" {
+	if got := keys(v.Send); got != "c1 c4 c7" {
 		t.Errorf("sent %q, want c1 c4 c7", got)
 	}
-	var why []string
-	for _, l := range left {
-		why = append(why, l.Key.String()+": "+l.Reason)
+	reasons := func(ls []Left) []string {
+		var out []string
+		for _, l := range ls {
+			out = append(out, l.Key.String()+": "+l.Reason)
+		}
+		return out
 	}
 	want := []string{
 		"c2: read permission; required-permission is write",
 		"c3: a bot not in allowed-bots",
-		"c5: its author's permission could not be read",
 		"c6: no instruction besides the trigger phrase",
+		"c9: read permission; required-permission is write",
 	}
-	if !slices.Equal(why, want) {
-		t.Errorf("left out:\n%s\nwant:\n%s", strings.Join(why, "\n"), strings.Join(want, "\n"))
+	if got := reasons(v.Left); !slices.Equal(got, want) {
+		t.Errorf("left out:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := reasons(v.Later); !slices.Equal(got, []string{"c5: HTTP 500"}) {
+		t.Errorf("later: %q", got)
 	}
 	// The run's own author was verified by the run: not read again here.
 	if !slices.Equal(asked, []string{"reader", "ghost", "Writer", "admin"}) {
 		t.Errorf("permissions read for %v", asked)
+	}
+}
+
+// TestJudgeBoundsLookups: a run reads at most MaxAuthors permissions.
+func TestJudgeBoundsLookups(t *testing.T) {
+	t.Parallel()
+	var batch []Request
+	for i := range MaxAuthors + 5 {
+		batch = append(batch, comment(int64(i+1), i, fmt.Sprint("user", i), "/docs hi"))
+	}
+	n := 0
+	v := Judge(batch, Key{Comment, 999}, Rules{Phrase: "/docs", Required: "write", Permission: func(string) (string, error) { n++; return "write", nil }})
+	if n != MaxAuthors || len(v.Send) != MaxAuthors || len(v.Left) != 5 {
+		t.Errorf("%d lookups, %d sent, %d left; want %d, %d, 5", n, len(v.Send), len(v.Left), MaxAuthors, MaxAuthors)
 	}
 }
 
@@ -180,10 +220,10 @@ func TestRecordMarker(t *testing.T) {
 	if got, ok := ParseRecord(Record{}.Marker()); !ok || got.Sent != nil || got.Left != nil {
 		t.Errorf("empty record: %+v, %v", got, ok)
 	}
-	unsent := Record{Left: []Key{{Line, 9}}, Unsent: []Key{{Comment, 4}, {Review, 2}}}
-	if m := unsent.Marker(); m != "<!-- agent-job-action:answered sent= left=l9 unsent=c4,r2 -->" {
+	unsent := Record{Left: []Key{{Line, 9}}, Unsent: []Key{{Comment, 4}, {Review, 2}}, Upto: time.Unix(1764060000, 0).UTC()}
+	if m := unsent.Marker(); m != "<!-- agent-job-action:answered sent= left=l9 unsent=c4,r2 upto=1764060000 -->" {
 		t.Errorf("Marker() = %q", m)
-	} else if got, ok := ParseRecord(m); !ok || !slices.Equal(got.Unsent, unsent.Unsent) || !slices.Equal(got.Left, unsent.Left) {
+	} else if got, ok := ParseRecord(m); !ok || !slices.Equal(got.Unsent, unsent.Unsent) || !slices.Equal(got.Left, unsent.Left) || !got.Upto.Equal(unsent.Upto) {
 		t.Errorf("ParseRecord(%q) = %+v, %v", m, got, ok)
 	}
 	for _, bad := range []string{
@@ -198,7 +238,11 @@ func TestRecordMarker(t *testing.T) {
 		"<!-- agent-job-action:answered sent=c1 left= seen=c2 -->",
 		"<!-- agent-job-action:answered sent=c1 left= unsent= -->",
 		"<!-- agent-job-action:answered sent=c1 left= unsent=c2 x -->",
-		"<!-- agent-job-action:answered sent=" + strings.Repeat("c1,", 6000) + "c1 left= -->",
+		"<!-- agent-job-action:answered sent=c1 left= upto=0 -->",
+		"<!-- agent-job-action:answered sent=c1 left= upto= -->",
+		"<!-- agent-job-action:answered sent=c1 left= upto=x -->",
+		"<!-- agent-job-action:answered sent=c1 left= upto=5 unsent=c2 -->",
+		"<!-- agent-job-action:answered sent=" + strings.Repeat("c1,", 12000) + "c1 left= -->",
 	} {
 		if r, ok := ParseRecord(bad); ok {
 			t.Errorf("ParseRecord(%.60q) = %+v, want not well formed", bad, r)
@@ -211,13 +255,14 @@ func TestRecordMarker(t *testing.T) {
 func FuzzParseRecord(f *testing.F) {
 	f.Add("<!-- agent-job-action:answered sent=c12,l5 left=r3 -->")
 	f.Add("<!-- agent-job-action:answered sent= left= -->")
+	f.Add("<!-- agent-job-action:answered sent=c1 left= unsent=c2 upto=1764060000 -->")
 	f.Fuzz(func(t *testing.T, body string) {
 		r, ok := ParseRecord(body)
 		if !ok {
 			return
 		}
 		again, ok := ParseRecord(r.Marker())
-		if !ok || !slices.Equal(again.Sent, r.Sent) || !slices.Equal(again.Left, r.Left) || !slices.Equal(again.Unsent, r.Unsent) {
+		if !ok || !slices.Equal(again.Sent, r.Sent) || !slices.Equal(again.Left, r.Left) || !slices.Equal(again.Unsent, r.Unsent) || !again.Upto.Equal(r.Upto) {
 			t.Errorf("round trip of %q: %+v, %v", body, again, ok)
 		}
 	})

@@ -82,10 +82,18 @@ func (r Ref) render() string {
 	return s
 }
 
+// maxRefs bounds the requests a comment links, each list: a thread full
+// of outsiders' requests must not make the comment longer than GitHub
+// takes (65,536 characters).
+const maxRefs = 20
+
 func refs(rs []Ref) string {
-	parts := make([]string, len(rs))
-	for i, r := range rs {
-		parts[i] = r.render()
+	parts := make([]string, 0, min(len(rs), maxRefs)+1)
+	for _, r := range rs[:min(len(rs), maxRefs)] {
+		parts = append(parts, r.render())
+	}
+	if len(rs) > maxRefs {
+		parts = append(parts, fmt.Sprintf("and %d more", len(rs)-maxRefs))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentjob/agent-job-action/internal/backlog"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
 // Read returns what the thread holds for package backlog: the newest
@@ -15,7 +16,9 @@ import (
 // comment is left out.
 //
 // It costs the conversation's newest pages (2 list requests, more when
-// the comment count is stale, at most maxListRequests), and in a pull
+// the comment count is stale, or when none of the newest comments is the
+// token's and older pages are searched for one; at most maxListRequests
+// in all, the later search for an earlier job included), and in a pull
 // request one list of line comments and one to three of reviews; a page
 // over the response cap is read again in ten parts.
 func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
@@ -31,18 +34,26 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 	if err != nil {
 		return th, fmt.Errorf("read the thread's comments: %w", err)
 	}
+	own := func(c *ghclient.Comment) bool { return c.ID != mine && IsOwn(c.Body) && ownedBy(c, self) }
 	for _, c := range comments {
 		switch {
 		case c.ID == mine:
-		case IsOwn(c.Body) && ownedBy(c, self):
-			o := backlog.Owned{ID: c.ID, URL: c.URL, At: c.CreatedAt}
-			if r, ok := backlog.ParseRecord(c.Body); ok {
-				o.Record = &r
-			}
-			th.Own = append(th.Own, o)
+		case own(c):
+			th.Own = append(th.Own, owned(c))
 		case !IsOwn(c.Body):
 			th.Items = append(th.Items, backlog.Request{Key: backlog.Key{Kind: backlog.Comment, ID: c.ID},
 				Author: c.Author, Bot: c.AuthorIsBot, Body: c.Body, URL: c.URL, At: c.CreatedAt})
+		}
+	}
+	if len(th.Own) == 0 {
+		// Comments pushed the action's own out of the newest pages: the
+		// newest further back still says what was answered before them.
+		c, err := t.comments().newest(ctx, own)
+		if err != nil {
+			return th, fmt.Errorf("read the thread's comments: %w", err)
+		}
+		if c != nil {
+			th.Own = append(th.Own, owned(c))
 		}
 	}
 	if !pr {
@@ -79,4 +90,12 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 			Path: l.Path, Line: l.Line, StartLine: l.StartLine, Side: l.Side, DiffHunk: l.DiffHunk, ReviewID: l.ReviewID})
 	}
 	return th, nil
+}
+
+func owned(c *ghclient.Comment) backlog.Owned {
+	o := backlog.Owned{ID: c.ID, URL: c.URL, At: c.CreatedAt}
+	if r, ok := backlog.ParseRecord(c.Body); ok {
+		o.Record = &r
+	}
+	return o
 }

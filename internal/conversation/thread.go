@@ -53,7 +53,9 @@ type Thread struct {
 	last   string
 	broken bool // creating the comment failed: never try again, or there could be two
 
-	pages *pager // the comments read, shared by PreviousJob and Read
+	// pages are the comments read, shared by Read and PreviousJob, which
+	// only the run itself calls, one after the other: it is not guarded.
+	pages *pager
 
 	warnMu sync.Mutex // apart from mu: Show warns while holding mu
 	warned map[string]bool
@@ -72,6 +74,18 @@ func (t *Thread) React(ctx context.Context, commentID int64, kind, content strin
 	if t.author == "" {
 		t.author = r.By
 	}
+}
+
+// Claim reacts 👀 to a comment of the thread (kind is ghclient.KindIssue
+// or KindReview) and reports whether the reaction is new: GitHub answers
+// 200 instead of 201 when the token had reacted so already.
+func (t *Thread) Claim(ctx context.Context, commentID int64, kind string) (bool, error) {
+	r, err := t.GH.AddReaction(ctx, t.Owner, t.Repo, commentID, kind, "eyes")
+	if err != nil {
+		t.warn("add a reaction to the comment", err)
+		return false, err
+	}
+	return r.New, nil
 }
 
 // comments returns the thread's pager.

@@ -153,8 +153,8 @@ type Review struct {
 // Reviews returns the newest submitted reviews of pull request number,
 // oldest first: at least the newest PerPage when there are that many. GitHub
 // lists reviews oldest first, so it costs page 1 and, in a pull request with
-// more than PerPage reviews, the last two pages (each read in parts when
-// too large).
+// more than PerPage reviews, the last page, and the one before it when
+// that is not page 1 (each read in parts when too large).
 func (c *Client) Reviews(ctx context.Context, owner, repo string, number int) ([]*Review, error) {
 	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("list reviews of #%d: %w", number, err)
@@ -164,8 +164,15 @@ func (c *Client) Reviews(ctx context.Context, owner, repo string, number int) ([
 	}
 	all, l, err := readPage(1, list)
 	if err == nil && l.last > 1 {
+		// The newest are on the last page; with the page before it, at
+		// least PerPage of them. Page 1 is that page when there are two.
 		var before, last []*github.PullRequestReview
-		if before, _, err = readPage(l.last-1, list); err == nil {
+		if l.last > 2 {
+			before, _, err = readPage(l.last-1, list)
+		} else {
+			before = all
+		}
+		if err == nil {
 			last, _, err = readPage(l.last, list)
 		}
 		all = append(before, last...)

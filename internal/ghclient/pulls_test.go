@@ -199,7 +199,7 @@ func TestReviewCommentsUnknownReview(t *testing.T) {
 // when there are more; drafts (PENDING) are no one's but their author's.
 func TestReviews(t *testing.T) {
 	t.Parallel()
-	for _, n := range []int{0, 3, 250} {
+	for _, n := range []int{0, 3, 150, 250} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			t.Parallel()
 			c, srv := newFake(t, fakegithub.Options{})
@@ -220,6 +220,8 @@ func TestReviews(t *testing.T) {
 			switch n {
 			case 3:
 				want = ids[:2]
+			case 150:
+				want = ids[:149] // pages 1 and 2, page 1 read once; the last is a draft
 			case 250:
 				want = ids[100:249] // pages 2 and 3; the last is a draft
 			}
@@ -233,7 +235,7 @@ func TestReviews(t *testing.T) {
 			if len(got) > 0 && (got[0].Author != "ada" || !got[0].SubmittedAt.Equal(fakegithub.CreatedAt(got[0].ID)) || !strings.HasPrefix(got[0].URL, "https://github.com/acme/docs/pull/7#pullrequestreview-")) {
 				t.Errorf("review = %+v", got[0])
 			}
-			if wantReqs := map[int]int{0: 1, 3: 1, 250: 3}[n]; len(srv.Requests()) != wantReqs {
+			if wantReqs := map[int]int{0: 1, 3: 1, 150: 2, 250: 3}[n]; len(srv.Requests()) != wantReqs {
 				t.Errorf("%d requests, want %d", len(srv.Requests()), wantReqs)
 			}
 		})
