@@ -420,17 +420,22 @@ func TestUnsentRequestsAreSentAgain(t *testing.T) {
 // The attacks and faults an attacker's review of the burst logic found,
 // each through the run.
 
+// threeAsks are three maintainers' requests in issue 12.
+func threeAsks() []request {
+	return []request{
+		{who: "writer", body: "/docs add a page on rate limits", send: "add a page on rate limits"},
+		{who: "admin", body: "/docs also document the 429 response", send: "also document the 429 response"},
+		{who: "admin", body: "/docs and a table of limits per plan", send: "and a table of limits per plan"},
+	}
+}
+
 // TestRequestWhileTheRunReads: a request made after the first run read the
 // thread, before it wrote its comment, is answered by the next run, though
 // its own run was replaced (queue: single).
 func TestRequestWhileTheRunReads(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	reqs := []request{
-		{who: "writer", body: "/docs add a page on rate limits", send: "add a page on rate limits"},
-		{who: "admin", body: "/docs also document the 429 response", send: "also document the 429 response"},
-		{who: "admin", body: "/docs and a table of limits per plan", send: "and a table of limits per plan"},
-	}
+	reqs := threeAsks()
 	var once sync.Once
 	w.setFault(func(_ http.ResponseWriter, r *http.Request) bool {
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/issues/12/comments") {
@@ -451,11 +456,7 @@ func TestRequestWhileTheRunReads(t *testing.T) {
 func TestUnrecordedRunIsNotSentAgain(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	reqs := []request{
-		{who: "writer", body: "/docs add a page on rate limits", send: "add a page on rate limits"},
-		{who: "admin", body: "/docs also document the 429 response", send: "also document the 429 response"},
-		{who: "admin", body: "/docs and a table of limits per plan", send: "and a table of limits per plan"},
-	}
+	reqs := threeAsks()
 	a := w.post(12, false, reqs[0])
 	w.run(a[0])
 	b := w.post(12, false, reqs[1])
