@@ -78,6 +78,14 @@ type Owned struct {
 	Record *Record
 }
 
+// Thread is what a run read of its thread: every comment, line comment and
+// review in the newest pages read, whoever wrote them (without the
+// action's own comments), and the comments the token's login wrote.
+type Thread struct {
+	Items []Request
+	Own   []Owned
+}
+
 // Unsent are the requests a record of th lists as unsent.
 func (th Thread) Unsent() map[Key]bool {
 	out := map[Key]bool{}
@@ -108,26 +116,18 @@ func (th Thread) Upto(own Request) time.Time {
 	return upto
 }
 
-// Thread is what a run read of its thread: every comment, line comment and
-// review in the newest pages read, whoever wrote them (without the
-// action's own comments), and the comments the token's login wrote.
-type Thread struct {
-	Items []Request
-	Own   []Owned
-}
-
 // Pending returns the requests of th that no run has answered, oldest
 // first, own among them; own is the run's own request, read from its
 // event, which the thread's pages may not list yet.
 //
 // With records in th, a request is pending when no record lists it as sent
-// or left out, and it was made no earlier than what the oldest record's run
-// read (its Upto; records of runs that did not read the thread have none),
-// or a record lists it as unsent: every request judged
-// since is listed, and the first run that kept a record judged all those
-// made before what it read that no earlier run had answered. With none, but with comments
-// of the token's login (a backlink, or runs of a version that kept no
-// record), the newest of them marks the point before which every request
+// or left out, and either a record lists it as unsent or it was made no
+// earlier than what the oldest record's run read (its Upto; records of runs
+// that did not read the thread have none): every request judged since is
+// listed, and the first run that kept a record judged all those made before
+// what it read that no earlier run had answered. With no record, but with
+// comments of the token's login (a backlink, or runs of a version that kept
+// no record), the newest of them marks the point before which every request
 // was answered. In a thread where the token never wrote, every request read
 // is pending.
 //
@@ -136,7 +136,7 @@ type Thread struct {
 func Pending(th Thread, own Request) ([]Request, *Owned) {
 	var records []*Owned
 	listed := map[Key]*Owned{}
-	unsent := map[Key]bool{}
+	unsent := th.Unsent()
 	for i := range th.Own {
 		o := &th.Own[i]
 		if o.Record == nil {
@@ -144,9 +144,6 @@ func Pending(th Thread, own Request) ([]Request, *Owned) {
 		}
 		if !o.Record.Upto.IsZero() {
 			records = append(records, o)
-		}
-		for _, k := range o.Record.Unsent {
-			unsent[k] = true
 		}
 		for _, k := range slices.Concat(o.Record.Sent, o.Record.Left) {
 			if listed[k] == nil {

@@ -3,6 +3,7 @@ package conversation
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
@@ -63,13 +64,12 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 	if err != nil {
 		return th, fmt.Errorf("read the pull request's reviews: %w", err)
 	}
-	submitted := map[int64]backlog.Request{}
+	submitted := map[int64]time.Time{} // by review id
 	for _, r := range reviews {
-		req := backlog.Request{Key: backlog.Key{Kind: backlog.Review, ID: r.ID},
-			Author: r.Author, Bot: r.AuthorIsBot, Body: r.Body, URL: r.URL, At: r.SubmittedAt}
-		submitted[r.ID] = req
+		submitted[r.ID] = r.SubmittedAt
 		if !IsOwn(r.Body) {
-			th.Items = append(th.Items, req)
+			th.Items = append(th.Items, backlog.Request{Key: backlog.Key{Kind: backlog.Review, ID: r.ID},
+				Author: r.Author, Bot: r.AuthorIsBot, Body: r.Body, URL: r.URL, At: r.SubmittedAt})
 		}
 	}
 	lines, err := t.GH.LineComments(ctx, t.Owner, t.Repo, t.Number)
@@ -81,9 +81,9 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 			continue
 		}
 		at := l.CreatedAt
-		if r, ok := submitted[l.ReviewID]; ok {
+		if when, ok := submitted[l.ReviewID]; ok {
 			// A line comment is shown when its review is submitted.
-			at = r.At
+			at = when
 		}
 		th.Items = append(th.Items, backlog.Request{Key: backlog.Key{Kind: backlog.Line, ID: l.ID},
 			Author: l.Author, Bot: l.AuthorIsBot, Body: l.Body, URL: l.URL, At: at,

@@ -64,28 +64,34 @@ type Thread struct {
 // React adds a reaction (e.g. "eyes") to a comment of the thread. The
 // reaction names the token's login, which Self then returns.
 func (t *Thread) React(ctx context.Context, commentID int64, kind, content string) {
-	r, err := t.GH.AddReaction(ctx, t.Owner, t.Repo, commentID, kind, content)
-	if err != nil {
-		t.warn("add a reaction to the comment", err)
-		return
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.author == "" {
-		t.author = r.By
-	}
+	_, _ = t.react(ctx, commentID, kind, content)
 }
 
 // Claim reacts 👀 to a comment of the thread (kind is ghclient.KindIssue
 // or KindReview) and reports whether the reaction is new: GitHub answers
 // 200 instead of 201 when the token had reacted so already.
 func (t *Thread) Claim(ctx context.Context, commentID int64, kind string) (bool, error) {
-	r, err := t.GH.AddReaction(ctx, t.Owner, t.Repo, commentID, kind, "eyes")
+	r, err := t.react(ctx, commentID, kind, "eyes")
 	if err != nil {
-		t.warn("add a reaction to the comment", err)
 		return false, err
 	}
 	return r.New, nil
+}
+
+// react adds the reaction, learns the token's login from it, and warns
+// when it cannot.
+func (t *Thread) react(ctx context.Context, commentID int64, kind, content string) (*ghclient.Reaction, error) {
+	r, err := t.GH.AddReaction(ctx, t.Owner, t.Repo, commentID, kind, content)
+	if err != nil {
+		t.warn("add a reaction to the comment", err)
+		return nil, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.author == "" {
+		t.author = r.By
+	}
+	return r, nil
 }
 
 // comments returns the thread's pager.
