@@ -115,12 +115,17 @@ func (r *run) gather(ctx context.Context, gh *ghclient.Client, level string) *an
 	})
 	a.send, a.left = v.Send, v.Left
 	for _, l := range v.Left {
-		r.logf("left out: the %s by %s (%s): %s", what(l.Kind), escape.Log(l.Author), escape.Log(l.URL), escape.Log(l.Reason))
+		r.logRequest("left out", l.Request, l.Reason)
 	}
 	for _, l := range v.Later {
-		r.logf("not judged now, the next run judges it again: the %s by %s (%s): %s", what(l.Kind), escape.Log(l.Author), escape.Log(l.URL), escape.Log(l.Reason))
+		r.logRequest("not judged now, the next run judges it again", l.Request, l.Reason)
 	}
 	return a
+}
+
+// logRequest logs what became of a request of the thread, and why.
+func (r *run) logRequest(what string, req backlog.Request, why string) {
+	r.logf("%s: the %s by %s (%s): %s", what, kindName(req.Kind), escape.Log(req.Author), escape.Log(req.URL), escape.Log(why))
 }
 
 // answer acknowledges a request that continues its thread's job and
@@ -177,7 +182,7 @@ func (r *run) claim(ctx context.Context, a *answering) bool {
 		if fresh, err := r.thread.Claim(ctx, s.ID, kind); err == nil && !fresh {
 			taken = append(taken, s.Key)
 			a.left = append(a.left, backlog.Left{Request: s, Reason: "already taken up by another run"})
-			r.logf("left out: the %s by %s (%s): already taken up by another run (its 👀)", what(s.Kind), escape.Log(s.Author), escape.Log(s.URL))
+			r.logRequest("left out", s, "already taken up by another run (its 👀)")
 		}
 	}
 	a.send = slices.DeleteFunc(a.send, func(s backlog.Request) bool { return slices.Contains(taken, s.Key) })
@@ -199,7 +204,8 @@ func ownRequest(t *event.Trigger) backlog.Request {
 	return req
 }
 
-func what(k backlog.Kind) string {
+// kindName names a kind of request for a reader.
+func kindName(k backlog.Kind) string {
 	switch k {
 	case backlog.Line:
 		return "line comment"
@@ -210,7 +216,7 @@ func what(k backlog.Kind) string {
 }
 
 func ref(req backlog.Request, reason string) conversation.Ref {
-	return conversation.Ref{What: what(req.Kind), URL: req.URL, Author: req.Author, Reason: reason}
+	return conversation.Ref{What: kindName(req.Kind), URL: req.URL, Author: req.Author, Reason: reason}
 }
 
 // release takes back the record of the requests a run sent when the API

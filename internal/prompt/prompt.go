@@ -73,11 +73,7 @@ func ReviewPrompt(t *event.Trigger, phrase string, comments []*ghclient.ReviewCo
 		if body == "" {
 			continue
 		}
-		item := "On " + place(c.Path, c.Line, c.StartLine, "") + ":\n" + body
-		if f := fenced(c.DiffHunk); f != "" {
-			item += "\n" + f
-		}
-		lines = append(lines, item)
+		lines = append(lines, onLine(place(c.Path, c.Line, c.StartLine, ""), body, c.DiffHunk))
 	}
 	if len(lines) > 0 {
 		parts = append(parts, "---\nThe review's comments on lines of the diff:\n\n"+strings.Join(lines, "\n\n"))
@@ -107,6 +103,16 @@ func place(path string, line, start int, side string) string {
 		s += " of the old version"
 	}
 	return s
+}
+
+// onLine is a review's line comment in a prompt: where it stands, what it
+// says, and the diff hunk it is on.
+func onLine(where, text, hunk string) string {
+	item := "On " + where + ":\n" + text
+	if f := fenced(hunk); f != "" {
+		item += "\n" + f
+	}
+	return item
 }
 
 // withHunk ends a sentence that says where a comment stands: with a colon
@@ -199,11 +205,7 @@ func Batch(reqs []backlog.Request, t *event.Trigger, phrase string) string {
 			if text == "" {
 				continue
 			}
-			item := "On " + place(l.Path, l.Line, l.StartLine, l.Side) + ":\n" + text
-			if f := fenced(l.DiffHunk); f != "" {
-				item += "\n" + f
-			}
-			parts = append(parts, item)
+			parts = append(parts, onLine(place(l.Path, l.Line, l.StartLine, l.Side), text, l.DiffHunk))
 		}
 	}
 	return strings.Join(parts, "\n\n") + ContextBlock(t)
