@@ -449,8 +449,14 @@ func TestCommentWithOnlyThePhrase(t *testing.T) {
 	if !strings.Contains(h.stdout.String(), "::error::the comment holds no instruction besides the trigger phrase: write what the agent should do after /docs") {
 		t.Errorf("log:\n%s", h.stdout.String())
 	}
-	if len(h.api.Requests())+len(gh.Requests()) != 0 {
-		t.Error("requests sent for an empty instruction")
+	// The author's permission is read before their text is: nothing else.
+	if len(h.api.Requests()) != 0 {
+		t.Error("Agent Job API requests for an empty instruction")
+	}
+	for _, r := range gh.Requests() {
+		if r.Method != http.MethodGet || r.Path != "/repos/acme/docs/collaborators/writer/permission" {
+			t.Errorf("GitHub request for an empty instruction: %s %s", r.Method, r.Path)
+		}
 	}
 }
 

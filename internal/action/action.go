@@ -125,7 +125,7 @@ func (r *run) execute(ctx context.Context) (End, error) {
 		return Invalid, err
 	}
 	r.trig = trig
-	p, err := plan.Decide(cfg, trig, "")
+	p, err := plan.Decide(cfg, trig)
 	if err != nil {
 		return Invalid, r.inTerms(err)
 	}

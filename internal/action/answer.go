@@ -11,26 +11,28 @@ import (
 	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
-	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
-	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 // answering is what a run that continues its thread's job answers: its own
 // request and every earlier one of the thread that no run answered
 // (package backlog), and what it left out.
 type answering struct {
-	own  backlog.Request
-	send []backlog.Request // own among them
+	own  *request.Request
+	send []*request.Request // own among them
 	left []backlog.Left
+	// later are requests the run did not judge: its record lists them as
+	// unsent, so that the next run judges them.
+	later []backlog.Left
 	// upto is when the newest thing the run read was made; zero when it
 	// did not read the thread.
 	upto time.Time
 	// retry are requests an earlier run recorded as unsent: its 👀 on them
 	// does not say that they were sent.
-	retry map[backlog.Key]bool
+	retry map[request.Key]bool
 	// unsent says the API provably did not act on send (see release).
 	unsent bool
 	// by is the comment whose run already answered this run's request;
@@ -39,14 +41,14 @@ type answering struct {
 }
 
 // alone is what a run answers when it answers its own request alone.
-func alone(own backlog.Request) *answering {
-	return &answering{own: own, send: []backlog.Request{own}}
+func alone(own *request.Request) *answering {
+	return &answering{own: own, send: []*request.Request{own}}
 }
 
 // record is what the run's comment records.
 func (a *answering) record() backlog.Record {
 	rec := backlog.Record{Upto: a.upto}
-	var sent []backlog.Key
+	var sent []request.Key
 	for _, s := range a.send {
 		sent = append(sent, s.Key)
 		for _, l := range s.Lines {
@@ -61,12 +63,16 @@ func (a *answering) record() backlog.Record {
 	for _, l := range a.left {
 		rec.Left = append(rec.Left, l.Key)
 	}
+	for _, l := range a.later {
+		rec.Unsent = append(rec.Unsent, l.Key)
+	}
 	return rec
 }
 
 // refs are the links the run's comment shows: the requests sent (none
-// when nothing reached the agent) and those left out, with why.
-func (a *answering) refs() (answered, left []conversation.Ref) {
+// when nothing reached the agent), those left out, with why, and those
+// left for the next run.
+func (a *answering) refs() (answered, left, later []conversation.Ref) {
 	if !a.unsent {
 		for _, s := range a.send {
 			answered = append(answered, ref(s, ""))
@@ -75,20 +81,17 @@ func (a *answering) refs() (answered, left []conversation.Ref) {
 	for _, l := range a.left {
 		left = append(left, ref(l.Request, l.Reason))
 	}
-	return answered, left
+	for _, l := range a.later {
+		later = append(later, ref(l.Request, l.Reason))
+	}
+	return answered, left, later
 }
 
-// batched reports whether the run answers more than its own request, and
-// so sends the batch's prompt.
-func (a *answering) batched() bool {
-	return len(a.send) > 1 || len(a.send) == 1 && a.send[0].Key != a.own.Key
-}
-
-// gather reads the thread and decides what the run answers. When it
-// cannot read the thread, the run answers its own request alone.
-func (r *run) gather(ctx context.Context, gh *ghclient.Client, level string) *answering {
-	a := alone(ownRequest(r.trig))
-	batch := a.send
+// gather reads the thread and decides what the run answers, by the rules
+// the run's own request was judged with. When it cannot read the thread,
+// the run answers its own request alone.
+func (r *run) gather(ctx context.Context, gh *ghclient.Client, p plan.Plan, level string) *answering {
+	a := alone(p.Own)
 	th, err := r.thread.Read(ctx, r.trig.IsPR)
 	switch {
 	case errors.Is(err, conversation.ErrUnknownIdentity):
@@ -98,22 +101,18 @@ func (r *run) gather(ctx context.Context, gh *ghclient.Client, level string) *an
 		r.log.Warning(fmt.Sprintf("could not %v; answering this request alone", err))
 		return a
 	}
-	if batch, a.by = backlog.Batch(th, a.own, r.cfg.TriggerPhrase); a.by != nil {
+	batch, by := backlog.Batch(th, a.own, p.Rules.Phrase)
+	if a.by = by; by != nil {
 		return a
 	}
 	a.upto, a.retry = th.Upto(a.own), th.Unsent()
-	v := backlog.Judge(batch, a.own.Key, backlog.Rules{
-		Phrase:      r.cfg.TriggerPhrase,
-		AllowedBots: r.cfg.AllowedBots,
-		Required:    r.cfg.RequiredPermission,
-		Permission: func(login string) (string, error) {
-			if strings.EqualFold(login, r.trig.Sender) && level != "" {
-				return level, nil
-			}
-			return gh.Permission(ctx, r.trig.Owner, r.trig.Repo, login)
-		},
+	v := backlog.Judge(batch, a.own.Key, p.Rules, func(login string) (string, error) {
+		if strings.EqualFold(login, a.own.Author) && level != "" {
+			return level, nil
+		}
+		return gh.Permission(ctx, r.trig.Owner, r.trig.Repo, login)
 	})
-	a.send, a.left = v.Send, v.Left
+	a.send, a.left, a.later = v.Send, v.Left, v.Later
 	for _, l := range v.Left {
 		r.logRequest("left out", l.Request, l.Reason)
 	}
@@ -124,8 +123,8 @@ func (r *run) gather(ctx context.Context, gh *ghclient.Client, level string) *an
 }
 
 // logRequest logs what became of a request of the thread, and why.
-func (r *run) logRequest(what string, req backlog.Request, why string) {
-	r.logf("%s: the %s by %s (%s): %s", what, kindName(req.Kind), escape.Log(req.Author), escape.Log(req.URL), escape.Log(why))
+func (r *run) logRequest(what string, req *request.Request, why string) {
+	r.logf("%s: the %s by %s (%s): %s", what, req.Kind.Name(), escape.Log(req.Author), escape.Log(req.URL), escape.Log(why))
 }
 
 // answer acknowledges a request that continues its thread's job and
@@ -133,23 +132,18 @@ func (r *run) logRequest(what string, req backlog.Request, why string) {
 // comment records them before anything is sent; a run that cannot write
 // its comment cannot record them, and answers its own request alone. Each
 // earlier request is then claimed with 👀: one the token had already
-// reacted to was taken up by another run, and is left out. It returns the
-// run's outcome when the run is done, because an earlier run already
-// answered this request, and nil when it goes on.
-func (r *run) answer(ctx context.Context, gh *ghclient.Client, p *plan.Plan, level string, o *Outcome) *Outcome {
-	if p.React != nil {
-		// The reaction names the token's login, so that the thread's
-		// records can be trusted before the run writes a comment.
-		r.thread.React(ctx, p.React.CommentID, p.React.Kind, "eyes")
-	}
+// reacted to was taken up by another run, and is left out. It returns
+// what the run answers, or the run's outcome when the run is done, because
+// an earlier run already answered this request.
+func (r *run) answer(ctx context.Context, gh *ghclient.Client, p plan.Plan, level string, o *Outcome) (*answering, *Outcome) {
 	if r.thread.Self() == "" {
 		r.thread.Show(ctx, r.state(o, conversation.Working))
 	}
-	a := r.gather(ctx, gh, level)
+	a := r.gather(ctx, gh, p, level)
 	if a.by != nil {
 		done := r.skip("an earlier run already sent this request to the agent, as its comment says: " + escape.Log(a.by.URL))
 		done.AnsweredIn = a.by.URL
-		return done
+		return nil, done
 	}
 	r.answers = a
 	r.thread.Show(ctx, r.state(o, conversation.Working))
@@ -158,12 +152,11 @@ func (r *run) answer(ctx context.Context, gh *ghclient.Client, p *plan.Plan, lev
 	} else if r.claim(ctx, a) {
 		r.thread.Show(ctx, r.state(o, conversation.Working))
 	}
-	if r.answers.batched() {
-		p.Prompt, p.Review = prompt.Batch(r.answers.send, r.trig, r.cfg.TriggerPhrase), 0
+	if len(r.answers.send) > 1 {
 		r.logf("answering %d requests of this thread at once", len(r.answers.send))
 	}
-	r.answeringIn(*p)
-	return nil
+	r.answeringIn(p)
+	return r.answers, nil
 }
 
 // claim reacts 👀 to the comments and line comments the run sends besides
@@ -173,50 +166,23 @@ func (r *run) answer(ctx context.Context, gh *ghclient.Client, p *plan.Plan, lev
 // one at the same moment without a concurrency group, took that request
 // up, so it is left out here. It reports whether it left any out.
 func (r *run) claim(ctx context.Context, a *answering) bool {
-	var taken []backlog.Key
+	var taken []request.Key
 	for _, s := range a.send {
-		kind := map[backlog.Kind]string{backlog.Comment: ghclient.KindIssue, backlog.Line: ghclient.KindReview}[s.Kind]
-		if s.Key == a.own.Key || kind == "" || a.retry[s.Key] {
+		if s.Key == a.own.Key || !s.Kind.Reacts() || a.retry[s.Key] {
 			continue
 		}
-		if fresh, err := r.thread.Claim(ctx, s.ID, kind); err == nil && !fresh {
+		if fresh, err := r.thread.Claim(ctx, s.ID, s.Kind); err == nil && !fresh {
 			taken = append(taken, s.Key)
 			a.left = append(a.left, backlog.Left{Request: s, Reason: "already taken up by another run"})
 			r.logRequest("left out", s, "already taken up by another run (its 👀)")
 		}
 	}
-	a.send = slices.DeleteFunc(a.send, func(s backlog.Request) bool { return slices.Contains(taken, s.Key) })
+	a.send = slices.DeleteFunc(a.send, func(s *request.Request) bool { return slices.Contains(taken, s.Key) })
 	return len(taken) > 0
 }
 
-// ownRequest is the run's own request, as its event names it.
-func ownRequest(t *event.Trigger) backlog.Request {
-	req := backlog.Request{Author: t.Sender, Bot: t.SenderIsBot, URL: t.CommentURL}
-	switch {
-	case t.ReviewID != 0:
-		req.Key, req.Body = backlog.Key{Kind: backlog.Review, ID: t.ReviewID}, t.ReviewBody
-	case t.CommentKind == ghclient.KindReview:
-		req.Key, req.Body = backlog.Key{Kind: backlog.Line, ID: t.CommentID}, t.CommentBody
-		req.Path, req.Line, req.StartLine, req.Side, req.DiffHunk = t.Path, t.Line, t.StartLine, t.Side, t.DiffHunk
-	default:
-		req.Key, req.Body = backlog.Key{Kind: backlog.Comment, ID: t.CommentID}, t.CommentBody
-	}
-	return req
-}
-
-// kindName names a kind of request for a reader.
-func kindName(k backlog.Kind) string {
-	switch k {
-	case backlog.Line:
-		return "line comment"
-	case backlog.Review:
-		return "review"
-	}
-	return "comment"
-}
-
-func ref(req backlog.Request, reason string) conversation.Ref {
-	return conversation.Ref{What: kindName(req.Kind), URL: req.URL, Author: req.Author, Reason: reason}
+func ref(req *request.Request, reason string) conversation.Ref {
+	return conversation.Ref{What: req.Kind.Name(), URL: req.URL, Author: req.Author, Reason: reason}
 }
 
 // release takes back the record of the requests a run sent when the API

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/admit"
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
@@ -19,7 +20,9 @@ import (
 	"github.com/agentjob/agent-job-action/internal/invisible"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/runner"
 )
 
@@ -39,7 +42,9 @@ type run struct {
 	reported bool                 // finish has reported the outcome
 }
 
-// carryOut does what p says and returns how it went.
+// carryOut does what p says and returns how it went: it judges the run's
+// own request (reading its author's permission first, as p names), answers
+// in the thread, builds the prompt once and sends it, and waits.
 func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 	if p.Skip != "" {
 		return r.skip(p.Skip)
@@ -65,42 +70,49 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 			return o.fail(ctx, fmt.Errorf("GITHUB_API_URL: %w", err))
 		}
 	}
-	level := ""
-	if p.Check != nil {
-		// Nothing is written to GitHub before this passes: r.thread is nil.
-		var err error
-		level, err = gh.Permission(ctx, p.Check.Owner, p.Check.Repo, p.Check.Sender)
-		if err != nil {
-			if ctx.Err() != nil {
-				return o.fail(ctx, fmt.Errorf("check who triggered the run: %w", ctx.Err()))
-			}
-			return o.fail(ctx, fmt.Errorf("check who triggered the run: %w; nobody is trusted without it (%s)", err, permissionAdvice(err)))
-		}
-		if p, err = plan.Decide(r.cfg, r.trig, level); err != nil {
-			return o.fail(ctx, err)
-		}
-		if p.Skip != "" {
-			return r.skip(p.Skip)
-		}
-		r.logf("%s", p.Verified)
+	// Nothing is written to GitHub before the run's own request is
+	// admitted: r.thread is nil until then.
+	level, done := r.judge(ctx, gh, p, o)
+	if done != nil {
+		return done
+	}
+	send := []*request.Request{}
+	if p.Own != nil {
+		send = append(send, p.Own)
 	}
 	if p.Answer != nil {
 		r.thread = &conversation.Thread{GH: gh, Owner: p.Answer.Owner, Repo: p.Answer.Repo, Number: p.Answer.Number,
 			Comments: p.Answer.CommentCount, Warn: r.log.Warning, Redact: r.log.Redact}
-		if p.Job == plan.Continue {
-			if answered := r.answer(ctx, gh, &p, level, o); answered != nil {
+		if p.React {
+			// The reaction names the token's login, so that the thread's
+			// records can be trusted before the run writes a comment.
+			r.thread.React(ctx, p.Own.ID, p.Own.Kind, "eyes")
+		}
+		switch {
+		case p.Thread:
+			a, answered := r.answer(ctx, gh, p, level, o)
+			if answered != nil {
 				return answered
 			}
-		} else {
-			r.acknowledge(ctx, p, o)
+			send = a.send
+		case p.Job == plan.Continue:
+			// The workflow's prompt: the request only triggered it.
+			r.answers = alone(p.Own)
+			r.thread.Show(ctx, r.state(o, conversation.Working))
+			r.answeringIn(p)
+		default:
+			r.thread.Show(ctx, r.state(o, conversation.Working))
+			r.answeringIn(p)
 		}
 	}
 
-	if p.Review != 0 {
-		p.Prompt = r.reviewPrompt(ctx, gh, p)
+	text, err := r.prompt(p, send)
+	if err != nil {
+		o.invalid = true
+		return o.fail(ctx, r.inTerms(err))
 	}
 	o.stage = stageStart
-	job, err := r.startJob(ctx, api, gh, p, o)
+	job, err := r.startJob(ctx, api, gh, p, text, o)
 	if err != nil {
 		r.release(o, err)
 		return o.fail(ctx, err)
@@ -130,14 +142,65 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 	return o
 }
 
-// acknowledge shows the request was seen: 👀 on the comment, then the
-// run's comment.
-func (r *run) acknowledge(ctx context.Context, p plan.Plan, o *Outcome) {
-	if p.React != nil {
-		r.thread.React(ctx, p.React.CommentID, p.React.Kind, "eyes")
+// judge judges the run's own request, as the plan says: its author's
+// permission read first (p.Check), a review's line comments read when its
+// author may ask (p.Lines), then the rules (package admit), the one place
+// that admits a request. It returns the author's permission, and the
+// run's outcome when the run ends here.
+func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *Outcome) (string, *Outcome) {
+	if p.Own == nil {
+		return "", nil
 	}
-	r.thread.Show(ctx, r.state(o, conversation.Working))
-	r.answeringIn(p)
+	level := ""
+	if p.Check != nil {
+		var err error
+		level, err = gh.Permission(ctx, p.Check.Owner, p.Check.Repo, p.Check.Sender)
+		if err != nil {
+			if ctx.Err() != nil {
+				return "", o.fail(ctx, fmt.Errorf("check who triggered the run: %w", ctx.Err()))
+			}
+			return "", o.fail(ctx, fmt.Errorf("check who triggered the run: %w; nobody is trusted without it (%s)", err, permissionAdvice(err)))
+		}
+	}
+	if p.Lines && p.Rules.Permitted(p.Own, level) {
+		r.readLines(ctx, gh, p.Own)
+	}
+	d := p.Rules.Judge(p.Own, level)
+	switch d.Verdict {
+	case admit.Refused, admit.Unseen:
+		return "", r.skip(d.Skip(p.Rules, p.Own, r.trig.Owner, r.trig.Repo))
+	case admit.Empty:
+		o.invalid = true
+		return "", o.fail(ctx, fmt.Errorf("the %s holds no instruction besides the trigger phrase: write what the agent should do after %s", noun(p.Own), escape.Log(p.Rules.Phrase)))
+	}
+	if p.Check != nil {
+		r.logf("%s has %s permission (%s needed): acting on the %s event",
+			escape.Log(p.Own.Author), escape.Log(level), p.Rules.Required, escape.Log(r.trig.Event))
+	}
+	return level, nil
+}
+
+// noun names what the run's own request is, as its author wrote it.
+func noun(req *request.Request) string {
+	if req.Kind == request.Review {
+		return "review"
+	}
+	return "comment"
+}
+
+// prompt is what the run sends, built once: the workflow's prompt, or the
+// requests it answers. An empty one is the user's to fix.
+func (r *run) prompt(p plan.Plan, send []*request.Request) (string, error) {
+	switch {
+	case p.Workflow != "":
+		return p.Workflow, nil
+	case p.Job == plan.Watch:
+		return "", nil
+	}
+	if text := prompt.Build(send, r.trig); text != "" {
+		return text, nil
+	}
+	return "", inputs.ErrEmptyPrompt
 }
 
 func (r *run) answeringIn(p plan.Plan) {
@@ -148,7 +211,7 @@ func (r *run) answeringIn(p plan.Plan) {
 
 // startJob creates the job or sends the follow-up, and writes job-id at
 // once, so that a failure or cancellation later still leaves it.
-func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, o *Outcome) (*agentapi.Job, error) {
+func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, text string, o *Outcome) (*agentapi.Job, error) {
 	var (
 		job *agentapi.Job
 		err error
@@ -165,7 +228,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 		r.logf("job %s is %s (nothing sent: no prompt)", escape.Log(job.ID), escape.Log(job.Status))
 	case plan.FollowUp:
 		// An explicit job-id never falls back to a new job.
-		if job, err = r.message(ctx, api, p, o, p.JobID); err != nil {
+		if job, err = r.message(ctx, api, text, o, p.JobID); err != nil {
 			return nil, fmt.Errorf("%w (job %s)", err, escape.Log(p.JobID))
 		}
 	case plan.Continue:
@@ -177,28 +240,29 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 			r.log.Warning(fmt.Sprintf("could not %v; the job is not affected", lookErr))
 		}
 		if target == "" {
-			job, err = r.create(ctx, api, p)
+			job, err = r.create(ctx, api, text)
 			break
 		}
-		job, err = r.message(ctx, api, p, o, target)
+		job, err = r.message(ctx, api, text, o, target)
 		var f *httpclient.Failure
 		if err != nil && errors.As(err, &f) && f.Kind == httpclient.Refused && (f.Status == http.StatusBadRequest || f.Status == http.StatusNotFound) {
 			r.logf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))
 			o.Note = fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.",
 				conversation.JobRef(target), f.Status)
+			stand := text
 			if r.trig.IsPR {
 				o.Note += " It may open a new pull request."
-				p.Prompt = r.updatePrompt(ctx, api, gh, target, p.Prompt)
+				stand = prompt.Update(r.prTarget(ctx, api, gh, target), text)
 			}
 			// job-id named the refused job until now.
 			o.JobID, o.FollowUp = "", false
 			if err := r.out.JobID(""); err != nil {
 				return nil, err
 			}
-			job, err = r.create(ctx, api, p)
+			job, err = r.create(ctx, api, stand)
 		}
 	default:
-		job, err = r.create(ctx, api, p)
+		job, err = r.create(ctx, api, text)
 	}
 	if err != nil {
 		return nil, err
@@ -211,8 +275,8 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 	return job, nil
 }
 
-func (r *run) create(ctx context.Context, api *agentapi.Client, p plan.Plan) (*agentapi.Job, error) {
-	job, err := api.Create(ctx, invisible.RemoveTags(p.Prompt))
+func (r *run) create(ctx context.Context, api *agentapi.Client, text string) (*agentapi.Job, error) {
+	job, err := api.Create(ctx, invisible.RemoveTags(text))
 	if err != nil {
 		return nil, err
 	}
@@ -220,12 +284,12 @@ func (r *run) create(ctx context.Context, api *agentapi.Client, p plan.Plan) (*a
 	return job, nil
 }
 
-func (r *run) message(ctx context.Context, api *agentapi.Client, p plan.Plan, o *Outcome, id string) (*agentapi.Job, error) {
+func (r *run) message(ctx context.Context, api *agentapi.Client, text string, o *Outcome, id string) (*agentapi.Job, error) {
 	o.JobID = id
 	if err := r.out.JobID(id); err != nil {
 		return nil, err
 	}
-	job, err := api.Message(ctx, id, invisible.RemoveTags(p.Prompt))
+	job, err := api.Message(ctx, id, invisible.RemoveTags(text))
 	if err != nil {
 		return nil, err
 	}
@@ -235,10 +299,33 @@ func (r *run) message(ctx context.Context, api *agentapi.Client, p plan.Plan, o 
 }
 
 func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *Outcome {
-	req := api.CreateRequest(p.Prompt)
+	// A dry run reads nothing, permissions included: it shows what a run
+	// would send for a request whose author has the required permission.
+	if p.Own != nil {
+		level := ""
+		if p.Rules.NeedsPermission(p.Own) {
+			level = p.Rules.Required
+		}
+		d := p.Rules.Judge(p.Own, level)
+		switch d.Verdict {
+		case admit.Refused, admit.Unseen:
+			return r.skip(d.Skip(p.Rules, p.Own, r.trig.Owner, r.trig.Repo))
+		case admit.Empty:
+			return &Outcome{invalid: true, Err: fmt.Errorf("the %s holds no instruction besides the trigger phrase: write what the agent should do after %s", noun(p.Own), escape.Log(p.Rules.Phrase))}
+		}
+	}
+	var send []*request.Request
+	if p.Own != nil {
+		send = append(send, p.Own)
+	}
+	text, err := r.prompt(p, send)
+	if err != nil {
+		return &Outcome{invalid: true, Err: r.inTerms(err)}
+	}
+	req := api.CreateRequest(text)
 	switch p.Job {
 	case plan.FollowUp:
-		req = api.MessageRequest(p.JobID, p.Prompt)
+		req = api.MessageRequest(p.JobID, text)
 	case plan.Watch:
 		req = api.GetRequest(p.JobID)
 	}

@@ -130,7 +130,7 @@ func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
 	}
 	if a := r.answers; a != nil {
 		s.Record = a.record().Marker()
-		s.Answered, s.Left = a.refs()
+		s.Answered, s.Left, s.Later = a.refs()
 	}
 	s.AnsweredIn = o.AnsweredIn
 	return s

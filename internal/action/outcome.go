@@ -28,6 +28,9 @@ type Outcome struct {
 
 	stage  stage
 	ctxErr error // the run's context error when Err happened
+	// invalid says Err is the user's to fix before anything can be sent
+	// (an empty prompt).
+	invalid bool
 }
 
 // stage is how far a run got.
@@ -84,6 +87,8 @@ func (o *Outcome) End() End {
 		return Completed
 	case o.Err == nil:
 		return NotWaiting
+	case o.invalid:
+		return Invalid
 	case errors.Is(o.Err, poll.ErrTimedOut), errors.Is(o.ctxErr, context.DeadlineExceeded):
 		return TimedOut
 	case errors.Is(o.Err, context.Canceled), errors.Is(o.ctxErr, context.Canceled):

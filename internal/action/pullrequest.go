@@ -13,46 +13,38 @@ import (
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prlink"
 	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
-// reviewPrompt is the prompt of a run started by a submitted review: its
-// body and each of its line comments with their place in the diff. A review
-// whose comments cannot be read still sends its body.
-func (r *run) reviewPrompt(ctx context.Context, gh *ghclient.Client, p plan.Plan) string {
-	comments, err := gh.ReviewComments(ctx, r.trig.Owner, r.trig.Repo, r.trig.Number, p.Review)
+// readLines adds a submitted review's line comments to its request, with
+// their places in the diff, before it is judged: they are part of what it
+// asks. A review whose comments cannot be read is judged by its body alone.
+func (r *run) readLines(ctx context.Context, gh *ghclient.Client, review *request.Request) {
+	comments, err := gh.ReviewComments(ctx, r.trig.Owner, r.trig.Repo, r.trig.Number, review.ID)
 	if err != nil {
 		r.log.Warning(fmt.Sprintf("could not read the review's line comments: %s; sending the review's body alone", escape.Log(err.Error())))
-		return p.Prompt
+		return
 	}
-	if prompt := prompt.ReviewPrompt(r.trig, r.cfg.TriggerPhrase, comments); prompt != "" {
-		return prompt
+	for _, c := range comments {
+		review.Lines = append(review.Lines, conversation.LineRequest(c))
 	}
-	return p.Prompt
 }
 
-// updatePrompt is the prompt of a new job that stands in for one that takes
-// no more messages, for a request made on the job's pull request: it
-// names the pull request and its branch, so the new job updates them rather
-// than starting over.
-func (r *run) updatePrompt(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, old, prompt string) string {
+// prTarget is the pull request a new job that stands in for one that takes
+// no more messages must update, for a request made on the job's pull
+// request: its number, address and branch.
+func (r *run) prTarget(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, old string) prompt.Target {
 	t := r.trig
-	ref := t.HeadRef
+	target := prompt.Target{Owner: t.Owner, Repo: t.Repo, Number: t.Number, URL: t.URL, Branch: t.HeadRef}
 	if job, err := api.Get(ctx, old); err == nil && job.Ref() != "" {
-		ref = job.Ref()
+		target.Branch = job.Ref()
 	}
-	if ref == "" {
+	if target.Branch == "" {
 		if pr, err := gh.PullRequest(ctx, t.Owner, t.Repo, t.Number); err == nil {
-			ref = pr.HeadRef
+			target.Branch = pr.HeadRef
 		}
 	}
-	where := fmt.Sprintf("pull request #%d in %s/%s", t.Number, t.Owner, t.Repo)
-	if t.URL != "" {
-		where += " (" + t.URL + ")"
-	}
-	if ref != "" {
-		where += ", branch " + ref
-	}
-	return fmt.Sprintf("Update %s: push your changes to that branch rather than opening a new pull request.\n\n%s", where, prompt)
+	return target
 }
 
 // backlink answers on the agent's pull request: one comment there that

@@ -10,7 +10,8 @@
 // token's own login wrote, and takes as pending the requests no record
 // lists that were made since the oldest record's run read the thread.
 // Deciding is pure: the caller reads the thread (package conversation) and
-// the permissions, and carries the decision out.
+// the permissions, and carries the decision out. Each request is judged by
+// the rules the run's own request was (package admit).
 package backlog
 
 import (
@@ -21,52 +22,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/event"
-	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/admit"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
-
-// Kind is what sort of request a Key names. Each kind has its own ids.
-type Kind byte
-
-// The kinds of request.
-const (
-	Comment Kind = 'c' // a comment in the conversation of an issue or pull request
-	Line    Kind = 'l' // a comment on lines of a pull request's diff
-	Review  Kind = 'r' // a submitted review of a pull request
-)
-
-var kinds = []Kind{Comment, Line, Review}
-
-// Key names one request.
-type Key struct {
-	Kind Kind
-	ID   int64
-}
-
-// String is the key as a record writes it: c1234, l55, r7.
-func (k Key) String() string { return string(k.Kind) + strconv.FormatInt(k.ID, 10) }
-
-// Request is a comment, a line comment or a review that may ask the agent
-// for something. Its text is untrusted.
-type Request struct {
-	Key
-	Author string
-	Bot    bool
-	Body   string
-	URL    string // html_url
-	At     time.Time
-
-	// A line comment's place in the diff, and its review.
-	Path      string
-	Line      int
-	StartLine int
-	Side      string
-	DiffHunk  string
-	ReviewID  int64
-
-	// Lines are a review's line comments, which its request carries.
-	Lines []Request
-}
 
 // Owned is a comment the token's own login wrote in the thread.
 type Owned struct {
@@ -82,13 +40,18 @@ type Owned struct {
 // review in the newest pages read, whoever wrote them (without the
 // action's own comments), and the comments the token's login wrote.
 type Thread struct {
-	Items []Request
+	Items []*request.Request
 	Own   []Owned
+	// From is when the oldest thing read was made, when older things were
+	// not read (a list longer than the pages a run reads); zero when the
+	// run read everything. A request made before it is never pending: the
+	// record that answered it may be among what was not read.
+	From time.Time
 }
 
 // Unsent are the requests a record of th lists as unsent.
-func (th Thread) Unsent() map[Key]bool {
-	out := map[Key]bool{}
+func (th Thread) Unsent() map[request.Key]bool {
+	out := map[request.Key]bool{}
 	for _, o := range th.Own {
 		if o.Record != nil {
 			for _, k := range o.Record.Unsent {
@@ -101,7 +64,7 @@ func (th Thread) Unsent() map[Key]bool {
 
 // Upto is when the newest item of th, or own, was made: the Upto of the
 // record of a run that read th.
-func (th Thread) Upto(own Request) time.Time {
+func (th Thread) Upto(own *request.Request) time.Time {
 	upto := own.At
 	for _, it := range th.Items {
 		if it.At.After(upto) {
@@ -131,11 +94,16 @@ func (th Thread) Upto(own Request) time.Time {
 // was answered. In a thread where the token never wrote, every request read
 // is pending.
 //
+// Whatever the records, a request made before th.From, the oldest thing
+// the run read, is never pending unless a record lists it as unsent: what
+// answered it may be further back than the run read, and a request is
+// never sent twice.
+//
 // When a record already lists own, Pending returns no requests and the
 // comment that holds that record.
-func Pending(th Thread, own Request) ([]Request, *Owned) {
+func Pending(th Thread, own *request.Request) ([]*request.Request, *Owned) {
 	var records []*Owned
-	listed := map[Key]*Owned{}
+	listed := map[request.Key]*Owned{}
 	unsent := th.Unsent()
 	for i := range th.Own {
 		o := &th.Own[i]
@@ -154,18 +122,20 @@ func Pending(th Thread, own Request) ([]Request, *Owned) {
 	if by := listed[own.Key]; by != nil {
 		return nil, by
 	}
-	var pending func(Request) bool
+	var pending func(*request.Request) bool
 	switch {
 	case len(records) > 0:
 		floor := slices.MinFunc(records, func(a, b *Owned) int { return a.Record.Upto.Compare(b.Record.Upto) }).Record.Upto
-		pending = func(r Request) bool { return listed[r.Key] == nil && (unsent[r.Key] || !r.At.Before(floor)) }
+		pending = func(r *request.Request) bool {
+			return listed[r.Key] == nil && (unsent[r.Key] || !r.At.Before(floor) && !r.At.Before(th.From))
+		}
 	case len(th.Own) > 0:
 		last := slices.MaxFunc(th.Own, func(a, b Owned) int { return a.At.Compare(b.At) }).At
-		pending = func(r Request) bool { return r.At.After(last) }
+		pending = func(r *request.Request) bool { return r.At.After(last) && !r.At.Before(th.From) }
 	default:
-		pending = func(Request) bool { return true }
+		pending = func(r *request.Request) bool { return !r.At.Before(th.From) }
 	}
-	out := []Request{own}
+	out := []*request.Request{own}
 	for _, it := range th.Items {
 		if it.Key != own.Key && pending(it) {
 			out = append(out, it)
@@ -175,8 +145,8 @@ func Pending(th Thread, own Request) ([]Request, *Owned) {
 }
 
 // sorted orders requests as they were made.
-func sorted(rs []Request) []Request {
-	slices.SortStableFunc(rs, func(a, b Request) int {
+func sorted(rs []*request.Request) []*request.Request {
+	slices.SortStableFunc(rs, func(a, b *request.Request) int {
 		return cmp.Or(a.At.Compare(b.At), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.ID, b.ID))
 	})
 	return rs
@@ -184,11 +154,11 @@ func sorted(rs []Request) []Request {
 
 // Record is what one run judged, kept in the marker of its comment.
 type Record struct {
-	Sent []Key // sent to the agent
-	Left []Key // left out, with a reason the comment gives
+	Sent []request.Key // sent to the agent
+	Left []request.Key // left out, with a reason the comment gives
 	// Unsent were to be sent, but the API provably did not act on them:
 	// they are pending until a record lists them as sent or left out.
-	Unsent []Key
+	Unsent []request.Key
 	// Upto is when the newest request or comment the run read was made:
 	// the run judged every request made before it. Zero when the run did
 	// not read the thread (it answered its own request alone): such a
@@ -219,7 +189,7 @@ func (r Record) Marker() string {
 	return m + recordSuffix
 }
 
-func joinKeys(keys []Key) string {
+func joinKeys(keys []request.Key) string {
 	s := make([]string, len(keys))
 	for i, k := range keys {
 		s[i] = k.String()
@@ -277,20 +247,17 @@ func ParseRecord(body string) (r Record, ok bool) {
 	return r, true
 }
 
-func parseKeys(list string) ([]Key, bool) {
+func parseKeys(list string) ([]request.Key, bool) {
 	if list == "" {
 		return nil, true
 	}
-	var keys []Key
+	var keys []request.Key
 	for _, s := range strings.Split(list, ",") {
-		if len(s) < 2 || !slices.Contains(kinds, Kind(s[0])) {
+		k, ok := request.ParseKey(s)
+		if !ok {
 			return nil, false
 		}
-		id, err := strconv.ParseInt(s[1:], 10, 64)
-		if err != nil || id <= 0 {
-			return nil, false
-		}
-		keys = append(keys, Key{Kind(s[0]), id})
+		keys = append(keys, k)
 	}
 	return keys, true
 }
@@ -299,9 +266,10 @@ func parseKeys(list string) ([]Key, bool) {
 // (see Pending) and may be requests (see Requests), own first among those
 // made at once, oldest first. A review that may be a request carries its
 // line comments, which are then not requests of their own; own stands
-// alone whatever review it belongs to. by is the comment whose record
-// already answered own, when one did.
-func Batch(th Thread, own Request, phrase string) (batch []Request, by *Owned) {
+// alone whatever review it belongs to, and a review of its own carries the
+// line comments it came with. by is the comment whose record already
+// answered own, when one did.
+func Batch(th Thread, own *request.Request, phrase string) (batch []*request.Request, by *Owned) {
 	for _, it := range th.Items {
 		if it.Key == own.Key {
 			// When it was made, as the thread lists it.
@@ -309,23 +277,23 @@ func Batch(th Thread, own Request, phrase string) (batch []Request, by *Owned) {
 		}
 	}
 	th.Items = Requests(th.Items, phrase)
-	if own.Kind == Review {
-		// Its line comments, as the thread's pages hold them.
-		for _, it := range th.Items {
-			if it.Key == own.Key {
-				own.Lines = it.Lines
-			}
-		}
-	}
 	batch, by = Pending(th, own)
-	inReview := map[Key]bool{}
-	for i := range batch {
-		batch[i].Lines = slices.DeleteFunc(slices.Clone(batch[i].Lines), func(l Request) bool { return l.Key == own.Key })
-		for _, l := range batch[i].Lines {
+	inReview := map[request.Key]bool{}
+	for _, r := range batch {
+		if r == own {
+			continue
+		}
+		r.Lines = slices.DeleteFunc(r.Lines, func(l *request.Request) bool { return l.Key == own.Key })
+		for _, l := range r.Lines {
 			inReview[l.Key] = true
 		}
 	}
-	return slices.DeleteFunc(batch, func(r Request) bool { return inReview[r.Key] }), by
+	if own.Kind == request.Review {
+		for _, l := range own.Lines {
+			inReview[l.Key] = true
+		}
+	}
+	return slices.DeleteFunc(batch, func(r *request.Request) bool { return r != own && inReview[r.Key] }), by
 }
 
 // Requests keeps the items that may ask the agent for something: the
@@ -336,30 +304,33 @@ func Batch(th Thread, own Request, phrase string) (batch []Request, by *Owned) {
 // review when it may be a request, whatever they hold, as when a review
 // starts a run. A text longer than GitHub allows is none: it did not come
 // from GitHub.
-func Requests(items []Request, phrase string) []Request {
+func Requests(items []*request.Request, phrase string) []*request.Request {
 	if phrase == "" {
 		// Without a phrase every comment would be a request: only the
 		// run's own is.
 		return nil
 	}
-	asks := func(r Request) bool { return strings.Contains(r.Body, phrase) && event.WithinLimit(r.Body) }
-	var out []Request
-	reviews := map[int64]int{} // review id -> index in out
+	asks := func(r *request.Request) bool { return strings.Contains(r.Body, phrase) && request.WithinLimit(r.Body) }
+	var out []*request.Request
+	reviews := map[int64]*request.Request{} // by review id
 	for _, it := range items {
-		if it.Kind != Line && asks(it) {
-			if it.Kind == Review {
-				reviews[it.ID] = len(out)
-				it.Lines = nil
+		if it.Kind != request.Line && asks(it) {
+			if it.Kind == request.Review {
+				// A copy: the lines it carries are this batch's.
+				cp := *it
+				cp.Lines = nil
+				it = &cp
+				reviews[it.ID] = it
 			}
 			out = append(out, it)
 		}
 	}
 	for _, it := range items {
-		if it.Kind != Line || !event.WithinLimit(it.Body) {
+		if it.Kind != request.Line || !request.WithinLimit(it.Body) {
 			continue
 		}
-		if i, ok := reviews[it.ReviewID]; ok {
-			out[i].Lines = append(out[i].Lines, it)
+		if r, ok := reviews[it.ReviewID]; ok {
+			r.Lines = append(r.Lines, it)
 		} else if asks(it) {
 			out = append(out, it)
 		}
@@ -367,45 +338,33 @@ func Requests(items []Request, phrase string) []Request {
 	return out
 }
 
-// Rules are what a request must pass to reach the agent: those the run's
-// own request passed.
-type Rules struct {
-	Phrase      string
-	AllowedBots []string
-	// Required is the least permission its author must have.
-	Required string
-	// Permission reads a person's permission on the repository.
-	Permission func(login string) (string, error)
-}
-
 // MaxAuthors bounds the permissions one run reads for the requests of
-// others: past it, requests are left out unread.
+// others: past it, requests wait, unjudged, for the next run.
 const MaxAuthors = 50
 
-// Left is a request left out, and why.
+// Left is a request left out or not judged, and why.
 type Left struct {
-	Request
+	*request.Request
 	Reason string
 }
 
 // Verdict is how Judge split a batch.
 type Verdict struct {
-	Send []Request // to the agent
-	Left []Left    // left out, for good
-	// Later are requests that could not be judged now (their author's
-	// permission could not be read): recorded nowhere, so the next run
-	// judges them again. Reason holds the error.
+	Send []*request.Request // to the agent
+	Left []Left             // left out, for good
+	// Later are requests that were not judged now (their author's
+	// permission could not be read, or more than MaxAuthors people asked):
+	// the run's record lists them as unsent, so the next run judges them
+	// again.
 	Later []Left
 }
 
-// Judge splits the requests of a batch other than own (whose run checked
-// it already) as the run's own request was judged: a bot not in
-// allowed-bots, a person without the required permission, and (only then,
-// so that nobody else's text is parsed) the phrase not in what a reader
-// sees, or nothing besides it. A request whose phrase a reader does not see
-// is no request: it is neither sent nor left out. Permissions are read once
-// a person, for at most MaxAuthors people.
-func Judge(batch []Request, own Key, ru Rules) Verdict {
+// Judge splits a batch as the run's own request, own, was judged (by the
+// same rules, package admit), with the permissions permission reads, once
+// a person and for at most MaxAuthors people. own, judged already, is
+// sent. A request whose phrase a reader does not see is no request: it is
+// neither sent nor left out.
+func Judge(batch []*request.Request, own request.Key, rules admit.Rules, permission func(login string) (string, error)) Verdict {
 	var v Verdict
 	type level struct {
 		name string
@@ -417,48 +376,31 @@ func Judge(batch []Request, own Key, ru Rules) Verdict {
 			v.Send = append(v.Send, r)
 			continue
 		}
-		why := ""
-		switch {
-		case r.Bot && !slices.ContainsFunc(ru.AllowedBots, func(b string) bool { return strings.EqualFold(b, r.Author) }):
-			why = "a bot not in allowed-bots"
-		case !r.Bot:
-			l, ok := levels[strings.ToLower(r.Author)]
-			if !ok && len(levels) == MaxAuthors {
-				why = fmt.Sprintf("not checked: more than %d people asked at once", MaxAuthors)
-				break
+		l := level{}
+		if rules.NeedsPermission(r) {
+			var read bool
+			l, read = levels[strings.ToLower(r.Author)]
+			if !read && len(levels) == MaxAuthors {
+				v.Later = append(v.Later, Left{r, fmt.Sprintf("not judged: more than %d people asked at once", MaxAuthors)})
+				continue
 			}
-			if !ok {
-				l.name, l.err = ru.Permission(r.Author)
+			if !read {
+				l.name, l.err = permission(r.Author)
 				levels[strings.ToLower(r.Author)] = l
 			}
-			switch {
-			case l.err != nil:
+			if l.err != nil {
 				v.Later = append(v.Later, Left{r, l.err.Error()})
 				continue
-			case !ghclient.PermissionAtLeast(l.name, ru.Required):
-				why = l.name + " permission; required-permission is " + ru.Required
 			}
 		}
-		if why == "" {
-			switch {
-			case !event.MatchPhrase(r.Body, ru.Phrase):
-				continue // the phrase is quoted, in code or hidden: no request
-			case !hasInstruction(r, ru.Phrase):
-				why = "no instruction besides the trigger phrase"
-			}
+		switch d := rules.Judge(r, l.name); d.Verdict {
+		case admit.Admitted:
+			v.Send = append(v.Send, r)
+		case admit.Unseen:
+			// The phrase is quoted, in code or hidden: no request.
+		default:
+			v.Left = append(v.Left, Left{r, d.Reason(rules)})
 		}
-		if why != "" {
-			v.Left = append(v.Left, Left{r, why})
-			continue
-		}
-		v.Send = append(v.Send, r)
 	}
 	return v
-}
-
-func hasInstruction(r Request, phrase string) bool {
-	if event.StripPhrase(r.Body, phrase) != "" {
-		return true
-	}
-	return slices.ContainsFunc(r.Lines, func(l Request) bool { return event.StripPhrase(l.Body, phrase) != "" })
 }

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentjob/agent-job-action/internal/admit"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 var t0 = time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)
@@ -14,11 +17,11 @@ var t0 = time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)
 // at is minute m after t0.
 func at(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
 
-func comment(id int64, m int, who, body string) Request {
-	return Request{Key: Key{Comment, id}, Author: who, Body: body, At: at(m)}
+func comment(id int64, m int, who, body string) *request.Request {
+	return &request.Request{Key: key(request.Comment, id), Author: who, Body: body, At: at(m)}
 }
 
-func keys(rs []Request) string {
+func keys(rs []*request.Request) string {
 	var s []string
 	for _, r := range rs {
 		k := r.Key.String()
@@ -32,51 +35,58 @@ func keys(rs []Request) string {
 
 func TestPending(t *testing.T) {
 	t.Parallel()
-	items := []Request{
+	items := []*request.Request{
 		comment(1, 1, "ada", "/docs one"),
 		comment(2, 2, "bob", "/docs two"),
 		comment(4, 4, "ada", "/docs four"),
 		comment(5, 5, "bob", "/docs five"),
 	}
-	record := func(id int64, m int, sent, left []Key) Owned {
+	record := func(id int64, m int, sent, left []request.Key) Owned {
 		r := &Record{Sent: sent, Left: left, Upto: at(m)}
 		if id == 3 && sent == nil && left == nil {
-			r.Unsent = []Key{{Comment, 2}} // the API refused the key
+			r.Unsent = []request.Key{key(request.Comment, 2)} // the API refused the key
 		}
 		return Owned{ID: id, URL: fmt.Sprint("comment ", id), At: at(m), Record: r}
 	}
 	tests := []struct {
 		name   string
 		own    []Owned
-		run    Request
+		from   time.Time
+		run    *request.Request
 		want   string
 		wantBy int64
 	}{
+		{name: "older than everything read (the record may be further back): never resent",
+			from: at(3), run: items[3], want: "c4 c5"},
+		{name: "older than everything read, with a record read: still not",
+			own: []Owned{record(6, 6, []request.Key{key(request.Comment, 4)}, nil)}, from: at(3), run: items[3], want: "c5"},
+		{name: "older than everything read but listed as unsent: pending",
+			own: []Owned{record(3, 3, nil, nil)}, from: at(3), run: items[3], want: "c2 c4 c5"},
 		{name: "a thread where the token never wrote: every request read",
 			run: items[3], want: "c1 c2 c4 c5"},
 		{name: "an older version's comment: only what came after it",
 			own: []Owned{{ID: 3, At: at(3)}}, run: items[3], want: "c4 c5"},
 		{name: "a record: what it does not list, made since the oldest record",
-			own: []Owned{record(3, 3, []Key{{Comment, 1}, {Comment, 4}}, []Key{{Comment, 2}})}, run: items[3], want: "c5"},
+			own: []Owned{record(3, 3, []request.Key{key(request.Comment, 1), key(request.Comment, 4)}, []request.Key{key(request.Comment, 2)})}, run: items[3], want: "c5"},
 		{name: "a request made while the recording run read is not lost",
-			own: []Owned{record(3, 3, []Key{{Comment, 2}}, nil)}, run: items[3], want: "c4 c5"},
+			own: []Owned{record(3, 3, []request.Key{key(request.Comment, 2)}, nil)}, run: items[3], want: "c4 c5"},
 		{name: "nor one made after it read, before it wrote its comment",
-			own: []Owned{{ID: 6, At: at(6), Record: &Record{Sent: []Key{{Comment, 2}}, Upto: at(3)}}}, run: items[3], want: "c4 c5"},
+			own: []Owned{{ID: 6, At: at(6), Record: &Record{Sent: []request.Key{key(request.Comment, 2)}, Upto: at(3)}}}, run: items[3], want: "c4 c5"},
 		{name: "a record of a run that did not read the thread sets no floor",
-			own: []Owned{{ID: 3, At: at(3)}, {ID: 6, At: at(6), Record: &Record{Sent: []Key{{Comment, 4}}}}}, run: items[3], want: "c5"},
+			own: []Owned{{ID: 3, At: at(3)}, {ID: 6, At: at(6), Record: &Record{Sent: []request.Key{key(request.Comment, 4)}}}}, run: items[3], want: "c5"},
 		{name: "the run's own request, listed: answered by that comment",
-			own: []Owned{record(3, 3, []Key{{Comment, 5}}, nil), record(6, 6, []Key{{Comment, 4}}, nil)}, run: items[2], wantBy: 6},
+			own: []Owned{record(3, 3, []request.Key{key(request.Comment, 5)}, nil), record(6, 6, []request.Key{key(request.Comment, 4)}, nil)}, run: items[2], wantBy: 6},
 		{name: "left out counts as answered too",
-			own: []Owned{record(6, 6, nil, []Key{{Comment, 5}})}, run: items[3], wantBy: 6},
+			own: []Owned{record(6, 6, nil, []request.Key{key(request.Comment, 5)})}, run: items[3], wantBy: 6},
 		{name: "unsent by an earlier run: pending, even made before every record",
-			own: []Owned{record(3, 3, nil, nil), record(6, 6, []Key{{Comment, 4}}, nil)}, run: items[3], want: "c2 c5"},
+			own: []Owned{record(3, 3, nil, nil), record(6, 6, []request.Key{key(request.Comment, 4)}, nil)}, run: items[3], want: "c2 c5"},
 		{name: "the run's own request, not in the pages read, is still answered",
-			own: []Owned{record(6, 6, []Key{{Comment, 4}, {Comment, 5}}, nil)}, run: comment(9, 9, "ada", "/docs nine"), want: "c9"},
+			own: []Owned{record(6, 6, []request.Key{key(request.Comment, 4), key(request.Comment, 5)}, nil)}, run: comment(9, 9, "ada", "/docs nine"), want: "c9"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, by := Pending(Thread{Items: items, Own: tt.own}, tt.run)
+			got, by := Pending(Thread{Items: items, Own: tt.own, From: tt.from}, tt.run)
 			switch {
 			case tt.wantBy != 0 && (by == nil || by.ID != tt.wantBy || got != nil):
 				t.Errorf("Pending() = %q, %+v; want answered by %d", keys(got), by, tt.wantBy)
@@ -93,14 +103,14 @@ func TestPending(t *testing.T) {
 // alone.
 func TestBatchFoldsReviews(t *testing.T) {
 	t.Parallel()
-	line := func(id, review int64, m int, body string) Request {
-		return Request{Key: Key{Line, id}, ReviewID: review, Author: "ada", Body: body, At: at(m)}
+	line := func(id, review int64, m int, body string) *request.Request {
+		return &request.Request{Key: key(request.Line, id), ReviewID: review, Author: "ada", Body: body, At: at(m)}
 	}
-	items := []Request{
-		{Key: Key{Review, 10}, Author: "ada", Body: "/docs two fixes", At: at(2)},
+	items := []*request.Request{
+		{Key: key(request.Review, 10), Author: "ada", Body: "/docs two fixes", At: at(2)},
 		line(11, 10, 2, "/docs shorten"),
 		line(12, 10, 2, "bold here"),
-		{Key: Key{Review, 20}, Author: "bob", Body: "", At: at(3)},
+		{Key: key(request.Review, 20), Author: "bob", Body: "", At: at(3)},
 		line(21, 20, 3, "/docs a table"),
 		line(22, 20, 3, "just a remark"),
 		comment(30, 4, "bob", "> /docs quoted\n\nno"),
@@ -110,10 +120,11 @@ func TestBatchFoldsReviews(t *testing.T) {
 	// Quoted (c30) and hidden (c31) phrases are still candidates here:
 	// Judge parses them only once their authors' permission is read.
 	for _, tt := range []struct {
-		own  Request
+		own  *request.Request
 		want string
 	}{
-		{items[0], "r10+l11+l12 l21 c30 c31"},
+		// The run's own review carries the line comments read with it.
+		{&request.Request{Key: items[0].Key, Author: "ada", Body: items[0].Body, At: at(2), Lines: items[1:3]}, "r10+l11+l12 l21 c30 c31"},
 		{items[1], "l11 r10+l12 l21 c30 c31"}, // the run's own line comment stands alone
 		{items[4], "r10+l11+l12 l21 c30 c31"},
 	} {
@@ -137,11 +148,11 @@ func TestBatchFoldsReviews(t *testing.T) {
 // permission that cannot be read leaves the request to the next run.
 func TestJudge(t *testing.T) {
 	t.Parallel()
-	batch := []Request{
+	batch := []*request.Request{
 		comment(1, 1, "writer", "/docs mine"),
 		comment(2, 2, "reader", "/docs theirs"),
-		{Key: Key{Comment, 3}, Author: "spam[bot]", Bot: true, Body: "/docs spam", At: at(3)},
-		{Key: Key{Comment, 4}, Author: "ok[bot]", Bot: true, Body: "/docs allowed", At: at(4)},
+		{Key: key(request.Comment, 3), Author: "spam[bot]", Bot: true, Body: "/docs spam", At: at(3)},
+		{Key: key(request.Comment, 4), Author: "ok[bot]", Bot: true, Body: "/docs allowed", At: at(4)},
 		comment(5, 5, "ghost", "/docs unknown"),
 		comment(6, 6, "Writer", "/docs"),
 		comment(7, 7, "admin", "/docs also this"),
@@ -149,20 +160,18 @@ func TestJudge(t *testing.T) {
 		comment(9, 9, "reader", "> /docs a reader's text is not parsed"),
 	}
 	var asked []string
-	v := Judge(batch, Key{Comment, 1}, Rules{
-		Phrase: "/docs", AllowedBots: []string{"OK[bot]"}, Required: "write",
-		Permission: func(login string) (string, error) {
-			asked = append(asked, login)
-			switch strings.ToLower(login) {
-			case "writer":
-				return "write", nil
-			case "admin":
-				return "admin", nil
-			case "reader":
-				return "read", nil
-			}
-			return "", errors.New("HTTP 500")
-		},
+	rules := admit.Rules{Phrase: "/docs", AllowedBots: []string{"OK[bot]"}, Required: "write", Instruction: true}
+	v := Judge(batch, key(request.Comment, 1), rules, func(login string) (string, error) {
+		asked = append(asked, login)
+		switch strings.ToLower(login) {
+		case "writer":
+			return "write", nil
+		case "admin":
+			return "admin", nil
+		case "reader":
+			return "read", nil
+		}
+		return "", errors.New("HTTP 500")
 	})
 	if got := keys(v.Send); got != "c1 c4 c7" {
 		t.Errorf("sent %q, want c1 c4 c7", got)
@@ -192,23 +201,26 @@ func TestJudge(t *testing.T) {
 	}
 }
 
-// TestJudgeBoundsLookups: a run reads at most MaxAuthors permissions.
+// TestJudgeBoundsLookups: a run reads at most MaxAuthors permissions; the
+// requests of the people past them wait for the next run.
 func TestJudgeBoundsLookups(t *testing.T) {
 	t.Parallel()
-	var batch []Request
+	var batch []*request.Request
 	for i := range MaxAuthors + 5 {
 		batch = append(batch, comment(int64(i+1), i, fmt.Sprint("user", i), "/docs hi"))
 	}
 	n := 0
-	v := Judge(batch, Key{Comment, 999}, Rules{Phrase: "/docs", Required: "write", Permission: func(string) (string, error) { n++; return "write", nil }})
-	if n != MaxAuthors || len(v.Send) != MaxAuthors || len(v.Left) != 5 {
-		t.Errorf("%d lookups, %d sent, %d left; want %d, %d, 5", n, len(v.Send), len(v.Left), MaxAuthors, MaxAuthors)
+	v := Judge(batch, key(request.Comment, 999), admit.Rules{Phrase: "/docs", Required: "write", Instruction: true}, func(string) (string, error) { n++; return "write", nil })
+	// Past the bound, requests are not judged, not left out: the next run
+	// judges them.
+	if n != MaxAuthors || len(v.Send) != MaxAuthors || len(v.Left) != 0 || len(v.Later) != 5 {
+		t.Errorf("%d lookups, %d sent, %d left, %d later; want %d, %d, 0, 5", n, len(v.Send), len(v.Left), len(v.Later), MaxAuthors, MaxAuthors)
 	}
 }
 
 func TestRecordMarker(t *testing.T) {
 	t.Parallel()
-	r := Record{Sent: []Key{{Comment, 12}, {Line, 5}, {Review, 7}}, Left: []Key{{Comment, 13}}}
+	r := Record{Sent: []request.Key{key(request.Comment, 12), key(request.Line, 5), key(request.Review, 7)}, Left: []request.Key{key(request.Comment, 13)}}
 	m := r.Marker()
 	if m != "<!-- agent-job-action:answered sent=c12,l5,r7 left=c13 -->" {
 		t.Errorf("Marker() = %q", m)
@@ -220,7 +232,7 @@ func TestRecordMarker(t *testing.T) {
 	if got, ok := ParseRecord(Record{}.Marker()); !ok || got.Sent != nil || got.Left != nil {
 		t.Errorf("empty record: %+v, %v", got, ok)
 	}
-	unsent := Record{Left: []Key{{Line, 9}}, Unsent: []Key{{Comment, 4}, {Review, 2}}, Upto: time.Unix(1764060000, 0).UTC()}
+	unsent := Record{Left: []request.Key{key(request.Line, 9)}, Unsent: []request.Key{key(request.Comment, 4), key(request.Review, 2)}, Upto: time.Unix(1764060000, 0).UTC()}
 	if m := unsent.Marker(); m != "<!-- agent-job-action:answered sent= left=l9 unsent=c4,r2 upto=1764060000 -->" {
 		t.Errorf("Marker() = %q", m)
 	} else if got, ok := ParseRecord(m); !ok || !slices.Equal(got.Unsent, unsent.Unsent) || !slices.Equal(got.Left, unsent.Left) || !got.Upto.Equal(unsent.Upto) {
@@ -267,3 +279,5 @@ func FuzzParseRecord(f *testing.F) {
 		}
 	})
 }
+
+func key(kind request.Kind, id int64) request.Key { return request.Key{Kind: kind, ID: id} }

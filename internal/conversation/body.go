@@ -57,9 +57,11 @@ type State struct {
 	// (backlog.Record.Marker), "" when it keeps none.
 	Record string
 	// Answered are the requests the run sent, shown when there is more
-	// than its own; Left are those it left out, with why.
+	// than its own; Left are those it left out, with why; Later those it
+	// did not judge, which the next run judges.
 	Answered []Ref
 	Left     []Ref
+	Later    []Ref
 }
 
 // Ref is a request a comment links to.
@@ -82,20 +84,65 @@ func (r Ref) render() string {
 	return s
 }
 
-// maxRefs bounds the requests a comment links, each list: a thread full
-// of outsiders' requests must not make the comment longer than GitHub
-// takes (65,536 characters).
-const maxRefs = 20
+// refsBudget bounds what the lists of requests take in a comment, in
+// bytes, all lists together: a thread full of outsiders' requests must not
+// make the comment longer than GitHub takes (65,536 characters), with room
+// for the rest of the comment and its record.
+const refsBudget = 32 << 10
 
-func refs(rs []Ref) string {
-	parts := make([]string, 0, min(len(rs), maxRefs)+1)
-	for _, r := range rs[:min(len(rs), maxRefs)] {
-		parts = append(parts, r.render())
+// refs lists rs within what is left of budget: each request with its
+// link while it fits, then the people who made the rest, by name, then a
+// count of those no name fits for.
+func refs(rs []Ref, budget *int) string {
+	var parts []string
+	take := func(s string) bool {
+		if len(s)+2 > *budget {
+			return false
+		}
+		*budget -= len(s) + 2
+		parts = append(parts, s)
+		return true
 	}
-	if len(rs) > maxRefs {
-		parts = append(parts, fmt.Sprintf("and %d more", len(rs)-maxRefs))
+	i := 0
+	for i < len(rs) && take(rs[i].render()) {
+		i++
 	}
-	return strings.Join(parts, "; ")
+	if i == len(rs) {
+		return strings.Join(parts, "; ")
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range rs[i:] {
+		key := strings.ToLower(r.Author)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		// Room is kept for the count and "and others".
+		name := escape.Markdown(r.Author)
+		if len(name)+2 > *budget-64 {
+			break
+		}
+		*budget -= len(name) + 2
+		names = append(names, name)
+	}
+	tail := fmt.Sprintf("and %d more", len(rs)-i)
+	if len(names) > 0 {
+		tail += " by " + strings.Join(names, ", ")
+		if len(names) < countAuthors(rs[i:]) {
+			tail += " and others"
+		}
+	}
+	return strings.Join(append(parts, tail), "; ")
+}
+
+// countAuthors counts the people who made rs.
+func countAuthors(rs []Ref) int {
+	seen := map[string]bool{}
+	for _, r := range rs {
+		seen[strings.ToLower(r.Author)] = true
+	}
+	return len(seen)
 }
 
 // markerPrefix starts the hidden marker that names the job in a comment.
@@ -213,11 +260,15 @@ func Render(s State) string {
 	if s.Note != "" {
 		b.WriteString("\n" + s.Note + "\n")
 	}
+	budget := refsBudget
 	if len(s.Answered) > 1 {
-		fmt.Fprintf(&b, "\nThis run answers %d requests together: %s.\n", len(s.Answered), refs(s.Answered))
+		fmt.Fprintf(&b, "\nThis run answers %d requests together: %s.\n", len(s.Answered), refs(s.Answered, &budget))
 	}
 	if len(s.Left) > 0 {
-		fmt.Fprintf(&b, "\nLeft out: %s.\n", refs(s.Left))
+		fmt.Fprintf(&b, "\nLeft out: %s.\n", refs(s.Left, &budget))
+	}
+	if len(s.Later) > 0 {
+		fmt.Fprintf(&b, "\nNot judged yet, so not answered: %s. The next run in this thread judges them.\n", refs(s.Later, &budget))
 	}
 	if run := escape.URL(s.RunURL); run != "" {
 		fmt.Fprintf(&b, "\n<sub>[Workflow run](%s)", run)

@@ -106,27 +106,28 @@ func (pg *pager) newest(ctx context.Context, match func(*ghclient.Comment) bool)
 
 // recent returns at least the newest ghclient.PerPage comments (all of
 // them in a shorter thread), oldest first: the last page and, when it is
-// not full, the page before it.
-func (pg *pager) recent(ctx context.Context) ([]*ghclient.Comment, error) {
+// not full, the page before it. whole says they are all the thread's
+// comments.
+func (pg *pager) recent(ctx context.Context) (comments []*ghclient.Comment, whole bool, err error) {
 	last, ok, err := pg.lastPage(ctx)
 	if err != nil || !ok {
-		return nil, err
+		return nil, false, err
 	}
 	page, _, err := pg.get(ctx, last)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	out := page.Comments
+	out, first := page.Comments, last
 	if last > 1 && len(out) < ghclient.PerPage {
 		before, ok, err := pg.get(ctx, last-1)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if ok {
-			out = append(before.Comments[:len(before.Comments):len(before.Comments)], out...)
+			out, first = append(before.Comments[:len(before.Comments):len(before.Comments)], out...), last-1
 		}
 	}
-	return out, nil
+	return out, first == 1, nil
 }
 
 // findNewest returns the newest comment on issue or pull request number

@@ -7,12 +7,15 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 // Read returns what the thread holds for package backlog: the newest
 // comments of its conversation (at least ghclient.PerPage of them), and in a
 // pull request (pr) the newest line comments and submitted reviews; and
-// the comments the token's own login wrote, with their records. The
+// the comments the token's own login wrote, with their records; and, when
+// the conversation is longer than the pages read, when the oldest comment
+// read was made (backlog.Thread.From). The
 // action's own comments are no requests, whoever wrote them; this run's
 // comment is left out.
 //
@@ -31,9 +34,12 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 	mine := t.id
 	t.mu.Unlock()
 	var th backlog.Thread
-	comments, err := t.comments().recent(ctx)
+	comments, whole, err := t.comments().recent(ctx)
 	if err != nil {
 		return th, fmt.Errorf("read the thread's comments: %w", err)
+	}
+	if !whole && len(comments) > 0 {
+		th.From = comments[0].CreatedAt
 	}
 	own := func(c *ghclient.Comment) bool { return c.ID != mine && IsOwn(c.Body) && ownedBy(c, self) }
 	for _, c := range comments {
@@ -42,7 +48,7 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 		case own(c):
 			th.Own = append(th.Own, owned(c))
 		case !IsOwn(c.Body):
-			th.Items = append(th.Items, backlog.Request{Key: backlog.Key{Kind: backlog.Comment, ID: c.ID},
+			th.Items = append(th.Items, &request.Request{Key: request.Key{Kind: request.Comment, ID: c.ID},
 				Author: c.Author, Bot: c.AuthorIsBot, Body: c.Body, URL: c.URL, At: c.CreatedAt})
 		}
 	}
@@ -68,7 +74,7 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 	for _, r := range reviews {
 		submitted[r.ID] = r.SubmittedAt
 		if !IsOwn(r.Body) {
-			th.Items = append(th.Items, backlog.Request{Key: backlog.Key{Kind: backlog.Review, ID: r.ID},
+			th.Items = append(th.Items, &request.Request{Key: request.Key{Kind: request.Review, ID: r.ID},
 				Author: r.Author, Bot: r.AuthorIsBot, Body: r.Body, URL: r.URL, At: r.SubmittedAt})
 		}
 	}
@@ -85,11 +91,19 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 			// A line comment is shown when its review is submitted.
 			at = when
 		}
-		th.Items = append(th.Items, backlog.Request{Key: backlog.Key{Kind: backlog.Line, ID: l.ID},
-			Author: l.Author, Bot: l.AuthorIsBot, Body: l.Body, URL: l.URL, At: at,
-			Path: l.Path, Line: l.Line, StartLine: l.StartLine, Side: l.Side, DiffHunk: l.DiffHunk, ReviewID: l.ReviewID})
+		req := LineRequest(l)
+		req.At = at
+		th.Items = append(th.Items, req)
 	}
 	return th, nil
+}
+
+// LineRequest is a line comment as a request.
+func LineRequest(l *ghclient.ReviewComment) *request.Request {
+	return &request.Request{Key: request.Key{Kind: request.Line, ID: l.ID},
+		Author: l.Author, Bot: l.AuthorIsBot, Body: l.Body, URL: l.URL, At: l.CreatedAt,
+		Place:    request.Place{Path: l.Path, Line: l.Line, StartLine: l.StartLine, Side: l.Side, DiffHunk: l.DiffHunk},
+		ReviewID: l.ReviewID}
 }
 
 func owned(c *ghclient.Comment) backlog.Owned {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/backlog"
+	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
 )
 
@@ -20,7 +21,7 @@ func TestRead(t *testing.T) {
 	t.Parallel()
 	gh, srv := newFake(t, fakegithub.Options{})
 	srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 12, Author: "docs-agent[bot]"})
-	record := backlog.Record{Sent: []backlog.Key{{Kind: backlog.Comment, ID: 1}}}.Marker()
+	record := backlog.Record{Sent: []request.Key{{Kind: request.Comment, ID: 1}}}.Marker()
 	ask := srv.SeedComment(12, "ada", false, "/docs one")
 	own := srv.SeedComment(12, fakegithub.BotLogin, true, marked("job_1")+record)
 	forged := srv.SeedComment(12, "mallory", false, marked("job_evil")+record)
@@ -35,7 +36,7 @@ func TestRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Own) != 1 || got.Own[0].ID != own || got.Own[0].Record == nil || !slices.Equal(got.Own[0].Record.Sent, []backlog.Key{{Kind: backlog.Comment, ID: 1}}) {
+	if len(got.Own) != 1 || got.Own[0].ID != own || got.Own[0].Record == nil || !slices.Equal(got.Own[0].Record.Sent, []request.Key{{Kind: request.Comment, ID: 1}}) {
 		t.Errorf("Own = %+v, want comment %d with its record", got.Own, own)
 	}
 	var keys []string
@@ -48,8 +49,8 @@ func TestRead(t *testing.T) {
 			t.Errorf("a bot's comment is not marked as a bot's: %+v", it)
 		}
 	}
-	want := []string{backlog.Key{Kind: backlog.Comment, ID: ask}.String(), backlog.Key{Kind: backlog.Comment, ID: other}.String(),
-		backlog.Key{Kind: backlog.Review, ID: review}.String(), backlog.Key{Kind: backlog.Line, ID: lineID}.String()}
+	want := []string{request.Key{Kind: request.Comment, ID: ask}.String(), request.Key{Kind: request.Comment, ID: other}.String(),
+		request.Key{Kind: request.Review, ID: review}.String(), request.Key{Kind: request.Line, ID: lineID}.String()}
 	if !slices.Equal(keys, want) {
 		t.Errorf("items %v, want %v (not the forged %d, not the run's own comment)", keys, want, forged)
 	}
@@ -78,7 +79,7 @@ func TestReadNeedsIdentity(t *testing.T) {
 	if _, err := th.Read(context.Background(), false); !errors.Is(err, ErrUnknownIdentity) || len(rec.Calls()) != 0 {
 		t.Errorf("Read() = %v after %v; want ErrUnknownIdentity and no call", err, rec.Calls())
 	}
-	th.React(context.Background(), 55, "issue", "eyes")
+	th.React(context.Background(), 55, request.Comment, "eyes")
 	if th.Self() != self {
 		t.Errorf("Self() = %q after a reaction, want %q", th.Self(), self)
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 // Recorder is an in-memory GitHub for tests of the thread logic, with no
@@ -118,10 +119,10 @@ func (r *Recorder) ListCommentsPage(_ context.Context, owner, repo string, numbe
 }
 
 // AddReaction records the reaction, by Self; it keeps none.
-func (r *Recorder) AddReaction(_ context.Context, owner, repo string, commentID int64, kind, content string) (*ghclient.Reaction, error) {
+func (r *Recorder) AddReaction(_ context.Context, owner, repo string, commentID int64, kind request.Kind, content string) (*ghclient.Reaction, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err := r.call(fmt.Sprintf("AddReaction %s/%s %d %s %s", owner, repo, commentID, kind, content)); err != nil {
+	if err := r.call(fmt.Sprintf("AddReaction %s/%s %d %s %s", owner, repo, commentID, map[request.Kind]string{request.Comment: "issue", request.Line: "review"}[kind], content)); err != nil {
 		return nil, err
 	}
 	return &ghclient.Reaction{By: r.Self, New: true}, nil

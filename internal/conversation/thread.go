@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 // GitHub is what a conversation needs from GitHub. *ghclient.Client is
@@ -16,7 +18,7 @@ type GitHub interface {
 	CreateComment(ctx context.Context, owner, repo string, number int, body string) (*ghclient.Comment, error)
 	UpdateComment(ctx context.Context, owner, repo string, id int64, body string) (*ghclient.Comment, error)
 	ListCommentsPage(ctx context.Context, owner, repo string, number, page int) (*ghclient.CommentPage, error)
-	AddReaction(ctx context.Context, owner, repo string, commentID int64, kind, content string) (*ghclient.Reaction, error)
+	AddReaction(ctx context.Context, owner, repo string, commentID int64, kind request.Kind, content string) (*ghclient.Reaction, error)
 	LineComments(ctx context.Context, owner, repo string, number int) ([]*ghclient.ReviewComment, error)
 	Reviews(ctx context.Context, owner, repo string, number int) ([]*ghclient.Review, error)
 }
@@ -63,14 +65,14 @@ type Thread struct {
 
 // React adds a reaction (e.g. "eyes") to a comment of the thread. The
 // reaction names the token's login, which Self then returns.
-func (t *Thread) React(ctx context.Context, commentID int64, kind, content string) {
+func (t *Thread) React(ctx context.Context, commentID int64, kind request.Kind, content string) {
 	_, _ = t.react(ctx, commentID, kind, content)
 }
 
-// Claim reacts 👀 to a comment of the thread (kind is ghclient.KindIssue
-// or KindReview) and reports whether the reaction is new: GitHub answers
+// Claim reacts 👀 to a comment of the thread (kind is request.Comment or
+// request.Line) and reports whether the reaction is new: GitHub answers
 // 200 instead of 201 when the token had reacted so already.
-func (t *Thread) Claim(ctx context.Context, commentID int64, kind string) (bool, error) {
+func (t *Thread) Claim(ctx context.Context, commentID int64, kind request.Kind) (bool, error) {
 	r, err := t.react(ctx, commentID, kind, "eyes")
 	if err != nil {
 		return false, err
@@ -80,7 +82,7 @@ func (t *Thread) Claim(ctx context.Context, commentID int64, kind string) (bool,
 
 // react adds the reaction, learns the token's login from it, and warns
 // when it cannot.
-func (t *Thread) react(ctx context.Context, commentID int64, kind, content string) (*ghclient.Reaction, error) {
+func (t *Thread) react(ctx context.Context, commentID int64, kind request.Kind, content string) (*ghclient.Reaction, error) {
 	r, err := t.GH.AddReaction(ctx, t.Owner, t.Repo, commentID, kind, content)
 	if err != nil {
 		t.warn("add a reaction to the comment", err)
@@ -154,6 +156,9 @@ func (t *Thread) Show(ctx context.Context, s State) {
 	case t.id == 0:
 		c, err := t.GH.CreateComment(ctx, t.Owner, t.Repo, t.Number, body)
 		if err != nil {
+			c = t.created(ctx, body, err)
+		}
+		if c == nil {
 			t.broken = true
 			t.warn("write the comment", err)
 			return
@@ -166,6 +171,31 @@ func (t *Thread) Show(ctx context.Context, s State) {
 		}
 	}
 	t.last = body
+}
+
+// created finds the comment a create that failed with err may still have
+// made: GitHub can make it and the answer be lost (a 502, a dropped
+// connection). Nothing is created twice: the caller never tries again. It
+// is nil when GitHub refused (it made nothing), when the token's login is
+// not known (a comment cannot be told from a copy), or when the newest
+// comments hold none by that login with exactly body, which holds what the
+// run records.
+func (t *Thread) created(ctx context.Context, body string, err error) *ghclient.Comment {
+	if ghclient.IsRefusal(err) || t.author == "" || ctx.Err() != nil {
+		return nil
+	}
+	// A fresh read: the pages Read kept are from before the create.
+	pg := &pager{gh: t.GH, owner: t.Owner, repo: t.Repo, number: t.Number, count: t.Comments + 1}
+	newest, _, ferr := pg.recent(ctx)
+	if ferr != nil {
+		return nil
+	}
+	for _, c := range slices.Backward(newest) {
+		if ownedBy(c, t.author) && c.Body == body {
+			return c
+		}
+	}
+	return nil
 }
 
 // URL returns the comment's address, or "" when there is none.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 const self = "github-actions[bot]"
@@ -118,9 +119,9 @@ func TestReact(t *testing.T) {
 	}}
 	var w warnings
 	th := newThread(rec, &w)
-	th.React(context.Background(), 55, "issue", "eyes")
-	th.React(context.Background(), 56, "review", "rocket")
-	th.React(context.Background(), 57, "review", "rocket")
+	th.React(context.Background(), 55, request.Comment, "eyes")
+	th.React(context.Background(), 56, request.Line, "rocket")
+	th.React(context.Background(), 57, request.Line, "rocket")
 	want := []string{"AddReaction acme/docs 55 issue eyes", "AddReaction acme/docs 56 review rocket", "AddReaction acme/docs 57 review rocket"}
 	if got := rec.Calls(); !slices.Equal(got, want) {
 		t.Errorf("calls = %q, want %q", got, want)

@@ -1,9 +1,10 @@
 // Package event reads what triggered the workflow run: the event name and
 // the webhook payload the runner saved to a file, within bounds. It reduces
-// the payload to the few facts the action needs (which issue or pull
-// request, which comment or review, who sent it, whether it is a request)
-// and finds the trigger phrase in what a reader of it sees (package
-// visible). Package prompt builds the default prompt from the same facts.
+// the payload to the few facts the action needs: the thread it happened in
+// (which issue or pull request, who sent it) and the request it makes, in
+// the shape package request gives every request, and whether its action
+// is one that asks (Request). It reads no text as Markdown: whether a
+// reader sees a request is judged later, by package admit.
 package event
 
 import (
@@ -13,14 +14,16 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-github/v62/github"
 
-	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
-// Trigger is the part of the event the action uses.
+// Trigger is the part of the event the action uses: the thread it
+// happened in, and the request it makes (Own).
 type Trigger struct {
 	Event  string // GITHUB_EVENT_NAME
 	Owner  string
@@ -29,13 +32,6 @@ type Trigger struct {
 	IsPR   bool // Number is a pull request
 	Title  string
 	URL    string // html_url of the issue or pull request
-	// CommentID is 0 unless the event is a comment.
-	CommentID   int64
-	CommentKind string // ghclient.KindIssue or ghclient.KindReview
-	CommentBody string
-	// CommentURL is the html_url of the comment or review that triggered
-	// the run; "" for other events.
-	CommentURL string
 	// CommentCount is the issue's or pull request's number of comments in
 	// the conversation, as the payload states it; 0 when it does not.
 	CommentCount int
@@ -50,16 +46,18 @@ type Trigger struct {
 	// does not hold it.
 	HeadRef string
 
-	// A pull_request_review_comment's place in the diff.
-	Path      string
-	Line      int // the (last) line commented on; 0 when outdated
-	StartLine int // the first line of a multi-line comment; 0 if none
-	Side      string
-	DiffHunk  string
+	// Own is the request the event makes: a comment, a line comment or a
+	// review (whatever its action; Request says whether it asks), or for
+	// an issue or pull request event the event itself (kind
+	// request.Event). It is nil for the events nobody makes as a request
+	// (a dispatch, a schedule, a push) and when the payload names nobody.
+	Own *request.Request
+}
 
-	// A pull_request_review. Its body is the text a request is read from.
-	ReviewID   int64
-	ReviewBody string
+// IsComment reports whether the event is a comment or a review, whose text
+// is the request.
+func (t *Trigger) IsComment() bool {
+	return t.Own != nil && t.Own.Kind != request.Event
 }
 
 // Read returns the trigger of a run: name is the event's name
@@ -123,26 +121,15 @@ func Read(ctx context.Context, name, path, repository string) (*Trigger, error) 
 	return t, nil
 }
 
-// MaxBodyChars is the most characters GitHub takes in the body of an
-// issue, a pull request, a comment or a review. A longer one in a payload
-// did not come from GitHub, and parsing it as Markdown would cost the run
-// far more than any real body does.
-const MaxBodyChars = 65536
-
-// WithinLimit reports whether s is at most MaxBodyChars characters long.
-func WithinLimit(s string) bool {
-	// Counted in bytes first: a byte count within the cap is within it in
-	// characters too, whatever the text.
-	return len(s) <= MaxBodyChars || utf8.RuneCountInString(s) <= MaxBodyChars
-}
-
 // checkLengths refuses a text longer than GitHub allows.
 func (t *Trigger) checkLengths() error {
-	for _, b := range []struct{ what, text string }{
-		{"comment", t.CommentBody}, {"review", t.ReviewBody}, {"issue or pull request body", t.IssueBody}, {"title", t.Title},
-	} {
-		if !WithinLimit(b.text) {
-			return fmt.Errorf("the %s is %d characters, over the %d GitHub allows", b.what, utf8.RuneCountInString(b.text), MaxBodyChars)
+	texts := []struct{ what, text string }{{"issue or pull request body", t.IssueBody}, {"title", t.Title}}
+	if t.IsComment() {
+		texts = append(texts, struct{ what, text string }{t.Own.Kind.Name(), t.Own.Body})
+	}
+	for _, b := range texts {
+		if !request.WithinLimit(b.text) {
+			return fmt.Errorf("the %s is %d characters, over the %d GitHub allows", b.what, utf8.RuneCountInString(b.text), request.MaxBodyChars)
 		}
 	}
 	return nil
@@ -224,11 +211,8 @@ func readIssueComment(payload []byte, t *Trigger) error {
 	}
 	t.Action = e.GetAction()
 	setIssue(t, e.Issue)
-	t.CommentID = e.Comment.GetID()
-	t.CommentKind = ghclient.KindIssue
-	t.CommentBody = e.Comment.GetBody()
-	t.CommentURL = e.Comment.GetHTMLURL()
 	setSender(t, e.Sender, e.Comment.User)
+	t.own(request.Comment, e.Comment.GetID(), e.Comment.GetBody(), e.Comment.GetHTMLURL(), e.Comment.GetCreatedAt().Time)
 	return nil
 }
 
@@ -242,16 +226,11 @@ func readReviewComment(payload []byte, t *Trigger) error {
 	}
 	t.Action = e.GetAction()
 	setPullRequest(t, e.PullRequest)
-	t.CommentID = e.Comment.GetID()
-	t.CommentKind = ghclient.KindReview
-	t.CommentBody = e.Comment.GetBody()
-	t.CommentURL = e.Comment.GetHTMLURL()
-	t.Path = e.Comment.GetPath()
-	t.Line = e.Comment.GetLine()
-	t.StartLine = e.Comment.GetStartLine()
-	t.Side = e.Comment.GetSide()
-	t.DiffHunk = e.Comment.GetDiffHunk()
 	setSender(t, e.Sender, e.Comment.User)
+	c := e.Comment
+	t.own(request.Line, c.GetID(), c.GetBody(), c.GetHTMLURL(), c.GetCreatedAt().Time)
+	t.Own.Place = request.Place{Path: c.GetPath(), Line: c.GetLine(), StartLine: c.GetStartLine(), Side: c.GetSide(), DiffHunk: c.GetDiffHunk()}
+	t.Own.ReviewID = c.GetPullRequestReviewID()
 	return nil
 }
 
@@ -265,10 +244,8 @@ func readReview(payload []byte, t *Trigger) error {
 	}
 	t.Action = e.GetAction()
 	setPullRequest(t, e.PullRequest)
-	t.ReviewID = e.Review.GetID()
-	t.ReviewBody = e.Review.GetBody()
-	t.CommentURL = e.Review.GetHTMLURL()
 	setSender(t, e.Sender, e.Review.User)
+	t.own(request.Review, e.Review.GetID(), e.Review.GetBody(), e.Review.GetHTMLURL(), e.Review.GetSubmittedAt().Time)
 	return nil
 }
 
@@ -301,6 +278,7 @@ func readIssues(payload []byte, t *Trigger) error {
 	t.Label = e.GetLabel().GetName()
 	t.Assignee = e.GetAssignee().GetLogin()
 	setSender(t, e.Sender, e.Issue.User)
+	t.ownEvent()
 	return nil
 }
 
@@ -317,6 +295,7 @@ func readPullRequest(payload []byte, t *Trigger) error {
 	t.Label = e.GetLabel().GetName()
 	t.Assignee = e.GetAssignee().GetLogin()
 	setSender(t, e.Sender, e.PullRequest.User)
+	t.ownEvent()
 	return nil
 }
 
@@ -335,6 +314,7 @@ func readOther(payload []byte, t *Trigger) {
 		t.Action = *e.Action
 	}
 	setSender(t, e.Sender, nil)
+	t.ownEvent()
 }
 
 func setIssue(t *Trigger, i *github.Issue) {
@@ -369,5 +349,21 @@ func setSender(t *Trigger, sender, author *github.User) {
 		return
 	}
 	t.Sender = u.GetLogin()
-	t.SenderIsBot = ghclient.IsBot(u.GetLogin(), u.GetType())
+	t.SenderIsBot = request.IsBot(u.GetLogin(), u.GetType())
+}
+
+// own sets the request a comment or a review makes: its author is the
+// event's sender.
+func (t *Trigger) own(kind request.Kind, id int64, body, url string, at time.Time) {
+	t.Own = &request.Request{Key: request.Key{Kind: kind, ID: id}, Author: t.Sender, Bot: t.SenderIsBot, Body: body, URL: url, At: at}
+}
+
+// ownEvent sets the request an event other than a comment or a review
+// makes, when it names who caused it.
+func (t *Trigger) ownEvent() {
+	if t.Sender == "" {
+		return
+	}
+	t.Own = &request.Request{Key: request.Key{Kind: request.Event, ID: int64(t.Number)}, Author: t.Sender, Bot: t.SenderIsBot,
+		Title: t.Title, Body: t.IssueBody, URL: t.URL}
 }

@@ -7,20 +7,24 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 func TestRead(t *testing.T) {
 	t.Parallel()
 	unreadable := t.TempDir() // a directory: os.ReadFile fails on it
 	cases := []struct {
-		name    string
-		event   string
-		file    string // under testdata; "" leaves GITHUB_EVENT_PATH unset
-		path    string // overrides file with a literal path
-		repo    string
-		want    *Trigger
+		name  string
+		event string
+		file  string // under testdata; "" leaves GITHUB_EVENT_PATH unset
+		path  string // overrides file with a literal path
+		repo  string
+		want  *Trigger
+		// own is the request the event makes, when it is a comment; for
+		// other events it is the event itself, by its sender.
+		own     *request.Request
 		wantErr string
 	}{
 		{
@@ -28,40 +32,39 @@ func TestRead(t *testing.T) {
 			want: &Trigger{
 				Event: "issue_comment", Owner: "acme", Repo: "docs", Number: 12,
 				Title: "Document the webhooks API", URL: "https://github.com/acme/docs/issues/12",
-				CommentID: 1900000001, CommentKind: "issue", CommentBody: "/docs add a page for webhooks",
-				CommentURL: "https://github.com/acme/docs/issues/12#issuecomment-1900000001",
-				IssueBody:  "The webhooks page is missing.", Sender: "octocat", Action: "created",
+				IssueBody: "The webhooks page is missing.", Sender: "octocat", Action: "created",
 			},
+			own: &request.Request{Key: request.Key{Kind: request.Comment, ID: 1900000001}, Author: "octocat", Body: "/docs add a page for webhooks",
+				URL: "https://github.com/acme/docs/issues/12#issuecomment-1900000001"},
 		},
 		{
 			name: "issue comment on a pull request", event: "issue_comment", file: "issue_comment_pr.json", repo: "acme/docs",
 			want: &Trigger{
 				Event: "issue_comment", Owner: "acme", Repo: "docs", Number: 34, IsPR: true,
 				Title: "Add quickstart", URL: "https://github.com/acme/docs/pull/34",
-				CommentID: 1900000002, CommentKind: "issue", CommentBody: "please /docs fix the typos",
-				CommentURL: "https://github.com/acme/docs/pull/34#issuecomment-1900000002",
-				Sender:     "hubot", Action: "created",
+				Sender: "hubot", Action: "created",
 			},
+			own: &request.Request{Key: request.Key{Kind: request.Comment, ID: 1900000002}, Author: "hubot", Body: "please /docs fix the typos",
+				URL: "https://github.com/acme/docs/pull/34#issuecomment-1900000002"},
 		},
 		{
 			name: "comment by a bot", event: "issue_comment", file: "issue_comment_bot.json", repo: "acme/docs",
 			want: &Trigger{
 				Event: "issue_comment", Owner: "acme", Repo: "docs", Number: 12,
 				Title: "Document the webhooks API", URL: "https://github.com/acme/docs/issues/12",
-				CommentID: 1900000003, CommentKind: "issue", CommentBody: "Agent job started. /docs",
 				Sender: "github-actions[bot]", SenderIsBot: true, Action: "created",
 			},
+			own: &request.Request{Key: request.Key{Kind: request.Comment, ID: 1900000003}, Author: "github-actions[bot]", Bot: true, Body: "Agent job started. /docs"},
 		},
 		{
 			name: "review comment", event: "pull_request_review_comment", file: "pull_request_review_comment.json", repo: "acme/docs",
 			want: &Trigger{
 				Event: "pull_request_review_comment", Owner: "acme", Repo: "docs", Number: 34, IsPR: true,
 				Title: "Add quickstart", URL: "https://github.com/acme/docs/pull/34",
-				CommentID: 1800000001, CommentKind: "review", CommentBody: "/docs reword this step",
-				CommentURL: "https://github.com/acme/docs/pull/34#discussion_r1800000001",
-				IssueBody:  "First draft.", Sender: "octocat", Action: "created",
-				Path: "guides/quickstart.mdx", Line: 14,
+				IssueBody: "First draft.", Sender: "octocat", Action: "created",
 			},
+			own: &request.Request{Key: request.Key{Kind: request.Line, ID: 1800000001}, Author: "octocat", Body: "/docs reword this step",
+				URL: "https://github.com/acme/docs/pull/34#discussion_r1800000001", Place: request.Place{Path: "guides/quickstart.mdx", Line: 14}, ReviewID: 1700000001},
 		},
 		{
 			name: "issue opened", event: "issues", file: "issues_opened.json", repo: "acme/docs",
@@ -169,8 +172,21 @@ func TestRead(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Read(context.Background(), ) error = %v", err)
 			}
+			own := tc.own
+			if own == nil && tc.want.Sender != "" {
+				own = &request.Request{Key: request.Key{Kind: request.Event, ID: int64(tc.want.Number)}, Author: tc.want.Sender, Bot: tc.want.SenderIsBot,
+					Title: tc.want.Title, Body: tc.want.IssueBody, URL: tc.want.URL}
+			}
+			gotOwn := got.Own
+			got.Own = nil
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Read(context.Background(), ) =\n%+v\nwant\n%+v", got, tc.want)
+			}
+			if gotOwn != nil {
+				gotOwn.At = time.Time{} // as the fixture has it, or not
+			}
+			if !reflect.DeepEqual(gotOwn, own) {
+				t.Errorf("Read(context.Background(), ).Own =\n%+v\nwant\n%+v", gotOwn, own)
 			}
 		})
 	}
@@ -191,28 +207,5 @@ func TestReadSenderFallback(t *testing.T) {
 	}
 	if got.Sender != "renovate[bot]" || !got.SenderIsBot {
 		t.Errorf("Sender = %q, SenderIsBot = %v; want renovate[bot], true", got.Sender, got.SenderIsBot)
-	}
-}
-
-func TestIsBot(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		login, typ string
-		want       bool
-	}{
-		{"github-actions[bot]", "Bot", true},
-		{"docs-app", "Bot", true},
-		{"renovate[bot]", "", true},
-		{"renovate[bot]", "User", true},
-		{"octocat", "User", false},
-		{"octocat", "", false},
-		{"bot", "User", false},
-		{"[bot]user", "User", false},
-		{"acme", "Organization", false},
-	}
-	for _, tc := range cases {
-		if got := ghclient.IsBot(tc.login, tc.typ); got != tc.want {
-			t.Errorf("IsBot(%q, %q) = %v, want %v", tc.login, tc.typ, got, tc.want)
-		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
-	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 // TestReadFacts checks the facts that answering in a pull request needs,
@@ -34,9 +34,9 @@ func TestReadFacts(t *testing.T) {
 				"comment":{"id":777,"body":"/docs simpler","path":"guide.md","line":41,"side":"RIGHT","diff_hunk":"@@ -40,2 +40,2 @@\n-Old","html_url":"https://github.com/acme/docs/pull/4#discussion_r777"},
 				"sender":{"login":"ann","type":"User"},"repository":{"full_name":"acme/docs"}}`),
 			check: func(g *Trigger) bool {
-				return g.Path == "guide.md" && g.Line == 41 && g.StartLine == 0 && g.Side == "RIGHT" &&
-					g.DiffHunk == "@@ -40,2 +40,2 @@\n-Old" && g.CommentURL == "https://github.com/acme/docs/pull/4#discussion_r777" &&
-					g.CommentKind == ghclient.KindReview && g.HeadRef == "tone"
+				return g.Own.Path == "guide.md" && g.Own.Line == 41 && g.Own.StartLine == 0 && g.Own.Side == "RIGHT" &&
+					g.Own.DiffHunk == "@@ -40,2 +40,2 @@\n-Old" && g.Own.URL == "https://github.com/acme/docs/pull/4#discussion_r777" &&
+					g.Own.Kind == request.Line && g.HeadRef == "tone"
 			},
 			want: "guide.md line 41 RIGHT, its hunk and URL, head branch tone",
 		},
@@ -46,8 +46,8 @@ func TestReadFacts(t *testing.T) {
 				"review":{"id":888,"body":null,"state":"commented","html_url":"https://github.com/acme/docs/pull/4#pullrequestreview-888","user":{"login":"ann"}},
 				"sender":{"login":"ann","type":"User"},"repository":{"full_name":"acme/docs"}}`),
 			check: func(g *Trigger) bool {
-				return g.ReviewID == 888 && g.ReviewBody == "" &&
-					g.CommentURL == "https://github.com/acme/docs/pull/4#pullrequestreview-888" && g.CommentID == 0 &&
+				return g.Own.Kind == request.Review && g.Own.ID == 888 && g.Own.Body == "" &&
+					g.Own.URL == "https://github.com/acme/docs/pull/4#pullrequestreview-888" &&
 					g.Number == 4 && g.IsPR && g.HeadRef == "tone"
 			},
 			want: "review 888, no body, on PR 4, head branch tone",
@@ -75,7 +75,7 @@ func TestReadFacts(t *testing.T) {
 			path: written(`{"action":"created","issue":{"number":3,"user":{"login":"ann"}},
 				"comment":{"id":999,"body":"/docs go","html_url":"https://github.com/acme/docs/issues/3#issuecomment-999","user":{"login":"ann"}},"sender":{"login":"ann"}}`),
 			check: func(g *Trigger) bool {
-				return g.CommentURL == "https://github.com/acme/docs/issues/3#issuecomment-999" && !g.IsPR
+				return g.Own.URL == "https://github.com/acme/docs/issues/3#issuecomment-999" && !g.IsPR
 			},
 			want: "the comment's URL, not a pull request",
 		},
@@ -91,7 +91,7 @@ func TestReadFacts(t *testing.T) {
 			path: written(`{"action":"created","pull_request":{"number":8,"comments":3,"head":{"ref":"fix","repo":{"full_name":"fork/r"}}},
 				"comment":{"id":6,"body":"/docs shorten","path":"a.md","start_line":10,"line":12,"side":"LEFT","diff_hunk":"@@ -10,3 +10,3 @@"},"sender":{"login":"ann"}}`),
 			check: func(g *Trigger) bool {
-				return g.StartLine == 10 && g.Line == 12 && g.Side == "LEFT" && g.Path == "a.md" && g.HeadRef == "fix" && g.CommentCount == 3
+				return g.Own.StartLine == 10 && g.Own.Line == 12 && g.Own.Side == "LEFT" && g.Own.Path == "a.md" && g.HeadRef == "fix" && g.CommentCount == 3
 			},
 			want: "lines 10 to 12 of a.md, LEFT, head branch fix, 3 comments",
 		},
@@ -99,7 +99,7 @@ func TestReadFacts(t *testing.T) {
 			name: "review with a body", event: "pull_request_review",
 			path: written(`{"action":"submitted","pull_request":{"number":8},"review":{"id":9,"body":"/docs tighten","state":"changes_requested","user":{"login":"bo"}}}`),
 			check: func(g *Trigger) bool {
-				return g.ReviewBody == "/docs tighten" && g.ReviewID == 9 && g.Sender == "bo" && g.CommentBody == ""
+				return g.Own.Kind == request.Review && g.Own.Body == "/docs tighten" && g.Own.ID == 9 && g.Sender == "bo"
 			},
 			want: "body /docs tighten, review 9, sent by the reviewer when sender is missing",
 		},
@@ -149,10 +149,10 @@ func TestRequest(t *testing.T) {
 		label, assignee string
 		reason          string // "" for a request
 	}{
-		{name: "new comment", t: &Trigger{Event: "issue_comment", Action: "created", CommentID: 1}},
-		{name: "edited comment", t: &Trigger{Event: "issue_comment", Action: "edited", CommentID: 1},
+		{name: "new comment", t: &Trigger{Event: "issue_comment", Action: "created", Own: comment(1)}},
+		{name: "edited comment", t: &Trigger{Event: "issue_comment", Action: "edited", Own: comment(1)},
 			reason: "the comment was edited, not created: only new comments are requests"},
-		{name: "comment without an action", t: &Trigger{Event: "issue_comment", CommentID: 1},
+		{name: "comment without an action", t: &Trigger{Event: "issue_comment", Own: comment(1)},
 			reason: `the comment was "", not created: only new comments are requests`},
 		{name: "deleted review comment", t: &Trigger{Event: "pull_request_review_comment", Action: "deleted"},
 			reason: "the comment was deleted, not created: only new comments are requests"},
@@ -203,4 +203,8 @@ func TestRequest(t *testing.T) {
 			}
 		})
 	}
+}
+
+func comment(id int64) *request.Request {
+	return &request.Request{Key: request.Key{Kind: request.Comment, ID: id}}
 }

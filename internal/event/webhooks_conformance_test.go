@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 // WebhooksEnv names the folder of the @octokit/webhooks-examples package
@@ -218,8 +218,12 @@ func TestReadWebhooks(t *testing.T) {
 			if got.Sender != w.sender || got.SenderIsBot != w.bot {
 				t.Errorf("sender %q (bot %v), want %q (bot %v)", got.Sender, got.SenderIsBot, w.sender, w.bot)
 			}
-			if got.Number != w.number || got.CommentID != w.commentID || got.Action != w.action {
-				t.Errorf("number %d, comment %d, action %q; want %d, %d, %q", got.Number, got.CommentID, got.Action, w.number, w.commentID, w.action)
+			commentID := int64(0)
+			if got.IsComment() && got.Own.Kind != request.Review {
+				commentID = got.Own.ID
+			}
+			if got.Number != w.number || commentID != w.commentID || got.Action != w.action {
+				t.Errorf("number %d, comment %d, action %q; want %d, %d, %q", got.Number, commentID, got.Action, w.number, w.commentID, w.action)
 			}
 			ok, reason := got.Request("", "")
 			if ok != (w.reason == "") || reason != w.reason {
@@ -245,9 +249,9 @@ func TestReadFactsOfExamples(t *testing.T) {
 			name: "review comment on one line", event: "pull_request_review_comment",
 			path: filepath.Join(webhooks, "pull_request_review_comment.created.1.json"),
 			check: func(g *Trigger) bool {
-				return g.Path == "README.md" && g.Line == 265 && g.StartLine == 0 && g.Side == "RIGHT" &&
-					g.DiffHunk == "@@ -1 +1 @@\n-# Hello-World" && g.CommentURL == hello+"#discussion_r284312630" &&
-					g.CommentKind == ghclient.KindReview && g.HeadRef == "changes"
+				return g.Own.Path == "README.md" && g.Own.Line == 265 && g.Own.StartLine == 0 && g.Own.Side == "RIGHT" &&
+					g.Own.DiffHunk == "@@ -1 +1 @@\n-# Hello-World" && g.Own.URL == hello+"#discussion_r284312630" &&
+					g.Own.Kind == request.Line && g.HeadRef == "changes"
 			},
 			want: "README.md line 265 RIGHT, its hunk and URL, head branch changes",
 		},
@@ -255,8 +259,8 @@ func TestReadFactsOfExamples(t *testing.T) {
 			name: "submitted review", event: "pull_request_review",
 			path: filepath.Join(webhooks, "pull_request_review.submitted.0.json"),
 			check: func(g *Trigger) bool {
-				return g.ReviewID == 237895671 && g.ReviewBody == "" &&
-					g.CommentURL == hello+"#pullrequestreview-237895671" && g.CommentID == 0 &&
+				return g.Own.Kind == request.Review && g.Own.ID == 237895671 && g.Own.Body == "" &&
+					g.Own.URL == hello+"#pullrequestreview-237895671" &&
 					g.Number == 2 && g.IsPR && g.HeadRef == "changes"
 			},
 			want: "review 237895671, no body, on PR 2, head branch changes",
@@ -279,7 +283,7 @@ func TestReadFactsOfExamples(t *testing.T) {
 		{
 			name: "issue comment", event: "issue_comment", path: filepath.Join(webhooks, "issue_comment.created.0.json"),
 			check: func(g *Trigger) bool {
-				return g.CommentURL == "https://github.com/Codertocat/Hello-World/issues/1#issuecomment-492700400" && !g.IsPR
+				return g.Own.URL == "https://github.com/Codertocat/Hello-World/issues/1#issuecomment-492700400" && !g.IsPR
 			},
 			want: "the comment's URL, not a pull request",
 		},

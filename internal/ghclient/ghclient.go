@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 // DefaultAPIURL is GitHub.com's API, for a GITHUB_API_URL left empty.
@@ -187,12 +188,6 @@ func readPage[T any](page int, list func(page, perPage int) ([]T, *github.Respon
 	return items, out, nil
 }
 
-// Reaction kinds: which endpoint a comment's reactions live under.
-const (
-	KindIssue  = "issue"  // comments on the conversation of an issue or pull request
-	KindReview = "review" // pull request review comments, on the diff
-)
-
 // reactions are the contents GitHub accepts; it answers 422 to others.
 var reactions = []string{"+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"}
 
@@ -206,8 +201,9 @@ type Reaction struct {
 }
 
 // AddReaction reacts with content ("eyes", "rocket", ...) to a comment of the
-// given kind. Reacting twice with the same content is not an error.
-func (c *Client) AddReaction(ctx context.Context, owner, repo string, commentID int64, kind, content string) (*Reaction, error) {
+// given kind (request.Comment or request.Line: which endpoint its reactions
+// live under). Reacting twice with the same content is not an error.
+func (c *Client) AddReaction(ctx context.Context, owner, repo string, commentID int64, kind request.Kind, content string) (*Reaction, error) {
 	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("add reaction to comment %d: %w", commentID, err)
 	}
@@ -220,12 +216,12 @@ func (c *Client) AddReaction(ctx context.Context, owner, repo string, commentID 
 		err  error
 	)
 	switch kind {
-	case KindIssue:
+	case request.Comment:
 		r, resp, err = c.gh.Reactions.CreateIssueCommentReaction(ctx, owner, repo, commentID, content)
-	case KindReview:
+	case request.Line:
 		r, resp, err = c.gh.Reactions.CreatePullRequestCommentReaction(ctx, owner, repo, commentID, content)
 	default:
-		return nil, fmt.Errorf("add reaction to comment %d: unknown comment kind %q", commentID, kind)
+		return nil, fmt.Errorf("add reaction to comment %d: a %s takes no reactions", commentID, kind.Name())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("add reaction to comment %d: %w", commentID, clean(err))
@@ -259,29 +255,13 @@ func (c *Client) Permission(ctx context.Context, owner, repo, user string) (stri
 		}
 		return "", fmt.Errorf("permission of %s: %w", user, clean(err))
 	}
-	if slices.Contains(Levels, p.RoleName) {
+	if slices.Contains(request.Levels, p.RoleName) {
 		return p.RoleName, nil
 	}
-	if slices.Contains(Levels, p.Permission) {
+	if slices.Contains(request.Levels, p.Permission) {
 		return p.Permission, nil
 	}
 	return "", fmt.Errorf("permission of %s: unknown permission %q", user, p.Permission)
-}
-
-// Levels lists GitHub's repository permission levels, lowest first.
-var Levels = []string{"none", "read", "triage", "write", "maintain", "admin"}
-
-// PermissionAtLeast reports whether have grants need, in the order of
-// Levels. An unknown level on either side grants nothing.
-func PermissionAtLeast(have, need string) bool {
-	h, n := slices.Index(Levels, have), slices.Index(Levels, need)
-	return h >= 0 && n >= 0 && h >= n
-}
-
-// IsBot reports whether an account is a bot: GitHub Apps have type "Bot",
-// and their logins end in "[bot]" even where a payload says "User".
-func IsBot(login, typ string) bool {
-	return typ == "Bot" || strings.HasSuffix(login, "[bot]")
 }
 
 // IsForbidden reports whether GitHub refused the request for lack of
@@ -303,6 +283,17 @@ func IsUnauthorized(err error) bool {
 func IsNotFound(err error) bool {
 	var e *github.ErrorResponse
 	return errors.As(err, &e) && e.Response != nil && e.Response.StatusCode == http.StatusNotFound
+}
+
+// IsRefusal reports whether GitHub answered the request with a 4xx status
+// (a refusal, a missing resource, a rate limit): it did nothing. Any other
+// failure (a 5xx, a lost connection) may have come after GitHub acted.
+func IsRefusal(err error) bool {
+	var e *github.ErrorResponse
+	if errors.As(err, &e) && e.Response != nil {
+		return e.Response.StatusCode >= 400 && e.Response.StatusCode <= 499
+	}
+	return IsRateLimited(err)
 }
 
 // IsRateLimited reports whether GitHub refused the request for a primary or
@@ -349,7 +340,7 @@ func fromIssueComment(ic *github.IssueComment) *Comment {
 		Body:        ic.GetBody(),
 		URL:         ic.GetHTMLURL(),
 		Author:      ic.GetUser().GetLogin(),
-		AuthorIsBot: IsBot(ic.GetUser().GetLogin(), ic.GetUser().GetType()),
+		AuthorIsBot: request.IsBot(ic.GetUser().GetLogin(), ic.GetUser().GetType()),
 		CreatedAt:   ic.GetCreatedAt().Time,
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 )
@@ -219,7 +220,7 @@ func TestListCommentsPage(t *testing.T) {
 				}
 				for n, cm := range got.Comments {
 					i := tc.wantFrom + n
-					want := Comment{ID: ids[i], Body: fmt.Sprintf("comment %d", i), Author: authors[i%3].login, AuthorIsBot: IsBot(authors[i%3].login, map[bool]string{true: "Bot"}[authors[i%3].isBot]),
+					want := Comment{ID: ids[i], Body: fmt.Sprintf("comment %d", i), Author: authors[i%3].login, AuthorIsBot: request.IsBot(authors[i%3].login, map[bool]string{true: "Bot"}[authors[i%3].isBot]),
 						URL: fmt.Sprintf("https://github.com/acme/docs/issues/7#issuecomment-%d", ids[i]), CreatedAt: fakegithub.CreatedAt(ids[i])}
 					if *cm != want {
 						t.Fatalf("comment %d = %+v, want %+v", i, *cm, want)
@@ -267,7 +268,7 @@ func TestHostileRepoNames(t *testing.T) {
 		_, calls["CreateComment"] = c.CreateComment(ctx, tc.owner, tc.repo, 1, "x")
 		_, calls["UpdateComment"] = c.UpdateComment(ctx, tc.owner, tc.repo, 1, "x")
 		_, calls["ListCommentsPage"] = c.ListCommentsPage(ctx, tc.owner, tc.repo, 1, 1)
-		_, calls["AddReaction"] = c.AddReaction(ctx, tc.owner, tc.repo, 1, KindIssue, "eyes")
+		_, calls["AddReaction"] = c.AddReaction(ctx, tc.owner, tc.repo, 1, request.Comment, "eyes")
 		_, calls["LineComments"] = c.LineComments(ctx, tc.owner, tc.repo, 1)
 		_, calls["Reviews"] = c.Reviews(ctx, tc.owner, tc.repo, 1)
 		_, calls["PullRequest"] = c.PullRequest(ctx, tc.owner, tc.repo, 1)
@@ -290,14 +291,16 @@ func TestHostileRepoNames(t *testing.T) {
 func TestAddReaction(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		kind, path string
+		kind     request.Kind
+		path     string
+		endpoint string // as the fake names it
 	}{
-		{KindIssue, "/repos/acme/docs/issues/comments/555/reactions"},
-		{KindReview, "/repos/acme/docs/pulls/comments/555/reactions"},
+		{request.Comment, "/repos/acme/docs/issues/comments/555/reactions", "issue"},
+		{request.Line, "/repos/acme/docs/pulls/comments/555/reactions", "review"},
 	}
 	for _, tc := range cases {
 		for _, prefix := range prefixes {
-			t.Run(tc.kind+prefix, func(t *testing.T) {
+			t.Run(tc.kind.Name()+prefix, func(t *testing.T) {
 				t.Parallel()
 				c, srv := newFake(t, fakegithub.Options{Prefix: prefix})
 				for i := range 2 { // the second is GitHub's 200 "already there"
@@ -309,7 +312,7 @@ func TestAddReaction(t *testing.T) {
 						t.Errorf("AddReaction() #%d = %+v, want %+v", i+1, *r, want)
 					}
 				}
-				want := []fakegithub.Reaction{{CommentID: 555, Kind: tc.kind, Content: "eyes", User: "github-actions[bot]"}}
+				want := []fakegithub.Reaction{{CommentID: 555, Kind: tc.endpoint, Content: "eyes", User: "github-actions[bot]"}}
 				got := srv.Reactions()
 				if len(got) != 1 {
 					t.Fatalf("reactions = %+v, want one", got)
@@ -330,11 +333,11 @@ func TestAddReaction(t *testing.T) {
 func TestAddReactionErrors(t *testing.T) {
 	t.Parallel()
 	c, srv := newFake(t, fakegithub.Options{})
-	_, err := c.AddReaction(context.Background(), "acme", "docs", 1, "commit", "eyes")
-	if err == nil || err.Error() != `add reaction to comment 1: unknown comment kind "commit"` {
-		t.Errorf("unknown kind: error = %v", err)
+	_, err := c.AddReaction(context.Background(), "acme", "docs", 1, request.Review, "eyes")
+	if err == nil || err.Error() != `add reaction to comment 1: a review takes no reactions` {
+		t.Errorf("a review: error = %v", err)
 	}
-	_, err = c.AddReaction(context.Background(), "acme", "docs", 1, KindIssue, "party")
+	_, err = c.AddReaction(context.Background(), "acme", "docs", 1, request.Comment, "party")
 	if err == nil || err.Error() != `add reaction to comment 1: "party" is not a reaction GitHub offers` {
 		t.Errorf("bad content: error = %v", err)
 	}
@@ -416,25 +419,6 @@ func TestPermissionErrors(t *testing.T) {
 				t.Errorf("Permission() = %q, %v; want an error containing %q", got, err, tc.wantErr)
 			}
 		})
-	}
-}
-
-func TestPermissionAtLeast(t *testing.T) {
-	t.Parallel()
-	levels := []string{"none", "read", "triage", "write", "maintain", "admin"}
-	for i, have := range levels {
-		for j, need := range levels {
-			if got := PermissionAtLeast(have, need); got != (i >= j) {
-				t.Errorf("PermissionAtLeast(%q, %q) = %v, want %v", have, need, got, i >= j)
-			}
-		}
-	}
-	for _, tc := range []struct{ have, need string }{
-		{"", "none"}, {"owner", "read"}, {"Admin", "read"}, {"docs-editor", "none"}, {"admin", "owner"}, {"admin", ""},
-	} {
-		if PermissionAtLeast(tc.have, tc.need) {
-			t.Errorf("PermissionAtLeast(%q, %q) = true, want false", tc.have, tc.need)
-		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/google/go-github/v62/github"
 )
 
@@ -107,7 +108,7 @@ func fromReviewComment(rc *github.PullRequestComment) *ReviewComment {
 		ID:          rc.GetID(),
 		ReviewID:    rc.GetPullRequestReviewID(),
 		Author:      rc.GetUser().GetLogin(),
-		AuthorIsBot: IsBot(rc.GetUser().GetLogin(), rc.GetUser().GetType()),
+		AuthorIsBot: request.IsBot(rc.GetUser().GetLogin(), rc.GetUser().GetType()),
 		CreatedAt:   rc.GetCreatedAt().Time,
 		Path:        rc.GetPath(),
 		Line:        line,
@@ -188,7 +189,7 @@ func (c *Client) Reviews(ctx context.Context, owner, repo string, number int) ([
 		out = append(out, &Review{
 			ID:          r.GetID(),
 			Author:      r.GetUser().GetLogin(),
-			AuthorIsBot: IsBot(r.GetUser().GetLogin(), r.GetUser().GetType()),
+			AuthorIsBot: request.IsBot(r.GetUser().GetLogin(), r.GetUser().GetType()),
 			Body:        r.GetBody(),
 			URL:         r.GetHTMLURL(),
 			SubmittedAt: r.GetSubmittedAt().Time,

@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/escape"
-	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 // Config is the validated set of inputs.
@@ -188,7 +188,7 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 		bad("trigger-assignee", "must be one GitHub login, such as docs-bot")
 	}
 	c.RequiredPermission = strings.ToLower(get(raw, "required-permission"))
-	if !slices.Contains(ghclient.Levels[1:], c.RequiredPermission) {
+	if !slices.Contains(request.Levels[1:], c.RequiredPermission) {
 		bad("required-permission", "must be read, triage, write, maintain or admin")
 	}
 	for _, b := range strings.Split(get(raw, "allowed-bots"), ",") {

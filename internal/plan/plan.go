@@ -1,22 +1,22 @@
 // Package plan decides what a run will do, from the inputs and the event
-// alone, before anything is sent: whether to act or why not, whose
-// permission to verify, the prompt, whether to create a job or continue one,
-// and where to answer. It is one pure function, so every rule about who may
-// trigger a run and what reaches the agent is tested as a table, with no
-// network.
+// alone, once, before anything is read or sent: whether to act or why not,
+// whose permission to read and by which rules the request is then judged
+// (package admit), what the prompt is made of, whether to create a job or
+// continue one, and where to answer. It is one pure function, so every
+// rule about who may trigger a run and what reaches the agent is tested as
+// a table, with no network.
 package plan
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
+	"github.com/agentjob/agent-job-action/internal/admit"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/event"
-	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
-	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 // JobAction is what the run does with the Agent Job API.
@@ -48,44 +48,50 @@ type Thread struct {
 	CommentCount int
 }
 
-// Reaction is the 👀 on the comment that asked.
-type Reaction struct {
-	CommentID int64
-	Kind      string // ghclient.KindIssue or ghclient.KindReview
-}
-
-// Check is the permission check a run must pass before it writes anything
-// to GitHub or sends anything to the Agent Job API.
+// Check is the permission read a run must make before it writes anything
+// to GitHub or sends anything to the Agent Job API: its result is what the
+// run's own request is judged with (package admit).
 type Check struct {
 	Owner, Repo string
 	Sender      string
-	Required    string // the least level: read, triage, write, maintain, admin
 }
 
-// Plan is everything a run will do.
+// Plan is everything a run will do, decided once, before anything is
+// read or sent.
 type Plan struct {
 	// Skip says why the run does nothing; "" when it acts.
 	Skip string
-	// Check is the permission to verify first; nil when nobody needs to be
-	// verified (a dispatch, schedule or push, an allowed bot, or a
-	// permission already verified: the Permission passed to Decide).
+
+	// Own is the request the run answers, as its event makes it; nil for
+	// a dispatch, a schedule, a push or a run outside Actions. It is
+	// judged by Rules once Check is read, before any of its text is.
+	Own   *request.Request
+	Rules admit.Rules
+	// Check is the permission to read first; nil when nobody's is read
+	// (no Own, or a bot, which allowed-bots decides, or a dry run, which
+	// reads nothing).
 	Check *Check
-	// Verified says whose permission was verified, for the log; "" when none.
-	Verified string
 
-	Prompt string
-	Job    JobAction
-	JobID  string // for FollowUp
+	// Workflow is the workflow's own prompt (prompt or prompt-file); ""
+	// when the requests are the prompt. With it, a request only triggers
+	// the run: its text reaches the agent neither as the instruction nor as
+	// context.
+	Workflow string
+	// Thread says the run answers the unanswered requests of its thread
+	// with its own, in one prompt (package backlog).
+	Thread bool
+	// Lines says a review's line comments are read to join its request.
+	Lines bool
 
-	// Answer is where the run comments; nil when it does not. While a Check
-	// is pending, it is where the run will comment once the check passes.
+	Job   JobAction
+	JobID string // for FollowUp and Watch
+
+	// Answer is where the run comments; nil when it does not.
 	Answer *Thread
-	// React is the comment to acknowledge; nil when none.
-	React *Reaction
+	// React says the run's own request gets a 👀 (a comment or a line
+	// comment: a review has no reactions).
+	React bool
 
-	// Review is the submitted review whose line comments join the prompt;
-	// 0 when the run was not started by a review.
-	Review int64
 	// Backlink says that a job ending with a pull request gets a comment
 	// there naming what asked for it (Asked, AskedURL), with a request for
 	// review from Reviewers.
@@ -100,32 +106,29 @@ type Plan struct {
 	Wait   bool
 }
 
-// Decide returns the plan for cfg and the event t. permission is the
-// sender's verified permission level, or "" when it has not been read: then
-// a plan that needs it carries a Check, and the caller reads the level and
-// decides again with it. An error is a problem with the inputs or the event
-// that the user must fix; a plan with Skip is a run that rightly does
-// nothing.
-func Decide(cfg inputs.Config, t *event.Trigger, permission string) (Plan, error) {
+// Decide returns the plan for cfg and the event t. An error is a problem
+// with the inputs or the event that the user must fix; a plan with Skip is
+// a run that rightly does nothing. It reads no request's text as Markdown:
+// the run's own request is judged later, with its author's permission.
+func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	p := Plan{DryRun: cfg.DryRun, Wait: cfg.Wait}
 	if p.Skip = refusal(cfg, t); p.Skip != "" {
 		return p, nil
 	}
-
-	p.Prompt = cfg.Prompt
-	if strings.TrimSpace(p.Prompt) == "" {
-		p.Prompt = prompt.Prompt(t, cfg.TriggerPhrase)
-		p.Review = t.ReviewID
+	if strings.TrimSpace(cfg.Prompt) != "" {
+		p.Workflow = cfg.Prompt
 	}
-	watch := false
-	if strings.TrimSpace(p.Prompt) == "" {
-		switch {
-		case t.CommentID != 0:
-			return p, fmt.Errorf("the comment holds no instruction besides the trigger phrase: write what the agent should do after %s", escape.Log(cfg.TriggerPhrase))
-		case cfg.JobID == "":
-			return p, inputs.ErrEmptyPrompt
-		}
-		watch = true
+	p.Own = t.Own
+	if !byPerson(t.Event) {
+		// What asked is the workflow's choice, not a person's request.
+		p.Own = nil
+	}
+	p.Rules = admit.Rules{Phrase: cfg.TriggerPhrase, AllowedBots: cfg.AllowedBots, Required: cfg.RequiredPermission,
+		Instruction: p.Workflow == "" && t.IsComment()}
+	// Nothing can give a prompt: no workflow prompt, no comment, no issue.
+	watch := p.Workflow == "" && !t.IsComment() && t.Number == 0
+	if watch && cfg.JobID == "" {
+		return p, inputs.ErrEmptyPrompt
 	}
 
 	number := t.Number
@@ -133,7 +136,7 @@ func Decide(cfg inputs.Config, t *event.Trigger, permission string) (Plan, error
 		number = cfg.IssueNumber
 	}
 	commenting := cfg.Comment == "true" || cfg.Comment == "auto" && number != 0
-	checking := byPerson(t.Event) && !allowedBot(cfg, t)
+	checking := p.Own != nil && p.Rules.NeedsPermission(p.Own)
 	switch {
 	case cfg.Comment == "true" && number == 0:
 		return p, &inputs.Error{Input: "comment", Problem: "is true but this event has no issue or pull request: set issue-number"}
@@ -143,12 +146,10 @@ func Decide(cfg inputs.Config, t *event.Trigger, permission string) (Plan, error
 		return p, fmt.Errorf("GITHUB_REPOSITORY is not set: it is needed to comment and to check permissions")
 	}
 	p.Backlink = cfg.Wait && cfg.Comment != "false" && cfg.GitHubToken != "" && t.Owner != ""
-	if cfg.GitHubToken == "" {
-		// A review's line comments are read with the token: without one,
-		// its body alone is the request.
-		p.Review = 0
-	}
-	p.GitHub = (commenting || checking || p.Backlink || p.Review != 0) && !cfg.DryRun
+	// A review's line comments are read with the token: without one, its
+	// body alone is the request.
+	p.Lines = p.Workflow == "" && p.Own != nil && p.Own.Kind == request.Review && cfg.GitHubToken != ""
+	p.GitHub = (commenting || checking || p.Backlink || p.Lines) && !cfg.DryRun
 	p.Asked, p.AskedURL, p.Reviewers = origin(cfg, t)
 
 	switch {
@@ -156,73 +157,55 @@ func Decide(cfg inputs.Config, t *event.Trigger, permission string) (Plan, error
 		p.Job, p.JobID = Watch, cfg.JobID
 	case cfg.JobID != "":
 		p.Job, p.JobID = FollowUp, cfg.JobID
-	case isComment(t) && commenting:
+	case t.IsComment() && commenting:
 		p.Job = Continue
 	default:
 		p.Job = Create
 	}
 	if cfg.DryRun {
 		// A dry run sends nothing anywhere, GitHub included.
+		p.Lines = false
 		return p, nil
 	}
 	if commenting {
 		p.Answer = &Thread{Owner: t.Owner, Repo: t.Repo, Number: number, CommentCount: t.CommentCount}
-		if t.CommentID != 0 {
-			// A review has no reactions: only its comments do.
-			p.React = &Reaction{CommentID: t.CommentID, Kind: t.CommentKind}
-		}
+		p.React = t.IsComment() && t.Own.Kind.Reacts()
+		p.Thread = p.Job == Continue && p.Workflow == ""
 	}
-	if !checking {
-		return p, nil
-	}
-	switch {
-	case permission == "":
-		p.Check = &Check{Owner: t.Owner, Repo: t.Repo, Sender: t.Sender, Required: cfg.RequiredPermission}
-	case !ghclient.PermissionAtLeast(permission, cfg.RequiredPermission):
-		p.Skip = fmt.Sprintf("%s has %s permission on %s/%s; required-permission is %s",
-			escape.Log(t.Sender), escape.Log(permission), escape.Log(t.Owner), escape.Log(t.Repo), cfg.RequiredPermission)
-	default:
-		p.Verified = fmt.Sprintf("%s has %s permission (%s needed): acting on the %s event",
-			escape.Log(t.Sender), escape.Log(permission), cfg.RequiredPermission, escape.Log(t.Event))
+	if checking {
+		p.Check = &Check{Owner: t.Owner, Repo: t.Repo, Sender: t.Sender}
 	}
 	return p, nil
 }
 
 // refusal returns why the run must not act, judging from the event alone,
-// or "".
+// or "". It reads no text as Markdown: a request whose phrase is not in
+// its body at all is none, and whether a reader sees it there is judged
+// with its author's permission (package admit).
 func refusal(cfg inputs.Config, t *event.Trigger) string {
 	if byPerson(t.Event) && t.Sender == "" {
 		return fmt.Sprintf("the %s event names nobody whose permission could be checked", escape.Log(t.Event))
 	}
 	// A comment or a review is a request in itself; for other events, the
 	// workflow's on: filter decides when it passes a prompt of its own.
-	if isComment(t) || strings.TrimSpace(cfg.Prompt) == "" {
+	if t.IsComment() || strings.TrimSpace(cfg.Prompt) == "" {
 		if ok, why := t.Request(cfg.TriggerLabel, cfg.TriggerAssignee); !ok {
 			return why
 		}
 	}
-	if isComment(t) {
-		what, body := "comment", t.CommentBody
-		if t.ReviewID != 0 {
-			what, body = "review", t.ReviewBody
+	if t.IsComment() {
+		what := t.Own.Kind.Name()
+		if t.Own.Kind == request.Line {
+			what = "comment"
 		}
-		if conversation.IsOwn(body) {
+		if conversation.IsOwn(t.Own.Body) {
 			return fmt.Sprintf("the %s was written by this action", what)
 		}
-		if !event.MatchPhrase(body, cfg.TriggerPhrase) {
+		if !strings.Contains(t.Own.Body, cfg.TriggerPhrase) {
 			return fmt.Sprintf("the %s does not contain the trigger phrase %s", what, escape.Log(cfg.TriggerPhrase))
 		}
 	}
-	if byPerson(t.Event) && t.SenderIsBot && !allowedBot(cfg, t) {
-		return fmt.Sprintf("%s is a bot and is not in allowed-bots", escape.Log(t.Sender))
-	}
 	return ""
-}
-
-// isComment reports whether the event is a comment or a review, whose text is
-// the request.
-func isComment(t *event.Trigger) bool {
-	return t.CommentID != 0 || t.ReviewID != 0
 }
 
 // origin returns what asked for the job, for the backlink on its pull
@@ -237,8 +220,8 @@ func origin(cfg inputs.Config, t *event.Trigger) (conversation.Source, string, [
 		reviewers = []string{t.Sender}
 	}
 	switch {
-	case isComment(t):
-		return conversation.FromComment, t.CommentURL, reviewers
+	case t.IsComment():
+		return conversation.FromComment, t.Own.URL, reviewers
 	case t.Number != 0 && t.IsPR:
 		return conversation.FromPullRequest, t.URL, reviewers
 	case t.Number != 0:
@@ -257,11 +240,4 @@ func byPerson(eventName string) bool {
 		return false
 	}
 	return true
-}
-
-// allowedBot reports whether the sender is a bot listed in allowed-bots.
-func allowedBot(cfg inputs.Config, t *event.Trigger) bool {
-	return t.SenderIsBot && slices.ContainsFunc(cfg.AllowedBots, func(b string) bool {
-		return strings.EqualFold(b, t.Sender)
-	})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 // cfg returns the inputs of a comment-triggered workflow; tweak changes them.
@@ -24,94 +25,93 @@ func cfg(tweak ...func(*inputs.Config)) inputs.Config {
 
 func comment(body, sender string, bot bool) *event.Trigger {
 	return &event.Trigger{
-		Event: "issue_comment", Action: "created", Owner: "acme", Repo: "handbook", Number: 12,
-		CommentID: 9001, CommentKind: "issue", CommentBody: body, Sender: sender, SenderIsBot: bot,
+		Event: "issue_comment", Action: "created", Owner: "acme", Repo: "handbook", Number: 12, Sender: sender, SenderIsBot: bot,
+		Own: &request.Request{Key: request.Key{Kind: request.Comment, ID: 9001}, Author: sender, Bot: bot, Body: body},
 	}
+}
+
+// issue is an issues event by sender, the event itself its request.
+func issue(action, sender string) *event.Trigger {
+	t := &event.Trigger{Event: "issues", Action: action, Owner: "acme", Repo: "handbook", Number: 5, Title: "Document limits",
+		URL: "https://github.com/acme/handbook/issues/5", Sender: sender, Label: "docs", Assignee: "docs-bot"}
+	t.Own = &request.Request{Key: request.Key{Kind: request.Event, ID: 5}, Author: sender, Title: t.Title, URL: t.URL}
+	return t
+}
+
+func review(sender string, bot bool) *event.Trigger {
+	return &event.Trigger{Event: "pull_request_review", Action: "submitted", Owner: "acme", Repo: "handbook", Number: 101, IsPR: true, Sender: sender, SenderIsBot: bot,
+		Own: &request.Request{Key: request.Key{Kind: request.Review, ID: 555}, Author: sender, Bot: bot, Body: "/docs tighten the intro",
+			URL: "https://github.com/acme/handbook/pull/101#pullrequestreview-555"}}
 }
 
 func TestDecide(t *testing.T) {
 	t.Parallel()
 	withPrompt := func(c *inputs.Config) { c.Prompt = "Fix the typo." }
 	tests := []struct {
-		name       string
-		cfg        inputs.Config
-		trig       *event.Trigger
-		permission string
+		name string
+		cfg  inputs.Config
+		trig *event.Trigger
 		// want
-		skip    string // substring of Skip; "" means the run acts
-		err     string // substring of the error
-		check   bool   // a permission check is pending
-		job     JobAction
-		jobID   string
-		prompt  string
-		answer  int // thread number, 0 for none
-		react   bool
-		github  bool
-		checkBy string
+		skip     string // substring of Skip; "" means the run acts
+		err      string // substring of the error
+		check    string // whose permission is read first; "" for none
+		own      bool   // the event's request is judged
+		job      JobAction
+		jobID    string
+		workflow string // the workflow's prompt
+		thread   bool   // the thread's unanswered requests are answered too
+		answer   int    // thread number, 0 for none
+		react    bool
+		github   bool
 	}{
 		{name: "dispatch with a prompt creates and does not comment, but talks to GitHub for the backlink",
 			cfg: cfg(withPrompt), trig: &event.Trigger{Event: "workflow_dispatch", Owner: "acme", Repo: "handbook", Sender: "octo"},
-			job: Create, prompt: "Fix the typo.", github: true},
+			job: Create, workflow: "Fix the typo.", github: true},
 		{name: "dispatch without a token does not talk to GitHub",
 			cfg: cfg(withPrompt, func(c *inputs.Config) { c.GitHubToken = "" }), trig: &event.Trigger{Event: "workflow_dispatch", Owner: "acme", Repo: "handbook", Sender: "octo"},
-			job: Create, prompt: "Fix the typo."},
+			job: Create, workflow: "Fix the typo."},
 		{name: "dispatch that does not wait has no pull request to link",
 			cfg: cfg(withPrompt, func(c *inputs.Config) { c.Wait = false }), trig: &event.Trigger{Event: "workflow_dispatch", Owner: "acme", Repo: "handbook", Sender: "octo"},
-			job: Create, prompt: "Fix the typo."},
+			job: Create, workflow: "Fix the typo."},
 		{name: "schedule with issue-number comments there without a check",
 			cfg: cfg(withPrompt, func(c *inputs.Config) { c.IssueNumber = 7 }), trig: &event.Trigger{Event: "schedule", Owner: "acme", Repo: "handbook"},
-			job: Create, prompt: "Fix the typo.", answer: 7, github: true},
+			job: Create, workflow: "Fix the typo.", answer: 7, github: true},
 		{name: "push does not check the pusher",
 			cfg: cfg(withPrompt), trig: &event.Trigger{Event: "push", Owner: "acme", Repo: "handbook", Sender: "octo"},
-			job: Create, prompt: "Fix the typo.", github: true},
-		{name: "comment with phrase, permission unknown: check first, nothing else yet",
+			job: Create, workflow: "Fix the typo.", github: true},
+		{name: "comment with phrase: check, then continue the thread's job with its requests, react, comment",
 			cfg: cfg(), trig: comment("/docs add a FAQ", "maint", false),
-			check: true, checkBy: "maint", job: Continue, prompt: "add a FAQ", answer: 12, react: true, github: true},
-		{name: "comment with phrase, write permission: continue the thread's job, react, comment",
-			cfg: cfg(), trig: comment("/docs add a FAQ", "maint", false), permission: "write",
-			job: Continue, prompt: "add a FAQ", answer: 12, react: true, github: true},
-		{name: "comment by an admin passes a write requirement",
-			cfg: cfg(), trig: comment("/docs add a FAQ", "maint", false), permission: "admin",
-			job: Continue, prompt: "add a FAQ", answer: 12, react: true, github: true},
-		{name: "comment by a reader is refused",
-			cfg: cfg(), trig: comment("/docs add a FAQ", "reader", false), permission: "read",
-			skip: "reader has read permission on acme/handbook; required-permission is write"},
-		{name: "triage is below maintain",
-			cfg: cfg(func(c *inputs.Config) { c.RequiredPermission = "maintain" }), trig: comment("/docs x", "tri", false), permission: "triage",
-			skip: "required-permission is maintain"},
+			check: "maint", own: true, job: Continue, thread: true, answer: 12, react: true, github: true},
+		{name: "comment with the workflow's prompt: it only triggers, the thread is not answered",
+			cfg: cfg(withPrompt), trig: comment("/docs add a FAQ", "maint", false),
+			check: "maint", own: true, job: Continue, workflow: "Fix the typo.", answer: 12, react: true, github: true},
 		{name: "comment without the phrase is skipped before any check",
 			cfg: cfg(), trig: comment("looks good to me", "maint", false),
 			skip: "does not contain the trigger phrase /docs"},
-		{name: "lookalike phrase does not trigger",
+		{name: "a look-alike phrase is judged after the check, not parsed here",
 			cfg: cfg(), trig: comment("/docsify the page", "maint", false),
-			skip: "does not contain the trigger phrase"},
+			check: "maint", own: true, job: Continue, thread: true, answer: 12, react: true, github: true},
 		{name: "edited comment is not a request",
 			cfg: cfg(), trig: func() *event.Trigger { e := comment("/docs x", "maint", false); e.Action = "edited"; return e }(),
 			skip: "the comment was edited, not created"},
 		{name: "the action's own comment is skipped",
 			cfg: cfg(), trig: comment("<!-- agent-job-action -->\n/docs x", "github-actions[bot]", true),
 			skip: "written by this action"},
-		{name: "a bot not in allowed-bots is refused",
+		{name: "a bot's permission is not read: allowed-bots decides",
 			cfg: cfg(), trig: comment("/docs x", "renovate[bot]", true),
-			skip: "renovate[bot]\" is a bot and is not in allowed-bots"},
-		{name: "an allowed bot acts without a permission check",
-			cfg: cfg(func(c *inputs.Config) { c.AllowedBots = []string{"Docs-Bot[bot]"} }), trig: comment("/docs x", "docs-bot[bot]", true),
-			job: Continue, prompt: "x", answer: 12, react: true, github: true},
+			own: true, job: Continue, thread: true, answer: 12, react: true, github: true},
 		{name: "allowed-bots does not let a person skip the check",
 			cfg: cfg(func(c *inputs.Config) { c.AllowedBots = []string{"maint"} }), trig: comment("/docs x", "maint", false),
-			check: true, checkBy: "maint", job: Continue, prompt: "x", answer: 12, react: true, github: true},
+			check: "maint", own: true, job: Continue, thread: true, answer: 12, react: true, github: true},
 		{name: "an event that names nobody is refused",
 			cfg: cfg(), trig: comment("/docs x", "", false),
 			skip: "names nobody whose permission could be checked"},
-		{name: "phrase alone is an error that says what to write",
-			cfg: cfg(), trig: comment("/docs", "maint", false),
-			err: "holds no instruction besides the trigger phrase"},
 		{name: "job-id follows up and never continues from the thread",
-			cfg: cfg(func(c *inputs.Config) { c.JobID = "job_7" }), trig: comment("/docs more", "maint", false), permission: "write",
-			job: FollowUp, jobID: "job_7", prompt: "more", answer: 12, react: true, github: true},
+			cfg: cfg(func(c *inputs.Config) { c.JobID = "job_7" }), trig: comment("/docs more", "maint", false),
+			check: "maint", own: true, job: FollowUp, jobID: "job_7", answer: 12, react: true, github: true},
 		{name: "comment false: a comment-triggered run still checks, but does not answer",
-			cfg: cfg(func(c *inputs.Config) { c.Comment = "false" }), trig: comment("/docs x", "maint", false), permission: "write",
-			job: Create, prompt: "x", github: true},
+			cfg: cfg(func(c *inputs.Config) { c.Comment = "false" }), trig: comment("/docs x", "maint", false),
+			check: "maint", own: true, job: Create, github: true},
 		{name: "comment true without a thread is an error",
 			cfg: cfg(withPrompt, func(c *inputs.Config) { c.Comment = "true" }), trig: &event.Trigger{Event: "workflow_dispatch"},
 			err: "input comment is true but this event has no issue or pull request"},
@@ -126,15 +126,15 @@ func TestDecide(t *testing.T) {
 			err: "input prompt is empty"},
 		{name: "dry run checks nobody and talks to nobody",
 			cfg: cfg(func(c *inputs.Config) { c.DryRun = true }), trig: comment("/docs x", "maint", false),
-			job: Continue, prompt: "x"},
-		{name: "issue opened: the prompt is the issue, checked and answered",
-			cfg: cfg(), trig: &event.Trigger{Event: "issues", Action: "opened", Owner: "acme", Repo: "handbook", Number: 5, Title: "Document rate limits", Sender: "maint"},
-			permission: "write", job: Create, prompt: "Document rate limits", answer: 5, github: true},
+			own: true, job: Continue},
+		{name: "issue opened: the event is the request, checked and answered",
+			cfg: cfg(), trig: issue("opened", "maint"),
+			check: "maint", own: true, job: Create, answer: 5, github: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			p, err := Decide(tt.cfg, tt.trig, tt.permission)
+			p, err := Decide(tt.cfg, tt.trig)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("error = %v, want one containing %q", err, tt.err)
@@ -153,20 +153,27 @@ func TestDecide(t *testing.T) {
 			if p.Skip != "" {
 				t.Fatalf("Skip = %q, want the run to act", p.Skip)
 			}
-			if got := p.Check != nil; got != tt.check {
-				t.Fatalf("Check = %+v, want pending %v", p.Check, tt.check)
+			check := ""
+			if p.Check != nil {
+				check = p.Check.Sender
 			}
-			if tt.check && (p.Check.Sender != tt.checkBy || p.Check.Required != tt.cfg.RequiredPermission || p.Verified != "") {
-				t.Errorf("Check = %+v, Verified = %q", p.Check, p.Verified)
+			if check != tt.check {
+				t.Errorf("Check = %+v, want %q's", p.Check, tt.check)
 			}
-			if !tt.check && tt.permission != "" && !strings.Contains(p.Verified, "permission") {
-				t.Errorf("Verified = %q, want the verified permission", p.Verified)
+			if got := p.Own != nil; got != tt.own {
+				t.Errorf("Own = %+v, want judged %v", p.Own, tt.own)
+			}
+			if p.Own != nil && (p.Own.Seen || p.Own.Text != "") {
+				t.Errorf("Decide read the request's text: %+v", p.Own)
 			}
 			if p.Job != tt.job || p.JobID != tt.jobID {
 				t.Errorf("Job = %v %q, want %v %q", p.Job, p.JobID, tt.job, tt.jobID)
 			}
-			if !strings.Contains(p.Prompt, tt.prompt) || strings.Contains(p.Prompt, "/docs") {
-				t.Errorf("Prompt = %q, want it to hold %q without the phrase", p.Prompt, tt.prompt)
+			if p.Workflow != tt.workflow || p.Thread != tt.thread {
+				t.Errorf("Workflow %q, Thread %v; want %q, %v", p.Workflow, p.Thread, tt.workflow, tt.thread)
+			}
+			if p.Rules.Instruction != (p.Workflow == "" && tt.trig.IsComment()) || p.Rules.Phrase != tt.cfg.TriggerPhrase || p.Rules.Required != tt.cfg.RequiredPermission {
+				t.Errorf("Rules = %+v", p.Rules)
 			}
 			number := 0
 			if p.Answer != nil {
@@ -175,8 +182,8 @@ func TestDecide(t *testing.T) {
 			if number != tt.answer {
 				t.Errorf("Answer = %+v, want thread %d", p.Answer, tt.answer)
 			}
-			if got := p.React != nil; got != tt.react {
-				t.Errorf("React = %+v, want %v", p.React, tt.react)
+			if p.React != tt.react {
+				t.Errorf("React = %v, want %v", p.React, tt.react)
 			}
 			if p.GitHub != tt.github {
 				t.Errorf("GitHub = %v, want %v", p.GitHub, tt.github)
@@ -185,45 +192,11 @@ func TestDecide(t *testing.T) {
 	}
 }
 
-// TestDecideTwice checks the contract the run relies on: deciding again
-// with the verified permission gives the same plan, minus the check.
-func TestDecideTwice(t *testing.T) {
-	t.Parallel()
-	c, trig := cfg(), comment("/docs add a FAQ", "maint", false)
-	first, err := Decide(c, trig, "")
-	if err != nil || first.Check == nil {
-		t.Fatalf("first = %+v, %v; want a pending check", first, err)
-	}
-	second, err := Decide(c, trig, "maintain")
-	if err != nil || second.Check != nil || second.Skip != "" {
-		t.Fatalf("second = %+v, %v", second, err)
-	}
-	first.Check, second.Verified = nil, ""
-	if first.Prompt != second.Prompt || first.Job != second.Job || *first.Answer != *second.Answer || *first.React != *second.React {
-		t.Errorf("plans differ:\n%+v\n%+v", first, second)
-	}
-	if _, err := Decide(c, trig, "bogus"); err != nil {
-		t.Errorf("unknown level: %v", err)
-	}
-	if p, _ := Decide(c, trig, "bogus"); p.Skip == "" {
-		t.Error("an unknown permission level acted")
-	}
-	var ie *inputs.Error
-	if _, err := Decide(cfg(), &event.Trigger{Event: "workflow_dispatch"}, ""); !errors.As(err, &ie) {
-		t.Errorf("empty prompt: %v, want an *inputs.Error", err)
-	}
-}
-
 // TestDecideRequestsAndReviewers: which events are requests when the prompt
 // comes from the event, and who reviews the agent's pull request.
 func TestDecideRequestsAndReviewers(t *testing.T) {
 	t.Parallel()
-	issue := func(action string) *event.Trigger {
-		return &event.Trigger{Event: "issues", Action: action, Owner: "acme", Repo: "handbook", Number: 5, Title: "Document limits",
-			URL: "https://github.com/acme/handbook/issues/5", Sender: "maint", Label: "docs", Assignee: "docs-bot"}
-	}
-	review := &event.Trigger{Event: "pull_request_review", Action: "submitted", Owner: "acme", Repo: "handbook", Number: 101, IsPR: true,
-		ReviewID: 555, ReviewBody: "/docs tighten the intro", CommentURL: "https://github.com/acme/handbook/pull/101#pullrequestreview-555", Sender: "maint"}
+	rv := review("maint", false)
 	tests := []struct {
 		name      string
 		cfg       inputs.Config
@@ -232,13 +205,13 @@ func TestDecideRequestsAndReviewers(t *testing.T) {
 		reviewers []string
 		asked     string // the backlink's source URL
 	}{
-		{name: "issue opened", cfg: cfg(), trig: issue("opened"), reviewers: []string{"maint"}, asked: "https://github.com/acme/handbook/issues/5"},
-		{name: "issue closed is not a request", cfg: cfg(), trig: issue("closed"), skip: "the issue action closed is not a request"},
-		{name: "issue closed with the workflow's own prompt acts", cfg: cfg(func(c *inputs.Config) { c.Prompt = "x" }), trig: issue("closed"), reviewers: []string{"maint"}},
-		{name: "the named label acts", cfg: cfg(func(c *inputs.Config) { c.TriggerLabel = "Docs" }), trig: issue("labeled"), reviewers: []string{"maint"}},
-		{name: "another label does not", cfg: cfg(func(c *inputs.Config) { c.TriggerLabel = "agent" }), trig: issue("labeled"), skip: "not trigger-label agent"},
-		{name: "another assignee does not", cfg: cfg(func(c *inputs.Config) { c.TriggerAssignee = "ann" }), trig: issue("assigned"), skip: "not trigger-assignee ann"},
-		{name: "a submitted review continues the job with its line comments", cfg: cfg(), trig: review, reviewers: []string{"maint"}, asked: review.CommentURL},
+		{name: "issue opened", cfg: cfg(), trig: issue("opened", "maint"), reviewers: []string{"maint"}, asked: "https://github.com/acme/handbook/issues/5"},
+		{name: "issue closed is not a request", cfg: cfg(), trig: issue("closed", "maint"), skip: "the issue action closed is not a request"},
+		{name: "issue closed with the workflow's own prompt acts", cfg: cfg(func(c *inputs.Config) { c.Prompt = "x" }), trig: issue("closed", "maint"), reviewers: []string{"maint"}},
+		{name: "the named label acts", cfg: cfg(func(c *inputs.Config) { c.TriggerLabel = "Docs" }), trig: issue("labeled", "maint"), reviewers: []string{"maint"}},
+		{name: "another label does not", cfg: cfg(func(c *inputs.Config) { c.TriggerLabel = "agent" }), trig: issue("labeled", "maint"), skip: "not trigger-label agent"},
+		{name: "another assignee does not", cfg: cfg(func(c *inputs.Config) { c.TriggerAssignee = "ann" }), trig: issue("assigned", "maint"), skip: "not trigger-assignee ann"},
+		{name: "a submitted review continues the job with its line comments", cfg: cfg(), trig: rv, reviewers: []string{"maint"}, asked: rv.Own.URL},
 		{name: "a schedule asks the workflow's reviewers",
 			cfg:  cfg(func(c *inputs.Config) { c.Prompt = "x"; c.Reviewers = []string{"lead", "writer"} }),
 			trig: &event.Trigger{Event: "schedule", Owner: "acme", Repo: "handbook"}, reviewers: []string{"lead", "writer"}},
@@ -252,7 +225,7 @@ func TestDecideRequestsAndReviewers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			p, err := Decide(tt.cfg, tt.trig, "write")
+			p, err := Decide(tt.cfg, tt.trig)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -274,7 +247,7 @@ func TestDecideRequestsAndReviewers(t *testing.T) {
 			if tt.asked != "" && p.AskedURL != tt.asked {
 				t.Errorf("AskedURL = %q, want %q", p.AskedURL, tt.asked)
 			}
-			if tt.trig.ReviewID != 0 && (p.Review != tt.trig.ReviewID || p.Job != Continue || p.React != nil || p.Answer == nil || p.Answer.Number != 101) {
+			if tt.trig == rv && (!p.Lines || p.Job != Continue || p.React || p.Answer == nil || p.Answer.Number != 101) {
 				t.Errorf("review plan = %+v", p)
 			}
 		})
@@ -284,49 +257,45 @@ func TestDecideRequestsAndReviewers(t *testing.T) {
 // TestDecideReviewIsReadWithTheToken: a review's line comments are read
 // from GitHub, so a plan that reads them talks to GitHub even when nothing
 // else does (an allowed bot's review, comment: false); without a token the
-// review's body alone is the request.
+// review's body alone is the request; with the workflow's prompt they are
+// not read at all.
 func TestDecideReviewIsReadWithTheToken(t *testing.T) {
 	t.Parallel()
-	review := &event.Trigger{Event: "pull_request_review", Action: "submitted", Owner: "acme", Repo: "handbook", Number: 101, IsPR: true,
-		ReviewID: 555, ReviewBody: "/docs tighten the intro", Sender: "docs-bot[bot]", SenderIsBot: true}
 	for _, tt := range []struct {
-		name   string
-		token  string
-		review int64
-		github bool
+		name, token, prompt string
+		lines, github       bool
 	}{
-		{"with a token", "ghs_x", 555, true},
-		{"without a token", "", 0, false},
+		{"with a token", "ghs_x", "", true, true},
+		{"without a token", "", "", false, false},
+		{"with the workflow's prompt", "ghs_x", "Fix it.", false, false},
 	} {
 		c := cfg(func(c *inputs.Config) {
-			c.GitHubToken, c.Comment, c.AllowedBots = tt.token, "false", []string{"docs-bot[bot]"}
+			c.GitHubToken, c.Comment, c.AllowedBots, c.Prompt = tt.token, "false", []string{"docs-bot[bot]"}, tt.prompt
 		})
-		p, err := Decide(c, review, "")
+		p, err := Decide(c, review("docs-bot[bot]", true))
 		if err != nil || p.Skip != "" {
 			t.Fatalf("%s: Decide = %+v, %v", tt.name, p, err)
 		}
-		if p.Review != tt.review || p.GitHub != tt.github || p.Check != nil || p.Backlink {
-			t.Errorf("%s: Review %d, GitHub %v, Check %v, Backlink %v; want Review %d, GitHub %v, no check, no backlink",
-				tt.name, p.Review, p.GitHub, p.Check, p.Backlink, tt.review, tt.github)
-		}
-		if !strings.Contains(p.Prompt, "tighten the intro") {
-			t.Errorf("%s: prompt %q lacks the review's body", tt.name, p.Prompt)
+		if p.Lines != tt.lines || p.GitHub != tt.github || p.Check != nil || p.Backlink {
+			t.Errorf("%s: Lines %v, GitHub %v, Check %v, Backlink %v; want Lines %v, GitHub %v, no check, no backlink",
+				tt.name, p.Lines, p.GitHub, p.Check, p.Backlink, tt.lines, tt.github)
 		}
 	}
 }
 
 // TestDecideWatch: job-id without a prompt reads and waits for that job,
-// sending nothing; a comment with no instruction is still an error.
+// sending nothing.
 func TestDecideWatch(t *testing.T) {
 	t.Parallel()
 	c := cfg()
 	c.Prompt, c.JobID = "", "job_0042"
-	p, err := Decide(c, &event.Trigger{Event: "workflow_dispatch"}, "")
+	p, err := Decide(c, &event.Trigger{Event: "workflow_dispatch"})
 	if err != nil || p.Job != Watch || p.JobID != "job_0042" {
 		t.Errorf("Decide(job-id, no prompt) = %+v, %v; want Watch of job_0042", p, err)
 	}
 	c.JobID = ""
-	if _, err := Decide(c, &event.Trigger{Event: "workflow_dispatch"}, ""); err == nil {
-		t.Error("no prompt and no job-id: no error")
+	var ie *inputs.Error
+	if _, err := Decide(c, &event.Trigger{Event: "workflow_dispatch"}); !errors.As(err, &ie) {
+		t.Errorf("no prompt and no job-id: %v, want an *inputs.Error", err)
 	}
 }

@@ -1,7 +1,8 @@
-// Package prompt builds what the agent receives from the event when the
-// prompt input is empty: what a reader of the thread sees of the comment,
-// review or issue (package visible), the place of a line comment, and a
-// block that says where the request came from.
+// Package prompt builds what the agent receives from the requests a run
+// answers, once, when everything it depends on is known: what a reader of
+// the thread sees of each request (judged by package admit), the place of
+// a line comment, a review's line comments, and a block that says where
+// the requests came from.
 package prompt
 
 import (
@@ -9,79 +10,120 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/event"
-	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/visible"
 )
 
-// Prompt builds the prompt used when the prompt input is empty, from what
-// a reader of the thread sees (HTML comments are dropped, see visible.Shown):
-// the comment without its trigger phrase, or the issue or pull request's
-// title and body, followed by ContextBlock. A comment on a diff line also
-// says where it stands (see ReviewCommentPrompt), and a submitted review is
-// ReviewPrompt without its line comments. It returns "" when there is
-// nothing to act on, such as a comment that is only the phrase, or an event
-// with no issue.
-func Prompt(t *event.Trigger, phrase string) string {
-	var text string
-	switch {
-	case t.ReviewID != 0:
-		return ReviewPrompt(t, phrase, nil)
-	case t.CommentID != 0 && t.CommentKind == ghclient.KindReview:
-		return ReviewCommentPrompt(t, phrase)
-	case t.CommentID != 0:
-		text = event.StripPhrase(t.CommentBody, phrase)
-	case t.Number != 0:
-		title := strings.TrimSpace(t.Title)
-		body := strings.TrimSpace(visible.Shown(t.IssueBody))
-		text = strings.TrimSpace(title + "\n\n" + body)
-	}
-	if text == "" {
+// Build returns the prompt for reqs, the requests a run answers, oldest
+// first, each admitted (package admit: Text is what the agent receives of
+// it), made in the thread of t. It is the one renderer of requests: one
+// request reads as itself (its text; where a line comment stands; a
+// review's line comments; an issue's title and body), several are
+// numbered, each with its author and link. ContextBlock ends it. It is ""
+// when there is nothing to act on: no request, or one that holds no
+// instruction.
+func Build(reqs []*request.Request, t *event.Trigger) string {
+	switch len(reqs) {
+	case 0:
 		return ""
-	}
-	return text + ContextBlock(t)
-}
-
-// ReviewCommentPrompt builds the prompt for a comment on a line of a pull
-// request's diff: the instruction (the comment's visible text without the
-// phrase), then the file, the line or range of lines and the diff hunk the
-// comment is on, so that "shorten this" means that line, then
-// ContextBlock. It returns "" when the comment holds no instruction.
-func ReviewCommentPrompt(t *event.Trigger, phrase string) string {
-	text := event.StripPhrase(t.CommentBody, phrase)
-	if text == "" {
-		return ""
-	}
-	return text + "\n\n---\nThe comment is on " + place(t.Path, t.Line, t.StartLine, t.Side) + withHunk(t.DiffHunk) + ContextBlock(t)
-}
-
-// ReviewPrompt builds the prompt for a submitted review: the review's
-// visible body without the phrase, then each line comment's visible body
-// with its file, line and diff hunk, then ContextBlock. Line comments
-// with no visible text are left out. It returns "" when neither the body
-// nor any line comment holds an instruction.
-func ReviewPrompt(t *event.Trigger, phrase string, comments []*ghclient.ReviewComment) string {
-	var parts []string
-	if text := event.StripPhrase(t.ReviewBody, phrase); text != "" {
-		parts = append(parts, text)
-	}
-	var lines []string
-	for _, c := range comments {
-		body := event.StripPhrase(c.Body, phrase)
-		if body == "" {
-			continue
+	case 1:
+		if text := alone(reqs[0]); text != "" {
+			return text + ContextBlock(t)
 		}
-		lines = append(lines, onLine(place(c.Path, c.Line, c.StartLine, ""), body, c.DiffHunk))
-	}
-	if len(lines) > 0 {
-		parts = append(parts, "---\nThe review's comments on lines of the diff:\n\n"+strings.Join(lines, "\n\n"))
-	}
-	if len(parts) == 0 {
 		return ""
+	}
+	parts := []string{fmt.Sprintf("%d requests from this thread, oldest first. Answer each of them.", len(reqs))}
+	for i, r := range reqs {
+		parts = append(parts, numbered(i+1, r)...)
 	}
 	return strings.Join(parts, "\n\n") + ContextBlock(t)
+}
+
+// alone is a request's text when it is the only one.
+func alone(r *request.Request) string {
+	switch r.Kind {
+	case request.Event:
+		title := strings.TrimSpace(r.Title)
+		body := strings.TrimSpace(visible.Shown(r.Body))
+		return strings.TrimSpace(title + "\n\n" + body)
+	case request.Line:
+		if r.Text == "" {
+			return ""
+		}
+		return r.Text + "\n\n---\nThe comment is on " + place(r.Path, r.Line, r.StartLine, r.Side) + withHunk(r.DiffHunk)
+	case request.Review:
+		var parts []string
+		if r.Text != "" {
+			parts = append(parts, r.Text)
+		}
+		var lines []string
+		for _, l := range r.Lines {
+			if l.Text != "" {
+				lines = append(lines, onLine(place(l.Path, l.Line, l.StartLine, ""), l.Text, l.DiffHunk))
+			}
+		}
+		if len(lines) > 0 {
+			parts = append(parts, "---\nThe review's comments on lines of the diff:\n\n"+strings.Join(lines, "\n\n"))
+		}
+		return strings.Join(parts, "\n\n")
+	}
+	return r.Text
+}
+
+// numbered is the n-th request of several: a heading with its author and
+// where it was made, its text, and for a line comment (and a review's
+// lines) the file, lines and diff hunk.
+func numbered(n int, r *request.Request) []string {
+	// A login is a plain name, but the payload is someone's text.
+	head := fmt.Sprintf("## %d. From %s, in a comment", n, escape.Line(r.Author))
+	switch r.Kind {
+	case request.Line:
+		head = fmt.Sprintf("## %d. From %s, on %s", n, escape.Line(r.Author), place(r.Path, r.Line, r.StartLine, r.Side))
+	case request.Review:
+		head = fmt.Sprintf("## %d. From %s, in a review", n, escape.Line(r.Author))
+	}
+	if u := escape.URL(r.URL); u != "" {
+		head += " (" + u + ")"
+	}
+	parts := []string{head}
+	if r.Text != "" {
+		parts = append(parts, r.Text)
+	}
+	if f := fenced(r.DiffHunk); r.Kind == request.Line && f != "" {
+		parts = append(parts, f)
+	}
+	for _, l := range r.Lines {
+		if l.Text != "" {
+			parts = append(parts, onLine(place(l.Path, l.Line, l.StartLine, l.Side), l.Text, l.DiffHunk))
+		}
+	}
+	return parts
+}
+
+// Target is a pull request a new job must update rather than open one of
+// its own.
+type Target struct {
+	Owner, Repo string
+	Number      int
+	URL         string
+	Branch      string // "" when unknown
+}
+
+// Update is text sent to a new job that stands in for one that takes no
+// more messages (a request made on that job's pull request): it names the
+// pull request and its branch first, so the new job updates them rather
+// than starting over.
+func Update(t Target, text string) string {
+	where := fmt.Sprintf("pull request #%d in %s/%s", t.Number, t.Owner, t.Repo)
+	if t.URL != "" {
+		where += " (" + t.URL + ")"
+	}
+	if t.Branch != "" {
+		where += ", branch " + t.Branch
+	}
+	return fmt.Sprintf("Update %s: push your changes to that branch rather than opening a new pull request.\n\n%s", where, text)
 }
 
 // place says where in a pull request's diff a comment stands. The path is
@@ -172,41 +214,4 @@ func ContextBlock(t *event.Trigger) string {
 	}
 	b.WriteString(".")
 	return b.String()
-}
-
-// Batch builds the prompt for several requests answered at once (package
-// backlog), oldest first: each numbered, with its author and where it was
-// made, its visible text without the phrase, and for a line comment its
-// file, lines and diff hunk (a review's line comments likewise); then
-// ContextBlock. A batch of one is that request's own prompt.
-func Batch(reqs []backlog.Request, t *event.Trigger, phrase string) string {
-	parts := []string{fmt.Sprintf("%d requests from this thread, oldest first. Answer each of them.", len(reqs))}
-	for i, r := range reqs {
-		// A login is a plain name, but the payload is someone's text.
-		head := fmt.Sprintf("## %d. From %s, in a comment", i+1, escape.Line(r.Author))
-		switch r.Kind {
-		case backlog.Line:
-			head = fmt.Sprintf("## %d. From %s, on %s", i+1, escape.Line(r.Author), place(r.Path, r.Line, r.StartLine, r.Side))
-		case backlog.Review:
-			head = fmt.Sprintf("## %d. From %s, in a review", i+1, escape.Line(r.Author))
-		}
-		if u := escape.URL(r.URL); u != "" {
-			head += " (" + u + ")"
-		}
-		parts = append(parts, head)
-		if text := event.StripPhrase(r.Body, phrase); text != "" {
-			parts = append(parts, text)
-		}
-		if f := fenced(r.DiffHunk); r.Kind == backlog.Line && f != "" {
-			parts = append(parts, f)
-		}
-		for _, l := range r.Lines {
-			text := event.StripPhrase(l.Body, phrase)
-			if text == "" {
-				continue
-			}
-			parts = append(parts, onLine(place(l.Path, l.Line, l.StartLine, l.Side), text, l.DiffHunk))
-		}
-	}
-	return strings.Join(parts, "\n\n") + ContextBlock(t)
 }

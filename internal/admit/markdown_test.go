@@ -1,4 +1,4 @@
-package event
+package admit
 
 import (
 	"testing"
@@ -66,7 +66,7 @@ func TestMatchPhraseVisible(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if got := MatchPhrase(tc.body, "/docs"); got != tc.want {
+			if got := matchPhrase(tc.body, "/docs"); got != tc.want {
 				t.Errorf("MatchPhrase(%q) = %v, want %v; request text %q", tc.body, got, tc.want, visible.Request(visible.Shown(tc.body)).Rendered)
 			}
 		})
@@ -83,7 +83,7 @@ func TestStripPhraseVisible(t *testing.T) {
 		{"no request `/docs`", "no request `/docs`"},
 	}
 	for _, tc := range cases {
-		if got := StripPhrase(tc.body, "/docs"); got != tc.want {
+		if got := stripPhrase(tc.body, "/docs"); got != tc.want {
 			t.Errorf("StripPhrase(%q) = %q, want %q", tc.body, got, tc.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package event_test
+package admit_test
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/agentjob/agent-job-action/internal/event"
+	"github.com/agentjob/agent-job-action/internal/admit"
 	"github.com/agentjob/agent-job-action/internal/visible"
 )
 
@@ -54,8 +54,8 @@ func FuzzMatchPhrase(f *testing.F) {
 		f.Add(s, "/docs")
 	}
 	f.Fuzz(func(t *testing.T, body, phrase string) {
-		match := event.MatchPhrase(body, phrase)
-		stripped := event.StripPhrase(body, phrase)
+		match := matchPhrase(body, phrase)
+		stripped := stripPhrase(body, phrase)
 		shown := visible.Shown(body)
 		request := visible.Request(shown).Rendered
 		if phrase == "" {
@@ -129,8 +129,8 @@ func FuzzHiddenPhrase(f *testing.F) {
 			"<a href=\"/docs\">" + words + "</a>",
 		}
 		body := hidden[int(kind)%len(hidden)] + "\n\n" + after
-		if event.MatchPhrase(body, "/docs") != event.MatchPhrase(after, "/docs") {
-			t.Fatalf("MatchPhrase(%q) = %v, but %v for the text after the hidden part alone", body, event.MatchPhrase(body, "/docs"), event.MatchPhrase(after, "/docs"))
+		if matchPhrase(body, "/docs") != matchPhrase(after, "/docs") {
+			t.Fatalf("MatchPhrase(%q) = %v, but %v for the text after the hidden part alone", body, matchPhrase(body, "/docs"), matchPhrase(after, "/docs"))
 		}
 	})
 }
@@ -163,13 +163,13 @@ func FuzzStripPhrase(f *testing.F) {
 		}
 		before, phrase, after = "a "+plain(before), plain(phrase), plain(after)
 		body := before + " " + phrase + " " + after
-		if !event.MatchPhrase(body, phrase) {
+		if !matchPhrase(body, phrase) {
 			t.Fatalf("MatchPhrase(%q, %q) = false for the phrase between spaces", body, phrase)
 		}
 		if strings.Index(body, phrase) != len(before)+1 {
 			return // an earlier occurrence may be the one stripped
 		}
-		got := event.StripPhrase(body, phrase)
+		got := stripPhrase(body, phrase)
 		for _, side := range []string{strings.TrimSpace(before), strings.TrimSpace(after)} {
 			if !strings.Contains(got, side) {
 				t.Fatalf("StripPhrase(%q, %q) = %q lost %q", body, phrase, got, side)
@@ -219,4 +219,14 @@ func FuzzVisible(f *testing.F) {
 			t.Fatalf("Shown(%q) = %q adds text", md, v)
 		}
 	})
+}
+
+func matchPhrase(body, phrase string) bool {
+	asks, _ := admit.Read(body, phrase)
+	return asks
+}
+
+func stripPhrase(body, phrase string) string {
+	_, text := admit.Read(body, phrase)
+	return text
 }
