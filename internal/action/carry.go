@@ -82,7 +82,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 	}
 	if p.Answer != nil {
 		r.thread = &conversation.Thread{GH: gh, Owner: p.Answer.Owner, Repo: p.Answer.Repo, Number: p.Answer.Number,
-			Comments: p.Answer.CommentCount, Warn: r.log.Warning, Redact: r.log.Redact}
+			Comments: p.Answer.CommentCount, Warn: r.log.Warning, Redact: r.log.Redact, Phrase: p.Rules.Phrase}
 		if p.React {
 			// The reaction names the token's login, so that the thread's
 			// records can be trusted before the run writes a comment.

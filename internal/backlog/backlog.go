@@ -310,7 +310,9 @@ func Requests(items []*request.Request, phrase string) []*request.Request {
 		// run's own is.
 		return nil
 	}
-	asks := func(r *request.Request) bool { return strings.Contains(r.Body, phrase) && request.WithinLimit(r.Body) }
+	asks := func(r *request.Request) bool {
+		return r.Unread || strings.Contains(r.Body, phrase) && request.WithinLimit(r.Body)
+	}
 	var out []*request.Request
 	reviews := map[int64]*request.Request{} // by review id
 	for _, it := range items {
@@ -376,6 +378,10 @@ func Judge(batch []*request.Request, own request.Key, rules admit.Rules, permiss
 			v.Send = append(v.Send, r)
 			continue
 		}
+		if r.Unread {
+			v.Later = append(v.Later, Left{r, "not read: the thread holds more text than one run reads"})
+			continue
+		}
 		l := level{}
 		if rules.NeedsPermission(r) {
 			var read bool
@@ -398,9 +404,20 @@ func Judge(batch []*request.Request, own request.Key, rules admit.Rules, permiss
 			v.Send = append(v.Send, r)
 		case admit.Unseen:
 			// The phrase is quoted, in code or hidden: no request.
+			drop(r)
 		default:
 			v.Left = append(v.Left, Left{r, d.Reason(rules)})
+			drop(r)
 		}
 	}
 	return v
+}
+
+// drop lets go of the text of a request that is not sent, once judged:
+// a run holds no more of its thread's text than it sends.
+func drop(r *request.Request) {
+	r.Body, r.Text, r.DiffHunk = "", "", ""
+	for _, l := range r.Lines {
+		drop(l)
+	}
 }

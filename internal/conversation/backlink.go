@@ -96,7 +96,13 @@ func (b *Backlink) Write(ctx context.Context, t BacklinkText) (*ghclient.Comment
 	if b.Redact != nil {
 		body = b.Redact(body)
 	}
-	old, err := findNewest(ctx, b.GH, b.Owner, b.Repo, b.Number, b.Comments, func(c *ghclient.Comment) bool {
+	keep := func(_ int64, author, body string) string {
+		if (b.Self == "" || strings.EqualFold(author, b.Self)) && IsBacklink(body) {
+			return body
+		}
+		return ""
+	}
+	old, err := findNewest(ctx, b.GH, b.Owner, b.Repo, b.Number, b.Comments, keep, func(c *ghclient.Comment) bool {
 		return (b.Self == "" || ownedBy(c, b.Self)) && IsBacklink(c.Body) && JobFromMarker(c.Body) == t.JobID
 	})
 	switch {

@@ -189,9 +189,25 @@ func isMarkerIDByte(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || strings.IndexByte("._-+=@/", c) >= 0
 }
 
+// ownMark starts every comment this action writes.
+const ownMark = "<!-- agent-job-action -->"
+
 // IsOwn reports whether body is a comment this action wrote.
 func IsOwn(body string) bool {
-	return strings.Contains(body, "<!-- agent-job-action -->")
+	return strings.Contains(body, ownMark)
+}
+
+// markers is what a reader of the thread needs of one of the action's own
+// comments: its hidden markers (the job, the record), each on a line of
+// its own. The text a person reads is dropped.
+func markers(body string) string {
+	var b strings.Builder
+	for line := range strings.Lines(body) {
+		if strings.HasPrefix(line, "<!-- agent-job-action") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // Render returns the comment's Markdown for s.

@@ -27,6 +27,7 @@ type pager struct {
 	owner, repo string
 	number      int
 	count       int
+	keep        ghclient.Keep // which texts the pages keep
 
 	pages    map[int]*ghclient.CommentPage
 	requests int
@@ -42,7 +43,7 @@ func (pg *pager) get(ctx context.Context, p int) (*ghclient.CommentPage, bool, e
 		return nil, false, nil
 	}
 	pg.requests++
-	page, err := pg.gh.ListCommentsPage(ctx, pg.owner, pg.repo, pg.number, p)
+	page, err := pg.gh.ListCommentsPage(ctx, pg.owner, pg.repo, pg.number, p, pg.keep)
 	if err != nil {
 		return nil, false, err
 	}
@@ -132,7 +133,7 @@ func (pg *pager) recent(ctx context.Context) (comments []*ghclient.Comment, whol
 
 // findNewest returns the newest comment on issue or pull request number
 // that match accepts, or nil when none of those it read does (see pager).
-func findNewest(ctx context.Context, gh GitHub, owner, repo string, number, count int, match func(*ghclient.Comment) bool) (*ghclient.Comment, error) {
-	pg := &pager{gh: gh, owner: owner, repo: repo, number: number, count: count}
+func findNewest(ctx context.Context, gh GitHub, owner, repo string, number, count int, keep ghclient.Keep, match func(*ghclient.Comment) bool) (*ghclient.Comment, error) {
+	pg := &pager{gh: gh, owner: owner, repo: repo, number: number, count: count, keep: keep}
 	return pg.newest(ctx, match)
 }

@@ -3,6 +3,7 @@ package conversation
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/backlog"
@@ -34,6 +35,7 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 	mine := t.id
 	t.mu.Unlock()
 	var th backlog.Thread
+	kept := t.keeping()
 	comments, whole, err := t.comments().recent(ctx)
 	if err != nil {
 		return th, fmt.Errorf("read the thread's comments: %w", err)
@@ -48,8 +50,8 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 		case own(c):
 			th.Own = append(th.Own, owned(c))
 		case !IsOwn(c.Body):
-			th.Items = append(th.Items, &request.Request{Key: request.Key{Kind: request.Comment, ID: c.ID},
-				Author: c.Author, Bot: c.AuthorIsBot, Body: c.Body, URL: c.URL, At: c.CreatedAt})
+			th.Items = append(th.Items, kept.request(&request.Request{Key: request.Key{Kind: request.Comment, ID: c.ID},
+				Author: c.Author, Bot: c.AuthorIsBot, Body: c.Body, URL: c.URL, At: c.CreatedAt}))
 		}
 	}
 	if len(th.Own) == 0 {
@@ -66,7 +68,7 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 	if !pr {
 		return th, nil
 	}
-	reviews, err := t.GH.Reviews(ctx, t.Owner, t.Repo, t.Number)
+	reviews, err := t.GH.Reviews(ctx, t.Owner, t.Repo, t.Number, kept.review)
 	if err != nil {
 		return th, fmt.Errorf("read the pull request's reviews: %w", err)
 	}
@@ -74,11 +76,11 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 	for _, r := range reviews {
 		submitted[r.ID] = r.SubmittedAt
 		if !IsOwn(r.Body) {
-			th.Items = append(th.Items, &request.Request{Key: request.Key{Kind: request.Review, ID: r.ID},
-				Author: r.Author, Bot: r.AuthorIsBot, Body: r.Body, URL: r.URL, At: r.SubmittedAt})
+			th.Items = append(th.Items, kept.request(&request.Request{Key: request.Key{Kind: request.Review, ID: r.ID},
+				Author: r.Author, Bot: r.AuthorIsBot, Body: r.Body, URL: r.URL, At: r.SubmittedAt}))
 		}
 	}
-	lines, err := t.GH.LineComments(ctx, t.Owner, t.Repo, t.Number)
+	lines, err := t.GH.LineComments(ctx, t.Owner, t.Repo, t.Number, kept.line)
 	if err != nil {
 		return th, fmt.Errorf("read the pull request's line comments: %w", err)
 	}
@@ -93,7 +95,7 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 		}
 		req := LineRequest(l)
 		req.At = at
-		th.Items = append(th.Items, req)
+		th.Items = append(th.Items, kept.request(req))
 	}
 	return th, nil
 }
@@ -104,6 +106,70 @@ func LineRequest(l *ghclient.ReviewComment) *request.Request {
 		Author: l.Author, Bot: l.AuthorIsBot, Body: l.Body, URL: l.URL, At: l.CreatedAt,
 		Place:    request.Place{Path: l.Path, Line: l.Line, StartLine: l.StartLine, Side: l.Side, DiffHunk: l.DiffHunk},
 		ReviewID: l.ReviewID}
+}
+
+// MaxKeptText bounds the texts of others one run keeps of its thread, in
+// bytes: those that hold the trigger phrase, oldest pages aside, while
+// the run reads (every other text is dropped as it arrives). A request
+// past it is read again, and judged, by a later run.
+const MaxKeptText = 8 << 20
+
+// keeping decides which texts a run keeps as it reads its thread: the
+// action's own comments by the token's login (their records), and the
+// texts that may be requests, within MaxKeptText; a line comment is kept
+// too when its author wrote a review that may be one, whose lines it may
+// carry. The rest are dropped as each part of a list arrives (ghclient.Keep).
+type keeping struct {
+	self, phrase string
+	budget       int
+	unread       map[request.Key]bool // requests whose text did not fit
+	reviewers    map[string]bool      // authors of reviews that may be requests
+}
+
+func (k *keeping) comment(id int64, author, body string) string {
+	switch {
+	case IsOwn(body) && ownedBy(&ghclient.Comment{Author: author}, k.self):
+		return markers(body)
+	case IsOwn(body):
+		// The action's markup in someone else's comment: no request, and
+		// no record either.
+		return ownMark
+	}
+	return k.asks(request.Key{Kind: request.Comment, ID: id}, body, false)
+}
+
+func (k *keeping) review(id int64, author, body string) string {
+	kept := k.asks(request.Key{Kind: request.Review, ID: id}, body, false)
+	if kept != "" {
+		k.reviewers[strings.ToLower(author)] = true
+	}
+	return kept
+}
+
+func (k *keeping) line(id int64, author, body string) string {
+	return k.asks(request.Key{Kind: request.Line, ID: id}, body, k.reviewers[strings.ToLower(author)])
+}
+
+// asks keeps body when it may be a request (or anyway), within the budget;
+// one that does not fit is remembered as unread.
+func (k *keeping) asks(key request.Key, body string, anyway bool) string {
+	switch {
+	case IsOwn(body):
+		return ownMark
+	case !request.WithinLimit(body) || !anyway && (k.phrase == "" || !strings.Contains(body, k.phrase)):
+		return ""
+	case len(body) > k.budget:
+		k.unread[key] = true
+		return ""
+	}
+	k.budget -= len(body)
+	return body
+}
+
+// request marks r as unread when its text did not fit.
+func (k *keeping) request(r *request.Request) *request.Request {
+	r.Unread = k.unread[r.Key]
+	return r
 }
 
 func owned(c *ghclient.Comment) backlog.Owned {

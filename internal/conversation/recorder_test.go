@@ -94,8 +94,9 @@ func (r *Recorder) UpdateComment(_ context.Context, owner, repo string, id int64
 	return &c, nil
 }
 
-// ListCommentsPage returns one page of number's comments.
-func (r *Recorder) ListCommentsPage(_ context.Context, owner, repo string, number, page int) (*ghclient.CommentPage, error) {
+// ListCommentsPage returns one page of number's comments, with the
+// bodies keep keeps.
+func (r *Recorder) ListCommentsPage(_ context.Context, owner, repo string, number, page int, keep ghclient.Keep) (*ghclient.CommentPage, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err := r.call(fmt.Sprintf("ListCommentsPage %s/%s#%d page %d", owner, repo, number, page)); err != nil {
@@ -105,6 +106,9 @@ func (r *Recorder) ListCommentsPage(_ context.Context, owner, repo string, numbe
 	for _, x := range r.comments {
 		if x.number == number {
 			c := x.c
+			if keep != nil {
+				c.Body = keep(c.ID, c.Author, c.Body)
+			}
 			all = append(all, &c)
 		}
 	}
@@ -129,14 +133,14 @@ func (r *Recorder) AddReaction(_ context.Context, owner, repo string, commentID 
 }
 
 // LineComments records the call; the Recorder holds no line comments.
-func (r *Recorder) LineComments(_ context.Context, owner, repo string, number int) ([]*ghclient.ReviewComment, error) {
+func (r *Recorder) LineComments(_ context.Context, owner, repo string, number int, _ ghclient.Keep) ([]*ghclient.ReviewComment, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return nil, r.call(fmt.Sprintf("LineComments %s/%s#%d", owner, repo, number))
 }
 
 // Reviews records the call; the Recorder holds no reviews.
-func (r *Recorder) Reviews(_ context.Context, owner, repo string, number int) ([]*ghclient.Review, error) {
+func (r *Recorder) Reviews(_ context.Context, owner, repo string, number int, _ ghclient.Keep) ([]*ghclient.Review, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return nil, r.call(fmt.Sprintf("Reviews %s/%s#%d", owner, repo, number))

@@ -17,10 +17,10 @@ import (
 type GitHub interface {
 	CreateComment(ctx context.Context, owner, repo string, number int, body string) (*ghclient.Comment, error)
 	UpdateComment(ctx context.Context, owner, repo string, id int64, body string) (*ghclient.Comment, error)
-	ListCommentsPage(ctx context.Context, owner, repo string, number, page int) (*ghclient.CommentPage, error)
+	ListCommentsPage(ctx context.Context, owner, repo string, number, page int, keep ghclient.Keep) (*ghclient.CommentPage, error)
 	AddReaction(ctx context.Context, owner, repo string, commentID int64, kind request.Kind, content string) (*ghclient.Reaction, error)
-	LineComments(ctx context.Context, owner, repo string, number int) ([]*ghclient.ReviewComment, error)
-	Reviews(ctx context.Context, owner, repo string, number int) ([]*ghclient.Review, error)
+	LineComments(ctx context.Context, owner, repo string, number int, keep ghclient.Keep) ([]*ghclient.ReviewComment, error)
+	Reviews(ctx context.Context, owner, repo string, number int, keep ghclient.Keep) ([]*ghclient.Review, error)
 }
 
 var _ GitHub = (*ghclient.Client)(nil)
@@ -47,6 +47,9 @@ type Thread struct {
 	Warn func(string)
 	// Redact removes secrets from a comment before it is sent.
 	Redact func(string) string
+	// Phrase is the trigger phrase: of the thread's comments, Read keeps
+	// the text of those that hold it, and of the action's own comments.
+	Phrase string
 
 	mu     sync.Mutex
 	id     int64
@@ -58,6 +61,9 @@ type Thread struct {
 	// pages are the comments read, shared by Read and PreviousJob, which
 	// only the run itself calls, one after the other: it is not guarded.
 	pages *pager
+	// kept is what Read keeps of the thread's texts (see keeping); it is
+	// not guarded, for the same reason.
+	kept *keeping
 
 	warnMu sync.Mutex // apart from mu: Show warns while holding mu
 	warned map[string]bool
@@ -96,12 +102,23 @@ func (t *Thread) react(ctx context.Context, commentID int64, kind request.Kind, 
 	return r, nil
 }
 
-// comments returns the thread's pager.
+// comments returns the thread's pager. Its first call comes once the
+// token's login is known (Read and PreviousJob need it).
 func (t *Thread) comments() *pager {
 	if t.pages == nil {
-		t.pages = &pager{gh: t.GH, owner: t.Owner, repo: t.Repo, number: t.Number, count: t.Comments}
+		t.pages = &pager{gh: t.GH, owner: t.Owner, repo: t.Repo, number: t.Number, count: t.Comments,
+			keep: t.keeping().comment}
 	}
 	return t.pages
+}
+
+// keeping returns what decides which of the thread's texts the run keeps.
+func (t *Thread) keeping() *keeping {
+	if t.kept == nil {
+		t.kept = &keeping{self: t.Self(), phrase: t.Phrase, budget: MaxKeptText,
+			unread: map[request.Key]bool{}, reviewers: map[string]bool{}}
+	}
+	return t.kept
 }
 
 // PreviousJob returns the job named by the newest marker in a comment the
@@ -185,7 +202,12 @@ func (t *Thread) created(ctx context.Context, body string, err error) *ghclient.
 		return nil
 	}
 	// A fresh read: the pages Read kept are from before the create.
-	pg := &pager{gh: t.GH, owner: t.Owner, repo: t.Repo, number: t.Number, count: t.Comments + 1}
+	pg := &pager{gh: t.GH, owner: t.Owner, repo: t.Repo, number: t.Number, count: t.Comments + 1, keep: func(_ int64, author, body string) string {
+		if ownedBy(&ghclient.Comment{Author: author}, t.author) {
+			return body
+		}
+		return ""
+	}}
 	newest, _, ferr := pg.recent(ctx)
 	if ferr != nil {
 		return nil

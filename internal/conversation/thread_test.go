@@ -265,8 +265,8 @@ func TestPreviousJobNewestFirst(t *testing.T) {
 // with a Link that still names the last page.
 type lastOnEveryPage struct{ *Recorder }
 
-func (g lastOnEveryPage) ListCommentsPage(ctx context.Context, owner, repo string, number, page int) (*ghclient.CommentPage, error) {
-	pg, err := g.Recorder.ListCommentsPage(ctx, owner, repo, number, page)
+func (g lastOnEveryPage) ListCommentsPage(ctx context.Context, owner, repo string, number, page int, keep ghclient.Keep) (*ghclient.CommentPage, error) {
+	pg, err := g.Recorder.ListCommentsPage(ctx, owner, repo, number, page, keep)
 	if err == nil && len(pg.Comments) == 0 && page > 1 {
 		n := len(g.Comments(number))
 		pg.Last = max(1, (n+ghclient.PerPage-1)/ghclient.PerPage)

@@ -121,17 +121,31 @@ type CommentPage struct {
 	Last int
 }
 
+// Keep decides, as a list is read, what of each text is kept: it sees
+// each item's id, author and body, and returns what to keep of the body
+// ("" to drop it). Texts are cut as each part of a page arrives, so a list
+// costs the texts kept, not every text read. A nil Keep keeps all.
+type Keep func(id int64, author, body string) string
+
+// cut replaces *body with what k keeps of it.
+func (k Keep) cut(id int64, author string, body *string) {
+	if k != nil && body != nil {
+		*body = k(id, author, *body)
+	}
+}
+
 // ListCommentsPage returns page (from 1) of the comments on issue or pull
-// request number, PerPage to a page. GitHub lists them oldest first and has
-// no other order, so a reader that wants the newest computes their page.
-func (c *Client) ListCommentsPage(ctx context.Context, owner, repo string, number, page int) (*CommentPage, error) {
+// request number, PerPage to a page, with the bodies keep keeps. GitHub
+// lists them oldest first and has no other order, so a reader that wants
+// the newest computes their page.
+func (c *Client) ListCommentsPage(ctx context.Context, owner, repo string, number, page int, keep Keep) (*CommentPage, error) {
 	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("list comments on #%d: %w", number, err)
 	}
 	list, links, err := readPage(page, func(page, perPage int) ([]*github.IssueComment, *github.Response, error) {
 		opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: perPage, Page: page}}
 		return c.gh.Issues.ListComments(ctx, owner, repo, number, opt)
-	})
+	}, func(ic *github.IssueComment) { keep.cut(ic.GetID(), ic.GetUser().GetLogin(), ic.Body) })
 	if err != nil {
 		return nil, fmt.Errorf("list comments on #%d: %w", number, err)
 	}
@@ -151,14 +165,18 @@ const PartPerPage = 10
 // links are the pages a list answer's Link header names, 0 for none.
 type links struct{ next, last int }
 
-// readPage reads page (from 1) of a list, PerPage to a page. A page too
+// readPage reads page (from 1) of a list, PerPage to a page, and passes
+// each item to shrink (which may drop its text) as it arrives. A page too
 // large for the response cap (70 comments of 65,000 characters) is read
 // again as PerPage/PartPerPage pages of PartPerPage, so it is still read
 // whole. The cost of such a page: its failed request (at most the cap
 // read) and ten requests of less than 4 MiB each.
-func readPage[T any](page int, list func(page, perPage int) ([]T, *github.Response, error)) ([]T, links, error) {
+func readPage[T any](page int, list func(page, perPage int) ([]T, *github.Response, error), shrink func(T)) ([]T, links, error) {
 	items, resp, err := list(page, PerPage)
 	if err == nil {
+		for _, it := range items {
+			shrink(it)
+		}
 		return items, links{resp.NextPage, resp.LastPage}, nil
 	}
 	if !errors.Is(err, httpclient.ErrBodyTooLarge) {
@@ -171,6 +189,9 @@ func readPage[T any](page int, list func(page, perPage int) ([]T, *github.Respon
 		part, resp, err := list((page-1)*parts+i, PartPerPage)
 		if err != nil {
 			return nil, links{}, clean(err)
+		}
+		for _, it := range part {
+			shrink(it)
 		}
 		items = append(items, part...)
 		if resp.LastPage > 0 {

@@ -208,7 +208,7 @@ func TestListCommentsPage(t *testing.T) {
 					a := authors[i%3]
 					ids = append(ids, srv.SeedComment(7, a.login, a.isBot, fmt.Sprintf("comment %d", i)))
 				}
-				got, err := c.ListCommentsPage(context.Background(), "acme", "docs", 7, tc.page)
+				got, err := c.ListCommentsPage(context.Background(), "acme", "docs", 7, tc.page, nil)
 				if err != nil {
 					t.Fatalf("ListCommentsPage() error = %v", err)
 				}
@@ -247,7 +247,7 @@ func TestListCommentsPageError(t *testing.T) {
 			return true
 		},
 	})
-	got, err := c.ListCommentsPage(context.Background(), "acme", "docs", 7, 2)
+	got, err := c.ListCommentsPage(context.Background(), "acme", "docs", 7, 2, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), "list comments on #7: HTTP 500") || got != nil {
 		t.Fatalf("ListCommentsPage() = %v, %v; want nil and a wrapped error", got, err)
 	}
@@ -267,10 +267,10 @@ func TestHostileRepoNames(t *testing.T) {
 		calls := map[string]error{}
 		_, calls["CreateComment"] = c.CreateComment(ctx, tc.owner, tc.repo, 1, "x")
 		_, calls["UpdateComment"] = c.UpdateComment(ctx, tc.owner, tc.repo, 1, "x")
-		_, calls["ListCommentsPage"] = c.ListCommentsPage(ctx, tc.owner, tc.repo, 1, 1)
+		_, calls["ListCommentsPage"] = c.ListCommentsPage(ctx, tc.owner, tc.repo, 1, 1, nil)
 		_, calls["AddReaction"] = c.AddReaction(ctx, tc.owner, tc.repo, 1, request.Comment, "eyes")
-		_, calls["LineComments"] = c.LineComments(ctx, tc.owner, tc.repo, 1)
-		_, calls["Reviews"] = c.Reviews(ctx, tc.owner, tc.repo, 1)
+		_, calls["LineComments"] = c.LineComments(ctx, tc.owner, tc.repo, 1, nil)
+		_, calls["Reviews"] = c.Reviews(ctx, tc.owner, tc.repo, 1, nil)
 		_, calls["PullRequest"] = c.PullRequest(ctx, tc.owner, tc.repo, 1)
 		calls["RequestReviewers"] = c.RequestReviewers(ctx, tc.owner, tc.repo, 1, []string{"ada"})
 		_, calls["ReviewComments"] = c.ReviewComments(ctx, tc.owner, tc.repo, 1, 2)
@@ -521,7 +521,7 @@ func TestThroughHTTPClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.ListCommentsPage(ctx, "acme", "docs", 1, 1); err != nil {
+	if _, err := c.ListCommentsPage(ctx, "acme", "docs", 1, 1, nil); err != nil {
 		t.Fatalf("ListCommentsPage() error = %v", err)
 	}
 	if _, err := c.CreateComment(ctx, "acme", "docs", 1, "hi"); err == nil {
@@ -560,7 +560,7 @@ func TestRateLimitedThroughHTTPClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = c.ListCommentsPage(context.Background(), "acme", "docs", 1, 1)
+		_, err = c.ListCommentsPage(context.Background(), "acme", "docs", 1, 1, nil)
 		srv.Close()
 		if err == nil {
 			t.Fatalf("%d: ListCommentsPage() succeeded", tc.status)

@@ -121,15 +121,22 @@ func fromReviewComment(rc *github.PullRequestComment) *ReviewComment {
 }
 
 // LineComments returns the newest PerPage comments on lines of pull
-// request number's diff, of every review, oldest first: one list request,
-// newest first as GitHub can sort them (read in parts when too large).
-func (c *Client) LineComments(ctx context.Context, owner, repo string, number int) ([]*ReviewComment, error) {
+// request number's diff, of every review, oldest first, with the bodies
+// keep keeps: one list request, newest first as GitHub can sort them (read
+// in parts when too large).
+func (c *Client) LineComments(ctx context.Context, owner, repo string, number int, keep Keep) ([]*ReviewComment, error) {
 	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("list line comments on #%d: %w", number, err)
 	}
 	list, _, err := readPage(1, func(page, perPage int) ([]*github.PullRequestComment, *github.Response, error) {
 		opt := &github.PullRequestListCommentsOptions{Sort: "created", Direction: "desc", ListOptions: github.ListOptions{PerPage: perPage, Page: page}}
 		return c.gh.PullRequests.ListComments(ctx, owner, repo, number, opt)
+	}, func(rc *github.PullRequestComment) {
+		keep.cut(rc.GetID(), rc.GetUser().GetLogin(), rc.Body)
+		if rc.Body != nil && *rc.Body == "" {
+			// Its hunk is read for the prompt only with its text.
+			rc.DiffHunk = nil
+		}
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list line comments on #%d: %w", number, err)
@@ -155,26 +162,28 @@ type Review struct {
 // oldest first: at least the newest PerPage when there are that many. GitHub
 // lists reviews oldest first, so it costs page 1 and, in a pull request with
 // more than PerPage reviews, the last page, and the one before it when
-// that is not page 1 (each read in parts when too large).
-func (c *Client) Reviews(ctx context.Context, owner, repo string, number int) ([]*Review, error) {
+// that is not page 1 (each read in parts when too large), with the bodies
+// keep keeps.
+func (c *Client) Reviews(ctx context.Context, owner, repo string, number int, keep Keep) ([]*Review, error) {
 	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("list reviews of #%d: %w", number, err)
 	}
 	list := func(page, perPage int) ([]*github.PullRequestReview, *github.Response, error) {
 		return c.gh.PullRequests.ListReviews(ctx, owner, repo, number, &github.ListOptions{PerPage: perPage, Page: page})
 	}
-	all, l, err := readPage(1, list)
+	shrink := func(r *github.PullRequestReview) { keep.cut(r.GetID(), r.GetUser().GetLogin(), r.Body) }
+	all, l, err := readPage(1, list, shrink)
 	if err == nil && l.last > 1 {
 		// The newest are on the last page; with the page before it, at
 		// least PerPage of them. Page 1 is that page when there are two.
 		var before, last []*github.PullRequestReview
 		if l.last > 2 {
-			before, _, err = readPage(l.last-1, list)
+			before, _, err = readPage(l.last-1, list, shrink)
 		} else {
 			before = all
 		}
 		if err == nil {
-			last, _, err = readPage(l.last, list)
+			last, _, err = readPage(l.last, list, shrink)
 		}
 		all = append(before, last...)
 	}

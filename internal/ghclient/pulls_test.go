@@ -212,7 +212,7 @@ func TestReviews(t *testing.T) {
 				}
 				ids = append(ids, srv.SeedReview(7, fakegithub.Review{Author: "ada", Body: fmt.Sprint("review ", i), State: state}))
 			}
-			got, err := c.Reviews(context.Background(), "acme", "docs", 7)
+			got, err := c.Reviews(context.Background(), "acme", "docs", 7, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -260,7 +260,7 @@ func TestLineCommentsInParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := c.LineComments(context.Background(), "acme", "docs", 7)
+	got, err := c.LineComments(context.Background(), "acme", "docs", 7, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

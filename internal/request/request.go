@@ -106,6 +106,9 @@ type Request struct {
 	Text string
 	// Seen says Text was set, even when it is empty.
 	Seen bool
+	// Unread says Body was not kept: a run keeps a bounded amount of its
+	// thread's text, and a later run reads and judges this request.
+	Unread bool
 }
 
 // Levels lists GitHub's repository permission levels, lowest first.
