@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
 )
 
@@ -75,7 +76,7 @@ func TestOutsidersCannotPushAMaintainerOut(t *testing.T) {
 	}
 	comments := w.gh.Comments(12)
 	answer := comments[len(comments)-1].Body
-	if !strings.Contains(answer, "Not judged yet") || !strings.Contains(answer, "by writer") {
+	if !strings.Contains(answer, "Left for the next run") || !strings.Contains(answer, "by writer") {
 		t.Errorf("the comment does not name the writer whose request waits:\n%s", answer)
 	}
 	for _, o := range outsiders {
@@ -169,4 +170,37 @@ func TestFloodDoesNotResendAnAnsweredReview(t *testing.T) {
 	if lists > 2*10+2 {
 		t.Errorf("%d list requests for the pull request's comments", lists)
 	}
+}
+
+// TestBatchPromptIsBounded (item 7): maintainers' requests of GitHub's
+// largest size answered together make a prompt of at most
+// prompt.MaxBatchBytes and the run's own; what does not fit is left for
+// the next run, which sends it, each request once.
+func TestBatchPromptIsBounded(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	opening := w.post(12, false, request{who: "writer", body: "/docs document the limits", send: "document the limits"})
+	w.run(opening[0])
+	var big []request
+	for i := range 6 {
+		text := fmt.Sprintf("part %d: %s", i, strings.Repeat("a", 60000))
+		big = append(big, request{who: "admin", body: "/docs " + text, send: text})
+	}
+	ids := w.post(12, false, big...)
+	log := w.run(ids[len(ids)-1])
+	if !strings.Contains(log, "not sent now, the next run sends it") {
+		t.Errorf("nothing was left for the next run:\n%s", log)
+	}
+	sent := w.sent()
+	if n := len(sent[len(sent)-1]); n > prompt.MaxBatchBytes+70000 {
+		t.Errorf("a batch's prompt of %d bytes", n)
+	}
+	comments := w.gh.Comments(12)
+	if answer := comments[len(comments)-1].Body; !strings.Contains(answer, "Left for the next run") || !strings.Contains(answer, "the prompt is full") {
+		t.Errorf("the comment does not say what waits:\n%.600s", answer)
+	}
+	next := request{who: "writer", body: "/docs and the SLA", send: "and the SLA"}
+	j := w.post(12, false, next)
+	w.run(j[0])
+	checkOnce(t, w.sent(), append(big, next), 4)
 }

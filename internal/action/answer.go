@@ -14,6 +14,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
 
@@ -112,12 +113,19 @@ func (r *run) gather(ctx context.Context, gh *ghclient.Client, p plan.Plan, leve
 		}
 		return gh.Permission(ctx, r.trig.Owner, r.trig.Repo, login)
 	})
-	a.send, a.left, a.later = v.Send, v.Left, v.Later
+	send, full := prompt.Fit(v.Send, a.own.Key)
+	a.send, a.left, a.later = send, v.Left, v.Later
+	for _, f := range full {
+		a.later = append(a.later, backlog.Left{Request: f, Reason: "the prompt is full"})
+	}
 	for _, l := range v.Left {
 		r.logRequest("left out", l.Request, l.Reason)
 	}
 	for _, l := range v.Later {
 		r.logRequest("not judged now, the next run judges it again", l.Request, l.Reason)
+	}
+	for _, f := range full {
+		r.logRequest("not sent now, the next run sends it", f, "the prompt is full")
 	}
 	return a
 }

@@ -284,7 +284,7 @@ func Render(s State) string {
 		fmt.Fprintf(&b, "\nLeft out: %s.\n", refs(s.Left, &budget))
 	}
 	if len(s.Later) > 0 {
-		fmt.Fprintf(&b, "\nNot judged yet, so not answered: %s. The next run in this thread judges them.\n", refs(s.Later, &budget))
+		fmt.Fprintf(&b, "\nLeft for the next run in this thread: %s.\n", refs(s.Later, &budget))
 	}
 	if run := escape.URL(s.RunURL); run != "" {
 		fmt.Fprintf(&b, "\n<sub>[Workflow run](%s)", run)

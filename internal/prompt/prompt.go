@@ -41,6 +41,44 @@ func Build(reqs []*request.Request, t *event.Trigger) string {
 	return strings.Join(parts, "\n\n") + ContextBlock(t)
 }
 
+// MaxBatchBytes bounds the prompt of several requests answered together:
+// what does not fit waits for a later run (Fit). The run's own request is
+// always sent, whatever its size (GitHub bounds it).
+const MaxBatchBytes = 256 << 10
+
+// Fit splits reqs, oldest first, into those a prompt of MaxBatchBytes
+// holds and the rest: own (the run's own request) always fits; the others
+// fit oldest first while there is room, and wait from the first that does
+// not.
+func Fit(reqs []*request.Request, own request.Key) (fit, rest []*request.Request) {
+	size := func(r *request.Request) int {
+		n := 0
+		for _, p := range numbered(0, r) {
+			n += len(p) + 2
+		}
+		return n
+	}
+	room := MaxBatchBytes
+	for _, r := range reqs {
+		if r.Key == own {
+			room -= size(r)
+		}
+	}
+	for _, r := range reqs {
+		switch {
+		case r.Key == own:
+		case len(rest) == 0 && size(r) <= room:
+			room -= size(r)
+		default:
+			// In order: once one waits, so do those made after it.
+			rest = append(rest, r)
+			continue
+		}
+		fit = append(fit, r)
+	}
+	return fit, rest
+}
+
 // alone is a request's text when it is the only one.
 func alone(r *request.Request) string {
 	switch r.Kind {

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/admit"
@@ -317,4 +318,23 @@ func line(id int64, body string, at request.Place) *request.Request {
 
 func review(id int64, body string) *request.Request {
 	return &request.Request{Key: request.Key{Kind: request.Review, ID: id}, Body: body}
+}
+
+// TestFit: the run's own request always fits, whatever its size; the
+// others fit oldest first while MaxBatchBytes has room.
+func TestFit(t *testing.T) {
+	t.Parallel()
+	req := func(id int64, size int) *request.Request {
+		return &request.Request{Key: request.Key{Kind: request.Comment, ID: id}, Author: "ann", Text: strings.Repeat("a", size)}
+	}
+	own := req(9, MaxBatchBytes)
+	reqs := []*request.Request{req(1, 100<<10), req(2, 100<<10), req(3, 100<<10), req(4, 10)}
+	fit, rest := Fit(reqs, request.Key{Kind: request.Comment, ID: 2})
+	if len(fit) != 2 || fit[0].ID != 1 || fit[1].ID != 2 || len(rest) != 2 || rest[0].ID != 3 {
+		t.Errorf("Fit() = %v, %v; want 1 and 2 (own), then 3 and 4 left", fit, rest)
+	}
+	fit, rest = Fit(append(reqs, own), own.Key)
+	if len(fit) != 1 || fit[0] != own || len(rest) != 4 {
+		t.Errorf("Fit() with an own request of the whole size = %v, %v; want it alone", fit, rest)
+	}
 }

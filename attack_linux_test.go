@@ -1,0 +1,109 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/backlog"
+	reqmodel "github.com/agentjob/agent-job-action/internal/request"
+	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
+)
+
+// TestHostileThreadWithinBounds (issue 24, item 7) runs the built binary
+// as a step whose thread holds 1,100 outsiders' requests at GitHub's size
+// limit, each 65,536 characters of four-byte emoji: the run reads what it
+// must within a bound on requests and peak memory, sends the maintainer's
+// request alone, and writes its comment. It logs the time, the requests
+// and the bytes for the closing note; it asserts no time.
+func TestHostileThreadWithinBounds(t *testing.T) {
+	t.Parallel()
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	launcher := filepath.Join(dir, "launcher")
+	if out, err := exec.Command("go", "build", "-o", launcher, "./internal/testbed/coldstart/launcher").CombinedOutput(); err != nil {
+		t.Fatalf("go build launcher: %v\n%s", err, out)
+	}
+	api := newCLIFake(t, fakeapi.Scenario{})
+	gh := fakegithub.New(fakegithub.Options{Token: testToken, Repos: []string{"acme/docs"}, Check: ghspec.Checker(),
+		Permissions: map[string]string{"writer": "write"}})
+	t.Cleanup(gh.Close)
+	record := backlog.Record{Sent: []reqmodel.Key{{Kind: reqmodel.Comment, ID: 1}}, Upto: time.Unix(1764060000, 0)}.Marker()
+	gh.SeedComment(12, fakegithub.BotLogin, true, "<!-- agent-job-action -->\n"+record+"\n✅ **Done.**")
+	huge := "/docs " + strings.Repeat("😀", 65530)
+	for range 1100 {
+		gh.SeedComment(12, "stranger", false, huge)
+	}
+	own := gh.SeedComment(12, "writer", false, "/docs mention the SLA")
+
+	ws := t.TempDir()
+	event := filepath.Join(ws, "event.json")
+	payload := issueComment("writer", "/docs mention the SLA")
+	payload["comment"].(map[string]any)["id"] = own
+	payload["issue"].(map[string]any)["comments"] = 1102
+	data, err := json.Marshal(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(event, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(ws, "peak")
+	start := time.Now()
+	res := cliRun{args: []string{report, bin}, vars: map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": ws,
+		"GITHUB_OUTPUT": filepath.Join(ws, "out"), "GITHUB_STEP_SUMMARY": filepath.Join(ws, "sum"),
+		"GITHUB_EVENT_NAME": "issue_comment", "GITHUB_EVENT_PATH": event, "GITHUB_REPOSITORY": "acme/docs",
+		"GITHUB_API_URL": gh.APIURL(), "GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "4242",
+		"INPUT_PROJECT-ID": "proj-1", "INPUT_API-KEY": testKey, "INPUT_BASE-URL": api.URL, "INPUT_GITHUB-TOKEN": testToken,
+		"INPUT_TRIGGER-PHRASE": "/docs", "INPUT_REQUIRED-PERMISSION": "write", "INPUT_COMMENT": "auto",
+		"INPUT_WAIT": "false", "INPUT_TIMEOUT": "5m"}}.exec(t, launcher)
+	took := time.Since(start)
+	if res.code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
+	}
+	var prompts []string
+	for _, r := range api.Requests() {
+		if r.Method == http.MethodPost {
+			prompts = append(prompts, r.Prompt())
+		}
+	}
+	if len(prompts) != 1 || !strings.HasPrefix(prompts[0], "mention the SLA") || strings.Contains(prompts[0], "😀") {
+		t.Errorf("prompts sent: %.200q", prompts)
+	}
+	var reads, writes, bytes int
+	for _, r := range gh.Requests() {
+		if r.Method == http.MethodGet {
+			reads++
+		} else {
+			writes++
+		}
+	}
+	for _, c := range gh.Comments(12) {
+		bytes += len(c.Body)
+	}
+	// The conversation's newest pages and the search for the record,
+	// at most ten list requests, each read in eleven parts at most, and
+	// one permission; the 👀 and the comment.
+	if reads > 10*11+2 || writes > 4 {
+		t.Errorf("%d reads and %d writes to GitHub", reads, writes)
+	}
+	var peakKiB, launcherKiB int64
+	if data, err := os.ReadFile(report); err != nil {
+		t.Errorf("launcher report: %v", err)
+	} else if _, err := fmt.Sscan(string(data), &peakKiB, &launcherKiB); err != nil {
+		t.Errorf("launcher report %q: %v", data, err)
+	}
+	if peakKiB > 64<<10 {
+		t.Errorf("peak memory %d MiB, want at most 64", peakKiB>>10)
+	}
+	t.Logf("a thread of %d MB: exit %d in %s, %d GitHub reads and %d writes, peak memory %.1f MiB",
+		bytes>>20, res.code, took.Round(time.Millisecond), reads, writes, float64(peakKiB)/(1<<10))
+}
