@@ -87,10 +87,12 @@ func TestRunInAThread(t *testing.T) {
 			log:   `skipped: "renovate[bot]" is a bot and is not in allowed-bots`,
 		},
 		{
-			name:  "a quoted phrase is no request",
-			event: func(seeded) (string, map[string]any) { return commentEvent("writer", "> /docs add a page\n\nI disagree") },
-			end:   Skipped,
-			log:   "skipped: the comment does not contain the trigger phrase /docs",
+			name: "a quoted phrase is no request",
+			event: func(seeded) (string, map[string]any) {
+				return commentEvent("writer", "> /docs add a page\n\nI disagree")
+			},
+			end: Skipped,
+			log: "skipped: the comment does not contain the trigger phrase /docs",
 		},
 		{
 			name:  "the phrase alone, with nothing to do",
