@@ -41,15 +41,20 @@ func Build(reqs []*request.Request, t *event.Trigger) string {
 	return strings.Join(parts, "\n\n") + ContextBlock(t)
 }
 
-// MaxBatchBytes bounds the prompt of several requests answered together:
-// what does not fit waits for a later run (Fit). The run's own request is
-// always sent, whatever its size (GitHub bounds it).
-const MaxBatchBytes = 256 << 10
+// MaxBatchBytes and MaxBatch bound the prompt of several requests
+// answered together, in bytes and in requests besides the run's own: what
+// does not fit waits for a later run (Fit). The run's own request is
+// always sent, whatever its size (GitHub bounds it). Each request of a
+// batch costs a GitHub write too (its 👀), so neither bound is generous.
+const (
+	MaxBatchBytes = 256 << 10
+	MaxBatch      = 50
+)
 
 // Fit splits reqs, oldest first, into those a prompt of MaxBatchBytes
 // holds and the rest: own (the run's own request) always fits; the others
-// fit oldest first while there is room, and wait from the first that does
-// not.
+// fit oldest first while there is room (MaxBatchBytes, MaxBatch), and
+// wait from the first that does not.
 func Fit(reqs []*request.Request, own request.Key) (fit, rest []*request.Request) {
 	size := func(r *request.Request) int {
 		n := 0
@@ -58,7 +63,7 @@ func Fit(reqs []*request.Request, own request.Key) (fit, rest []*request.Request
 		}
 		return n
 	}
-	room := MaxBatchBytes
+	room, others := MaxBatchBytes, 0
 	for _, r := range reqs {
 		if r.Key == own {
 			room -= size(r)
@@ -67,8 +72,9 @@ func Fit(reqs []*request.Request, own request.Key) (fit, rest []*request.Request
 	for _, r := range reqs {
 		switch {
 		case r.Key == own:
-		case len(rest) == 0 && size(r) <= room:
+		case len(rest) == 0 && size(r) <= room && others < MaxBatch:
 			room -= size(r)
+			others++
 		default:
 			// In order: once one waits, so do those made after it.
 			rest = append(rest, r)

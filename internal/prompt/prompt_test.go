@@ -337,4 +337,12 @@ func TestFit(t *testing.T) {
 	if len(fit) != 1 || fit[0] != own || len(rest) != 4 {
 		t.Errorf("Fit() with an own request of the whole size = %v, %v; want it alone", fit, rest)
 	}
+	var many []*request.Request
+	for i := range MaxBatch + 10 {
+		many = append(many, req(int64(i+1), 1))
+	}
+	fit, rest = Fit(many, many[len(many)-1].Key)
+	if len(fit) != MaxBatch+1 || len(rest) != 9 || fit[len(fit)-1] != many[len(many)-1] {
+		t.Errorf("Fit() of %d small requests = %d, %d; want %d and the own, %d left", len(many), len(fit), len(rest), MaxBatch, 9)
+	}
 }
