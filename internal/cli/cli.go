@@ -1,7 +1,7 @@
 // Package cli is the program's command line: one flag per input of
 // action.yml (from the same table, inputs.Inputs), merged with the runner's
 // INPUT_* variables and a few environment fallbacks into the run's inputs.
-// Secrets never come from a flag, where they would land in shell history
+// terms.Secrets never come from a flag, where they would land in shell history
 // and in ps: the API key comes from the environment or standard input.
 package cli
 
@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/runner"
+	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
 // Mode is what the command line asks for.
@@ -54,28 +55,6 @@ func (e *UsageError) Unwrap() error { return e.Err }
 func usagef(format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...)}
 }
-
-// Fallback is an environment variable that gives an input when neither its
-// flag nor its INPUT_ variable does.
-type Fallback struct {
-	Input string
-	Env   string
-}
-
-// Fallbacks are the environment variables a CLI user sets instead of
-// INPUT_* names, which most shells cannot export (they hold a hyphen).
-var Fallbacks = []Fallback{
-	{Input: "api-key", Env: "MINTLIFY_API_KEY"},
-	{Input: "project-id", Env: "MINTLIFY_PROJECT_ID"},
-	{Input: "github-token", Env: "GITHUB_TOKEN"},
-}
-
-// Secrets are the inputs that have no flag: a value on the command line is
-// visible to every user of the machine in ps, and stays in shell history.
-var Secrets = []string{"api-key", "github-token"}
-
-// KeyStdinFlag reads the API key from standard input.
-const KeyStdinFlag = "api-key-stdin"
 
 // JSONFlag prints the final job record as JSON on standard output.
 const JSONFlag = "json"
@@ -119,7 +98,7 @@ func Parse(args []string) (Command, error) {
 	fs.Usage = func() {}
 	for _, in := range inputs.Inputs {
 		switch {
-		case slices.Contains(Secrets, in.Name):
+		case slices.Contains(terms.Secrets, in.Name):
 			fs.Var(secretFlag{name: in.Name, p: &p}, in.Name, "")
 		case IsBool(in):
 			fs.Var(inputFlag{name: in.Name, flags: c.Flags, isBool: true}, in.Name, "")
@@ -128,7 +107,7 @@ func Parse(args []string) (Command, error) {
 		}
 	}
 	fs.Var(boolFlag{name: JSONFlag, to: &c.JSON, p: &p}, JSONFlag, "")
-	fs.Var(boolFlag{name: KeyStdinFlag, to: &c.KeyFromStdin, p: &p}, KeyStdinFlag, "")
+	fs.Var(boolFlag{name: terms.KeyStdinFlag, to: &c.KeyFromStdin, p: &p}, terms.KeyStdinFlag, "")
 
 	err := fs.Parse(args)
 	switch {
@@ -210,7 +189,7 @@ func flagError(err error) error {
 		name = strings.TrimLeft(msg[i+2:], "-")
 	}
 	switch {
-	case strings.HasPrefix(msg, "flag needs an argument:") && slices.Contains(Secrets, name):
+	case strings.HasPrefix(msg, "flag needs an argument:") && slices.Contains(terms.Secrets, name):
 		return refuseSecret(name)
 	case strings.HasPrefix(msg, "flag needs an argument:"):
 		return usagef("--%s needs a value", name)
@@ -258,7 +237,7 @@ func maySecret(a string) bool {
 
 // refuseSecret says why a secret has no flag, and where it goes instead.
 func refuseSecret(name string) error {
-	return usagef("--%s is not accepted: a secret on the command line is visible to every user of the machine (ps) and stays in shell history; give it as %s", name, secretSource(name))
+	return usagef("--%s is not accepted: a secret on the command line is visible to every user of the machine (ps) and stays in shell history; give it as %s", name, terms.SecretSource(name))
 }
 
 // Apply merges the command line into rc.Inputs, which holds the INPUT_*
@@ -291,7 +270,7 @@ func (c Command) Apply(ctx context.Context, rc *runner.Context, getenv func(stri
 		}
 		rc.Inputs["api-key"] = key
 	}
-	for _, f := range Fallbacks {
+	for _, f := range terms.Fallbacks {
 		if strings.TrimSpace(rc.Inputs[f.Input]) == "" {
 			rc.Inputs[f.Input] = getenv(f.Env)
 		}
@@ -302,7 +281,7 @@ func (c Command) Apply(ctx context.Context, rc *runner.Context, getenv func(stri
 	}
 	switch {
 	case strings.TrimSpace(rc.Inputs["api-key"]) == "":
-		return usagef("no API key: set MINTLIFY_API_KEY in the environment, or pipe the key to --%s (a Mintlify admin API key, mint_...)", KeyStdinFlag)
+		return usagef("no API key: set MINTLIFY_API_KEY in the environment, or pipe the key to --%s (a Mintlify admin API key, mint_...)", terms.KeyStdinFlag)
 	case strings.TrimSpace(rc.Inputs["project-id"]) == "":
 		return usagef("no project: pass --project-id, or set MINTLIFY_PROJECT_ID in the environment")
 	}
@@ -314,7 +293,7 @@ func (c Command) Apply(ctx context.Context, rc *runner.Context, getenv func(stri
 // it runs on its own and is left behind; the program exits soon after.
 func readKey(ctx context.Context, stdin io.Reader) (string, error) {
 	if stdin == nil {
-		return "", usagef("--%s: there is no standard input to read the key from", KeyStdinFlag)
+		return "", usagef("--%s: there is no standard input to read the key from", terms.KeyStdinFlag)
 	}
 	type read struct {
 		data []byte
@@ -328,19 +307,19 @@ func readKey(ctx context.Context, stdin io.Reader) (string, error) {
 	var data []byte
 	select {
 	case <-ctx.Done():
-		return "", fmt.Errorf("--%s: stopped while waiting for the key on standard input: %w", KeyStdinFlag, context.Cause(ctx))
+		return "", fmt.Errorf("--%s: stopped while waiting for the key on standard input: %w", terms.KeyStdinFlag, context.Cause(ctx))
 	case r := <-done:
 		if r.err != nil {
-			return "", usagef("--%s: read standard input: %v", KeyStdinFlag, r.err)
+			return "", usagef("--%s: read standard input: %v", terms.KeyStdinFlag, r.err)
 		}
 		data = r.data
 	}
 	if len(data) > maxKeyBytes {
-		return "", usagef("--%s: standard input holds more than %d KiB, which is no API key: pipe only the key", KeyStdinFlag, maxKeyBytes>>10)
+		return "", usagef("--%s: standard input holds more than %d KiB, which is no API key: pipe only the key", terms.KeyStdinFlag, maxKeyBytes>>10)
 	}
 	key := strings.TrimSpace(string(data))
 	if key == "" {
-		return "", usagef(`--%s: standard input is empty: pipe the key, e.g. printf '%%s' "$MINTLIFY_API_KEY" | agent-job-action --%s ...`, KeyStdinFlag, KeyStdinFlag)
+		return "", usagef(`--%s: standard input is empty: pipe the key, e.g. printf '%%s' "$MINTLIFY_API_KEY" | agent-job-action --%s ...`, terms.KeyStdinFlag, terms.KeyStdinFlag)
 	}
 	return key, nil
 }

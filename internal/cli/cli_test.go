@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/runner"
+	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
 func TestParse(t *testing.T) {
@@ -89,7 +90,7 @@ func TestEveryInputHasAFlag(t *testing.T) {
 	for _, in := range inputs.Inputs {
 		arg := "--" + in.Name + "=v"
 		c, err := Parse([]string{arg})
-		if slices.Contains(Secrets, in.Name) {
+		if slices.Contains(terms.Secrets, in.Name) {
 			if err == nil {
 				t.Errorf("%s accepted", arg)
 			}
@@ -99,12 +100,12 @@ func TestEveryInputHasAFlag(t *testing.T) {
 			t.Errorf("Parse(%s) = %v, %v", arg, c.Flags, err)
 		}
 	}
-	for _, s := range Secrets {
+	for _, s := range terms.Secrets {
 		if !slices.ContainsFunc(inputs.Inputs, func(in inputs.Input) bool { return in.Name == s }) {
 			t.Errorf("secret %s is no input", s)
 		}
 	}
-	for _, f := range Fallbacks {
+	for _, f := range terms.Fallbacks {
 		if !slices.ContainsFunc(inputs.Inputs, func(in inputs.Input) bool { return in.Name == f.Input }) {
 			t.Errorf("fallback %s is for no input (%s)", f.Env, f.Input)
 		}
@@ -254,7 +255,7 @@ func TestUsageFromTheSpec(t *testing.T) {
 	var want []string
 	for _, in := range inputs.Inputs {
 		switch {
-		case slices.Contains(Secrets, in.Name):
+		case slices.Contains(terms.Secrets, in.Name):
 			want = append(want, "(no flag) "+in.Name)
 		case in.Default == "true":
 			want = append(want, "--"+in.Name+"=false")
@@ -266,13 +267,13 @@ func TestUsageFromTheSpec(t *testing.T) {
 	for _, out := range inputs.Outputs {
 		want = append(want, out.Name, out.Description)
 	}
-	for _, f := range Fallbacks {
+	for _, f := range terms.Fallbacks {
 		want = append(want, f.Env)
 	}
 	for _, s := range ExitStatuses {
 		want = append(want, s.Meaning)
 	}
-	want = append(want, "--"+KeyStdinFlag, "--"+JSONFlag, "demo", "--version")
+	want = append(want, "--"+terms.KeyStdinFlag, "--"+JSONFlag, "demo", "--version")
 	// Texts are wrapped at 80 columns: compare with white space folded.
 	folded := strings.Join(strings.Fields(help), " ")
 	for _, w := range want {

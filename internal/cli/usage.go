@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
 // Usage prints how to run the program: a flag for every input of action.yml
@@ -44,9 +45,9 @@ variable:
 		}
 		name := "--" + in.Name + " value"
 		switch {
-		case slices.Contains(Secrets, in.Name):
+		case slices.Contains(terms.Secrets, in.Name):
 			name = "(no flag) " + in.Name
-			def = "from " + secretSource(in.Name)
+			def = "from " + terms.SecretSource(in.Name)
 		case IsBool(in) && in.Default == "true":
 			name = "--" + in.Name + "=false"
 		case IsBool(in):
@@ -54,12 +55,12 @@ variable:
 		}
 		entry(w, name+"  ("+def+")", in.Description)
 	}
-	entry(w, "--"+KeyStdinFlag, "Read the API key from standard input (it is never a flag: ps and shell history would show it).")
+	entry(w, "--"+terms.KeyStdinFlag, "Read the API key from standard input (it is never a flag: ps and shell history would show it).")
 	entry(w, "--"+JSONFlag, "Print the final job record (JSON, null when there is none) on standard output instead of the output lines.")
 
 	fmt.Fprint(w, "\nEnvironment:\n")
 	entry(w, "INPUT_<NAME>", "Any input as the runner passes it, name upper-cased, hyphens kept (INPUT_PROJECT-ID).")
-	for _, f := range Fallbacks {
+	for _, f := range terms.Fallbacks {
 		entry(w, f.Env, "The "+f.Input+" input when neither a flag nor INPUT_ variable gives it.")
 	}
 	entry(w, "GITHUB_ACTIONS=true", "Run as a GitHub Actions step: workflow commands in the log, outputs to GITHUB_OUTPUT.")
@@ -95,18 +96,4 @@ func entry(w io.Writer, name, text string) {
 		line += word
 	}
 	fmt.Fprintln(w, line)
-}
-
-// secretSource says where a secret input comes from instead of a flag.
-func secretSource(input string) string {
-	src := "INPUT_ variable"
-	for _, f := range Fallbacks {
-		if f.Input == input {
-			src = f.Env
-		}
-	}
-	if input == "api-key" {
-		src += " or --" + KeyStdinFlag
-	}
-	return src
 }

@@ -2,7 +2,6 @@ package inputs
 
 import (
 	"errors"
-	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/request"
+	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
 // Config is the validated set of inputs.
@@ -40,26 +40,32 @@ type Config struct {
 
 // ErrEmptyPrompt is the problem with a run that has no prompt from the
 // inputs nor from the event.
-var ErrEmptyPrompt = &Error{Input: "prompt", Problem: "is empty: give the agent an instruction in prompt or prompt-file"}
+var ErrEmptyPrompt = &Error{Input: "prompt", InTerms: func(t terms.Terms) string {
+	return "is empty: give the agent an instruction in " + t.Name("prompt") + " or " + t.Name("prompt-file")
+}}
 
 // Error is a problem with one input.
 type Error struct {
 	Input   string
 	Problem string
-	// Flag names the input as the command line's flag (--timeout)
-	// instead of as a workflow's input (input timeout).
-	Flag bool
+	// InTerms, when set, words the problem instead of Problem: its advice
+	// names other settings, in the terms the error is shown in.
+	InTerms func(terms.Terms) string
+	// Terms names the inputs: a workflow's (input timeout), or the
+	// command line's flags (--timeout).
+	Terms terms.Terms
 }
 
 func (e *Error) Error() string {
-	if e.Flag {
-		return fmt.Sprintf("--%s %s", e.Input, e.Problem)
+	if e.InTerms != nil {
+		return e.Terms.Subject(e.Input) + " " + e.InTerms(e.Terms)
 	}
-	return fmt.Sprintf("input %s %s", e.Input, e.Problem)
+	return e.Terms.Subject(e.Input) + " " + e.Problem
 }
 
-// AsFlags returns err with every *Error in it, joined or not, naming its
-// input as the command line's flag.
+// AsFlags returns err with every *Error in it, joined or not, naming the
+// inputs as the command line's flags (and a secret by where it comes
+// from).
 func AsFlags(err error) error {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		parts := j.Unwrap()
@@ -70,10 +76,16 @@ func AsFlags(err error) error {
 		return errors.Join(out...)
 	}
 	if e, ok := err.(*Error); ok {
-		return &Error{Input: e.Input, Problem: e.Problem, Flag: true}
+		flags := *e
+		flags.Terms = terms.Terms{CommandLine: true}
+		return &flags
 	}
 	return err
 }
+
+// LimitsURL is the one statement of the API's rate limit, and of what the
+// poll schedule costs in its terms: the README's Limits.
+const LimitsURL = "https://github.com/agentjob/agent-job-action#limits"
 
 // MaxPromptBytes bounds a prompt read from a file.
 const MaxPromptBytes = 256 << 10
@@ -112,7 +124,9 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	file := get(raw, "prompt-file")
 	switch {
 	case file != "" && strings.TrimSpace(c.Prompt) != "":
-		bad("prompt-file", "is set together with prompt: set only one of them")
+		errs = append(errs, &Error{Input: "prompt-file", InTerms: func(t terms.Terms) string {
+			return "is set together with " + t.Name("prompt") + ": set only one of them"
+		}})
 	case file != "":
 		p, err := readPromptFile(workspace, file)
 		switch {
@@ -130,11 +144,16 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	c.APIKey = strings.TrimSpace(raw["api-key"])
 	switch {
 	case c.APIKey == "":
-		bad("api-key", "is required: pass an admin API key from a secret, e.g. ${{ secrets.MINTLIFY_API_KEY }}")
+		errs = append(errs, &Error{Input: "api-key", InTerms: func(t terms.Terms) string {
+			if t.CommandLine {
+				return "is required: set MINTLIFY_API_KEY, or pipe the key to --" + terms.KeyStdinFlag
+			}
+			return "is required: pass an admin API key from a secret, e.g. ${{ secrets.MINTLIFY_API_KEY }}"
+		}})
 	case strings.ContainsFunc(c.APIKey, func(r rune) bool { return r < 0x21 || r == 0x7f }):
 		bad("api-key", "contains spaces or control characters: copy the key again")
 	case !strings.HasPrefix(c.APIKey, "mint_"):
-		warnings = append(warnings, "input api-key does not start with mint_: the Agent Job API needs an admin API key")
+		warnings = append(warnings, "the API key does not start with mint_: the Agent Job API needs an admin API key")
 	}
 
 	var err error
@@ -161,7 +180,7 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 		case err != nil:
 			bad("poll-interval", `must be "auto" or a duration of at least 1s`)
 		case c.PollInterval < time.Second:
-			bad("poll-interval", "must be at least 1s: the API allows 100 calls per project per hour")
+			bad("poll-interval", "must be at least 1s: checks are not counted against the API's documented limit, but more than one a second only loads it ("+LimitsURL+")")
 		}
 	}
 

@@ -54,7 +54,7 @@ func ParseBaseURL(s string) (*url.URL, error) {
 		return nil, errors.New("must be an absolute URL such as https://api.mintlify.com")
 	}
 	if u.User != nil {
-		return nil, errors.New("must not contain a user name or password; pass the key in api-key")
+		return nil, errors.New("must not contain a user name or password: the API key is given on its own")
 	}
 	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
 		return nil, errors.New("must not have a query or fragment")

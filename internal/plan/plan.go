@@ -17,6 +17,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/request"
+	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
 // JobAction is what the run does with the Agent Job API.
@@ -139,9 +140,16 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	checking := p.Own != nil && p.Rules.NeedsPermission(p.Own)
 	switch {
 	case cfg.Comment == "true" && number == 0:
-		return p, &inputs.Error{Input: "comment", Problem: "is true but this event has no issue or pull request: set issue-number"}
+		return p, &inputs.Error{Input: "comment", InTerms: func(t terms.Terms) string {
+			return "is true but this event has no issue or pull request: set " + t.Name("issue-number")
+		}}
 	case (commenting || checking) && cfg.GitHubToken == "":
-		return p, &inputs.Error{Input: "github-token", Problem: "is empty: it is needed to comment and to check who triggered the run (the default, ${{ github.token }}, works)"}
+		return p, &inputs.Error{Input: "github-token", InTerms: func(t terms.Terms) string {
+			if t.CommandLine {
+				return "is empty: it is needed to comment and to check who triggered the run: set " + t.Name("github-token")
+			}
+			return "is empty: it is needed to comment and to check who triggered the run (the default, ${{ github.token }}, works)"
+		}}
 	case (commenting || checking) && t.Owner == "":
 		return p, fmt.Errorf("GITHUB_REPOSITORY is not set: it is needed to comment and to check permissions")
 	}

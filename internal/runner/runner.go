@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
 // Context is what the runner tells a step about itself. A run outside
@@ -46,23 +47,12 @@ type Context struct {
 	CommandLine bool
 }
 
+// Terms names the settings as the person who started the run gives them.
+func (c Context) Terms() terms.Terms { return terms.Terms{CommandLine: c.CommandLine} }
+
 // Setting is how the person who started the run gives input name a value,
-// for advice: "--job-id job_1" on a command line ("--wait=false" for a
-// boolean), "job-id: job_1" in a workflow; with value "", the name alone
-// ("--timeout", "timeout").
-func (c Context) Setting(name, value string) string {
-	switch {
-	case c.CommandLine && value == "":
-		return "--" + name
-	case c.CommandLine && (value == "true" || value == "false"):
-		return "--" + name + "=" + value
-	case c.CommandLine:
-		return "--" + name + " " + value
-	case value == "":
-		return name
-	}
-	return name + ": " + value
-}
+// for advice (terms.Terms.Setting).
+func (c Context) Setting(name, value string) string { return c.Terms().Setting(name, value) }
 
 // FromEnv reads the runner's environment. It is called once, by main.
 func FromEnv(getenv func(string) string) Context {
