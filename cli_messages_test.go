@@ -79,7 +79,7 @@ func TestCLIMessages(t *testing.T) {
 		sum, _ := os.ReadFile(summary)
 		out, _ := os.ReadFile(output)
 		if res.code != cli.ExitError || !strings.Contains(string(sum), "**The run failed** (status error)") ||
-			!strings.Contains(string(sum), "HTTP 401 Unauthorized") || !strings.Contains(string(sum), "check that api-key is an admin API key") ||
+			!strings.Contains(string(sum), "HTTP 401 Unauthorized") || !strings.Contains(string(sum), "check that the key in api-key is an admin API key") ||
 			!strings.Contains(string(sum), "(https://github.com/acme/docs/actions/runs/9)") || strings.Contains(string(sum), "mint_wrong_key") {
 			t.Errorf("exit %d\nsummary:\n%s\nstdout:\n%s", res.code, sum, res.stdout)
 		}

@@ -68,7 +68,7 @@ func TestFaultsAgentAPI(t *testing.T) {
 			out: completed, creates: 1, log: "HTTP 429; retry 1 in", virtual: 6 * time.Minute},
 		{name: "429 Retry-After past the timeout on create", at: reqCreate, fault: faults.RateLimited(faults.Seconds(3600)),
 			wantErr: true, out: uncertain, creates: 1, checkGets: true, virtual: time.Second,
-			log: "::error::create job: rate limited: HTTP 429 Too Many Requests: rate limit exceeded; the server asks to wait 1h0m0s before trying again, but only 30m0s is left of the timeout; try again later, or raise timeout (the API allows 100 creates and messages per project per hour)\n"},
+			log: "::error::create job: HTTP 429 Too Many Requests: rate limit exceeded; the server asks to wait 1h0m0s before trying again, but only 30m0s is left of the timeout; try again later, or raise timeout (the API allows 100 creates and follow-ups per project per hour: https://github.com/agentjob/agent-job-action#limits)\n"},
 		{name: "429 Retry-After past the timeout on poll", at: reqFirstPoll, fault: faults.RateLimited(faults.Seconds(7200)),
 			wantErr: true, out: map[string]string{"job-id": "job_0001", "status": "active", "timed-out": "true"}, creates: 1, gets: 1, checkGets: true,
 			log: "to continue it later, run again with job-id: job_0001", virtual: time.Minute},
@@ -91,10 +91,10 @@ func TestFaultsAgentAPI(t *testing.T) {
 		tests = append(tests,
 			faultCase{name: "429 Retry-After " + ra.header + " on create", at: reqCreate, fault: faults.RateLimited(ra.header),
 				wantErr: true, out: uncertain, creates: 1, checkGets: true, virtual: time.Second,
-				log: "::error::create job: rate limited: HTTP 429 Too Many Requests: rate limit exceeded; the server asks to wait " + ra.shown + " before trying again"},
+				log: "::error::create job: HTTP 429 Too Many Requests: rate limit exceeded; the server asks to wait " + ra.shown + " before trying again"},
 			faultCase{name: "503 Retry-After " + ra.header + " on poll", at: reqFirstPoll, fault: faults.Unavailable(ra.header),
 				wantErr: true, out: map[string]string{"job-id": "job_0001", "status": "active", "timed-out": "true"}, creates: 1, gets: 1, checkGets: true,
-				log: "rate limited: HTTP 503 Service Unavailable: down for maintenance; the server asks to wait " + ra.onPoll, virtual: time.Minute},
+				log: "HTTP 503 Service Unavailable: down for maintenance; the server asks to wait " + ra.onPoll, virtual: time.Minute},
 		)
 	}
 	tests = append(tests, []faultCase{
@@ -120,7 +120,7 @@ func TestFaultsAgentAPI(t *testing.T) {
 			log: "::error::create job: HTTP 500 Internal Server Error: database unavailable; the job may or may not have been created: look at the project's agent jobs in the Mintlify dashboard before running again"},
 		{name: "reason of a 403 on create", at: reqCreate, fault: faults.JSON(403, map[string]string{"error": "key lacks admin scope"}), wantErr: true,
 			out: uncertain, creates: 1, checkGets: true, virtual: time.Second,
-			log: "::error::create job: HTTP 403 Forbidden: key lacks admin scope (check that api-key is an admin API key for this project-id)"},
+			log: "::error::create job: HTTP 403 Forbidden: key lacks admin scope (check that the key in api-key is an admin API key for the project in project-id)"},
 		{name: "reason of a 404 on create", at: reqCreate, fault: faults.JSON(404, map[string]string{"error": "project not found"}), wantErr: true,
 			out: uncertain, creates: 1, checkGets: true, virtual: time.Second,
 			log: "::error::create job: HTTP 404 Not Found: project not found (check project-id and base-url)"},
@@ -134,7 +134,7 @@ func TestFaultsAgentAPI(t *testing.T) {
 				}
 			},
 			wantErr: true, out: uncertain, creates: 5, checkGets: true, virtual: time.Minute,
-			log: "::error::create job: HTTP 429 Too Many Requests: rate limit exceeded (the API allows 100 creates and messages per project per hour; try again later)"},
+			log: "::error::create job: HTTP 429 Too Many Requests: rate limit exceeded (the API allows 100 creates and follow-ups per project per hour: https://github.com/agentjob/agent-job-action#limits; try again later)"},
 		{name: "reason that is a workflow command", at: reqCreate, fault: faults.JSON(400, map[string]string{"error": "bad\n::add-mask::x"}), wantErr: true,
 			out: uncertain, creates: 1, checkGets: true, virtual: time.Second,
 			log: "::error::create job: HTTP 400 Bad Request: bad%0A::add-mask::x"},
@@ -149,7 +149,7 @@ func TestFaultsAgentAPI(t *testing.T) {
 			out:   uncertain, creates: 1, log: "the job may or may not have been created", virtual: time.Second},
 		{name: "no response to a poll", at: reqFirstPoll, fault: faults.Hang(),
 			tweak: func(h *harness) { h.env.RequestTimeout = 100 * time.Millisecond },
-			out:   completed, creates: 1, log: "no response; retry 1 in", virtual: 5 * time.Minute},
+			out:   completed, creates: 1, log: "no response: no answer within 100ms; retry 1 in", virtual: 5 * time.Minute},
 		{name: "truncated body on create", at: reqCreate, fault: faults.Truncated(http.StatusCreated), wantErr: true,
 			out: uncertain, creates: 1, log: "the job may or may not have been created", virtual: time.Second},
 		{name: "truncated body on poll", at: reqFirstPoll, fault: faults.Truncated(http.StatusOK),
@@ -157,7 +157,7 @@ func TestFaultsAgentAPI(t *testing.T) {
 		{name: "HTML page with 200 on poll", at: reqFirstPoll, fault: faults.HTMLPage(),
 			out: completed, creates: 1, log: "HTTP 200, but the reply is not a job record; retry 1 in", virtual: 5 * time.Minute},
 		{name: "HTML page with 201 on create", at: reqCreate, fault: faults.HTMLStatus(http.StatusCreated), wantErr: true,
-			out: uncertain, creates: 1, log: "malformed response body: the reply is not a job record (not a job record: jsontext: invalid character '<' at start of value); check base-url; the job may or may not have been created", virtual: time.Second},
+			out: uncertain, creates: 1, log: "malformed response body: the reply is not a job record: jsontext: invalid character '<' at start of value; check base-url; the job may or may not have been created", virtual: time.Second},
 		{name: "502 on follow-up", at: 1, fault: faults.Status(http.StatusBadGateway), wantErr: true,
 			tweak: func(h *harness) { h.api.AddJob("job_old", "active"); h.vars["INPUT_JOB-ID"] = "job_old" },
 			out:   map[string]string{"job-id": "job_old", "timed-out": "false"}, msgs: 1,
@@ -168,7 +168,7 @@ func TestFaultsAgentAPI(t *testing.T) {
 			log: "the follow-up may or may not have been delivered", virtual: time.Second},
 		{name: "job disappears mid-wait", at: reqFirstPoll + 1, fault: faults.Status(http.StatusNotFound), wantErr: true,
 			out: map[string]string{"job-id": "job_0001", "status": "active", "timed-out": "false"}, creates: 1,
-			log: "::error::wait for job job_0001: get job: HTTP 404 Not Found", virtual: 5 * time.Minute},
+			log: "::error::wait for the job: get job job_0001: HTTP 404 Not Found", virtual: 5 * time.Minute},
 		{name: "unknown status values", at: reqFirstPoll, fault: faults.JSON(http.StatusOK, map[string]any{"id": "job_0001", "status": "queued", "futureField": []int{1}}),
 			out: completed, creates: 1, log: "job job_0001 has status queued, which this action does not know; still waiting", virtual: 5 * time.Minute},
 		{name: "unknown status that is a legacy workflow command", at: reqFirstPoll, fault: faults.JSON(http.StatusOK, map[string]any{"id": "job_0001", "status": "##[add-mask]writer"}),
@@ -176,7 +176,7 @@ func TestFaultsAgentAPI(t *testing.T) {
 		{name: "follow-up refused because the job is closed", wantErr: true,
 			tweak: func(h *harness) { h.api.AddJob("job_old", "archived"); h.vars["INPUT_JOB-ID"] = "job_old" },
 			out:   map[string]string{"job-id": "job_old", "timed-out": "false"}, msgs: 1,
-			log: "::error::send follow-up: HTTP 400 Bad Request: job is archived and cannot take messages (job job_old)", virtual: time.Second},
+			log: "::error::send follow-up job_old: HTTP 400 Bad Request: job is archived and cannot take messages", virtual: time.Second},
 	}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

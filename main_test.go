@@ -313,7 +313,7 @@ func TestRunFollowUpRefused(t *testing.T) {
 		t.Errorf("polled a job whose follow-up was refused")
 	}
 	h.wantOutputs(map[string]string{"job-id": "job_old"})
-	want := "::error::send follow-up: HTTP 400 Bad Request: job is archived and cannot take messages (job job_old)"
+	want := "::error::send follow-up job_old: HTTP 400 Bad Request: job is archived and cannot take messages"
 	if !strings.Contains(h.stdout.String(), want) {
 		t.Errorf("log lacks %q:\n%s", want, h.stdout.String())
 	}
@@ -445,10 +445,10 @@ func TestRunAcceptsLoopbackHTTPAndWarnsOnKeyPrefix(t *testing.T) {
 	if err == nil {
 		t.Fatal("the fake accepted a key it does not know")
 	}
-	if !strings.Contains(h.stdout.String(), "::warning::input api-key does not start with mint_") {
+	if !strings.Contains(h.stdout.String(), "::warning::the API key does not start with mint_") {
 		t.Errorf("no warning about the key prefix:\n%s", h.stdout.String())
 	}
-	if !strings.Contains(h.stdout.String(), "::error::create job: HTTP 401 Unauthorized: invalid API key (check that api-key is an admin API key") {
+	if !strings.Contains(h.stdout.String(), "::error::create job: HTTP 401 Unauthorized: invalid API key (check that the key in api-key is an admin API key") {
 		t.Errorf("401 not explained:\n%s", h.stdout.String())
 	}
 	h.wantRequests(1, 0)

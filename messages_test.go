@@ -26,7 +26,7 @@ func TestPermissionCheckAdvice(t *testing.T) {
 	}{
 		{"unreachable", 0, "GitHub did not answer: check GITHUB_API_URL and the network", "metadata: read"},
 		{"forbidden", http.StatusForbidden, "the token needs metadata: read", "did not answer"},
-		{"unauthorized", http.StatusUnauthorized, "GitHub refused github-token", "metadata: read"},
+		{"unauthorized", http.StatusUnauthorized, "GitHub refused the token in github-token", "metadata: read"},
 		{"server error", http.StatusBadGateway, "GitHub did not answer", "metadata: read"},
 	}
 	for _, tt := range tests {

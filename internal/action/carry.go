@@ -58,6 +58,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 		OnRetry:        r.retrying,
 	})
 	api := agentapi.New(hc, r.cfg.BaseURL, r.cfg.ProjectID, r.cfg.APIKey)
+	api.Terms = r.rc.Terms()
 	if p.DryRun {
 		return r.dryRun(api, p)
 	}
@@ -159,7 +160,7 @@ func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *Ou
 			if ctx.Err() != nil {
 				return "", o.fail(ctx, fmt.Errorf("check who triggered the run: %w", ctx.Err()))
 			}
-			return "", o.fail(ctx, fmt.Errorf("check who triggered the run: %w; nobody is trusted without it (%s)", err, permissionAdvice(err)))
+			return "", o.fail(ctx, fmt.Errorf("check who triggered the run: %w; nobody is trusted without it (%s)", err, r.permissionAdvice(err)))
 		}
 	}
 	if p.Lines && p.Rules.Permitted(p.Own, level) {
@@ -223,13 +224,13 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 			return nil, err
 		}
 		if job, err = api.Get(ctx, p.JobID); err != nil {
-			return nil, fmt.Errorf("%w (job %s)", err, escape.Log(p.JobID))
+			return nil, err
 		}
 		r.logf("job %s is %s (nothing sent: no prompt)", escape.Log(job.ID), escape.Log(job.Status))
 	case plan.FollowUp:
 		// An explicit job-id never falls back to a new job.
 		if job, err = r.message(ctx, api, text, o, p.JobID); err != nil {
-			return nil, fmt.Errorf("%w (job %s)", err, escape.Log(p.JobID))
+			return nil, err
 		}
 	case plan.Continue:
 		target, lookErr := r.thread.PreviousJob(ctx)
@@ -370,6 +371,8 @@ func (r *run) logf(format string, args ...any) {
 	r.log.Printf("[%6s] "+format, append([]any{r.elapsed()}, args...)...)
 }
 
+// retrying logs a retry, cause first: what went wrong with the attempt
+// (no such host, a reset connection), then when the next one comes.
 func (r *run) retrying(rt httpclient.Retry) {
 	what := "no response"
 	switch {
@@ -378,6 +381,10 @@ func (r *run) retrying(rt httpclient.Retry) {
 		what = fmt.Sprintf("HTTP %d, but the reply is not a job record", rt.Status)
 	case rt.Status != 0:
 		what = fmt.Sprintf("HTTP %d", rt.Status)
+	case rt.Err != nil:
+		// Go's own words for the failure, made one line: a host name
+		// or a certificate's may hold anything.
+		what = "no response: " + escape.Line(rt.Err.Error())
 	}
 	r.logf("%s; retry %d in %s", what, rt.Attempt, rt.Wait.Round(time.Millisecond))
 }
@@ -414,12 +421,12 @@ func (ob *observer) PollFailed(err error) {
 
 // permissionAdvice says what to do when the sender's permission could not
 // be read, by what GitHub answered: only a refusal is the token's fault.
-func permissionAdvice(err error) string {
+func (r *run) permissionAdvice(err error) string {
 	switch {
 	case ghclient.IsForbidden(err):
 		return "the token needs metadata: read"
 	case ghclient.IsUnauthorized(err):
-		return "GitHub refused github-token: check that it is the workflow's token or a valid one"
+		return "GitHub refused the token in " + r.rc.Terms().Name("github-token") + ": check that it is the workflow's token or a valid one"
 	case ghclient.IsRateLimited(err):
 		return "GitHub's rate limit: run again later"
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/prlink"
@@ -83,6 +84,11 @@ func (r *run) explain(o *Outcome) error {
 	case end == Cancelled:
 		return fmt.Errorf("cancelled while waiting for job %s, last seen %s. The job goes on running on the server; to see where it stands or continue it, run again with %s (with %s to look without waiting)",
 			id, escape.Log(o.Status()), r.rc.Setting("job-id", id), r.rc.Setting("wait", "false"))
+	}
+	var apiErr *agentapi.Error
+	if errors.As(o.Err, &apiErr) && apiErr.JobID != "" {
+		// It names the job already.
+		return fmt.Errorf("wait for the job: %w", o.Err)
 	}
 	return fmt.Errorf("wait for job %s: %w", id, o.Err)
 }
@@ -174,6 +180,6 @@ func (r *run) notice(o *Outcome) {
 	case j.Terminal():
 		r.log.Notice(fmt.Sprintf("job %s %s with no pull request (nothing changed)", escape.Log(j.ID), escape.Log(j.Status)))
 	default:
-		r.log.Notice(fmt.Sprintf("job %s is %s; not waiting (wait: false)", escape.Log(j.ID), escape.Log(j.Status)))
+		r.log.Notice(fmt.Sprintf("job %s is %s; not waiting (%s)", escape.Log(j.ID), escape.Log(j.Status), r.rc.Setting("wait", "false")))
 	}
 }

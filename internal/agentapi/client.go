@@ -12,7 +12,9 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
 // Doer sends a request under the policy the client gives each call
@@ -29,6 +31,9 @@ type Client struct {
 	base    string
 	project string
 	key     string
+	// Terms names the settings in the advice of its errors: the action's
+	// inputs, or the command line's flags.
+	Terms terms.Terms
 }
 
 // New returns a client for projectID at base (no trailing slash needed).
@@ -51,15 +56,22 @@ const (
 	OpGet     = "get job"
 )
 
-// Error is a failed call to the API: the operation, and the failure as the
-// HTTP layer classified it. Its text adds what to do about it.
+// Error is a failed call to the API: the operation, the job it was about
+// ("" for a create), and the failure as the HTTP layer classified it. Its
+// text adds what to do about it, naming the settings in Terms.
 type Error struct {
 	Op      string
+	JobID   string
 	Failure *httpclient.Failure
+	Terms   terms.Terms
 }
 
 func (e *Error) Error() string {
-	return e.Op + ": " + e.Failure.Error() + e.advice()
+	op := e.Op
+	if e.JobID != "" {
+		op += " " + escape.Log(e.JobID)
+	}
+	return op + ": " + e.Failure.Error() + e.advice()
 }
 
 func (e *Error) Unwrap() error { return e.Failure }
@@ -68,28 +80,40 @@ func (e *Error) Unwrap() error { return e.Failure }
 func (e *Error) advice() string {
 	f := e.Failure
 	post := e.Op != OpGet
+	name := e.Terms.Name
 	switch {
 	case f.Kind == httpclient.MayHaveActed && e.Op == OpMessage:
 		return "; the follow-up may or may not have been delivered: look at the project's agent jobs in the Mintlify dashboard before running again"
 	case f.Kind == httpclient.MayHaveActed:
 		return "; the job may or may not have been created: look at the project's agent jobs in the Mintlify dashboard before running again"
 	case f.Kind == httpclient.RateLimited && post:
-		return "; try again later, or raise timeout (the API allows 100 creates and messages per project per hour)"
+		return "; try again later, or raise " + name("timeout") + " (" + limit + ")"
 	case f.Kind == httpclient.RateLimited:
-		return "; try again later, or raise timeout"
+		return "; try again later, or raise " + name("timeout")
 	case f.Status == http.StatusUnauthorized, f.Status == http.StatusForbidden:
-		return " (check that api-key is an admin API key for this project-id)"
+		return " (check that the key in " + name("api-key") + " is an admin API key for the project in " + name("project-id") + ")"
 	case f.Status == http.StatusTooManyRequests:
-		return " (the API allows 100 creates and messages per project per hour; try again later)"
+		return " (" + limit + "; try again later)"
 	case f.Status >= 300 && f.Status < 400:
-		return " (unexpected redirect; check base-url)"
+		return " (unexpected redirect; check " + name("base-url") + ")"
 	case f.Status == http.StatusNotFound && e.Op == OpCreate:
-		return " (check project-id and base-url)"
+		return " (check " + name("project-id") + " and " + name("base-url") + ")"
+	case f.Status == http.StatusNotFound:
+		return " (this project has no such job: check " + name("job-id") + " and " + name("project-id") +
+			"; the project's agent jobs are listed in the Mintlify dashboard)"
 	case f.Kind == httpclient.Transient && f.Status == 0 && post:
-		return " (the request did not reach the API: check base-url and the network, then run again)"
+		return " (the request did not reach the API: check " + name("base-url") + " and the network, then run again)"
 	}
 	return ""
 }
+
+// limit is the API's documented rate limit, as the advice on a 429 states
+// it; the README's Limits says what it means for a run.
+const limit = "the API allows 100 creates and follow-ups per project per hour: " + LimitsURL
+
+// LimitsURL is the one statement of the API's rate limit, and of what the
+// poll schedule costs in its terms: the README's Limits.
+const LimitsURL = "https://github.com/agentjob/agent-job-action#limits"
 
 // Request is a request the client would send, for dry runs.
 type Request struct {
@@ -100,7 +124,7 @@ type Request struct {
 
 // Create starts a job.
 func (c *Client) Create(ctx context.Context, prompt string) (*Job, error) {
-	return c.send(ctx, OpCreate, c.CreateRequest(prompt))
+	return c.send(ctx, OpCreate, "", c.CreateRequest(prompt))
 }
 
 // Message sends a follow-up prompt to job id. An id that is not one path
@@ -109,7 +133,7 @@ func (c *Client) Message(ctx context.Context, id, prompt string) (*Job, error) {
 	if err := CheckJobID(id); err != nil {
 		return nil, fmt.Errorf("%s: %w", OpMessage, err)
 	}
-	return c.send(ctx, OpMessage, c.MessageRequest(id, prompt))
+	return c.send(ctx, OpMessage, id, c.MessageRequest(id, prompt))
 }
 
 // Get reads job id. An id that is not one path segment is refused before
@@ -118,7 +142,7 @@ func (c *Client) Get(ctx context.Context, id string) (*Job, error) {
 	if err := CheckJobID(id); err != nil {
 		return nil, fmt.Errorf("%s: %w", OpGet, err)
 	}
-	return c.send(ctx, OpGet, c.GetRequest(id))
+	return c.send(ctx, OpGet, id, c.GetRequest(id))
 }
 
 // GetRequest describes the call that reads job id.
@@ -171,7 +195,7 @@ func promptBody(prompt string) []byte {
 	return b
 }
 
-func (c *Client) send(ctx context.Context, op string, r Request) (*Job, error) {
+func (c *Client) send(ctx context.Context, op, id string, r Request) (*Job, error) {
 	var body io.Reader
 	if r.Body != nil {
 		body = bytes.NewReader(r.Body)
@@ -199,11 +223,12 @@ func (c *Client) send(ctx context.Context, op string, r Request) (*Job, error) {
 			if resp.ContentLength > 0 {
 				size = fmt.Sprintf("%d bytes", resp.ContentLength)
 			}
-			return fmt.Errorf("%w: the API's reply is %s, over the %d KiB cap on a job record (real ones are a few hundred bytes); check base-url", httpclient.ErrBodyTooLarge, size, maxJobBytes>>10)
+			return fmt.Errorf("%w: the API's reply is %s, over the %d KiB cap on a job record (real ones are a few hundred bytes); check %s", httpclient.ErrBodyTooLarge, size, maxJobBytes>>10, c.Terms.Name("base-url"))
 		}
 		job, err = DecodeJob(data)
 		if err != nil {
-			return fmt.Errorf("%w: the reply is not a job record (%v); check base-url", httpclient.ErrBadBody, err)
+			// err says "not a job record" and why.
+			return fmt.Errorf("%w: the reply is %v; check %s", httpclient.ErrBadBody, err, c.Terms.Name("base-url"))
 		}
 		return nil
 	}
@@ -214,7 +239,7 @@ func (c *Client) send(ctx context.Context, op string, r Request) (*Job, error) {
 	var f *httpclient.Failure
 	switch {
 	case errors.As(err, &f):
-		return nil, &Error{Op: op, Failure: f}
+		return nil, &Error{Op: op, JobID: id, Failure: f, Terms: c.Terms}
 	case err != nil:
 		return nil, fmt.Errorf("%s: %w", op, httpclient.StripURLs(err))
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
 var t0 = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
@@ -109,8 +110,10 @@ func TestBadJobIDNotSent(t *testing.T) {
 	}
 }
 
-// TestErrors: every failure shows the operation, the service's own reason
-// and what to do, and keeps the classification for errors.As.
+// TestErrors: every failure shows the operation, the job it was about, the
+// service's own reason and what to do, each once, naming the settings as
+// the run's person gives them (issue 26, items 4 and 5); and it keeps the
+// classification for errors.As.
 func TestErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -119,33 +122,45 @@ func TestErrors(t *testing.T) {
 		answer http.HandlerFunc
 		kind   httpclient.FailureKind
 		want   string
+		cli    bool // on a command line
 	}{
 		{"bad key", OpCreate, answer(401, `{"error":"invalid API key"}`, ""), httpclient.Refused,
-			"create job: HTTP 401 Unauthorized: invalid API key (check that api-key is an admin API key for this project-id)"},
+			"create job: HTTP 401 Unauthorized: invalid API key (check that the key in api-key is an admin API key for the project in project-id)", false},
+		{"bad key on a command line", OpCreate, answer(401, `{"error":"invalid API key"}`, ""), httpclient.Refused,
+			"create job: HTTP 401 Unauthorized: invalid API key (check that the key in MINTLIFY_API_KEY or --api-key-stdin is an admin API key for the project in --project-id)", true},
+		{"unknown job", OpGet, answer(404, `{"error":"Job not found"}`, ""), httpclient.Refused,
+			"get job job_0001: HTTP 404 Not Found: Job not found (this project has no such job: check job-id and project-id; the project's agent jobs are listed in the Mintlify dashboard)", false},
+		{"unknown job on a command line", OpMessage, answer(404, `{"error":"Job not found"}`, ""), httpclient.Refused,
+			"send follow-up job_0001: HTTP 404 Not Found: Job not found (this project has no such job: check --job-id and --project-id; the project's agent jobs are listed in the Mintlify dashboard)", true},
 		{"closed job", OpMessage, answer(400, `{"error":"job is archived and cannot take messages"}`, ""), httpclient.Refused,
-			"send follow-up: HTTP 400 Bad Request: job is archived and cannot take messages"},
+			"send follow-up job_0001: HTTP 400 Bad Request: job is archived and cannot take messages", false},
 		{"unknown project", OpCreate, answer(404, `{"error":"project not found"}`, ""), httpclient.Refused,
-			"create job: HTTP 404 Not Found: project not found (check project-id and base-url)"},
+			"create job: HTTP 404 Not Found: project not found (check project-id and base-url)", false},
 		{"server error on create", OpCreate, answer(500, `{"error":"database unavailable"}`, ""), httpclient.MayHaveActed,
-			"create job: HTTP 500 Internal Server Error: database unavailable; the job may or may not have been created: look at the project's agent jobs in the Mintlify dashboard before running again"},
+			"create job: HTTP 500 Internal Server Error: database unavailable; the job may or may not have been created: look at the project's agent jobs in the Mintlify dashboard before running again", false},
 		{"server error on follow-up", OpMessage, answer(502, `<html>bad gateway</html>`, ""), httpclient.MayHaveActed,
-			"send follow-up: HTTP 502 Bad Gateway; the follow-up may or may not have been delivered"},
+			"send follow-up job_0001: HTTP 502 Bad Gateway; the follow-up may or may not have been delivered", false},
 		{"rate limited past the timeout on create", OpCreate, answer(429, `{"error":"rate limit exceeded: 100 per hour"}`, "86400"), httpclient.RateLimited,
-			"create job: rate limited: HTTP 429 Too Many Requests: rate limit exceeded: 100 per hour; the server asks to wait 24h0m0s before trying again, but only 30m0s is left of the timeout; try again later, or raise timeout (the API allows 100 creates and messages per project per hour)"},
+			"create job: HTTP 429 Too Many Requests: rate limit exceeded: 100 per hour; the server asks to wait 24h0m0s before trying again, but only 30m0s is left of the timeout; try again later, or raise timeout (the API allows 100 creates and follow-ups per project per hour: " + LimitsURL + ")", false},
+		{"rate limited past the timeout on a command line", OpCreate, answer(429, `{"error":"rate limit exceeded"}`, "86400"), httpclient.RateLimited,
+			"create job: HTTP 429 Too Many Requests: rate limit exceeded; the server asks to wait 24h0m0s before trying again, but only 30m0s is left of the timeout; try again later, or raise --timeout", true},
 		{"rate limited past the timeout on a read", OpGet, answer(503, `{"error":"maintenance"}`, "999999"), httpclient.RateLimited,
-			"get job: rate limited: HTTP 503 Service Unavailable: maintenance; the server asks to wait 277h46m39s before trying again, but only 30m0s is left of the timeout; try again later, or raise timeout"},
+			"get job job_0001: HTTP 503 Service Unavailable: maintenance; the server asks to wait 277h46m39s before trying again, but only 30m0s is left of the timeout; try again later, or raise timeout", false},
 		{"rate limited on every try", OpCreate, answer(429, `{"error":"slow down"}`, "1"), httpclient.Transient,
-			"create job: HTTP 429 Too Many Requests: slow down (the API allows 100 creates and messages per project per hour; try again later)"},
+			"create job: HTTP 429 Too Many Requests: slow down (the API allows 100 creates and follow-ups per project per hour: " + LimitsURL + "; try again later)", false},
 		{"redirect on create", OpCreate, answer(307, ``, ""), httpclient.Refused,
-			"create job: HTTP 307 Temporary Redirect (unexpected redirect; check base-url)"},
+			"create job: HTTP 307 Temporary Redirect (unexpected redirect; check base-url)", false},
 		{"a job record that is not one", OpCreate, answer(201, `{"id":""}`, ""), httpclient.MayHaveActed,
-			"create job: malformed response body: the reply is not a job record (not a job record: id or status missing); check base-url; the job may or may not have been created"},
+			"create job: malformed response body: the reply is not a job record: id or status missing; check base-url; the job may or may not have been created", false},
+		{"a reply that is not JSON, on a command line", OpGet, answer(200, `<html>maintenance</html>`, ""), httpclient.Transient,
+			"get job job_0001: malformed response body: the reply is not a job record: jsontext: invalid character '<' at start of value; check --base-url", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := newFakeAPI(t, tt.answer)
 			c := newClient(t, srv, 30*time.Minute)
+			c.Terms = terms.Terms{CommandLine: tt.cli}
 			var err error
 			switch tt.op {
 			case OpCreate:
@@ -159,7 +174,7 @@ func TestErrors(t *testing.T) {
 			if !errors.As(err, &f) || f.Kind != tt.kind {
 				t.Fatalf("err = %v, want a %v failure", err, tt.kind)
 			}
-			if !strings.HasPrefix(err.Error(), tt.want) {
+			if !strings.HasPrefix(err.Error(), tt.want) || strings.Count(err.Error(), "not a job record") > 1 || strings.Contains(err.Error(), "rate limited") {
 				t.Errorf("error\n %s\nwant it to start with\n %s", err, tt.want)
 			}
 			if strings.Contains(err.Error(), srv.URL) || strings.Contains(err.Error(), "/v2/agent") {

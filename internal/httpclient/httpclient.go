@@ -55,7 +55,11 @@ var errRedirect = errors.New("redirect to another host refused")
 
 // Retry describes one retry about to happen, for the log.
 type Retry struct {
-	Status  int // 0 when the request got no response
+	Status int // 0 when the request got no response
+	// Err is why the attempt got no usable answer (no such host, a reset
+	// connection, a body that is not what the API promises), without
+	// URLs; nil when the answer's status says why.
+	Err     error
 	Wait    time.Duration
 	Attempt int // 1 for the first retry
 }
@@ -219,7 +223,9 @@ func (c *Client) do(req *retryablehttp.Request, p Policy) (*http.Response, error
 		CheckRetry: func(ctx context.Context, resp *http.Response, err error) (bool, error) {
 			return c.checkRetry(ctx, a, resp, err)
 		},
-		Backoff:      c.backoff,
+		Backoff: func(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+			return c.backoff(a, minWait, maxWait, attempt, resp)
+		},
 		ErrorHandler: errorHandler,
 	}
 	resp, err := rc.Do(req)
@@ -293,12 +299,10 @@ type Failure struct {
 }
 
 // Error shows the status and the service's reason, or the underlying error
-// without URLs; for RateLimited, also the wait asked and the time left.
+// without URLs; for RateLimited, also the wait asked and the time left (the
+// status, 429 or 503, already says it was a refusal to serve now).
 func (f *Failure) Error() string {
 	var b strings.Builder
-	if f.Kind == RateLimited {
-		b.WriteString("rate limited: ")
-	}
 	if f.Err != nil {
 		b.WriteString(StripURLs(f.Err).Error())
 	} else {
@@ -412,8 +416,9 @@ func (c *Client) checkRetry(ctx context.Context, a *attempts, resp *http.Respons
 // backoff returns the wait before the next attempt: what the server asked
 // for with Retry-After (CheckRetry has already refused a wait that does not
 // fit), else an exponential backoff capped by the time left. The clock says
-// how much of it is real: a simulated clock moves on and returns 0.
-func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+// how much of it is real: a simulated clock moves on and returns 0. a holds
+// the attempt that failed, whose cause OnRetry hears.
+func (c *Client) backoff(a *attempts, minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 	wait, ok := retryAfter(resp, c.opt.Clock.Now())
 	if !ok {
 		wait = min(minWait<<min(attempt, 16), maxWait)
@@ -425,6 +430,9 @@ func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http
 		r := Retry{Wait: wait, Attempt: attempt + 1}
 		if resp != nil {
 			r.Status = resp.StatusCode
+		}
+		if a.last != nil && a.last.Err != nil {
+			r.Err = c.cause(a.last.Err)
 		}
 		c.opt.OnRetry(r)
 	}
@@ -597,6 +605,32 @@ func StripURLs(err error) error {
 	// What the callers wrapped around the *url.Error stays: "get job: ".
 	prefix, _, _ := strings.Cut(err.Error(), op+" \"")
 	return &cleanError{msg: prefix + op + " request failed: " + inner.Error(), err: err}
+}
+
+// cause is why an attempt got no usable answer, for OnRetry: an attempt
+// that ran out of time says so in one wording (Go words it differently by
+// the moment the timeout struck), anything else as Cause does.
+func (c *Client) cause(err error) error {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("no answer within %s", c.opt.RequestTimeout)
+	}
+	return Cause(err)
+}
+
+// Cause is err's innermost reason, for a line that says why an attempt
+// failed: what *url.Error wraps ("dial tcp: lookup api.example: no such
+// host"), without the request's method and URL.
+func Cause(err error) error {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err
+	}
+	inner := ue.Err
+	for errors.As(inner, &ue) {
+		inner = ue.Err
+	}
+	return inner
 }
 
 // Rewrap keeps err for errors.Is and errors.As but shows msg.

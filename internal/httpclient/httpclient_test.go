@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -207,6 +208,12 @@ func TestPOSTRepeatedOnlyWhenNeverConnected(t *testing.T) {
 	if len(retries) != 2 {
 		t.Errorf("%d retries of a POST that never connected, want 2", len(retries))
 	}
+	// Each retry says why, from the first (issue 26, item 5), without the URL.
+	for _, r := range retries {
+		if r.Err == nil || !strings.Contains(r.Err.Error(), "connection refused") || strings.Contains(r.Err.Error(), "/v2/agent") {
+			t.Errorf("retry %d: cause %v, want the refused connection without the URL", r.Attempt, r.Err)
+		}
+	}
 	if strings.Contains(err.Error(), "/v2/agent") {
 		t.Errorf("the error shows the URL: %v", err)
 	}
@@ -260,7 +267,7 @@ func TestRetryAfter(t *testing.T) {
 					if f.Status != code || f.Message != "slow down, <b>please</b>" || f.Left != left || f.RetryAfter <= left {
 						t.Errorf("failure %+v", f)
 					}
-					for _, part := range []string{"rate limited", "slow down, <b>please</b>", "but only 30m0s is left"} {
+					for _, part := range []string{"HTTP " + strconv.Itoa(code), "slow down, <b>please</b>", "but only 30m0s is left"} {
 						if !strings.Contains(err.Error(), part) {
 							t.Errorf("error %q lacks %q", err, part)
 						}

@@ -83,10 +83,6 @@ func AsFlags(err error) error {
 	return err
 }
 
-// LimitsURL is the one statement of the API's rate limit, and of what the
-// poll schedule costs in its terms: the README's Limits.
-const LimitsURL = "https://github.com/agentjob/agent-job-action#limits"
-
 // MaxPromptBytes bounds a prompt read from a file.
 const MaxPromptBytes = 256 << 10
 
@@ -180,7 +176,7 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 		case err != nil:
 			bad("poll-interval", `must be "auto" or a duration of at least 1s`)
 		case c.PollInterval < time.Second:
-			bad("poll-interval", "must be at least 1s: checks are not counted against the API's documented limit, but more than one a second only loads it ("+LimitsURL+")")
+			bad("poll-interval", "must be at least 1s: checks are not counted against the API's documented limit, but more than one a second only loads it ("+agentapi.LimitsURL+")")
 		}
 	}
 
