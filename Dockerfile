@@ -11,7 +11,8 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-ARG VERSION=dev
+# The release sets VERSION; without it --version says what Go recorded.
+ARG VERSION=
 # -tags nodemo: the image carries the action alone, without the demo and the
 # fakes it runs against (nodemo.go).
 ARG TARGETOS

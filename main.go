@@ -4,12 +4,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/action"
@@ -21,8 +23,9 @@ import (
 	"github.com/agentjob/agent-job-action/internal/runner"
 )
 
-// version is set at build time with -ldflags "-X main.version=v1.2.3".
-var version = "dev"
+// version is set at build time with -ldflags "-X main.version=v1.2.3", as
+// releases do; without it the version is the one Go records (cli.ReadBuild).
+var version string
 
 // pollEvery is set only by tests that build the binary (-ldflags
 // "-X main.pollEvery=10ms"): it replaces the auto poll schedule, whose
@@ -54,7 +57,9 @@ type Env struct {
 // run is the whole program: args select a mode, env is the outside world.
 // Errors have been printed by the time it returns.
 func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
-	env.Version = version
+	info, _ := debug.ReadBuildInfo()
+	build := cli.ReadBuild(version, info)
+	env.Version = cmp.Or(build.Version, "dev")
 	if env.Stderr == nil {
 		env.Stderr = io.Discard
 	}
@@ -67,7 +72,7 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 		cli.Usage(stdout)
 		return nil
 	case cli.Version:
-		fmt.Fprintf(stdout, "agent-job-action %s\n", version)
+		fmt.Fprintf(stdout, "agent-job-action %s\n", build)
 		return nil
 	case cli.Demo:
 		return runDemo(ctx, env, stdout)

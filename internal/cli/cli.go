@@ -119,12 +119,55 @@ func Parse(args []string) (Command, error) {
 	case p.notBool != "":
 		return c, usagef("--%s must be true or false", p.notBool)
 	case err != nil:
-		return c, flagError(err)
+		return c, flagError(err, fs)
 	}
 	if rest := fs.Args(); len(rest) > 0 {
-		return c, stray(len(args)-len(rest), rest[0])
+		i := len(args) - len(rest)
+		if name, ok := boolWithoutValue(fs, args[:i]); ok {
+			if err := boolValueApart(name, rest[0]); err != nil {
+				return c, err
+			}
+		}
+		return c, stray(i, rest[0])
 	}
 	return c, nil
+}
+
+// boolWithoutValue reports whether the last of parsed, the arguments flag
+// read, is a true/false flag given without "=" (--wait), and its name: the
+// argument after it is then a value meant for it (--wait no), which such a
+// flag does not take.
+func boolWithoutValue(fs *flag.FlagSet, parsed []string) (string, bool) {
+	if len(parsed) == 0 {
+		return "", false
+	}
+	last := parsed[len(parsed)-1]
+	if !strings.HasPrefix(last, "-") || strings.Contains(last, "=") {
+		return "", false
+	}
+	name := strings.TrimLeft(last, "-")
+	f := fs.Lookup(name)
+	if f == nil {
+		return "", false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return name, ok && b.IsBoolFlag()
+}
+
+// boolValueApart is the error for a value written apart from its
+// true/false flag (--wait no) that plainly means true or false: it says
+// how to write it. Any other argument is no value of the flag, and
+// gets nil (stray words it, without repeating what may be a key).
+func boolValueApart(name, value string) error {
+	switch v := strings.ToLower(value); v {
+	case "true", "false":
+		return usagef("--%s takes its value after =: write --%s=%s", name, name, v)
+	case "yes", "y", "on", "1":
+		return usagef("--%s takes true or false, after =: write --%s=true", name, name)
+	case "no", "n", "off", "0":
+		return usagef("--%s takes true or false, after =: write --%s=false", name, name)
+	}
+	return nil
 }
 
 // parsing is what the flag values noticed while flag.Parse ran: the
@@ -179,10 +222,10 @@ func (f secretFlag) Set(string) error {
 }
 
 // flagError words an error of flag.Parse that no value noticed: an
-// unknown flag (named, unless the name may be a secret), a flag without
-// its value, or bad syntax. flag's messages are read for the flag's name
-// only; they are not shown.
-func flagError(err error) error {
+// unknown flag (named, unless the name may be a secret, with the closest
+// flag of fs when one is close), a flag without its value, or bad syntax.
+// flag's messages are read for the flag's name only; they are not shown.
+func flagError(err error, fs *flag.FlagSet) error {
 	msg := err.Error()
 	name := ""
 	if i := strings.LastIndex(msg, ": -"); i >= 0 {
@@ -194,11 +237,53 @@ func flagError(err error) error {
 	case strings.HasPrefix(msg, "flag needs an argument:"):
 		return usagef("--%s needs a value", name)
 	case strings.HasPrefix(msg, "flag provided but not defined:") && !maySecret(name):
+		if near := closest(fs, name); near != "" {
+			return usagef("unknown flag --%s: did you mean --%s?", name, near)
+		}
 		return usagef("unknown flag --%s", name)
 	case strings.HasPrefix(msg, "flag provided but not defined:"):
 		return usagef("an unknown flag (not shown: it may be a secret)")
 	}
 	return usagef("a flag is written wrong: write --name value or --name=value")
+}
+
+// closest is the flag of fs nearest to name, a flag nobody defined, when
+// it is a likely typo of it: at most two edits away (--timout, --promt,
+// --projectid), and fewer than half of name's letters. Secrets, which
+// have no flag, are never offered.
+func closest(fs *flag.FlagSet, name string) string {
+	best, bestDist := "", 3
+	fs.VisitAll(func(f *flag.Flag) {
+		if slices.Contains(terms.Secrets, f.Name) {
+			return
+		}
+		if d := distance(strings.ToLower(name), f.Name); d < bestDist && 2*d < len(name) {
+			best, bestDist = f.Name, d
+		}
+	})
+	return best
+}
+
+// distance is the Levenshtein distance between a and b: the fewest
+// insertions, deletions and substitutions of bytes that turn a into b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // stray is the error for argument i, a, which no flag takes. The argument

@@ -18,10 +18,11 @@ import (
 func TestParse(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name  string
-		args  []string
-		want  Command
-		usage string // part of the usage error; "" for none
+		name    string
+		args    []string
+		want    Command
+		usage   string // part of the usage error; "" for none
+		notSaid string // what the usage error must not say
 	}{
 		{name: "no arguments", args: nil, want: Command{Flags: map[string]string{}}},
 		{name: "demo", args: []string{"demo"}, want: Command{Mode: Demo, Flags: map[string]string{}}},
@@ -58,6 +59,16 @@ func TestParse(t *testing.T) {
 		{name: "--json=false", args: []string{"--json=false", "--api-key-stdin=true"}, want: Command{Flags: map[string]string{}, KeyFromStdin: true}},
 		{name: "--json takes only true or false", args: []string{"--json=yes"}, usage: "--json must be true or false"},
 		{name: "a lone dash", args: []string{"-"}, usage: `argument 1, "-", is not a flag`},
+		// Issue 26, item 4: a typo gets the nearest flag; a value apart from
+		// its true/false flag gets how to write it.
+		{name: "a typo of a flag", args: []string{"--timout", "5m"}, usage: "unknown flag --timout: did you mean --timeout?"},
+		{name: "a typo with one dash", args: []string{"-promt", "x"}, usage: "unknown flag --promt: did you mean --prompt?"},
+		{name: "a word missing its hyphen", args: []string{"--projectid", "p"}, usage: "unknown flag --projectid: did you mean --project-id?"},
+		{name: "no flag is near", args: []string{"--colour"}, usage: "unknown flag --colour", notSaid: "did you mean"},
+		{name: "a secret is never offered", args: []string{"--api-kye"}, usage: "unknown flag --api-kye", notSaid: "did you mean"},
+		{name: "--wait no", args: []string{"--prompt", "p", "--wait", "no"}, usage: "--wait takes true or false, after =: write --wait=false"},
+		{name: "--dry-run yes", args: []string{"--dry-run", "yes"}, usage: "--dry-run takes true or false, after =: write --dry-run=true"},
+		{name: "--wait false", args: []string{"--wait", "false"}, usage: "--wait takes its value after =: write --wait=false"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,7 +76,7 @@ func TestParse(t *testing.T) {
 			got, err := Parse(tt.args)
 			if tt.usage != "" {
 				var u *UsageError
-				if !errors.As(err, &u) || !strings.Contains(err.Error(), tt.usage) {
+				if !errors.As(err, &u) || !strings.Contains(err.Error(), tt.usage) || tt.notSaid != "" && strings.Contains(err.Error(), tt.notSaid) {
 					t.Fatalf("Parse(%q) error %v, want a usage error with %q", tt.args, err, tt.usage)
 				}
 				if strings.Contains(err.Error(), "_secret") {

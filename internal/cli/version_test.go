@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+// TestReadBuild: the version given at build time wins; else the module
+// version Go recorded; the commit comes from the build information; "dev"
+// only when there is nothing (issue 26, item 4).
+func TestReadBuild(t *testing.T) {
+	t.Parallel()
+	vcs := []debug.BuildSetting{{Key: "vcs.revision", Value: "16a6034aa5b1"}, {Key: "vcs.modified", Value: "true"}}
+	tests := []struct {
+		name   string
+		ldflag string
+		info   *debug.BuildInfo
+		want   string
+	}{
+		{"a release", "v1.2.3", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "v1.2.3"},
+		{"a release from a checkout", "v1.2.3", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261126-16a6034aa5b1"}, Settings: vcs}, "v1.2.3 (commit 16a6034aa5b1, modified)"},
+		{"go install module@version", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}}, "v1.4.0"},
+		{"go build in a checkout", "", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261126062003-16a6034aa5b1+dirty"}, Settings: vcs},
+			"v0.0.0-20261126062003-16a6034aa5b1+dirty (commit 16a6034aa5b1, modified)"},
+		{"go build, no version, a clean commit", "", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"},
+			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}, {Key: "vcs.modified", Value: "false"}}}, "dev (commit abc)"},
+		{"go build outside a checkout", "", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "dev"},
+		{"no build information", "", nil, "dev"},
+	}
+	for _, tt := range tests {
+		if got := ReadBuild(tt.ldflag, tt.info).String(); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
