@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/testbed/yamlscalar"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 // tagLine is the line of action.yml that the release workflow rewrites with

@@ -10,6 +10,8 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/admit"
 	"github.com/agentjob/agent-job-action/internal/request"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 var t0 = time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)

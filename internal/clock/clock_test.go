@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 func TestFakePassAndSleep(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/escape/escapetest"
 	"github.com/agentjob/agent-job-action/internal/invisible"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 // hostile are seeds for all the escape fuzzers: workflow commands, Markdown

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/request"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 func TestRead(t *testing.T) {

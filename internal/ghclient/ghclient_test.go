@@ -15,6 +15,8 @@ import (
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 const token = "ghs_secret_test_token"

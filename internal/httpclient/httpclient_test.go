@@ -19,6 +19,8 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"github.com/agentjob/agent-job-action/internal/clock"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 var t0 = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)

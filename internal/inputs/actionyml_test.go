@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/testbed/yamlscalar"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 // TestActionYMLMatchesSpec keeps action.yml and the Inputs/Outputs tables in

@@ -3,6 +3,8 @@ package invisible
 import (
 	"testing"
 	"unicode"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 func TestIs(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/request"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 // cfg returns the inputs of a comment-triggered workflow; tweak changes them.

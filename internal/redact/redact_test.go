@@ -4,6 +4,8 @@ import (
 	"html"
 	"strings"
 	"testing"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 // TestNormaliseSpans: each byte of the normalised text comes from the span

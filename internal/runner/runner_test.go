@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/inputs"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 func TestFromEnv(t *testing.T) {

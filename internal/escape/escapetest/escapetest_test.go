@@ -3,6 +3,8 @@ package escapetest
 import (
 	"slices"
 	"testing"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 func TestAutolinks(t *testing.T) {

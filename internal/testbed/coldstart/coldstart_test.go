@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 // binaryEnv names a prebuilt action binary to measure instead of the one the

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 const tok = "t0k"

@@ -3,6 +3,8 @@ package ghspec
 import (
 	"strings"
 	"testing"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 // spec loads the description under test; a description that cannot be

@@ -11,6 +11,8 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 // TestMeasure: the lag runs from the create plus the job's length to the

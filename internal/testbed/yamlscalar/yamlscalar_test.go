@@ -1,6 +1,10 @@
 package yamlscalar
 
-import "testing"
+import (
+	"testing"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
+)
 
 func TestParse(t *testing.T) {
 	t.Parallel()
