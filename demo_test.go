@@ -26,7 +26,9 @@ func TestDemo(t *testing.T) {
 		// Scene 3, a burst (issue 20, item 6): three line comments, one follow-up.
 		"answering 3 requests of this thread at once", "3 requests from this thread, oldest first.",
 		`line 8 of the new version`, "line 12 of the new version", `file "docs.json", line 21`,
-		"This run answers 3 requests together", "1 create, 1 follow-up,"} {
+		"This run answers 3 requests together", "1 create, 1 follow-up,",
+		// Issue 26, item 2: the rate limit as documented, linked, polls not counted.
+		"counts the create and follow-ups, not these polls: https://github.com/agentjob/agent-job-action#limits"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, got)
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -187,6 +188,21 @@ func plainText(n ast.Node, src []byte) string {
 		return ast.WalkContinue, nil
 	})
 	return b.String()
+}
+
+// TestLimitsURLResolves (issue 26, item 2): the error, the advice on a 429
+// and the demo link the README's one statement of the rate limit; the
+// section they name exists.
+func TestLimitsURLResolves(t *testing.T) {
+	t.Parallel()
+	src, err := readRepo("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(agentapi.LimitsURL)
+	if err != nil || u.Fragment == "" || !slices.Contains(anchors(src), u.Fragment) {
+		t.Errorf("%s: README.md has no such section (%v)", agentapi.LimitsURL, err)
+	}
 }
 
 // TestYAMLBlocksParse (issue 26, item 6): every yaml block of every page

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/action"
+	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/runner"
@@ -68,8 +69,9 @@ func (d *demo) step(ctx context.Context) error {
 	}
 	fmt.Fprintf(d.w, "# Requests the Agent Job API received: %d create, %d polls.\n", api.Creates(), api.Gets())
 	fmt.Fprintf(d.w, "# The job ended after %s; the step saw it at its next check, %s in. The automatic poll\n"+
-		"# schedule checks less often as a job goes on, to spare the API's 100 calls an hour.\n\n",
-		runtime, clk.Now().Sub(start).Round(time.Second))
+		"# schedule checks less often as a job goes on. The API's rate limit (100 uses per project\n"+
+		"# per hour) counts the create and follow-ups, not these polls: %s\n\n",
+		runtime, clk.Now().Sub(start).Round(time.Second), agentapi.LimitsURL)
 	return nil
 }
 

@@ -28,7 +28,7 @@ var Inputs = []Input{
 	{Name: "job-id", Description: "Send the prompt as a follow-up message to this job instead of creating a new one. Without a prompt, send nothing and wait for the job (resume a run that timed out or was cancelled)."},
 	{Name: "wait", Default: "true", Description: "Wait for the job to end. false returns right after the create or follow-up call."},
 	{Name: "timeout", Default: "30m", Description: "The most the whole step may take: a Go duration (90s, 45m) or plain seconds."},
-	{Name: "poll-interval", Default: "auto", Description: "How often to check the job: auto (an adaptive schedule that spares the rate limit) or a fixed duration of at least 1s."},
+	{Name: "poll-interval", Default: "auto", Description: "How often to check the job: auto (often at first, less as the job goes on; checks do not count against the rate limit) or a fixed duration of at least 1s."},
 	{Name: "dry-run", Default: "false", Description: "Validate everything and print the request that would be sent, with the key redacted; send nothing."},
 	{Name: "github-token", Default: "${{ github.token }}", Description: "Token for comments, reactions and permission checks."},
 	{Name: "comment", Default: "auto", Description: "auto: comment when the run was triggered by an issue, issue comment, pull request or review comment, or when issue-number is set; true: always (fails if there is nowhere to comment); false: never."},

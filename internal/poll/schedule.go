@@ -1,5 +1,7 @@
 // Package poll waits for an agent job to end, polling on a schedule that
-// spares the API's rate limit (100 calls per project per hour).
+// checks often at first and less as the job goes on, to spare the API.
+// Polls are not counted against the API's documented rate limit, which is
+// on creates and follow-ups (the README's Limits).
 package poll
 
 import (

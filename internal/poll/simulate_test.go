@@ -54,8 +54,9 @@ type throttle struct {
 
 // throttle429 is the table's rate-limited case: one GET in five, drawn
 // independently, is refused and asked to wait a minute. It is a crude
-// stand-in for a project whose 100 calls an hour are shared with other
-// workflows; it shows what a refusal costs, not when the API refuses.
+// stand-in for an API that refuses reads now and then (its documented limit
+// does not cover them); it shows what a refusal costs, not when the API
+// refuses.
 var throttle429 = throttle{P: 0.2, RetryAfter: time.Minute}
 
 // simSchedule is a schedule under test. mk builds it around the simulation's
