@@ -5,7 +5,11 @@
 # The build stage runs on the builder's own platform and cross-compiles, so a
 # multi-arch build needs no emulation. Outside buildx TARGETOS and TARGETARCH
 # are empty, and go builds for the machine it runs on.
-FROM --platform=$BUILDPLATFORM golang:1.26-alpine AS build
+#
+# The base image is pinned by its digest (the multi-arch index), so that a
+# moved tag cannot change what builds the action; the tag says which image
+# that is, and Dependabot (.github/dependabot.yml) proposes new digests.
+FROM --platform=$BUILDPLATFORM golang:1.26.8-alpine3.24@sha256:8ac98ca534ac3f51e1f420a1dd2c15e74c75cfa0f23f3ad27eb5d7236c349a0c AS build
 WORKDIR /src
 # Modules first, so this layer stays cached while only the source changes.
 COPY go.mod go.sum ./

@@ -264,24 +264,3 @@ func yamlBlocks(src []byte) []codeBlock {
 	})
 	return blocks
 }
-
-// TestActionDescriptionFitsMarketplace (issue 26, item 6): the Marketplace
-// refuses an action whose description is 125 characters or more.
-func TestActionDescriptionFitsMarketplace(t *testing.T) {
-	t.Parallel()
-	for _, file := range []string{"action.yml", "binary/action.yml"} {
-		src, err := os.ReadFile(filepath.FromSlash(file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var action struct {
-			Description string `yaml:"description"`
-		}
-		if err := yaml.Unmarshal(src, &action); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		if n := len([]rune(action.Description)); n == 0 || n >= 125 {
-			t.Errorf("%s: description of %d characters, want 1 to 124: %q", file, n, action.Description)
-		}
-	}
-}
