@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/request"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 // TestJudge: the one judgment of a request, the run's own and the

@@ -1,6 +1,10 @@
 package request
 
-import "testing"
+import (
+	"testing"
+
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
+)
 
 func TestAtLeast(t *testing.T) {
 	t.Parallel()
