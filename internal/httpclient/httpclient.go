@@ -598,10 +598,7 @@ func StripURLs(err error) error {
 	if err == nil || !errors.As(err, &ue) {
 		return err
 	}
-	op, inner := ue.Op, ue.Err
-	for errors.As(inner, &ue) {
-		inner = ue.Err
-	}
+	op, inner := ue.Op, beneathURLs(ue.Err)
 	// What the callers wrapped around the *url.Error stays: "get job: ".
 	prefix, _, _ := strings.Cut(err.Error(), op+" \"")
 	return &cleanError{msg: prefix + op + " request failed: " + inner.Error(), err: err}
@@ -609,28 +606,24 @@ func StripURLs(err error) error {
 
 // cause is why an attempt got no usable answer, for OnRetry: an attempt
 // that ran out of time says so in one wording (Go words it differently by
-// the moment the timeout struck), anything else as Cause does.
+// the moment the timeout struck), anything else in Go's words, without URLs.
 func (c *Client) cause(err error) error {
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("no answer within %s", c.opt.RequestTimeout)
 	}
-	return Cause(err)
+	return beneathURLs(err)
 }
 
-// Cause is err's innermost reason, for a line that says why an attempt
-// failed: what *url.Error wraps ("dial tcp: lookup api.example: no such
-// host"), without the request's method and URL.
-func Cause(err error) error {
+// beneathURLs is what the *url.Errors in err wrap, innermost: the reason
+// without the request's method and URL ("dial tcp: lookup api.example: no
+// such host").
+func beneathURLs(err error) error {
 	var ue *url.Error
-	if !errors.As(err, &ue) {
-		return err
+	for errors.As(err, &ue) {
+		err = ue.Err
 	}
-	inner := ue.Err
-	for errors.As(inner, &ue) {
-		inner = ue.Err
-	}
-	return inner
+	return err
 }
 
 // Rewrap keeps err for errors.Is and errors.As but shows msg.
