@@ -1,7 +1,7 @@
 // Package cli is the program's command line: one flag per input of
 // action.yml (from the same table, inputs.Inputs), merged with the runner's
 // INPUT_* variables and a few environment fallbacks into the run's inputs.
-// terms.Secrets never come from a flag, where they would land in shell history
+// Secrets never come from a flag, where they would land in shell history
 // and in ps: the API key comes from the environment or standard input.
 package cli
 
