@@ -17,7 +17,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
-	"github.com/agentjob/agent-job-action/internal/invisible"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/prompt"
@@ -276,7 +275,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 }
 
 func (r *run) create(ctx context.Context, api *agentapi.Client, text string) (*agentapi.Job, error) {
-	job, err := api.Create(ctx, invisible.RemoveTags(text))
+	job, err := api.Create(ctx, text)
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +288,7 @@ func (r *run) message(ctx context.Context, api *agentapi.Client, text string, o 
 	if err := r.out.JobID(id); err != nil {
 		return nil, err
 	}
-	job, err := api.Message(ctx, id, invisible.RemoveTags(text))
+	job, err := api.Message(ctx, id, text)
 	if err != nil {
 		return nil, err
 	}
