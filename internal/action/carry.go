@@ -55,6 +55,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 		RequestTimeout: r.deps.RequestTimeout,
 		Transport:      r.deps.Transport,
 		OnRetry:        r.retrying,
+		Redact:         r.log.Redact,
 	})
 	api := agentapi.New(hc, r.cfg.BaseURL, r.cfg.ProjectID, r.cfg.APIKey)
 	if p.DryRun {
@@ -400,10 +401,15 @@ func (ob *observer) UnknownStatus(job *agentapi.Job) {
 	ob.r.logf("job %s has status %s, which this action does not know; still waiting", escape.Log(job.ID), escape.Log(job.Status))
 }
 
-// Sleeping passes the next check's time on to Deps.Waiting.
+// Sleeping passes the next check's time on to Deps.Waiting, with the
+// job's id and status redacted: the terminal's status line shows them, cut
+// to the terminal's width, and a cut made before redaction would leave a
+// piece of a secret no redactor knows.
 func (ob *observer) Sleeping(job *agentapi.Job, until time.Time) {
 	if ob.r.deps.Waiting != nil {
-		ob.r.deps.Waiting(job, until)
+		shown := *job
+		shown.ID, shown.Status = ob.r.log.Redact(job.ID), ob.r.log.Redact(job.Status)
+		ob.r.deps.Waiting(&shown, until)
 	}
 }
 
