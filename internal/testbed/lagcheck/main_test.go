@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/clock"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 )
 
 // TestMeasure: the lag runs from the create plus the job's length to the
