@@ -82,17 +82,17 @@ var subdivisionFlags = []string{
 // or a selector is one per place, present or not, and the three flags are
 // fixed sequences. Every other joiner or selector (the 256 selectors can
 // spell any byte), every tag character, zero-width character and
-// bidirectional control is removed. A text with any of them removed has
-// each byte of invalid UTF-8 in it replaced with U+FFFD.
+// bidirectional control is removed. When Clean removes anything, it also
+// writes each byte of invalid UTF-8 as U+FFFD.
 func Clean(s string) string {
 	if !strings.ContainsFunc(s, Is) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	// What was kept last: the rune, and whether the text kept so far ends
-	// in an emoji (a pictograph, with its skin tone or VS16) that a joiner
-	// may follow.
+	// prev is the rune kept last, -1 right after a removed one; emoji says
+	// whether the text kept so far ends in an emoji (a pictograph, with
+	// its skin tone or VS16) that a joiner may follow.
 	prev, emoji := rune(-1), false
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
