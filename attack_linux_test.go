@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/backlog"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	reqmodel "github.com/agentjob/agent-job-action/internal/request"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 )
 

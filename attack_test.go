@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/prompt"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
 )
 
 // Tests of issue 24: the batch held against an attacker. Each drives the

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 )
 
 // Tests of issue 20: a run answers every request of its thread that no run

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 )
 
 // TestCLIJSON runs the built binary with --json where a script would.

@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentjob/agent-job-action/internal/cli"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 )
 
 // TestCLIMessages runs the built binary for what issue 17 asks of its

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/cli"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 )
 
 // TestEventPayloadWithinBounds (issue 19, item 5) runs the built binary as

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/cli"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 )
 
 // TestCLIPromptFileAnywhere (issue 17, item 7): a person at a terminal

@@ -20,7 +20,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/action"
 	"github.com/agentjob/agent-job-action/internal/cli"
 	"github.com/agentjob/agent-job-action/internal/clock"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 )
 
 // buildCLI builds the program as a release does (-tags nodemo), into the calling test's
@@ -555,21 +555,31 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // TestReleaseBuildsLinkNoStandIn holds the release build (-tags nodemo) to
-// the product alone: none of internal/testbed, nor net/http/httptest, is in
-// what it links, and every place that builds a release asks for it.
+// the product alone: none of internal/testbed, internal/fakes or
+// internal/demo, nor net/http/httptest, is in what it links, and every
+// place that builds a release asks for it. The build with the demo links
+// the fakes, and still nothing of internal/testbed, which tests alone use.
 func TestReleaseBuildsLinkNoStandIn(t *testing.T) {
 	t.Parallel()
-	out, err := exec.Command("go", "list", "-tags", "nodemo", "-deps", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	deps := strings.Fields(string(out))
-	if !slices.Contains(deps, "github.com/agentjob/agent-job-action/internal/action") {
-		t.Fatalf("go list -deps lists no internal/action, so it cannot tell what is linked:\n%s", out)
-	}
-	for _, dep := range deps {
-		if strings.Contains(dep, "/internal/testbed") || strings.Contains(dep, "/internal/demo") || dep == "net/http/httptest" {
-			t.Errorf("the release build links %s", dep)
+	for _, build := range []struct {
+		tags   string
+		barred []string
+	}{
+		{"nodemo", []string{"/internal/testbed", "/internal/fakes", "/internal/demo"}},
+		{"", []string{"/internal/testbed"}},
+	} {
+		out, err := exec.Command("go", "list", "-tags", build.tags, "-deps", ".").CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list: %v\n%s", err, out)
+		}
+		deps := strings.Fields(string(out))
+		if !slices.Contains(deps, "github.com/agentjob/agent-job-action/internal/action") {
+			t.Fatalf("go list -deps lists no internal/action, so it cannot tell what is linked:\n%s", out)
+		}
+		for _, dep := range deps {
+			if slices.ContainsFunc(build.barred, func(b string) bool { return strings.Contains(dep, b) }) || build.tags == "nodemo" && dep == "net/http/httptest" {
+				t.Errorf("the build with -tags %q links %s", build.tags, dep)
+			}
 		}
 	}
 	// A command that builds the main package ("."), its continued lines

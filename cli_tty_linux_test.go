@@ -13,7 +13,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 )
 
 // statusLine is the live status line as drawn, from its carriage return.

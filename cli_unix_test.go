@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/cli"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 )
 
 // TestCLICancelled: the built binary interrupted during the wait, as Ctrl+C

@@ -10,7 +10,7 @@ import (
 )
 
 // runDemo runs the demo: the action against the in-process fakes of
-// internal/testbed. Release builds (-tags nodemo) leave it out, and the
+// internal/fakes. Release builds (-tags nodemo) leave it out, and the
 // fakes with it (nodemo.go).
 func runDemo(ctx context.Context, env Env, stdout io.Writer) error {
 	return demo.Run(ctx, env.Deps, stdout)

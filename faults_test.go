@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
-	"github.com/agentjob/agent-job-action/internal/testbed/faults"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/faults"
 )
 
 // Request numbers on the fake Agent Job API in a plain run: the create is

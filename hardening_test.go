@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 )
 
 // TestUnverifiedSenderGetsNothingWritten (issue 8, item 8): when the

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/escape/escapetest"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 )
 
 // hostileAPI serves one job whose every field is chosen by an attacker who

@@ -15,10 +15,10 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/action"
 	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/faults"
 	"github.com/agentjob/agent-job-action/internal/poll"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
-	"github.com/agentjob/agent-job-action/internal/testbed/faults"
 
 	"github.com/agentjob/agent-job-action/internal/testbed/golden"
 )

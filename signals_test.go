@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/clock"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
-	"github.com/agentjob/agent-job-action/internal/testbed/faults"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/faults"
 )
 
 // TestSignals runs the program as a process and cancels it as a cancelled

@@ -33,8 +33,8 @@ type Deps struct {
 	// Transport carries the HTTP requests; nil is the default transport.
 	Transport http.RoundTripper
 	// Waiting, when set, hears before each wait between polls the job as
-	// last seen and when the next check is due, on Clock (the terminal's
-	// live status line).
+	// last seen, its id and status redacted, and when the next check is
+	// due, on Clock (the terminal's live status line).
 	Waiting func(job *agentapi.Job, next time.Time)
 }
 

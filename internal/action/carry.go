@@ -17,7 +17,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
-	"github.com/agentjob/agent-job-action/internal/invisible"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/prompt"
@@ -56,6 +55,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 		RequestTimeout: r.deps.RequestTimeout,
 		Transport:      r.deps.Transport,
 		OnRetry:        r.retrying,
+		Redact:         r.log.Redact,
 	})
 	api := agentapi.New(hc, r.cfg.BaseURL, r.cfg.ProjectID, r.cfg.APIKey)
 	api.Terms = r.rc.Terms()
@@ -277,7 +277,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 }
 
 func (r *run) create(ctx context.Context, api *agentapi.Client, text string) (*agentapi.Job, error) {
-	job, err := api.Create(ctx, invisible.RemoveTags(text))
+	job, err := api.Create(ctx, text)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +290,7 @@ func (r *run) message(ctx context.Context, api *agentapi.Client, text string, o 
 	if err := r.out.JobID(id); err != nil {
 		return nil, err
 	}
-	job, err := api.Message(ctx, id, invisible.RemoveTags(text))
+	job, err := api.Message(ctx, id, text)
 	if err != nil {
 		return nil, err
 	}
@@ -408,10 +408,15 @@ func (ob *observer) UnknownStatus(job *agentapi.Job) {
 	ob.r.logf("job %s has status %s, which this action does not know; still waiting", escape.Log(job.ID), escape.Log(job.Status))
 }
 
-// Sleeping passes the next check's time on to Deps.Waiting.
+// Sleeping passes the next check's time on to Deps.Waiting, with the
+// job's id and status redacted: the terminal's status line shows them, cut
+// to the terminal's width, and a cut made before redaction would leave a
+// piece of a secret no redactor knows.
 func (ob *observer) Sleeping(job *agentapi.Job, until time.Time) {
 	if ob.r.deps.Waiting != nil {
-		ob.r.deps.Waiting(job, until)
+		shown := *job
+		shown.ID, shown.Status = ob.r.log.Redact(job.ID), ob.r.log.Redact(job.Status)
+		ob.r.deps.Waiting(&shown, until)
 	}
 }
 

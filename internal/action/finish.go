@@ -104,8 +104,9 @@ func (r *run) final(o *Outcome, runErr error) conversation.State {
 		return r.state(o, conversation.Cancelled)
 	case Errored:
 		s := r.state(o, conversation.Error)
-		// Redacted before Render escapes it, or a secret would be escaped
-		// out of the redactor's sight.
+		// Redacted before it is cut, or a piece of a secret would be left
+		// that no redactor knows, and before Render escapes it, or a
+		// secret would be escaped out of the redactor's sight.
 		s.Error = truncate(r.log.Redact(runErr.Error()), maxErrorRunes)
 		return s
 	case NotWaiting:

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/invisible"
 	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
@@ -188,10 +189,16 @@ func (c *Client) jobURL(id string) string {
 	return c.projectURL() + "/job/" + url.PathEscape(id)
 }
 
+// promptBody is the one place text goes to the agent: a create, a
+// follow-up, and the request a dry run shows. The prompt is cleaned of what
+// a reader does not see (invisible.Clean): text hidden in variation
+// selectors, tag characters, zero-width characters or bidirectional
+// controls, in a comment, a title, a login, a path or a diff hunk, never
+// reaches the agent; the emoji a reader sees as one picture stay whole.
 func promptBody(prompt string) []byte {
 	b, _ := json.Marshal(struct {
 		Prompt string `json:"prompt"`
-	}{prompt}) // a struct of one string always marshals
+	}{invisible.Clean(prompt)}) // a struct of one string always marshals
 	return b
 }
 

@@ -2,6 +2,7 @@ package agentapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -220,6 +221,24 @@ func TestCreateSendsOneRequest(t *testing.T) {
 	}
 	if auth != "Bearer mint_key" || ctype != "application/json" || body != `{"prompt":"write docs"}` {
 		t.Errorf("sent Authorization %q, Content-Type %q, body %s", auth, ctype, body)
+	}
+}
+
+// TestRequestsCarryOnlyWhatAReaderSees: every request that carries a
+// prompt, the one a dry run shows included, has it cleaned of invisible
+// characters but for the emoji they join.
+func TestRequestsCarryOnlyWhatAReaderSees(t *testing.T) {
+	t.Parallel()
+	c := New(nil, &url.URL{Scheme: "https", Host: "api.example"}, "proj-1", "mint_key")
+	const prompt = "fix\ufe01\U000E0131 the\u200b typo\u202e 👩\u200d💻 ❤\ufe0f"
+	for name, r := range map[string]Request{"create": c.CreateRequest(prompt), "follow-up": c.MessageRequest("job_1", prompt)} {
+		var got struct{ Prompt string }
+		if err := json.Unmarshal(r.Body, &got); err != nil {
+			t.Fatal(err)
+		}
+		if w := "fix the typo 👩\u200d💻 ❤\ufe0f"; got.Prompt != w {
+			t.Errorf("%s: prompt %+q, want %+q", name, got.Prompt, w)
+		}
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 )
 
 // BenchmarkPreviousJob measures finding the job to continue in threads of

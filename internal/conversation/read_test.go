@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/backlog"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/request"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
 )
 
 // TestRead: what a run reads of a pull request for package backlog. Only

@@ -15,10 +15,10 @@ import (
 	"github.com/agentjob/agent-job-action/internal/action"
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/runner"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
 )
 
 const (

@@ -74,25 +74,29 @@ type ReviewComment struct {
 }
 
 // ReviewComments returns the line comments of one review of pull request
-// number, in GitHub's order. A review with more than 300 is cut there.
+// number, in GitHub's order. A review with more than 300 is cut there. Each
+// page is read by readPage, so a page too large for the response cap is
+// read in parts, as every other list is.
 func (c *Client) ReviewComments(ctx context.Context, owner, repo string, number int, reviewID int64) ([]*ReviewComment, error) {
 	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("list comments of review %d: %w", reviewID, err)
 	}
-	opt := &github.ListOptions{PerPage: PerPage}
+	list := func(page, perPage int) ([]*github.PullRequestComment, *github.Response, error) {
+		return c.gh.PullRequests.ListReviewComments(ctx, owner, repo, number, reviewID, &github.ListOptions{PerPage: perPage, Page: page})
+	}
+	// Every line comment of the review is part of its request: no body is
+	// dropped as it arrives.
+	keepAll := func(*github.PullRequestComment) {}
 	var out []*ReviewComment
-	for range maxReviewCommentPages {
-		list, resp, err := c.gh.PullRequests.ListReviewComments(ctx, owner, repo, number, reviewID, opt)
+	for page := 1; page != 0 && page <= maxReviewCommentPages; {
+		items, l, err := readPage(page, list, keepAll)
 		if err != nil {
-			return nil, fmt.Errorf("list comments of review %d: %w", reviewID, clean(err))
+			return nil, fmt.Errorf("list comments of review %d: %w", reviewID, err)
 		}
-		for _, rc := range list {
+		for _, rc := range items {
 			out = append(out, fromReviewComment(rc))
 		}
-		if resp.NextPage == 0 {
-			break
-		}
-		opt.Page = resp.NextPage
+		page = l.next
 	}
 	return out, nil
 }

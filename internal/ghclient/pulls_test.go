@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 )
 
@@ -148,7 +148,7 @@ func TestReviewComments(t *testing.T) {
 		}
 	}
 	reqs := srv.Requests()
-	if len(reqs) != 1 || reqs[0].Path != "/repos/acme/docs/pulls/7/reviews/88/comments" || reqs[0].Query != "per_page=100" {
+	if len(reqs) != 1 || reqs[0].Path != "/repos/acme/docs/pulls/7/reviews/88/comments" || reqs[0].Query != "page=1&per_page=100" {
 		t.Errorf("requests = %+v", reqs)
 	}
 }
@@ -181,6 +181,39 @@ func TestReviewCommentsPages(t *testing.T) {
 				t.Errorf("requests = %d, want %d", n, tc.requests)
 			}
 		})
+	}
+}
+
+// TestReviewCommentsInParts: a page of a review's line comments over the
+// response cap is read again in ten pages of ten, and the pages after it
+// as usual.
+func TestReviewCommentsInParts(t *testing.T) {
+	t.Parallel()
+	srv := fakegithub.New(fakegithub.Options{Check: ghspec.Checker()})
+	t.Cleanup(srv.Close)
+	srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7})
+	var cs []fakegithub.ReviewComment
+	for i := range 130 {
+		cs = append(cs, fakegithub.ReviewComment{Author: "ada", Path: "a.md", Line: i + 1, Body: strings.Repeat("x", 2000)})
+	}
+	srv.SeedReviewComments(7, 88, cs)
+	hc := httpclient.New(httpclient.Options{MaxBodyBytes: 100 << 10}) // 100 comments of 2,000 bytes do not fit
+	c, err := New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), srv.APIURL(), fakegithub.DefaultToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.ReviewComments(context.Background(), "acme", "docs", 7, 88)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 130 || got[0].Line != 1 || got[129].Line != 130 {
+		t.Errorf("ReviewComments() = %d comments; want all 130 in GitHub's order", len(got))
+	}
+	if n := len(srv.Requests()); n != 12 {
+		t.Errorf("%d requests, want 12: the page too large, ten parts, then page 2", n)
+	}
+	if u := srv.Unexpected(); len(u) > 0 {
+		t.Errorf("unexpected requests: %q", u)
 	}
 }
 

@@ -79,6 +79,10 @@ type Options struct {
 	// Transport is the underlying round tripper; nil means a fresh clone of
 	// http.DefaultTransport.
 	Transport http.RoundTripper
+	// Redact, when set, replaces the secrets in a service's reason before
+	// the reason is cut to its bound (Failure.Message): cut first, a
+	// secret that straddles the cut would leave a piece no redactor knows.
+	Redact func(string) string
 }
 
 // Client sends requests with the action's retry policy. Waits between
@@ -226,7 +230,7 @@ func (c *Client) do(req *retryablehttp.Request, p Policy) (*http.Response, error
 		Backoff: func(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 			return c.backoff(a, minWait, maxWait, attempt, resp)
 		},
-		ErrorHandler: errorHandler,
+		ErrorHandler: c.errorHandler,
 	}
 	resp, err := rc.Do(req)
 	var f *Failure
@@ -445,7 +449,7 @@ const maxMessageBytes = 1 << 10
 // errorHandler runs when retryablehttp stops without success. It fills in
 // the service's reason and keeps the response, with its body whole, for
 // HTTPClient's callers; Do closes it.
-func errorHandler(resp *http.Response, err error, _ int) (*http.Response, error) {
+func (c *Client) errorHandler(resp *http.Response, err error, _ int) (*http.Response, error) {
 	var f *Failure
 	if !errors.As(err, &f) {
 		// Not from CheckRetry: the request could not be rewound or prepared.
@@ -463,7 +467,7 @@ func errorHandler(resp *http.Response, err error, _ int) (*http.Response, error)
 		return nil, f
 	}
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	f.Message = reason(data)
+	f.Message = c.reason(data)
 	resp.Body = struct {
 		io.Reader
 		io.Closer
@@ -471,8 +475,9 @@ func errorHandler(resp *http.Response, err error, _ int) (*http.Response, error)
 	return resp, f
 }
 
-// reason returns the service's own text from an error body.
-func reason(data []byte) string {
+// reason returns the service's own text from an error body, redacted,
+// then cut to maxMessageBytes.
+func (c *Client) reason(data []byte) string {
 	var body struct {
 		Error   any    `json:"error"`
 		Message string `json:"message"`
@@ -483,6 +488,9 @@ func reason(data []byte) string {
 	msg, _ := body.Error.(string)
 	if msg == "" {
 		msg = body.Message
+	}
+	if c.opt.Redact != nil {
+		msg = c.opt.Redact(msg)
 	}
 	if len(msg) > maxMessageBytes {
 		msg = strings.ToValidUTF8(msg[:maxMessageBytes], "") + "…"

@@ -617,3 +617,24 @@ func TestLongReasonIsCut(t *testing.T) {
 		t.Errorf("message of %d bytes: %q…", len(f.Message), f.Message[:10])
 	}
 }
+
+// TestReasonIsRedactedBeforeTheCut: a secret that straddles the cut is
+// redacted whole, so no piece of it is left at the end of the reason.
+func TestReasonIsRedactedBeforeTheCut(t *testing.T) {
+	t.Parallel()
+	const secret = "mint_0123456789abcdef"
+	for _, at := range []int{0, maxMessageBytes - 20, maxMessageBytes - 8, maxMessageBytes - 1, maxMessageBytes + 5} {
+		srv := newRecorder(t, once(jsonError(400, strings.Repeat("x", at)+secret+strings.Repeat("y", 100))))
+		c := New(Options{Clock: clock.NewFake(t0), Redact: func(s string) string { return strings.ReplaceAll(s, secret, "***") }})
+		var f *Failure
+		if err := do(t, c, http.MethodPost, srv.URL, nil); !errors.As(err, &f) {
+			t.Fatalf("err = %v", err)
+		}
+		if strings.Contains(f.Message, "mint_") || len(f.Message) > maxMessageBytes+len("…") {
+			t.Errorf("secret at byte %d: message of %d bytes ends %q", at, len(f.Message), f.Message[max(len(f.Message)-40, 0):])
+		}
+		if at < maxMessageBytes-len("***") && !strings.Contains(f.Message, strings.Repeat("x", at)+"***y") {
+			t.Errorf("secret at byte %d: not redacted in place: %q", at, f.Message[max(at-5, 0):])
+		}
+	}
+}

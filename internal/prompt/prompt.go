@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/event"
+	"github.com/agentjob/agent-job-action/internal/invisible"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/visible"
 )
@@ -171,9 +172,12 @@ func Update(t Target, text string) string {
 }
 
 // place says where in a pull request's diff a comment stands. The path is
-// quoted: it is someone's free text and must stay on one line.
+// quoted: it is someone's free text and must stay on one line. It is
+// cleaned first (invisible.Clean), as the whole prompt is when it is sent:
+// quoting writes an invisible character as an escape the agent reads
+// ("\u200b"), past the reach of the cleaning at the end.
 func place(path string, line, start int, side string) string {
-	s := "file " + strconv.Quote(path)
+	s := "file " + strconv.Quote(invisible.Clean(path))
 	switch {
 	case start != 0 && line != 0 && start != line:
 		s += fmt.Sprintf(", lines %d to %d", start, line)

@@ -225,6 +225,14 @@ func TestReviewPrompt(t *testing.T) {
 			want: "fix the intro" + ctx,
 		},
 		{
+			// Quoted, a zero-width space or a tag would be an escape the
+			// agent reads.
+			name:     "invisible characters in a path",
+			t:        pr("/docs"),
+			comments: []*request.Request{{Place: request.Place{Path: "a\u200b\u202e\U000E0041\ufe01👩\u200d💻.md", Line: 2}, Body: "fix"}},
+			want:     "---\nThe review's comments on lines of the diff:\n\nOn file \"a👩\\u200d💻.md\", line 2:\nfix" + ctx,
+		},
+		{
 			name:     "nothing visible",
 			t:        pr("/docs <!-- x -->"),
 			comments: []*request.Request{{Place: request.Place{Path: "a.md", Line: 1}, Body: "<!-- y -->"}},

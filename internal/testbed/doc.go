@@ -1,5 +1,7 @@
-// Package testbed groups what stands in for the world in tests and in the
-// demo: fake Agent Job API and GitHub servers, their named fault modes, the
-// golden-file helper and the cold-start benchmarks. Nothing under it is part
-// of the action's own logic; the packages beside it under internal/ are.
+// Package testbed groups what tests alone use: the golden-file helper,
+// GitHub's REST description and the checker built from it, a reader of
+// action.yml's scalars, the cold-start benchmarks and the wall-clock lag
+// check. Nothing under it is part of the action, nor of its demo: only
+// tests and the measuring scripts import it. The fake services that tests
+// and the demo share are in internal/fakes.
 package testbed

@@ -5,9 +5,9 @@
 //
 // Two texts come from a body:
 //   - Shown: the body without what GitHub renders as nothing (HTML
-//     comments, processing instructions, declarations, CDATA) and without
-//     tag characters. It is what the agent receives: quotes and code stay,
-//     as context.
+//     comments, processing instructions, declarations, CDATA). It is what
+//     the agent receives (cleaned of invisible characters when it is sent:
+//     invisible.Clean): quotes and code stay, as context.
 //   - Request: the visible, unquoted text of Shown as rendered (entities and
 //     backslash escapes decoded), with the place in Shown each byte came
 //     from. It is where a request counts. A reader sees text, including
@@ -35,20 +35,16 @@ import (
 // and a model would read: HTML comments ("<!--" to the first "-->" after
 // it; "<!-->" and "<!--->" are whole comments, as in HTML), processing
 // instructions ("<?" to "?>"), declarations ("<!" and a letter, to ">"),
-// CDATA sections ("<![CDATA[" to "]]>"), and Unicode tag characters
-// (U+E0000 to U+E007F), which no font draws. A construct that is never
+// and CDATA sections ("<![CDATA[" to "]]>"). A construct that is never
 // closed hides the rest of the text, as an HTML block does. They are
 // removed wherever they stand, inside code too: a sample that shows one
 // loses it, but nothing hidden can pass as code. The result never holds an
 // opener, not even one formed by the text on both sides of a removed
-// construct.
+// construct. Invisible characters, tag characters among them, are left to
+// invisible.Clean, which every prompt goes through when it is sent.
 func Shown(md string) string {
 	out := make([]byte, 0, len(md))
 	for i := 0; i < len(md); i++ {
-		if r, size := utf8.DecodeRuneInString(md[i:]); r >= 0xE0000 && r <= 0xE007F {
-			i += size - 1
-			continue
-		}
 		out = append(out, md[i])
 		opener, closer, reuse := hiddenAt(out)
 		if opener == 0 {

@@ -17,8 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
-
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 

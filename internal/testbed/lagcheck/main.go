@@ -1,7 +1,7 @@
 // Command lagcheck measures, on the wall clock, how late the action notices
 // that a job has ended. It runs the built action binary once per job length
 // and poll interval, all side by side, each against its own fake Agent Job
-// API (internal/testbed/fakeapi) whose job stays active for that length, and
+// API (internal/fakes/fakeapi) whose job stays active for that length, and
 // prints each job's lag and the mean lag as a share of the length.
 //
 // BenchmarkPoll (internal/poll) measures the same on a simulated clock; this
@@ -32,7 +32,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 )
 
 const (

@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/clock"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
-
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/clock"
-	"github.com/agentjob/agent-job-action/internal/testbed/faults"
+	"github.com/agentjob/agent-job-action/internal/fakes/faults"
 )
 
 // Scenario says how jobs behave.
