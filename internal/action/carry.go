@@ -2,8 +2,6 @@ package action
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -23,6 +21,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
+	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 )
 
@@ -31,7 +30,7 @@ import (
 type run struct {
 	rc       runner.Context
 	deps     Deps
-	log      *report.Log
+	log      runlog.Log
 	out      *report.Outputs
 	start    time.Time
 	deadline time.Time // on deps.Clock: the end of the work, before the last words
@@ -335,7 +334,7 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *Outcome {
 	r.log.Printf("Authorization: Bearer ***")
 	if req.Body != nil {
 		r.log.Printf("Content-Type: application/json")
-		r.log.StopCommands(token(), string(req.Body))
+		r.log.Verbatim(string(req.Body))
 	}
 	return &Outcome{DryRun: true, JobID: p.JobID}
 }
@@ -345,12 +344,6 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *Outcome {
 func (r *run) skip(reason string) *Outcome {
 	r.log.Printf("skipped: %s", reason)
 	return &Outcome{Skipped: reason}
-}
-
-func token() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return hex.EncodeToString(b[:])
 }
 
 func (r *run) schedule() poll.Schedule {
@@ -408,11 +401,9 @@ func (ob *observer) UnknownStatus(job *agentapi.Job) {
 	ob.r.logf("job %s has status %s, which this action does not know; still waiting", escape.Log(job.ID), escape.Log(job.Status))
 }
 
-// Sleeping passes the next check's time on to Deps.Waiting.
-func (ob *observer) Sleeping(job *agentapi.Job, until time.Time) {
-	if ob.r.deps.Waiting != nil {
-		ob.r.deps.Waiting(job, until)
-	}
+// Sleeping tells the log where the wait stands (a terminal's status line).
+func (ob *observer) Sleeping(job *agentapi.Job, next time.Time) {
+	ob.r.log.Waiting(runlog.Wait{JobID: job.ID, Status: job.Status, Next: next})
 }
 
 func (ob *observer) PollFailed(err error) {

@@ -25,13 +25,10 @@ type Observer interface {
 	// PollFailed is called when a poll fails in a way worth trying again
 	// (a transient failure, as the HTTP layer classifies it).
 	PollFailed(err error)
-}
-
-// SleepObserver is an Observer that also hears, before each wait between
-// polls, when the next poll is due (on the Waiter's Clock): a live status
-// line shows it. Wait calls it only on observers that implement it.
-type SleepObserver interface {
-	Sleeping(job *agentapi.Job, until time.Time)
+	// Sleeping is called before each wait between polls: the job as last
+	// seen, and when the next poll is due (on the Waiter's Clock), as a
+	// live status line shows it.
+	Sleeping(job *agentapi.Job, next time.Time)
 }
 
 // ErrTimedOut is returned when the deadline passes before the job ends.
@@ -77,9 +74,7 @@ func (w *Waiter) Wait(ctx context.Context, job *agentapi.Job) (Result, error) {
 			elapsed = 0
 		}
 		wait := min(w.Schedule.Next(elapsed), left)
-		if s, ok := w.Observer.(SleepObserver); ok {
-			s.Sleeping(res.Job, now.Add(wait))
-		}
+		w.Observer.Sleeping(res.Job, now.Add(wait))
 		if err := w.Clock.Sleep(ctx, wait); err != nil {
 			return res, waitErr(ctx)
 		}

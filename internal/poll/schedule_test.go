@@ -344,6 +344,7 @@ type quiet struct{}
 func (quiet) StatusChanged(*agentapi.Job, string) {}
 func (quiet) UnknownStatus(*agentapi.Job)         {}
 func (quiet) PollFailed(error)                    {}
+func (quiet) Sleeping(*agentapi.Job, time.Time)   {}
 
 // autoOf returns the Auto a simulated schedule plays.
 func autoOf(t *testing.T, sc simSchedule) Auto {

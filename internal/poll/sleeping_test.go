@@ -10,7 +10,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/clock"
 )
 
-// sleeps records what an optional SleepObserver hears.
+// sleeps records what an observer hears before each wait.
 type sleeps struct {
 	quiet
 	status []string
@@ -32,10 +32,10 @@ func (c *countdown) Get(_ context.Context, id string) (*agentapi.Job, error) {
 	return &agentapi.Job{ID: id, Status: agentapi.StatusCompleted}, nil
 }
 
-// TestWaitTellsASleepObserverWhenTheNextPollIsDue: before each wait the
+// TestWaitTellsTheObserverWhenTheNextPollIsDue: before each wait the
 // observer hears the job's last status and the moment of the next poll, the
 // last one cut to the deadline.
-func TestWaitTellsASleepObserverWhenTheNextPollIsDue(t *testing.T) {
+func TestWaitTellsTheObserverWhenTheNextPollIsDue(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 	tests := []struct {
