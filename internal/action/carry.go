@@ -129,6 +129,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 		Schedule: r.schedule(),
 		Deadline: r.deadline,
 		Observer: &observer{r: r, ctx: ctx, o: o},
+		Beat:     runlog.Heartbeat,
 	}
 	res, err := w.Wait(ctx, job)
 	r.log.EndGroup()
@@ -361,7 +362,7 @@ func (r *run) elapsed() time.Duration {
 }
 
 func (r *run) logf(format string, args ...any) {
-	r.log.Printf("[%6s] "+format, append([]any{r.elapsed()}, args...)...)
+	r.log.Printf("%s "+format, append([]any{runlog.Stamp(r.elapsed())}, args...)...)
 }
 
 // retrying logs a retry, cause first: what went wrong with the attempt
@@ -401,9 +402,10 @@ func (ob *observer) UnknownStatus(job *agentapi.Job) {
 	ob.r.logf("job %s has status %s, which this action does not know; still waiting", escape.Log(job.ID), escape.Log(job.Status))
 }
 
-// Sleeping tells the log where the wait stands (a terminal's status line).
-func (ob *observer) Sleeping(job *agentapi.Job, next time.Time) {
-	ob.r.log.Waiting(runlog.Wait{JobID: job.ID, Status: job.Status, Next: next})
+// Sleeping tells the log where the wait stands: a terminal's status line,
+// the Actions log's heartbeat.
+func (ob *observer) Sleeping(job *agentapi.Job, next time.Time, beat bool) {
+	ob.r.log.Waiting(runlog.Wait{JobID: job.ID, Status: job.Status, Next: next, Elapsed: ob.r.elapsed(), Beat: beat})
 }
 
 func (ob *observer) PollFailed(err error) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/redact"
 )
 
@@ -88,5 +89,12 @@ func stopToken() string {
 	return hex.EncodeToString(b[:])
 }
 
-// Waiting writes nothing: the step's log has no line to redraw.
-func (l *Actions) Waiting(Wait) {}
+// Waiting writes a line on each heartbeat, inside the wait's group: the
+// job's status, and the run's time so far in the column the other lines of
+// progress have. Between heartbeats it writes nothing: the step's log has
+// no line to redraw.
+func (l *Actions) Waiting(w Wait) {
+	if w.Beat {
+		l.Printf("%s job %s: still %s", Stamp(w.Elapsed), escape.Log(w.JobID), escape.Log(w.Status))
+	}
+}

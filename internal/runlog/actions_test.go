@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runnerData decodes a workflow command's data as the runner does
@@ -47,7 +48,9 @@ func TestMaskRegistersWhatTheRunnerDecodes(t *testing.T) {
 	}
 }
 
-// TestActionsFace: each kind of line as the runner reads it.
+// TestActionsFace: each kind of line as the runner reads it; a wait writes
+// a line on a heartbeat only, the job's status escaped as any text from the
+// API.
 func TestActionsFace(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
@@ -55,13 +58,17 @@ func TestActionsFace(t *testing.T) {
 	l.Printf("[%6s] created job %s", "0s", "job_1")
 	l.Printf("legacy ##[error]syntax")
 	l.Group("Waiting for job job_1")
-	l.Waiting(Wait{JobID: "job_1", Status: "active"})
+	l.Waiting(Wait{JobID: "job_1", Status: "active", Elapsed: 20 * time.Second})
+	l.Waiting(Wait{JobID: "job_1", Status: "active", Elapsed: 80 * time.Second, Beat: true})
+	l.Waiting(Wait{JobID: "job_1", Status: "::error::x\r\nnext", Elapsed: 90 * time.Minute, Beat: true})
 	l.Warning("two\nlines")
 	l.EndGroup()
 	l.Notice("job job_1 completed: 100%")
 	want := "[    0s] created job job_1\n" +
 		"legacy #\u200b#[error]syntax\n" +
 		"::group::Waiting for job job_1\n" +
+		"[ 1m20s] job job_1: still active\n" +
+		"[1h30m0s] job job_1: still \"::error::x\\r\\nnext\"\n" +
 		"::warning::two%0Alines\n" +
 		"::endgroup::\n" +
 		"::notice::job job_1 completed: 100%25\n"

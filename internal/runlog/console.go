@@ -124,8 +124,8 @@ func (c *Console) EndGroup() {}
 // Verbatim writes the text as it is: nothing here reads commands.
 func (c *Console) Verbatim(text string) { c.lines("", strings.TrimRight(text, "\n")) }
 
-// Waiting shows the status line on a terminal; elsewhere it writes
-// nothing.
+// Waiting shows the status line on a terminal, which is live: a
+// heartbeat adds nothing to it. Elsewhere it writes nothing.
 func (c *Console) Waiting(w Wait) {
 	if !c.live {
 		return

@@ -57,12 +57,13 @@ func TestPlainLines(t *testing.T) {
 	}
 }
 
-// TestPlainIgnoresWaiting: a pipe gets no status line.
+// TestPlainIgnoresWaiting: a pipe gets no status line, and no heartbeat.
 func TestPlainIgnoresWaiting(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
 	l := NewPlain(&out)
 	l.Waiting(Wait{JobID: "job_0001", Status: "active", Next: time.Now()})
+	l.Waiting(Wait{JobID: "job_0001", Status: "active", Next: time.Now(), Elapsed: time.Minute, Beat: true})
 	l.Printf("line")
 	l.Close()
 	if out.String() != "line\n" {
@@ -94,7 +95,7 @@ func TestTerminalStatusLine(t *testing.T) {
 
 	out.Reset()
 	clk.Sleep(t.Context(), 20*time.Second)
-	wait.Next = start.Add(26 * time.Second)
+	wait.Next, wait.Beat = start.Add(26*time.Second), true // a heartbeat adds nothing to a live line
 	w.Waiting(wait)
 	second := "job job_0001: active, 20s elapsed, next check in 6s"
 	if want := "\r" + second + strings.Repeat(" ", len(first)-len(second)); out.String() != want {

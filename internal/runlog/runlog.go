@@ -10,6 +10,7 @@
 package runlog
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -46,15 +47,31 @@ type Log interface {
 	// it is taken for a workflow command.
 	Verbatim(text string)
 	// Waiting says where a wait stands, before each pause of it: a
-	// terminal redraws its status line.
+	// terminal redraws its status line; the Actions log, which has no line
+	// to redraw, writes one on each heartbeat (Wait.Beat).
 	Waiting(w Wait)
 }
+
+// Heartbeat is how often the run says, in a log with no live status line,
+// that the job it waits for has not changed: a log that is silent for
+// minutes looks hung.
+const Heartbeat = time.Minute
 
 // Wait is where a wait for a job stands.
 type Wait struct {
 	JobID  string
 	Status string    // the job's status, as last seen
 	Next   time.Time // when the next check is due, on the run's clock
+	// Elapsed is the run's time so far, as its other lines stamp it.
+	Elapsed time.Duration
+	// Beat is set when the status has not changed for another Heartbeat.
+	Beat bool
+}
+
+// Stamp is how a line of progress shows the run's time so far: wide enough
+// for "59m59s", so that the texts after it line up.
+func Stamp(elapsed time.Duration) string {
+	return fmt.Sprintf("[%6s]", elapsed.Round(time.Second))
 }
 
 // secretLines are the lines of secret that are masked, one by one: the
