@@ -17,9 +17,8 @@ import (
 	"github.com/agentjob/agent-job-action/internal/action"
 	"github.com/agentjob/agent-job-action/internal/cli"
 	"github.com/agentjob/agent-job-action/internal/clock"
-	"github.com/agentjob/agent-job-action/internal/console"
-	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 )
 
@@ -93,12 +92,16 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 		}
 		return usage(env.Stderr, err)
 	}
-	streams := action.Streams{Log: stdout}
-	if cmd.JSON {
-		// stdout is the record's alone.
-		streams.Log = env.Stderr
-	}
-	if !rc.InActions {
+	var streams action.Streams
+	if rc.InActions {
+		// The runner reads standard output for the step's log; with --json
+		// it is the record's alone.
+		logTo := stdout
+		if cmd.JSON {
+			logTo = env.Stderr
+		}
+		streams.Log = runlog.NewActions(logTo)
+	} else {
 		// A command line keeps its streams apart, as git and gh do: the
 		// results (the output lines, or the --json record) on standard
 		// output, the log for a person on standard error, readable, and on
@@ -106,25 +109,24 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 		if !cmd.JSON {
 			streams.Results = stdout
 		}
-		var w *console.Writer
-		if console.IsTerminal(env.Stderr) {
+		var c *runlog.Console
+		if runlog.IsTerminal(env.Stderr) {
 			clk := env.Clock
 			if clk == nil {
 				clk = clock.Real{}
 			}
-			w = console.NewTerminal(env.Stderr, clk, time.Second)
+			c = runlog.NewTerminal(env.Stderr, clk, time.Second)
 		} else {
-			w = console.NewPlain(env.Stderr)
+			c = runlog.NewPlain(env.Stderr)
 		}
-		defer w.Close()
-		env.Waiting = w.Waiting
-		streams.Log = w
+		defer c.Close()
+		streams.Log = c
 	}
 	res, err := action.Run(ctx, rc, env.Deps, streams)
 	var runErr *action.Error
 	if !rc.InActions && errors.As(err, &runErr) && runErr.End == action.Invalid {
 		// As for any other mistake on the command line.
-		fmt.Fprintln(env.Stderr, "Run agent-job-action --help for every flag.")
+		streams.Log.Printf("Run agent-job-action --help for every flag.")
 	}
 	if !cmd.JSON {
 		return err
@@ -134,8 +136,7 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 		_, rerr = stdout.Write(record)
 	}
 	if rerr != nil {
-		// One line: in Actions a line break would end the annotation.
-		fmt.Fprintf(streams.Log, "::error::%s\n", escape.Line(rerr.Error()))
+		streams.Log.Error(rerr.Error())
 		if err == nil {
 			return &action.Error{End: action.Errored, Err: rerr}
 		}

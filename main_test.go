@@ -247,16 +247,22 @@ func TestRunOutcomes(t *testing.T) {
 	}
 }
 
+// TestRunLogsStatusChangesNotPolls: a 10-minute job polled some twenty
+// times logs its status changes and a heartbeat a minute, not each poll.
 func TestRunLogsStatusChangesNotPolls(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, fakeapi.Scenario{Runtime: 10 * time.Minute})
 	if err := h.run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if h.api.Gets() < 10 {
+	if h.api.Gets() < 20 {
 		t.Fatalf("only %d polls for a 10-minute job", h.api.Gets())
 	}
-	want := []string{"] created job job_0001, status active", "] job job_0001: active -> completed"}
+	want := []string{"] created job job_0001, status active"}
+	for range 10 {
+		want = append(want, "] job job_0001: still active")
+	}
+	want = append(want, "] job job_0001: active -> completed")
 	var got []string
 	for _, line := range strings.Split(h.stdout.String(), "\n") {
 		if strings.HasPrefix(line, "[") {

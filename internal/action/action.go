@@ -11,13 +11,13 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 )
 
@@ -32,16 +32,13 @@ type Deps struct {
 	RequestTimeout time.Duration
 	// Transport carries the HTTP requests; nil is the default transport.
 	Transport http.RoundTripper
-	// Waiting, when set, hears before each wait between polls the job as
-	// last seen, its id and status redacted, and when the next check is
-	// due, on Clock (the terminal's live status line).
-	Waiting func(job *agentapi.Job, next time.Time)
 }
 
-// Streams are where a run writes: its log, and, outside Actions (no
-// GITHUB_OUTPUT), its results, the "output name=value" lines.
+// Streams are where a run writes: its log, in the face main chose for its
+// reader, and, outside Actions (no GITHUB_OUTPUT), its results, the
+// "output name=value" lines.
 type Streams struct {
-	Log     io.Writer
+	Log     runlog.Log
 	Results io.Writer // nil discards the results
 }
 
@@ -52,12 +49,12 @@ type Result struct {
 }
 
 // Run runs the step described by rc. A non-nil error means a non-zero
-// exit; it has already been reported as ::error:: lines in the log.
+// exit; it has already been reported as errors in the log.
 func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Result, error) {
 	if deps.Clock == nil {
 		deps.Clock = clock.Real{}
 	}
-	log := report.NewLog(streams.Log, rc.InActions)
+	log := streams.Log
 	// Before anything else is printed.
 	log.Mask(rc.Inputs["api-key"])
 	log.Mask(rc.Inputs["github-token"])
@@ -76,7 +73,7 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 		// event it cannot use, files it cannot write): the status output
 		// and the summary still say so, as far as they can be written.
 		_ = out.Set("status", StatusError)
-		_ = log.WriteSummary(rc.SummaryFile, report.Summary(report.Result{Status: StatusError, Failure: err.Error(), RunURL: rc.RunURL()}))
+		_ = report.WriteSummary(log, rc.SummaryFile, report.Summary(report.Result{Status: StatusError, Failure: err.Error(), RunURL: rc.RunURL()}))
 	}
 	switch end {
 	case Completed, NotWaiting, Skipped, DryRun:

@@ -13,6 +13,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
@@ -107,7 +108,7 @@ func TestRun(t *testing.T) {
 			rc := runner.Context{InActions: true, Workspace: dir, Inputs: in,
 				OutputFile: filepath.Join(dir, "output"), SummaryFile: filepath.Join(dir, "summary")}
 			var log bytes.Buffer
-			res, err := Run(context.Background(), rc, Deps{Clock: clk, Schedule: poll.Fixed(10 * time.Second)}, Streams{Log: &log})
+			res, err := Run(context.Background(), rc, Deps{Clock: clk, Schedule: poll.Fixed(10 * time.Second)}, Streams{Log: runlog.NewActions(&log)})
 
 			var runErr *Error
 			switch {

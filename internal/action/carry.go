@@ -2,8 +2,6 @@ package action
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -22,6 +20,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
+	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 )
 
@@ -30,7 +29,7 @@ import (
 type run struct {
 	rc       runner.Context
 	deps     Deps
-	log      *report.Log
+	log      runlog.Log
 	out      *report.Outputs
 	start    time.Time
 	deadline time.Time // on deps.Clock: the end of the work, before the last words
@@ -130,6 +129,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 		Schedule: r.schedule(),
 		Deadline: r.deadline,
 		Observer: &observer{r: r, ctx: ctx, o: o},
+		Beat:     runlog.Heartbeat,
 	}
 	res, err := w.Wait(ctx, job)
 	r.log.EndGroup()
@@ -335,7 +335,7 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *Outcome {
 	r.log.Printf("Authorization: Bearer ***")
 	if req.Body != nil {
 		r.log.Printf("Content-Type: application/json")
-		r.log.StopCommands(token(), string(req.Body))
+		r.log.Verbatim(string(req.Body))
 	}
 	return &Outcome{DryRun: true, JobID: p.JobID}
 }
@@ -345,12 +345,6 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *Outcome {
 func (r *run) skip(reason string) *Outcome {
 	r.log.Printf("skipped: %s", reason)
 	return &Outcome{Skipped: reason}
-}
-
-func token() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return hex.EncodeToString(b[:])
 }
 
 func (r *run) schedule() poll.Schedule {
@@ -368,7 +362,7 @@ func (r *run) elapsed() time.Duration {
 }
 
 func (r *run) logf(format string, args ...any) {
-	r.log.Printf("[%6s] "+format, append([]any{r.elapsed()}, args...)...)
+	r.log.Printf("%s "+format, append([]any{runlog.Stamp(r.elapsed())}, args...)...)
 }
 
 // retrying logs a retry, cause first: what went wrong with the attempt
@@ -408,16 +402,12 @@ func (ob *observer) UnknownStatus(job *agentapi.Job) {
 	ob.r.logf("job %s has status %s, which this action does not know; still waiting", escape.Log(job.ID), escape.Log(job.Status))
 }
 
-// Sleeping passes the next check's time on to Deps.Waiting, with the
-// job's id and status redacted: the terminal's status line shows them, cut
-// to the terminal's width, and a cut made before redaction would leave a
-// piece of a secret no redactor knows.
-func (ob *observer) Sleeping(job *agentapi.Job, until time.Time) {
-	if ob.r.deps.Waiting != nil {
-		shown := *job
-		shown.ID, shown.Status = ob.r.log.Redact(job.ID), ob.r.log.Redact(job.Status)
-		ob.r.deps.Waiting(&shown, until)
-	}
+// Sleeping tells the log where the wait stands: a terminal's status line,
+// the Actions log's heartbeat. The job's id and status are redacted here:
+// a status line cuts them to the terminal's width, and a cut made before
+// redaction would leave a piece of a secret no redactor knows.
+func (ob *observer) Sleeping(job *agentapi.Job, next time.Time, beat bool) {
+	ob.r.log.Waiting(runlog.Wait{JobID: ob.r.log.Redact(job.ID), Status: ob.r.log.Redact(job.Status), Next: next, Elapsed: ob.r.elapsed(), Beat: beat})
 }
 
 func (ob *observer) PollFailed(err error) {

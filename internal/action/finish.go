@@ -49,7 +49,7 @@ func (r *run) finish(ctx context.Context, o *Outcome) error {
 	}
 	err := r.out.Write(res)
 	if err == nil {
-		err = r.log.WriteSummary(r.rc.SummaryFile, report.Summary(res))
+		err = report.WriteSummary(r.log, r.rc.SummaryFile, report.Summary(res))
 	}
 	if err != nil {
 		return errors.Join(runErr, err)

@@ -17,6 +17,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 )
@@ -175,7 +176,7 @@ func TestRunInAThread(t *testing.T) {
 				Repository: "acme/docs", APIURL: gh.APIURL(), ServerURL: "https://github.com", RunID: "4242",
 				OutputFile: filepath.Join(dir, "output"), SummaryFile: filepath.Join(dir, "summary")}
 			var log bytes.Buffer
-			_, err = Run(context.Background(), rc, Deps{Clock: clk, Schedule: poll.Fixed(10 * time.Second)}, Streams{Log: &log})
+			_, err = Run(context.Background(), rc, Deps{Clock: clk, Schedule: poll.Fixed(10 * time.Second)}, Streams{Log: runlog.NewActions(&log)})
 
 			var runErr *Error
 			switch {

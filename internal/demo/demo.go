@@ -18,6 +18,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 )
 
@@ -221,7 +222,7 @@ func (d *demo) run(ctx context.Context, name string, clk *clock.Fake, rc runner.
 	fmt.Fprint(d.w, "# The step's log, as the runner receives it:\n\n")
 	deps := d.deps
 	deps.Clock = clk
-	res, err := action.Run(ctx, rc, deps, action.Streams{Log: d.w})
+	res, err := action.Run(ctx, rc, deps, action.Streams{Log: runlog.NewActions(d.w)})
 	if err != nil {
 		return fmt.Errorf("demo %s run failed: %w", name, err)
 	}

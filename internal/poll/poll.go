@@ -25,13 +25,12 @@ type Observer interface {
 	// PollFailed is called when a poll fails in a way worth trying again
 	// (a transient failure, as the HTTP layer classifies it).
 	PollFailed(err error)
-}
-
-// SleepObserver is an Observer that also hears, before each wait between
-// polls, when the next poll is due (on the Waiter's Clock): a live status
-// line shows it. Wait calls it only on observers that implement it.
-type SleepObserver interface {
-	Sleeping(job *agentapi.Job, until time.Time)
+	// Sleeping is called before each wait between polls, and again each
+	// time a Beat cuts one short: the job as last seen, and when the next
+	// poll is due (on the Waiter's Clock), as a live status line shows it.
+	// beat is true when the job has not changed for another Beat: the
+	// moment for a log with no live line to say so.
+	Sleeping(job *agentapi.Job, next time.Time, beat bool)
 }
 
 // ErrTimedOut is returned when the deadline passes before the job ends.
@@ -44,6 +43,11 @@ type Waiter struct {
 	Schedule Schedule
 	Deadline time.Time // on Clock
 	Observer Observer
+	// Beat, when positive, is the longest the Observer goes without news
+	// while the job's status stays the same: a wait between polls is cut
+	// to end a Beat after the wait began, the status last changed or the
+	// last beat, and Sleeping then hears beat true.
+	Beat time.Duration
 }
 
 // Result is the end of a wait.
@@ -61,6 +65,7 @@ type Result struct {
 func (w *Waiter) Wait(ctx context.Context, job *agentapi.Job) (Result, error) {
 	res := Result{Job: job}
 	start := w.Clock.Now()
+	quiet := start // the Observer's last news of the job: see Beat
 	seen := map[string]bool{}
 	w.checkUnknown(job, seen)
 	for first := true; !res.Job.Terminal(); first = false {
@@ -76,11 +81,7 @@ func (w *Waiter) Wait(ctx context.Context, job *agentapi.Job) (Result, error) {
 			// First). Schedule promises 0 for the first wait.
 			elapsed = 0
 		}
-		wait := min(w.Schedule.Next(elapsed), left)
-		if s, ok := w.Observer.(SleepObserver); ok {
-			s.Sleeping(res.Job, now.Add(wait))
-		}
-		if err := w.Clock.Sleep(ctx, wait); err != nil {
+		if err := w.sleep(ctx, res.Job, now, min(w.Schedule.Next(elapsed), left), &quiet); err != nil {
 			return res, waitErr(ctx)
 		}
 		if !w.Clock.Now().Before(w.Deadline) {
@@ -111,9 +112,34 @@ func (w *Waiter) Wait(ctx context.Context, job *agentapi.Job) (Result, error) {
 		if next.Status != prev {
 			w.checkUnknown(next, seen)
 			w.Observer.StatusChanged(next, prev)
+			quiet = w.Clock.Now()
 		}
 	}
 	return res, nil
+}
+
+// sleep waits for the poll due wait after now, telling the Observer before
+// each part of the wait; with a Beat, no part ends later than a Beat after
+// *quiet, and the part after it starts with a beat.
+func (w *Waiter) sleep(ctx context.Context, job *agentapi.Job, now time.Time, wait time.Duration, quiet *time.Time) error {
+	next := now.Add(wait)
+	for {
+		part := next.Sub(now)
+		beat := false
+		if w.Beat > 0 {
+			if beat = now.Sub(*quiet) >= w.Beat; beat {
+				*quiet = now
+			}
+			part = min(part, quiet.Add(w.Beat).Sub(now))
+		}
+		w.Observer.Sleeping(job, next, beat)
+		if err := w.Clock.Sleep(ctx, part); err != nil {
+			return err
+		}
+		if now = w.Clock.Now(); !now.Before(next) {
+			return nil
+		}
+	}
 }
 
 func (w *Waiter) checkUnknown(job *agentapi.Job, seen map[string]bool) {

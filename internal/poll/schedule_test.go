@@ -341,9 +341,10 @@ func (c creeping) Now() time.Time {
 
 type quiet struct{}
 
-func (quiet) StatusChanged(*agentapi.Job, string) {}
-func (quiet) UnknownStatus(*agentapi.Job)         {}
-func (quiet) PollFailed(error)                    {}
+func (quiet) StatusChanged(*agentapi.Job, string)     {}
+func (quiet) UnknownStatus(*agentapi.Job)             {}
+func (quiet) PollFailed(error)                        {}
+func (quiet) Sleeping(*agentapi.Job, time.Time, bool) {}
 
 // autoOf returns the Auto a simulated schedule plays.
 func autoOf(t *testing.T, sc simSchedule) Auto {

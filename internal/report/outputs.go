@@ -1,3 +1,6 @@
+// Package report is what the action leaves besides its log (package
+// runlog): the step outputs and the job summary, both redacted by the log's
+// redactor, neither written to be read back.
 package report
 
 import (
@@ -21,7 +24,7 @@ import (
 // output is written once per value it takes: the job-id written as soon as
 // the id is known is not written again at the end.
 type Outputs struct {
-	log     *Log
+	red     Redactor
 	path    string
 	results io.Writer
 	random  func() string // the random part of a delimiter
@@ -30,13 +33,22 @@ type Outputs struct {
 	written map[string]string // each output's value as last written
 }
 
+// Redactor replaces the run's secrets with *** in what the run writes: the
+// log does (runlog.Log), which knows them.
+type Redactor interface {
+	Redact(s string) string
+	// RedactJSON redacts a JSON record in its decoded strings.
+	RedactJSON(raw []byte) string
+}
+
 // NewOutputs returns outputs written to the file at path (GITHUB_OUTPUT);
-// "" prints them to results instead (nil discards them).
-func NewOutputs(log *Log, path string, results io.Writer) *Outputs {
+// "" prints them to results instead (nil discards them). Every value is
+// redacted by red.
+func NewOutputs(red Redactor, path string, results io.Writer) *Outputs {
 	if results == nil {
 		results = io.Discard
 	}
-	return &Outputs{log: log, path: path, results: results, random: rand.Text, written: map[string]string{}}
+	return &Outputs{red: red, path: path, results: results, random: rand.Text, written: map[string]string{}}
 }
 
 // Values returns every output written, redacted as written, by name.
@@ -59,7 +71,7 @@ const delimiterPrefix = "ghadelimiter_"
 // go-githubactions uses one fixed delimiter for every value; it is not used
 // here.
 func (o *Outputs) Set(name, value string) error {
-	value = o.log.Redact(escape.Line(o.log.Redact(value)))
+	value = o.red.Redact(escape.Line(o.red.Redact(value)))
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if last, ok := o.written[name]; ok && last == value {
@@ -161,7 +173,7 @@ func (o *Outputs) values(r Result) [][2]string {
 		{"timed-out", strconv.FormatBool(r.TimedOut)},
 		// The record as the API sent it, with secrets redacted in its
 		// decoded strings, whatever escapes the API used.
-		{"job", o.log.red.RedactJSON(j.Raw)},
+		{"job", o.red.RedactJSON(j.Raw)},
 		{"comment-url", r.CommentURL},
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/runlog"
 )
 
 // runnerOutputs parses a GITHUB_OUTPUT file as the runner does on Linux
@@ -193,7 +194,7 @@ func TestOutputsBadName(t *testing.T) {
 func TestOutputsFallBackToResults(t *testing.T) {
 	t.Parallel()
 	var log, results bytes.Buffer
-	out := NewOutputs(NewLog(&log, false), "", &results)
+	out := NewOutputs(runlog.NewPlain(&log), "", &results)
 	for _, v := range []string{"completed\n::error::x", "completed\n::error::x", "failed"} {
 		if err := out.Set("status", v); err != nil {
 			t.Fatal(err)
@@ -236,7 +237,7 @@ func TestUnwritableFilesAreErrors(t *testing.T) {
 	if err := NewOutputs(log, filepath.Join(dir, "out"), nil).Set("status", "x"); err == nil || !strings.Contains(err.Error(), "write output status") {
 		t.Errorf("output file that cannot be written: error %v", err)
 	}
-	if err := log.WriteSummary(filepath.Join(dir, "summary"), "x"); err == nil || !strings.Contains(err.Error(), "write job summary") {
+	if err := WriteSummary(log, filepath.Join(dir, "summary"), "x"); err == nil || !strings.Contains(err.Error(), "write job summary") {
 		t.Errorf("summary that cannot be written: error %v", err)
 	}
 }
@@ -249,10 +250,10 @@ func TestWriteSummaryAppendsRedacted(t *testing.T) {
 	}
 	log, _ := newLog()
 	log.Mask("s3cr3t-value")
-	if err := log.WriteSummary(path, "| a | s3cr3t-value |"); err != nil {
+	if err := WriteSummary(log, path, "| a | s3cr3t-value |"); err != nil {
 		t.Fatal(err)
 	}
-	if err := log.WriteSummary("", "nowhere"); err != nil {
+	if err := WriteSummary(log, "", "nowhere"); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(path)
@@ -266,7 +267,7 @@ func TestWriteSummaryAppendsRedacted(t *testing.T) {
 // declared output is written, in order, and nothing else.
 func TestOutputsMatchTheSpec(t *testing.T) {
 	t.Parallel()
-	o := NewOutputs(NewLog(io.Discard, false), "", nil)
+	o := NewOutputs(runlog.NewPlain(io.Discard), "", nil)
 	var got, want []string
 	for _, p := range o.values(Result{}) {
 		got = append(got, p[0])

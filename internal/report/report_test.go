@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/escape/escapetest"
+	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/testbed/golden"
 )
 
@@ -100,7 +101,7 @@ func FuzzSummary(f *testing.F) {
 }
 
 // newLog returns a log inside Actions on a buffer.
-func newLog() (*Log, *bytes.Buffer) {
+func newLog() (*runlog.Actions, *bytes.Buffer) {
 	var b bytes.Buffer
-	return NewLog(&b, true), &b
+	return runlog.NewActions(&b), &b
 }

@@ -73,14 +73,15 @@ func table(b *strings.Builder, r Result) {
 	row("Polls", fmt.Sprint(r.Polls))
 }
 
-// WriteSummary appends markdown, redacted, to the job summary file at path
-// (GITHUB_STEP_SUMMARY); "" (outside Actions) writes nothing. The runner
-// reads the file whole, as Markdown, so there is no delimiter to close.
-func (l *Log) WriteSummary(path, markdown string) error {
+// WriteSummary appends markdown, redacted by red, to the job summary file
+// at path (GITHUB_STEP_SUMMARY); "" (outside Actions) writes nothing. The
+// runner reads the file whole, as Markdown, so there is no delimiter to
+// close.
+func WriteSummary(red Redactor, path, markdown string) error {
 	if path == "" {
 		return nil
 	}
-	if err := appendFile(path, l.Redact(markdown)+"\n"); err != nil {
+	if err := appendFile(path, red.Redact(markdown)+"\n"); err != nil {
 		return fmt.Errorf("write job summary: %w", err)
 	}
 	return nil

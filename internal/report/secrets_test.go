@@ -28,59 +28,6 @@ func runnerData(s string) string {
 	return s
 }
 
-func TestLogRedactsAndMasksFirst(t *testing.T) {
-	t.Parallel()
-	log, stdout := newLog()
-	log.Mask("line-one\nline-two\r\n  \n")
-	log.Printf("value line-one and line-two")
-	log.Error("failed with line-two")
-	want := "::add-mask::line-one\n::add-mask::line-two\nvalue *** and ***\n::error::failed with ***\n"
-	if stdout.String() != want {
-		t.Errorf("log:\n%s\nwant:\n%s", stdout.String(), want)
-	}
-}
-
-// TestLogOutsideActionsShowsNoMask: with no runner to mask it, an
-// ::add-mask:: line would print the secret itself.
-func TestLogOutsideActionsShowsNoMask(t *testing.T) {
-	t.Parallel()
-	var stdout bytes.Buffer
-	log := NewLog(&stdout, false)
-	log.Mask("s3cr3t-value")
-	log.Printf("key s3cr3t-value")
-	if got, want := stdout.String(), "key ***\n"; got != want {
-		t.Errorf("log %q, want %q", got, want)
-	}
-}
-
-// TestMaskRegistersWhatTheRunnerDecodes: the runner decodes ::add-mask::
-// data before it registers it, so the line must decode to the secret.
-func TestMaskRegistersWhatTheRunnerDecodes(t *testing.T) {
-	t.Parallel()
-	for _, secret := range []string{"plain-secret", "a%0Ab%0D%25c", "100%", "a::b,c:d", "##[x]"} {
-		log, stdout := newLog()
-		log.Mask(secret)
-		data, ok := strings.CutPrefix(stdout.String(), "::add-mask::")
-		if !ok || strings.Count(data, "\n") != 1 {
-			t.Fatalf("Mask(%q) wrote %q, want one ::add-mask:: line", secret, stdout)
-		}
-		if got := runnerData(strings.TrimSuffix(data, "\n")); got != secret {
-			t.Errorf("Mask(%q): the runner registers %q", secret, got)
-		}
-	}
-}
-
-func TestStopCommands(t *testing.T) {
-	t.Parallel()
-	log, stdout := newLog()
-	log.StopCommands("tok", "a\n::error::b\n::tok::")
-	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	want := []string{"::stop-commands::tok", "a", "::error::b", " ::tok::", "::tok::"}
-	if !slices.Equal(lines, want) {
-		t.Errorf("got %q, want %q", lines, want)
-	}
-}
-
 // hostileKeys are API keys made of what escapers change: "#" (log escaper),
 // "%0A" (command data), "_" and "@" (Markdown), "\" and `"` (Go and JSON),
 // "<" (JSON's HTML escaping), ":" and "," (command properties), "##[",
@@ -205,7 +152,7 @@ func TestHostileKeysReachNothing(t *testing.T) {
 			log.Error("error " + key + "\n" + key)
 			log.Group("group " + key)
 			log.EndGroup()
-			log.StopCommands("tok", "a\n"+key+"\n")
+			log.Verbatim("a\n" + key + "\n")
 
 			raw := `{"id":"job_1","status":"completed","model":` + unicodeJSON(key) + `,"source":{"repository":` + jsonString(key) +
 				`,"ref":"main"},"prLink":` + jsonString("https://github.com/o/r/pull/1#"+key) + `,"extra":{` + jsonString(key) + `:[` + unicodeJSON(key) + `]}}`
@@ -221,7 +168,7 @@ func TestHostileKeysReachNothing(t *testing.T) {
 			if err := out.Write(res); err != nil {
 				t.Fatal(err)
 			}
-			if err := log.WriteSummary(sumPath, Summary(res)); err != nil {
+			if err := WriteSummary(log, sumPath, Summary(res)); err != nil {
 				t.Fatal(err)
 			}
 			// As finish and conversation do: redact, escape, redact again.
@@ -330,49 +277,4 @@ func FuzzRedact(f *testing.F) {
 			}
 		}
 	})
-}
-
-// TestRedactShortReferences: text that merely looks like the start of a
-// character reference is logged as it is.
-func TestRedactShortReferences(t *testing.T) {
-	t.Parallel()
-	var out strings.Builder
-	l := NewLog(&out, true)
-	l.Mask("mint_0123456789abcdef")
-	for _, text := range []string{"fix &; in docs", "a & b;", "&#;", "&x;", "&&;;", "&"} {
-		l.Printf("%s", text)
-		if got := l.Redact(text); got != text {
-			t.Errorf("Redact(%q) = %q", text, got)
-		}
-	}
-	if !strings.Contains(out.String(), "fix &; in docs") {
-		t.Errorf("log:\n%s", out.String())
-	}
-}
-
-// TestLogPlainFace: outside Actions the log writes plain lines for a
-// person, no workflow command, and never the secret.
-func TestLogPlainFace(t *testing.T) {
-	t.Parallel()
-	var out bytes.Buffer
-	l := NewLog(&out, false)
-	l.Mask("mint_s3cr3t_value")
-	l.Printf("[%6s] created job %s", "0s", "job_1")
-	l.Group("Waiting for job job_1")
-	l.Warning("input api-key does not start with mint_")
-	l.EndGroup()
-	l.Notice("job job_1 completed")
-	l.Error("create job: HTTP 401: bad key mint_s3cr3t_value\nsecond line")
-	l.StopCommands("tok", "{\"prompt\":\"x\"}\n::error::not a command\n")
-	want := "[    0s] created job job_1\n" +
-		"Waiting for job job_1\n" +
-		"warning: input api-key does not start with mint_\n" +
-		"job job_1 completed\n" +
-		"error: create job: HTTP 401: bad key ***\n" +
-		"       second line\n" +
-		"{\"prompt\":\"x\"}\n" +
-		"::error::not a command\n"
-	if out.String() != want {
-		t.Errorf("log:\n%s\nwant:\n%s", out.String(), want)
-	}
 }

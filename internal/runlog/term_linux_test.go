@@ -1,4 +1,4 @@
-package console
+package runlog
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ func TestStatusLineFitsTheTerminal(t *testing.T) {
 	}
 	start := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 	w := NewTerminal(tty, clock.NewFake(start), 0)
-	w.job, w.status, w.next = "job_"+strings.Repeat("0", 60), "active", start.Add(time.Second)
+	w.wait = Wait{JobID: "job_" + strings.Repeat("0", 60), Status: "active", Next: start.Add(time.Second)}
 	line := w.statusLine(start)
 	if got := len([]rune(line)); got != 39 || !strings.HasSuffix(line, "…") {
 		t.Errorf("status line of %d runes on a 40-column terminal: %q", got, line)
