@@ -30,26 +30,36 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 )
 
-// server is where every request is placed before it is matched: both
-// descriptions name api.github.com as their server, and the fake's own
-// host and prefix are not part of what is checked.
+// server is where every request to GitHub is placed before it is
+// matched: both descriptions name api.github.com as their server, and the
+// fake's own host and prefix are not part of what is checked.
 const server = "https://api.github.com"
 
 // Spec is a loaded description.
 type Spec struct {
 	router routers.Router
+	server string
 }
 
-// Parse loads an OpenAPI 3 description (JSON or YAML) named name in
-// errors, validates it, and builds its router.
+// Parse loads a description of GitHub's REST API (JSON or YAML), named
+// name in errors, and builds its router.
 func Parse(data []byte, name string) (*Spec, error) {
+	return ParseAt(data, "GitHub REST description "+name, server)
+}
+
+// ParseAt loads an OpenAPI 3 description of an API at server (the scheme
+// and host of its servers entry, such as https://api.mintlify.com), named
+// name in errors, and builds its router; the paths Check is given start
+// below server. The checks of Check then hold any fake
+// of that API to it: package previewspec does so for the preview API.
+func ParseAt(data []byte, name, server string) (*Spec, error) {
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(data)
 	if err != nil {
-		return nil, fmt.Errorf("GitHub REST description %s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(doc.Paths.Map()) == 0 {
-		return nil, fmt.Errorf("GitHub REST description %s: no paths", name)
+		return nil, fmt.Errorf("%s: no paths", name)
 	}
 	// Not doc.Validate: GitHub's own description has templates kin-openapi
 	// calls conflicting (/orgs/{org}/attestations/{subject_digest} and
@@ -57,15 +67,16 @@ func Parse(data []byte, name string) (*Spec, error) {
 	// description is validated by its test.
 	router, err := gorillamux.NewRouter(doc)
 	if err != nil {
-		return nil, fmt.Errorf("GitHub REST description %s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return &Spec{router: router}, nil
+	return &Spec{router: router, server: strings.TrimRight(server, "/")}, nil
 }
 
 // Check returns what makes a request invalid under the description, or
-// nothing. path is the escaped path without the API prefix.
+// nothing. path is the escaped path below the description's server (for
+// GitHub, without the API prefix).
 func (s *Spec) Check(method, path, rawQuery string, body []byte) []string {
-	u, err := url.Parse(server + path)
+	u, err := url.Parse(s.server + path)
 	if err != nil {
 		return []string{fmt.Sprintf("the path %s is not a URL path: %v", path, err)}
 	}
