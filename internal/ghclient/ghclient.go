@@ -1,7 +1,8 @@
 // Package ghclient is the action's side of the GitHub conversation: comments
 // on the issue or pull request, reactions to the triggering comment, the
-// sender's permission, and the agent's pull request (its details, review
-// requests, a review's line comments). It wraps go-github and returns the package's own
+// sender's permission, the agent's pull request (its details, review
+// requests, a review's line comments), and a code pull request's changes
+// (its files, the change a push made) and commit status. It wraps go-github and returns the package's own
 // small structs, so callers and their fakes never touch go-github types.
 package ghclient
 
@@ -45,7 +46,8 @@ type Comment struct {
 // set a value (listing, reading a permission or a pull request, editing a
 // comment's body, adding a reaction, which GitHub answers 200 when it
 // exists, requesting reviewers), which are repeated on transient
-// failures; once sends the one call that creates something a second
+// failures; setting a commit status, which GitHub keeps the newest of, is
+// one of them; once sends the one call that creates something a second
 // attempt would create again, a comment.
 type Client struct {
 	gh   *github.Client

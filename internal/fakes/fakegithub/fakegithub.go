@@ -1,7 +1,8 @@
 // Package fakegithub is an in-process fake of the few GitHub REST endpoints
 // the action uses: issue comments (list, create, edit), reactions on issue
-// and review comments, a collaborator's permission, and pull requests (get,
-// request reviewers, reviews, line comments). It keeps their state,
+// and review comments, a collaborator's permission, pull requests (get,
+// request reviewers, reviews, line comments, changed files), comparisons of
+// two commits and commit statuses. It keeps their state,
 // records every request, and answers anything else with 404 while noting it
 // as unexpected, as go-github's own tests do. Every request is also held
 // against GitHub's own REST description (Spec), and one it does not allow is
@@ -57,6 +58,9 @@ type Options struct {
 	// ForbidReviewRequests answers 403 to requesting reviewers, as GitHub
 	// does when the token lacks pull-requests: write.
 	ForbidReviewRequests bool
+	// ForbidStatuses answers 403 to setting a commit status, as GitHub
+	// does when the token lacks statuses: write.
+	ForbidStatuses bool
 	// Repos are the repositories ("owner/name") the token can see; any
 	// other gets 404, as GitHub answers for a repository out of a token's
 	// reach. Empty means every repository.
@@ -116,6 +120,8 @@ type Server struct {
 	pulls      []*Pull
 	reviews    map[reviewKey][]ReviewComment
 	submitted  map[int][]Review // by pull request number
+	compares   map[string]Comparison
+	statuses   []Status
 	nextID     int64
 	created    int
 	edits      int
@@ -127,7 +133,7 @@ func New(opt Options) *Server {
 		opt.Token = DefaultToken
 	}
 	opt.Prefix = strings.TrimRight(opt.Prefix, "/")
-	s := &Server{opt: opt, nextID: 1001, reviews: map[reviewKey][]ReviewComment{}, submitted: map[int][]Review{}}
+	s := &Server{opt: opt, nextID: 1001, reviews: map[reviewKey][]ReviewComment{}, submitted: map[int][]Review{}, compares: map[string]Comparison{}}
 	mux := http.NewServeMux()
 	p := opt.Prefix
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/issues/{number}/comments", s.authorized(s.listComments))
@@ -141,6 +147,9 @@ func New(opt Options) *Server {
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}/reviews/{review}/comments", s.authorized(s.reviewComments))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}/comments", s.authorized(s.lineComments))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}/reviews", s.authorized(s.listReviews))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}/files", s.authorized(s.listFiles))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/compare/{basehead}", s.authorized(s.compare))
+	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/statuses/{sha}", s.authorized(s.createStatus))
 	mux.HandleFunc("/", s.catchAll)
 	s.Server = httptest.NewServer(s.record(mux))
 	return s

@@ -17,12 +17,19 @@ type Pull struct {
 	Repo   string
 	Number int
 	Author string
-	// HeadRef is the branch; HeadRepo its repository, "" meaning Repo.
+	Title  string
+	Body   string
+	// HeadRef is the branch; HeadRepo its repository, "" meaning Repo;
+	// HeadSHA its newest commit.
 	HeadRef  string
 	HeadRepo string
+	HeadSHA  string
 	State    string // "" means open
+	Draft    bool
 	// Reviewers are the logins asked to review, in the order asked.
 	Reviewers []string
+	// Files are the files it changes, in the order GitHub lists them.
+	Files []File
 }
 
 // ReviewComment is a line comment of a review the fake holds.
@@ -56,6 +63,7 @@ func (s *Server) SeedPull(p Pull) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p.Reviewers = slices.Clone(p.Reviewers)
+	p.Files = slices.Clone(p.Files)
 	if old := s.pull(p.Repo, p.Number); old != nil {
 		*old = p
 		return
@@ -73,6 +81,7 @@ func (s *Server) PullRequest(repo string, number int) (Pull, bool) {
 	}
 	out := *p
 	out.Reviewers = slices.Clone(p.Reviewers)
+	out.Files = slices.Clone(p.Files)
 	return out, true
 }
 
@@ -297,8 +306,11 @@ func renderPull(p *Pull) map[string]any {
 		"number":              p.Number,
 		"state":               state,
 		"html_url":            fmt.Sprintf("https://github.com/%s/pull/%d", p.Repo, p.Number),
+		"title":               p.Title,
+		"body":                p.Body,
+		"draft":               p.Draft,
 		"user":                map[string]any{"login": p.Author, "type": userType(p.Author)},
-		"head":                map[string]any{"ref": p.HeadRef, "repo": repo(head)},
+		"head":                map[string]any{"ref": p.HeadRef, "sha": p.HeadSHA, "repo": repo(head)},
 		"base":                map[string]any{"ref": "main", "repo": repo(p.Repo)},
 		"requested_reviewers": reviewers,
 	}

@@ -45,6 +45,10 @@ func TestCheck(t *testing.T) {
 		{name: "review comments", method: "GET", path: "/repos/acme/docs/pulls/7/reviews/88/comments", query: "per_page=100&page=2"},
 		{name: "line comments of a pull request", method: "GET", path: "/repos/acme/docs/pulls/7/comments", query: "sort=created&direction=asc&per_page=100"},
 		{name: "reviews of a pull request", method: "GET", path: "/repos/acme/docs/pulls/7/reviews", query: "per_page=100"},
+		{name: "files of a pull request", method: "GET", path: "/repos/acme/api/pulls/7/files", query: "page=2&per_page=100"},
+		{name: "compare two commits", method: "GET", path: "/repos/acme/api/compare/0123456789abcdef0123456789abcdef01234567...89abcdef0123456789abcdef0123456789abcdef", query: "per_page=1"},
+		{name: "set a commit status", method: "POST", path: "/repos/acme/api/statuses/89abcdef0123456789abcdef0123456789abcdef", body: `{"state":"pending","context":"docs","description":"Updating the docs","target_url":"https://github.com/acme/docs/pull/3"}`},
+		{name: "commit status state", method: "POST", path: "/repos/acme/api/statuses/89abcdef", body: `{"state":"done"}`, want: "value is not one of the allowed values"},
 		{name: "optional body left out", method: "POST", path: "/repos/acme/docs/pulls/7/requested_reviewers"},
 		{name: "date-time query", method: "GET", path: "/repos/acme/docs/issues/7/comments", query: "since=2024-01-01T00:00:00Z"},
 

@@ -1,0 +1,182 @@
+package fakegithub
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// File is a file a pull request or a comparison changes.
+type File struct {
+	Name      string
+	Previous  string // the name before a rename; "" for none
+	Status    string // "" means modified
+	Additions int
+	Deletions int
+	Patch     string // "" leaves patch out, as GitHub does for a binary file
+}
+
+// Comparison is what GitHub answers when asked to compare two commits.
+type Comparison struct {
+	Status string // ahead, behind, diverged or identical; "" means ahead
+	Files  []File
+}
+
+// Status is a commit status set through the API.
+type Status struct {
+	Repo        string // owner/name, as the request named it
+	SHA         string
+	State       string
+	Context     string
+	Description string
+	TargetURL   string
+}
+
+// SeedComparison sets the answer to comparing base with head (commit
+// SHAs) in repo ("owner/name"); comparing any other pair gets 404, as for
+// a commit GitHub does not know.
+func (s *Server) SeedComparison(repo, base, head string, c Comparison) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.Files = slices.Clone(c.Files)
+	s.compares[strings.ToLower(repo)+" "+base+"..."+head] = c
+}
+
+// Statuses returns the commit statuses set, in order.
+func (s *Server) Statuses() []Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.statuses)
+}
+
+func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathInt(w, r, "number")
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	p := s.pathPull(r, n)
+	var files []File
+	if p != nil {
+		files = slices.Clone(p.Files)
+	}
+	s.mu.Unlock()
+	if p == nil {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	writePage(w, r, len(files), func(i int) map[string]any { return renderFile(p.Repo, p.HeadSHA, files[i]) })
+}
+
+// compare answers GET .../compare/{base}...{head}. The files come on the
+// first page only, as on GitHub; the fake holds no commits, so it lists
+// none.
+func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
+	repo := r.PathValue("owner") + "/" + r.PathValue("repo")
+	basehead := r.PathValue("basehead")
+	base, head, ok := strings.Cut(basehead, "...")
+	s.mu.Lock()
+	c, known := s.compares[strings.ToLower(repo)+" "+basehead]
+	s.mu.Unlock()
+	if !ok || !known {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	status := c.Status
+	if status == "" {
+		status = "ahead"
+	}
+	files := []map[string]any{}
+	if q := r.URL.Query().Get("page"); q == "" || q == "1" {
+		for _, f := range c.Files {
+			files = append(files, renderFile(repo, head, f))
+		}
+	}
+	behind := 0
+	if status == "diverged" || status == "behind" {
+		behind = 1
+	}
+	commit := func(sha string) map[string]any {
+		return map[string]any{"sha": sha, "url": "https://api.github.com/repos/" + repo + "/commits/" + sha}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"url":               "https://api.github.com/repos/" + repo + "/compare/" + basehead,
+		"html_url":          "https://github.com/" + repo + "/compare/" + basehead,
+		"permalink_url":     "https://github.com/" + repo + "/compare/" + basehead,
+		"diff_url":          "https://github.com/" + repo + "/compare/" + basehead + ".diff",
+		"patch_url":         "https://github.com/" + repo + "/compare/" + basehead + ".patch",
+		"base_commit":       commit(base),
+		"merge_base_commit": commit(base),
+		"status":            status,
+		"ahead_by":          1,
+		"behind_by":         behind,
+		"total_commits":     1,
+		"commits":           []any{},
+		"files":             files,
+	})
+}
+
+func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		State       string  `json:"state"`
+		Context     string  `json:"context"`
+		Description *string `json:"description"`
+		TargetURL   *string `json:"target_url"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil || !slices.Contains([]string{"error", "failure", "pending", "success"}, in.State) ||
+		in.Description != nil && len([]rune(*in.Description)) > 140 {
+		writeError(w, http.StatusUnprocessableEntity, "Validation Failed")
+		return
+	}
+	if s.opt.ForbidStatuses {
+		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
+		return
+	}
+	st := Status{Repo: r.PathValue("owner") + "/" + r.PathValue("repo"), SHA: r.PathValue("sha"), State: in.State, Context: in.Context}
+	if st.Context == "" {
+		st.Context = "default"
+	}
+	if in.Description != nil {
+		st.Description = *in.Description
+	}
+	if in.TargetURL != nil {
+		st.TargetURL = *in.TargetURL
+	}
+	s.mu.Lock()
+	id := s.nextID
+	s.nextID++
+	s.statuses = append(s.statuses, st)
+	s.mu.Unlock()
+	writeJSON(w, http.StatusCreated, map[string]any{
+		"id": id, "node_id": fmt.Sprintf("SC_fake%d", id), "state": st.State, "context": st.Context,
+		"description": in.Description, "target_url": in.TargetURL, "created_at": stamp(id), "updated_at": stamp(id),
+		"url": "https://api.github.com/repos/" + st.Repo + "/statuses/" + st.SHA,
+	})
+}
+
+func renderFile(repo, sha string, f File) map[string]any {
+	status := f.Status
+	if status == "" {
+		status = "modified"
+	}
+	out := map[string]any{
+		"sha":          "f00dfacef00dfacef00dfacef00dfacef00dface",
+		"filename":     f.Name,
+		"status":       status,
+		"additions":    f.Additions,
+		"deletions":    f.Deletions,
+		"changes":      f.Additions + f.Deletions,
+		"blob_url":     fmt.Sprintf("https://github.com/%s/blob/%s/%s", repo, sha, f.Name),
+		"raw_url":      fmt.Sprintf("https://github.com/%s/raw/%s/%s", repo, sha, f.Name),
+		"contents_url": fmt.Sprintf("https://api.github.com/repos/%s/contents/%s?ref=%s", repo, f.Name, sha),
+	}
+	if f.Patch != "" {
+		out["patch"] = f.Patch
+	}
+	if f.Previous != "" {
+		out["previous_filename"] = f.Previous
+	}
+	return out
+}
