@@ -214,25 +214,29 @@ func withHunk(hunk string) string {
 	return "."
 }
 
-// fenced puts a diff hunk in a code fence longer than any run of backticks
-// in it, so the hunk cannot close the fence and pose as instructions. It is
-// "" for an empty hunk.
-func fenced(hunk string) string {
-	hunk = strings.TrimRight(hunk, "\r\n")
-	if strings.TrimSpace(hunk) == "" {
+// fenced puts a diff hunk in a code fence (see fence). It is "" for an
+// empty hunk.
+func fenced(hunk string) string { return fence("diff", hunk) }
+
+// fence puts text in a code fence of the given info string, longer than
+// any run of backticks in the text, so that the text cannot close the
+// fence and pose as instructions. It is "" for an empty text.
+func fence(info, text string) string {
+	text = strings.TrimRight(text, "\r\n")
+	if strings.TrimSpace(text) == "" {
 		return ""
 	}
 	longest, n := 0, 0
-	for i := 0; i < len(hunk); i++ {
-		if hunk[i] == '`' {
+	for i := 0; i < len(text); i++ {
+		if text[i] == '`' {
 			n++
 			longest = max(longest, n)
 		} else {
 			n = 0
 		}
 	}
-	fence := strings.Repeat("`", max(3, longest+1))
-	return fence + "diff\n" + hunk + "\n" + fence
+	f := strings.Repeat("`", max(3, longest+1))
+	return f + info + "\n" + text + "\n" + f
 }
 
 // ContextBlock tells the agent where the request came from, so it can find
