@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/pathfilter"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/terms"
 )
@@ -36,6 +37,15 @@ type Config struct {
 	RequiredPermission string
 	AllowedBots        []string
 	Reviewers          []string // logins, without "@"
+
+	// Paths chooses the changes of a code pull request the docs follow;
+	// it lets every file through when the input is empty.
+	Paths *pathfilter.Filter
+	// Preview asks for the preview of the branch a job's pull request is on.
+	Preview bool
+	// DocsToken writes to the repository of the agent's pull request when
+	// that is not this one; "" when not given.
+	DocsToken string
 }
 
 // ErrEmptyPrompt is the problem with a run that has no prompt from the
@@ -220,6 +230,17 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 		default:
 			c.Reviewers = append(c.Reviewers, r)
 		}
+	}
+	// Lines are the patterns: only the spaces around each are trimmed.
+	if c.Paths, err = pathfilter.Parse(raw["paths"]); err != nil {
+		bad("paths", err.Error())
+	}
+	if c.Preview, err = ParseBool(get(raw, "preview")); err != nil {
+		bad("preview", err.Error())
+	}
+	c.DocsToken = strings.TrimSpace(raw["docs-token"])
+	if strings.ContainsFunc(c.DocsToken, func(r rune) bool { return r < 0x21 || r == 0x7f }) {
+		bad("docs-token", "contains spaces or control characters: copy the token again")
 	}
 	return c, warnings, errors.Join(errs...)
 }

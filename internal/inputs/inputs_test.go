@@ -35,8 +35,31 @@ func TestRead(t *testing.T) {
 			check: func(c Config) bool {
 				return c.Prompt == "Fix typos" && c.BaseURL.String() == "https://api.mintlify.com" && c.Wait &&
 					c.Timeout == 30*time.Minute && c.PollInterval == 0 && c.Comment == "auto" &&
-					c.RequiredPermission == "write" && c.TriggerLabel == "" && c.TriggerAssignee == ""
+					c.RequiredPermission == "write" && c.TriggerLabel == "" && c.TriggerAssignee == "" &&
+					c.Paths.All() && c.Preview && c.DocsToken == ""
 			},
+		},
+		{
+			name: "code pull request inputs",
+			raw:  valid(map[string]string{"paths": "src/**\n  !src/**/*_test.go  \n", "preview": "false", "docs-token": " ghp_docs "}),
+			check: func(c Config) bool {
+				return !c.Paths.All() && c.Paths.Match("src/api/limits.go") && !c.Paths.Match("src/api/limits_test.go") &&
+					!c.Paths.Match("README.md") && !c.Preview && c.DocsToken == "ghp_docs"
+			},
+		},
+		{
+			name: "bad code pull request inputs",
+			raw:  valid(map[string]string{"paths": "src/[._]x", "preview": "maybe", "docs-token": "ghp a"}),
+			wantErr: []string{
+				`input paths has the pattern "src/[._]x": [._] holds '.': brackets take letters, digits and ranges of a-z, A-Z or 0-9`,
+				"input preview must be true or false",
+				"input docs-token contains spaces or control characters: copy the token again",
+			},
+		},
+		{
+			name:    "paths that only exclude",
+			raw:     valid(map[string]string{"paths": "!docs/**"}),
+			wantErr: []string{"input paths only excludes: every pattern starts with !, and a path must match a pattern that includes it (list one first, such as **, then the exclusions)"},
 		},
 		{
 			name: "trigger label and assignee",

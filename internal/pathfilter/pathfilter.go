@@ -40,7 +40,8 @@ type rule struct {
 
 // Parse reads patterns, one a line, as the paths input holds them; blank
 // lines and the spaces around a pattern are ignored. It returns an error
-// that names the first pattern it cannot read, and what is wrong with it.
+// that names the first pattern it cannot read, and what is wrong with it,
+// worded to follow the name of the list ("paths has the pattern ...").
 func Parse(lines string) (*Filter, error) {
 	f := &Filter{}
 	included := false
@@ -55,14 +56,14 @@ func Parse(lines string) (*Filter, error) {
 		}
 		expr, err := translate(p)
 		if err != nil {
-			return nil, fmt.Errorf("pattern %s: %w", strconv.Quote(strings.TrimSpace(line)), err)
+			return nil, fmt.Errorf("has the pattern %s: %w", strconv.Quote(strings.TrimSpace(line)), err)
 		}
 		r.re = regexp.MustCompile(expr) // translate writes only valid expressions
 		f.rules = append(f.rules, r)
 		included = included || !r.exclude
 	}
 	if len(f.rules) > 0 && !included {
-		return nil, errors.New("every pattern starts with ! and so excludes: a path must match a pattern that includes it (list one first, such as **, then the exclusions)")
+		return nil, errors.New("only excludes: every pattern starts with !, and a path must match a pattern that includes it (list one first, such as **, then the exclusions)")
 	}
 	return f, nil
 }

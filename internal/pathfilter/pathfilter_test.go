@@ -73,18 +73,18 @@ func TestMatch(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ patterns, want string }{
-		{"!docs/**", "every pattern starts with !"},
-		{"!a\n!b", "every pattern starts with !"},
-		{"?a", `pattern "?a": ? repeats the character before it, and there is none`},
-		{"src/*+", `pattern "src/*+": + repeats`},
-		{"a??", `pattern "a??": ? repeats`},
-		{"src/[abc", `pattern "src/[abc": [ has no closing ]`},
+		{"!docs/**", "only excludes: every pattern starts with !"},
+		{"!a\n!b", "only excludes: every pattern starts with !"},
+		{"?a", `has the pattern "?a": ? repeats the character before it, and there is none`},
+		{"src/*+", `has the pattern "src/*+": + repeats`},
+		{"a??", `has the pattern "a??": ? repeats`},
+		{"src/[abc", `has the pattern "src/[abc": [ has no closing ]`},
 		{"src/[]x", "[] lists no character"},
 		{"src/[._]x", `[._] holds '.'`},
 		{"[a-Z]", "has the range a-Z"},
 		{"[9-0]", "has the range 9-0"},
 		{`src\`, `it ends with \`},
-		{"ok/**\n![bad", `pattern "![bad": [ has no closing ]`},
+		{"ok/**\n![bad", `has the pattern "![bad": [ has no closing ]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.patterns, func(t *testing.T) {

@@ -29,7 +29,7 @@ var Fallbacks = []Fallback{
 
 // Secrets are the inputs that have no flag: a value on the command line is
 // visible to every user of the machine in ps, and stays in shell history.
-var Secrets = []string{"api-key", "github-token"}
+var Secrets = []string{"api-key", "github-token", "docs-token"}
 
 // KeyStdinFlag reads the API key from standard input.
 const KeyStdinFlag = "api-key-stdin"
