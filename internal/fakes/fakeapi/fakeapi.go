@@ -1,5 +1,5 @@
 // Package fakeapi is an in-process fake of the Agent Job API's three v2
-// endpoints. It simulates a job's life (active for a while, then an outcome)
+// endpoints, on a host that can also serve the preview API (Scenario.Preview). It simulates a job's life (active for a while, then an outcome)
 // on an injectable clock and records every request it receives. Tests and
 // `go run . demo` use it.
 package fakeapi
@@ -34,6 +34,10 @@ type Scenario struct {
 	Repository string
 	// Clock decides when a job ends; nil is the real clock.
 	Clock clock.Clock
+	// Preview, when set, answers the requests under /v1/project/ (the
+	// preview deployments, which the real API serves on the same host);
+	// it records them itself, and they are not this fake's requests.
+	Preview http.Handler
 }
 
 // Request is one request the fake received.
@@ -148,6 +152,10 @@ func (s *Server) AddRunningJob(id string) {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if s.sc.Preview != nil && strings.HasPrefix(r.URL.EscapedPath(), "/v1/project/") {
+		s.sc.Preview.ServeHTTP(w, r)
+		return
+	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	s.mu.Lock()
 	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.EscapedPath(), Header: r.Header.Clone(), Body: body})
