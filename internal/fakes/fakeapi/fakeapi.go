@@ -1,7 +1,8 @@
 // Package fakeapi is an in-process fake of the Agent Job API's three v2
-// endpoints, on a host that can also serve the preview API (Scenario.Preview). It simulates a job's life (active for a while, then an outcome)
-// on an injectable clock and records every request it receives. Tests and
-// `go run . demo` use it.
+// endpoints, on a host that can also serve the preview API
+// (Scenario.Preview). It simulates a job's life (active for a while, then
+// an outcome) on an injectable clock and records every request it
+// receives. Tests and `go run . demo` use it.
 package fakeapi
 
 import (
