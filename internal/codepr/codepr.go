@@ -1,6 +1,7 @@
 // Package codepr is the docs job of a code pull request: which events of
-// it start the job, continue it or do nothing, which of its changes the
-// job hears about (the paths input), and the commit status that shows the
+// it act, which of its changes the job hears about (the paths input: the
+// whole change for a new job, what is new since the commit the job last
+// heard of for one that exists), and the commit status that shows the
 // job's outcome on the pull request's head commit. It decides and reads;
 // the run sends.
 package codepr
@@ -24,74 +25,65 @@ type PullRequest struct {
 	// base: GitHub gives such a run no secrets and a read-only token.
 	Fork    bool
 	HeadSHA string
-	// Before and After are the head before and after a synchronize; Forced
-	// is a push event's own word that the push was forced (a pull_request
-	// payload has none, and the comparison tells).
-	Before, After string
-	Forced        bool
+	// Before is the head before a synchronize; Forced is a push event's
+	// own word that the push was forced (a pull_request payload has none,
+	// and the comparison tells).
+	Before string
+	Forced bool
 }
 
-// Step is what a run does for a code pull request.
-type Step int
-
-// The steps.
-const (
-	// Skip does nothing: Decide says why.
-	Skip Step = iota
-	// Start reads the pull request's changes and starts its docs job.
-	Start
-	// Push reads what the push changed and sends it to the docs job.
-	Push
-)
-
-// Decide returns the step for pr, and for Skip the reason, one line for
-// the log. A draft starts nothing until it is ready for review; a fork's
-// run has no secrets and ends at once.
-func Decide(pr PullRequest) (Step, string) {
+// Decide says whether a run acts for pr, and when not, why, in one line
+// for the log. A draft starts nothing until it is ready for review; a
+// fork's run has no secrets and ends at once; of the other actions, those
+// that open a pull request or push to it act.
+func Decide(pr PullRequest) (bool, string) {
 	switch {
 	case pr.Fork:
-		return Skip, fmt.Sprintf("pull request #%d comes from a fork: GitHub gives its runs no secrets, so no docs job is started (see the README's Docs follow code for forks)", pr.Number)
+		return false, fmt.Sprintf("pull request #%d comes from a fork: GitHub gives its runs no secrets, so no docs job is started (see the README's Docs follow code for forks)", pr.Number)
 	case pr.Draft:
-		return Skip, fmt.Sprintf("pull request #%d is a draft: its docs job starts when it is ready for review", pr.Number)
+		return false, fmt.Sprintf("pull request #%d is a draft: its docs job starts when it is ready for review", pr.Number)
 	}
 	switch pr.Action {
-	case "opened", "reopened", "ready_for_review":
-		return Start, ""
-	case "synchronize":
-		return Push, ""
+	case "opened", "reopened", "ready_for_review", "synchronize":
+		return true, ""
 	}
-	return Skip, fmt.Sprintf("the pull request action %s neither opens nor pushes to it: only opened, reopened, ready_for_review and synchronize are", escape.Log(pr.Action))
+	return false, fmt.Sprintf("the pull request action %s neither opens nor pushes to it: only opened, reopened, ready_for_review and synchronize are", escape.Log(pr.Action))
 }
 
-// GitHub is what Changes reads.
+// GitHub is what Read reads.
 type GitHub interface {
 	PullFiles(ctx context.Context, owner, repo string, number int) ([]*ghclient.File, error)
 	Compare(ctx context.Context, owner, repo, base, head string) (*ghclient.Comparison, error)
 }
 
-// Changes is what a step found to tell the docs job.
+// Changes is what a run found to tell the docs job.
 type Changes struct {
 	// Files are the changed files that pass the paths filter.
 	Files []*ghclient.File
 	// Total is how many files changed, filtered or not.
 	Total int
-	// Rewritten says that the push rewrote the branch (a force push):
-	// Files are then the pull request's whole change.
+	// Whole says that Files are the pull request's whole change: there
+	// was no commit the job last heard of, or the branch was rewritten
+	// since (Rewritten).
+	Whole bool
+	// Rewritten says that the branch was rewritten (a force push) since
+	// the commit the job last heard of.
 	Rewritten bool
 }
 
-// Read returns the changes step must tell the docs job, filtered by
-// paths: for Start the pull request's files; for Push what the push
-// changed, from Before to After, or the whole change again when the push
-// rewrote the branch (the event says it was forced, or GitHub's
-// comparison finds After does not follow Before, or no longer knows
-// Before). A file passes when its name or, for a rename, its old name
-// does.
-func Read(ctx context.Context, gh GitHub, step Step, pr PullRequest, paths *pathfilter.Filter) (*Changes, error) {
-	out := &Changes{Rewritten: step == Push && pr.Forced}
+// Read returns the changes of pr the docs job has not heard of, filtered
+// by paths. since is the head commit the job last heard of: "" for a job
+// that does not exist yet, which hears the pull request's whole change.
+// Otherwise it is the change from since to pr.HeadSHA, or the whole
+// change again when the branch was rewritten since: the event says the
+// push was forced, or GitHub's comparison finds that HeadSHA does not
+// follow since, or no longer knows since. A file passes when its name or,
+// for a rename, its old name does.
+func Read(ctx context.Context, gh GitHub, pr PullRequest, since string, paths *pathfilter.Filter) (*Changes, error) {
+	out := &Changes{Whole: since == "", Rewritten: since != "" && pr.Forced}
 	var all []*ghclient.File
-	if step == Push && !out.Rewritten {
-		cmp, err := gh.Compare(ctx, pr.Owner, pr.Repo, pr.Before, pr.After)
+	if since != "" && !out.Rewritten {
+		cmp, err := gh.Compare(ctx, pr.Owner, pr.Repo, since, pr.HeadSHA)
 		switch {
 		case ghclient.IsNotFound(err):
 			out.Rewritten = true
@@ -103,7 +95,10 @@ func Read(ctx context.Context, gh GitHub, step Step, pr PullRequest, paths *path
 			all = cmp.Files
 		}
 	}
-	if step == Start || out.Rewritten {
+	if out.Rewritten {
+		out.Whole = true
+	}
+	if out.Whole {
 		var err error
 		if all, err = gh.PullFiles(ctx, pr.Owner, pr.Repo, pr.Number); err != nil {
 			return nil, err
@@ -119,14 +114,14 @@ func Read(ctx context.Context, gh GitHub, step Step, pr PullRequest, paths *path
 }
 
 // NothingToSend is the one line a run logs when no change passed the
-// filter, for step; "" when some did.
-func (c *Changes) NothingToSend(step Step) string {
+// filter; "" when some did.
+func (c *Changes) NothingToSend() string {
 	if len(c.Files) > 0 {
 		return ""
 	}
 	what := "the pull request changes"
-	if step == Push {
-		what = "the push changes"
+	if !c.Whole {
+		what = "the new commits change"
 	}
 	if c.Total == 0 {
 		return what + " no file: nothing to send to the docs job"

@@ -17,25 +17,25 @@ func TestDecide(t *testing.T) {
 	tests := []struct {
 		name string
 		pr   PullRequest
-		step Step
+		act  bool
 		why  string
 	}{
-		{"opened", PullRequest{Action: "opened", Number: 7}, Start, ""},
-		{"reopened", PullRequest{Action: "reopened", Number: 7}, Start, ""},
-		{"ready for review", PullRequest{Action: "ready_for_review", Number: 7}, Start, ""},
-		{"pushed", PullRequest{Action: "synchronize", Number: 7}, Push, ""},
-		{"draft opened", PullRequest{Action: "opened", Number: 7, Draft: true}, Skip, "pull request #7 is a draft: its docs job starts when it is ready for review"},
-		{"draft pushed", PullRequest{Action: "synchronize", Number: 7, Draft: true}, Skip, "pull request #7 is a draft"},
-		{"fork", PullRequest{Action: "opened", Number: 7, Fork: true}, Skip, "pull request #7 comes from a fork: GitHub gives its runs no secrets"},
-		{"closed", PullRequest{Action: "closed", Number: 7}, Skip, "the pull request action closed neither opens nor pushes to it"},
-		{"hostile action", PullRequest{Action: "::error::x", Number: 7}, Skip, `the pull request action "::error::x" neither`},
+		{"opened", PullRequest{Action: "opened", Number: 7}, true, ""},
+		{"reopened", PullRequest{Action: "reopened", Number: 7}, true, ""},
+		{"ready for review", PullRequest{Action: "ready_for_review", Number: 7}, true, ""},
+		{"pushed", PullRequest{Action: "synchronize", Number: 7}, true, ""},
+		{"draft opened", PullRequest{Action: "opened", Number: 7, Draft: true}, false, "pull request #7 is a draft: its docs job starts when it is ready for review"},
+		{"draft pushed", PullRequest{Action: "synchronize", Number: 7, Draft: true}, false, "pull request #7 is a draft"},
+		{"fork", PullRequest{Action: "opened", Number: 7, Fork: true}, false, "pull request #7 comes from a fork: GitHub gives its runs no secrets"},
+		{"closed", PullRequest{Action: "closed", Number: 7}, false, "the pull request action closed neither opens nor pushes to it"},
+		{"hostile action", PullRequest{Action: "::error::x", Number: 7}, false, `the pull request action "::error::x" neither`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			step, why := Decide(tt.pr)
-			if step != tt.step || !strings.HasPrefix(why, tt.why) || (tt.why == "") != (why == "") {
-				t.Errorf("Decide() = %v, %q; want %v, %q", step, why, tt.step, tt.why)
+			act, why := Decide(tt.pr)
+			if act != tt.act || !strings.HasPrefix(why, tt.why) || (tt.why == "") != (why == "") {
+				t.Errorf("Decide() = %v, %q; want %v, %q", act, why, tt.act, tt.why)
 			}
 		})
 	}
@@ -59,62 +59,63 @@ func TestRead(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name       string
-		step       Step
+		since      string // the commit the job last heard of; "" for no job
 		forced     bool
-		comparison *fakegithub.Comparison // nil: GitHub does not know before
+		comparison *fakegithub.Comparison // nil: GitHub does not know since
 		paths      string
 		want       []string
 		total      int
+		whole      bool
 		rewritten  bool
 		requests   []string
 	}{
 		{
-			name: "opened, every file", step: Start,
-			want: []string{"src/limits.go", "src/limits_test.go", "api/v2.go", "README.md"}, total: 4,
+			name: "no job yet, every file",
+			want: []string{"src/limits.go", "src/limits_test.go", "api/v2.go", "README.md"}, total: 4, whole: true,
 			requests: []string{"GET /repos/acme/api/pulls/7/files"},
 		},
 		{
-			name: "opened, filtered: a rename out of src counts", step: Start, paths: "src/**\n!src/**/*_test.go",
-			want: []string{"src/limits.go", "api/v2.go"}, total: 4,
+			name: "no job yet, filtered: a rename out of src counts", paths: "src/**\n!src/**/*_test.go",
+			want: []string{"src/limits.go", "api/v2.go"}, total: 4, whole: true,
 			requests: []string{"GET /repos/acme/api/pulls/7/files"},
 		},
 		{
-			name: "opened, nothing matches", step: Start, paths: "lib/**",
-			want: nil, total: 4,
+			name: "no job yet, nothing matches", paths: "lib/**",
+			want: nil, total: 4, whole: true,
 			requests: []string{"GET /repos/acme/api/pulls/7/files"},
 		},
 		{
-			name: "pushed", step: Push, paths: "src/**",
+			name: "pushed", since: before, paths: "src/**",
 			comparison: &fakegithub.Comparison{Status: "ahead", Files: []fakegithub.File{{Name: "src/retry.go", Patch: "@@ +1 @@"}, {Name: "docs/x.md"}}},
 			want:       []string{"src/retry.go"}, total: 2,
 			requests: []string{"GET /repos/acme/api/compare/" + before + "..." + after},
 		},
 		{
-			name: "pushed, nothing matches", step: Push, paths: "src/**",
+			name: "pushed, nothing matches", since: before, paths: "src/**",
 			comparison: &fakegithub.Comparison{Status: "ahead", Files: []fakegithub.File{{Name: "docs/x.md"}}},
 			want:       nil, total: 1,
 			requests: []string{"GET /repos/acme/api/compare/" + before + "..." + after},
 		},
 		{
-			name: "force-pushed: diverged", step: Push, paths: "src/**",
+			name: "force-pushed: diverged", since: before, paths: "src/**",
 			comparison: &fakegithub.Comparison{Status: "diverged", Files: []fakegithub.File{{Name: "src/gone.go"}}},
-			want:       []string{"src/limits.go", "src/limits_test.go", "api/v2.go"}, total: 4, rewritten: true,
+			want:       []string{"src/limits.go", "src/limits_test.go", "api/v2.go"}, total: 4, whole: true, rewritten: true,
 			requests: []string{"GET /repos/acme/api/compare/" + before + "..." + after, "GET /repos/acme/api/pulls/7/files"},
 		},
 		{
-			name: "force-pushed: reset to an older commit", step: Push,
+			name: "force-pushed: reset to an older commit", since: before,
 			comparison: &fakegithub.Comparison{Status: "behind"},
-			want:       []string{"src/limits.go", "src/limits_test.go", "api/v2.go", "README.md"}, total: 4, rewritten: true,
+			want:       []string{"src/limits.go", "src/limits_test.go", "api/v2.go", "README.md"}, total: 4, whole: true, rewritten: true,
 			requests: []string{"GET /repos/acme/api/compare/" + before + "..." + after, "GET /repos/acme/api/pulls/7/files"},
 		},
 		{
-			name: "force-pushed: the old head is gone", step: Push, paths: "README.md",
-			want: []string{"README.md"}, total: 4, rewritten: true,
+			name: "force-pushed: the old head is gone", since: before, paths: "README.md",
+			want: []string{"README.md"}, total: 4, whole: true, rewritten: true,
 			requests: []string{"GET /repos/acme/api/compare/" + before + "..." + after, "GET /repos/acme/api/pulls/7/files"},
 		},
 		{
-			name: "force-pushed, as the event says: no comparison", step: Push, forced: true, paths: "README.md",
-			want: []string{"README.md"}, total: 4, rewritten: true,
+			name: "force-pushed, as the event says: no comparison", since: before, forced: true, paths: "README.md",
+			want: []string{"README.md"}, total: 4, whole: true, rewritten: true,
 			requests: []string{"GET /repos/acme/api/pulls/7/files"},
 		},
 	}
@@ -135,8 +136,8 @@ func TestRead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pr := PullRequest{Action: "synchronize", Owner: "acme", Repo: "api", Number: 7, HeadSHA: after, Before: before, After: after, Forced: tt.forced}
-			got, err := Read(context.Background(), gh, tt.step, pr, paths)
+			pr := PullRequest{Action: "synchronize", Owner: "acme", Repo: "api", Number: 7, HeadSHA: after, Before: before, Forced: tt.forced}
+			got, err := Read(context.Background(), gh, pr, tt.since, paths)
 			if err != nil {
 				t.Fatalf("Read() error = %v", err)
 			}
@@ -144,8 +145,9 @@ func TestRead(t *testing.T) {
 			for _, f := range got.Files {
 				names = append(names, f.Name)
 			}
-			if !slices.Equal(names, tt.want) || got.Total != tt.total || got.Rewritten != tt.rewritten {
-				t.Errorf("Read() = %q of %d, rewritten %v; want %q of %d, rewritten %v", names, got.Total, got.Rewritten, tt.want, tt.total, tt.rewritten)
+			if !slices.Equal(names, tt.want) || got.Total != tt.total || got.Whole != tt.whole || got.Rewritten != tt.rewritten {
+				t.Errorf("Read() = %q of %d, whole %v, rewritten %v; want %q of %d, whole %v, rewritten %v",
+					names, got.Total, got.Whole, got.Rewritten, tt.want, tt.total, tt.whole, tt.rewritten)
 			}
 			var reqs []string
 			for _, r := range srv.Requests() {
@@ -169,7 +171,7 @@ func TestReadError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Read(context.Background(), gh, Start, PullRequest{Owner: "acme", Repo: "api", Number: 7}, &pathfilter.Filter{})
+	_, err = Read(context.Background(), gh, PullRequest{Owner: "acme", Repo: "api", Number: 7}, "", &pathfilter.Filter{})
 	if err == nil || !strings.HasPrefix(err.Error(), "list files of #7: HTTP 404") {
 		t.Errorf("Read() error = %v, want the 404", err)
 	}
@@ -179,16 +181,15 @@ func TestNothingToSend(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		c    Changes
-		step Step
 		want string
 	}{
-		{Changes{Files: []*ghclient.File{{Name: "a"}}, Total: 1}, Start, ""},
-		{Changes{Total: 3}, Start, "the pull request changes 3 files, none under paths: nothing to send to the docs job"},
-		{Changes{Total: 2}, Push, "the push changes 2 files, none under paths: nothing to send to the docs job"},
-		{Changes{}, Push, "the push changes no file: nothing to send to the docs job"},
+		{Changes{Files: []*ghclient.File{{Name: "a"}}, Total: 1, Whole: true}, ""},
+		{Changes{Total: 3, Whole: true}, "the pull request changes 3 files, none under paths: nothing to send to the docs job"},
+		{Changes{Total: 2}, "the new commits change 2 files, none under paths: nothing to send to the docs job"},
+		{Changes{}, "the new commits change no file: nothing to send to the docs job"},
 	}
 	for _, tt := range tests {
-		if got := tt.c.NothingToSend(tt.step); got != tt.want {
+		if got := tt.c.NothingToSend(); got != tt.want {
 			t.Errorf("NothingToSend() = %q, want %q", got, tt.want)
 		}
 	}
