@@ -1,8 +1,7 @@
 // Package ghclient is the action's side of the GitHub conversation: comments
 // on the issue or pull request, reactions to the triggering comment, the
-// sender's permission, the agent's pull request (its details, review
-// requests, a review's line comments), and a code pull request's changes
-// (its files, the change a push made) and commit status. It wraps go-github and returns the package's own
+// sender's permission, and the agent's pull request (its details, review
+// requests, a review's line comments). It wraps go-github and returns the package's own
 // small structs, so callers and their fakes never touch go-github types.
 package ghclient
 
@@ -46,8 +45,7 @@ type Comment struct {
 // set a value (listing, reading a permission or a pull request, editing a
 // comment's body, adding a reaction, which GitHub answers 200 when it
 // exists, requesting reviewers), which are repeated on transient
-// failures; setting a commit status, which GitHub keeps the newest of, is
-// one of them; once sends the one call that creates something a second
+// failures; once sends the one call that creates something a second
 // attempt would create again, a comment.
 type Client struct {
 	gh   *github.Client
@@ -225,13 +223,19 @@ type Reaction struct {
 
 // AddReaction reacts with content ("eyes", "rocket", ...) to a comment of the
 // given kind (request.Comment or request.Line: which endpoint its reactions
-// live under). Reacting twice with the same content is not an error.
+// live under), or, for request.Event, to the issue or pull request itself,
+// commentID being its number. Reacting twice with the same content is not
+// an error.
 func (c *Client) AddReaction(ctx context.Context, owner, repo string, commentID int64, kind request.Kind, content string) (*Reaction, error) {
+	what := fmt.Sprintf("add reaction to comment %d", commentID)
+	if kind == request.Event {
+		what = fmt.Sprintf("add reaction to #%d", commentID)
+	}
 	if err := CheckRepo(owner, repo); err != nil {
-		return nil, fmt.Errorf("add reaction to comment %d: %w", commentID, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	if !slices.Contains(reactions, content) {
-		return nil, fmt.Errorf("add reaction to comment %d: %q is not a reaction GitHub offers", commentID, content)
+		return nil, fmt.Errorf("%s: %q is not a reaction GitHub offers", what, content)
 	}
 	var (
 		r    *github.Reaction
@@ -243,11 +247,13 @@ func (c *Client) AddReaction(ctx context.Context, owner, repo string, commentID 
 		r, resp, err = c.gh.Reactions.CreateIssueCommentReaction(ctx, owner, repo, commentID, content)
 	case request.Line:
 		r, resp, err = c.gh.Reactions.CreatePullRequestCommentReaction(ctx, owner, repo, commentID, content)
+	case request.Event:
+		r, resp, err = c.gh.Reactions.CreateIssueReaction(ctx, owner, repo, int(commentID), content)
 	default:
-		return nil, fmt.Errorf("add reaction to comment %d: a %s takes no reactions", commentID, kind.Name())
+		return nil, fmt.Errorf("%s: a %s takes no reactions", what, kind.Name())
 	}
 	if err != nil {
-		return nil, fmt.Errorf("add reaction to comment %d: %w", commentID, clean(err))
+		return nil, fmt.Errorf("%s: %w", what, clean(err))
 	}
 	return &Reaction{By: r.GetUser().GetLogin(), New: resp.StatusCode == http.StatusCreated}, nil
 }

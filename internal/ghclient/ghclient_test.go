@@ -299,6 +299,7 @@ func TestAddReaction(t *testing.T) {
 	}{
 		{request.Comment, "/repos/acme/docs/issues/comments/555/reactions", "issue"},
 		{request.Line, "/repos/acme/docs/pulls/comments/555/reactions", "review"},
+		{request.Event, "/repos/acme/docs/issues/555/reactions", "thread"},
 	}
 	for _, tc := range cases {
 		for _, prefix := range prefixes {

@@ -100,7 +100,7 @@ type Comment struct {
 type Reaction struct {
 	ID        int64
 	CommentID int64
-	Kind      string // "issue" or "review", by the endpoint used
+	Kind      string // "issue", "review" or "thread" (CommentID is then the issue's number), by the endpoint used
 	Content   string
 	User      string
 }
@@ -141,6 +141,7 @@ func New(opt Options) *Server {
 	mux.HandleFunc("PATCH "+p+"/repos/{owner}/{repo}/issues/comments/{id}", s.authorized(s.editComment))
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/issues/comments/{id}/reactions", s.authorized(s.react("issue")))
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/pulls/comments/{id}/reactions", s.authorized(s.react("review")))
+	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/issues/{id}/reactions", s.authorized(s.react("thread")))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/collaborators/{user}/permission", s.authorized(s.permission))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}", s.authorized(s.getPull))
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/pulls/{number}/requested_reviewers", s.authorized(s.requestReviewers))
