@@ -56,6 +56,13 @@ type State struct {
 	// Record is the hidden marker of the requests the run judged
 	// (backlog.Record.Marker), "" when it keeps none.
 	Record string
+	// Head is the head commit of a code pull request its docs job last
+	// heard of, kept as a hidden marker for the next run (see Adopt); ""
+	// for none.
+	Head string
+	// Preview is the job's preview, already Markdown (preview.Shown), ""
+	// for none.
+	Preview string
 	// Answered are the requests the run sent, shown when there is more
 	// than its own; Left are those it left out, with why; Later those it
 	// did not judge, which the next run judges.
@@ -220,6 +227,9 @@ func Render(s State) string {
 	if s.Record != "" {
 		b.WriteString(s.Record + "\n")
 	}
+	if isSHA(s.Head) {
+		b.WriteString(headPrefix + s.Head + markerSuffix + "\n")
+	}
 	job := "The job"
 	if s.JobID != "" {
 		job = "Job " + JobRef(s.JobID)
@@ -275,6 +285,9 @@ func Render(s State) string {
 	}
 	if s.Note != "" {
 		b.WriteString("\n" + s.Note + "\n")
+	}
+	if s.Preview != "" {
+		b.WriteString("\n" + s.Preview)
 	}
 	budget := refsBudget
 	if len(s.Answered) > 1 {

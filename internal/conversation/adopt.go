@@ -1,0 +1,69 @@
+package conversation
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+)
+
+// headPrefix starts the hidden marker of the head commit a code pull
+// request's docs job last heard of (State.Head).
+const headPrefix = "<!-- agent-job-action:head="
+
+// HeadFromMarker returns the commit SHA in body's head marker, or "".
+func HeadFromMarker(body string) string {
+	_, rest, ok := strings.Cut(body, headPrefix)
+	if !ok {
+		return ""
+	}
+	sha, _, ok := strings.Cut(rest, markerSuffix)
+	if !ok || !isSHA(sha) {
+		return ""
+	}
+	return sha
+}
+
+// isSHA reports whether s is a full commit SHA (40 or 64 hex digits): only
+// that may stand in a marker, which must not close its HTML comment.
+func isSHA(s string) bool {
+	return (len(s) == 40 || len(s) == 64) && strings.Trim(s, "0123456789abcdef") == ""
+}
+
+// Earlier is the run comment an earlier run wrote in the thread.
+type Earlier struct {
+	JobID string
+	// Head is the head commit the job last heard of, "" when the comment
+	// records none.
+	Head string
+	URL  string
+}
+
+// Adopt finds the newest run comment the token's own login wrote in this
+// thread that names a job (not a backlink), and makes it this run's
+// comment: Show then edits it in place rather than writing another. It
+// returns nil when there is none; the run then writes its own. As
+// PreviousJob, it trusts only the token's own comments, and needs Self:
+// without it, it sends nothing and returns ErrUnknownIdentity.
+func (t *Thread) Adopt(ctx context.Context) (*Earlier, error) {
+	self := t.Self()
+	if self == "" {
+		return nil, ErrUnknownIdentity
+	}
+	c, err := t.comments().newest(ctx, func(c *ghclient.Comment) bool {
+		return ownedBy(c, self) && IsOwn(c.Body) && !strings.Contains(c.Body, backlinkMarker) && JobFromMarker(c.Body) != ""
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the thread's comments to find its docs job: %w", err)
+	}
+	if c == nil {
+		return nil, nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.id == 0 && !t.broken {
+		t.id, t.url, t.last = c.ID, c.URL, c.Body
+	}
+	return &Earlier{JobID: JobFromMarker(c.Body), Head: HeadFromMarker(c.Body), URL: c.URL}, nil
+}

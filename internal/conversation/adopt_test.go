@@ -1,0 +1,114 @@
+package conversation
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/request"
+)
+
+const (
+	sha1 = "0123456789abcdef0123456789abcdef01234567"
+	sha2 = "89abcdef0123456789abcdef0123456789abcdef"
+)
+
+// TestAdopt: a code pull request's later run finds the comment of the
+// run before it, trusting only its own login's, and edits that comment
+// rather than writing another.
+func TestAdopt(t *testing.T) {
+	t.Parallel()
+	withHead := Render(State{Phase: Done, JobID: "job_1", Head: sha1})
+	type seed struct{ author, body string }
+	cases := []struct {
+		name  string
+		seeds []seed
+		want  *Earlier // URL is not compared
+	}{
+		{name: "own comment with a head", seeds: []seed{{self, withHead}}, want: &Earlier{JobID: "job_1", Head: sha1}},
+		{name: "own comment without a head", seeds: []seed{{self, marked("job_1")}}, want: &Earlier{JobID: "job_1"}},
+		{name: "the newest own one", seeds: []seed{{self, marked("job_1")}, {self, Render(State{Phase: Working, JobID: "job_2", Head: sha2})}}, want: &Earlier{JobID: "job_2", Head: sha2}},
+		{name: "a person's copy of it", seeds: []seed{{"mallory", withHead}}},
+		{name: "own backlink", seeds: []seed{{self, RenderBacklink(BacklinkText{JobID: "job_5"})}}},
+		{name: "own comment without a job", seeds: []seed{{self, Render(State{Phase: Working})}}},
+		{name: "none"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rec := &Recorder{Self: self}
+			for _, s := range tc.seeds {
+				rec.Seed(7, s.author, s.body)
+			}
+			var w warnings
+			th := newThread(rec, &w)
+			th.Number, th.Comments = 7, len(tc.seeds)
+			th.React(context.Background(), 7, request.Event, "eyes") // learns its own login
+			got, err := th.Adopt(context.Background())
+			if err != nil {
+				t.Fatalf("Adopt() error = %v", err)
+			}
+			if got != nil {
+				got.URL = ""
+			}
+			if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+				t.Fatalf("Adopt() = %+v, want %+v", got, tc.want)
+			}
+			th.Show(context.Background(), State{Phase: Working, JobID: "job_1", Head: sha2})
+			calls := rec.Calls()
+			last := calls[len(calls)-1]
+			if tc.want != nil {
+				if !strings.HasPrefix(last, "UpdateComment acme/docs ") || len(rec.Comments(7)) != len(tc.seeds) {
+					t.Errorf("Show after adopting: calls %q, want an edit of the adopted comment", calls)
+				}
+				return
+			}
+			if last != "CreateComment acme/docs#7" {
+				t.Errorf("Show with nothing to adopt: calls %q, want a new comment", calls)
+			}
+		})
+	}
+}
+
+func TestAdoptUnknownIdentity(t *testing.T) {
+	t.Parallel()
+	rec := &Recorder{Self: self}
+	rec.Seed(7, self, marked("job_1"))
+	var w warnings
+	th := newThread(rec, &w)
+	if got, err := th.Adopt(context.Background()); got != nil || !errors.Is(err, ErrUnknownIdentity) {
+		t.Errorf("Adopt() = %+v, %v; want ErrUnknownIdentity", got, err)
+	}
+	if calls := rec.Calls(); len(calls) != 0 {
+		t.Errorf("calls = %q, want none", calls)
+	}
+}
+
+// TestHeadMarker keeps only a full SHA in the marker, read back as
+// written; anything else could close the HTML comment.
+func TestHeadMarker(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ head, want string }{
+		{sha1, sha1},
+		{sha1 + sha1[:24], sha1 + sha1[:24]},
+		{"0123456", ""},
+		{"0123456789ABCDEF0123456789abcdef01234567", ""},
+		{"x --> <b>", ""},
+	} {
+		body := Render(State{Phase: Working, JobID: "job_1", Head: tc.head})
+		if got := HeadFromMarker(body); got != tc.want {
+			t.Errorf("head %q: HeadFromMarker() = %q, want %q", tc.head, got, tc.want)
+		}
+		if tc.want == "" && strings.Contains(body, headPrefix) {
+			t.Errorf("head %q is written", tc.head)
+		}
+	}
+	if got := HeadFromMarker("<!-- agent-job-action:head=" + sha1); got != "" {
+		t.Errorf("an unclosed marker reads as %q", got)
+	}
+	if !slices.Contains(strings.Split(Render(State{Phase: Done, JobID: "j", Preview: "🔎 **Preview:** https://p.example\n"}), "\n"), "🔎 **Preview:** https://p.example") {
+		t.Error("the preview is not shown")
+	}
+}
