@@ -137,6 +137,9 @@ type Result struct {
 	// RunURL is the workflow run's page, linked with a failure; "" outside
 	// Actions.
 	RunURL string
+	// Preview is the job's preview, already Markdown (preview.Shown), ""
+	// for none.
+	Preview string
 }
 
 // JobID writes the job-id output on its own, as soon as the id is known, so

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/escape/escapetest"
+	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/testbed/golden"
 )
@@ -104,4 +105,13 @@ func FuzzSummary(f *testing.F) {
 func newLog() (*runlog.Actions, *bytes.Buffer) {
 	var b bytes.Buffer
 	return runlog.NewActions(&b), &b
+}
+
+// TestSummaryPreview: a job's preview follows the table.
+func TestSummaryPreview(t *testing.T) {
+	t.Parallel()
+	r := Result{JobID: "job_0001", Status: "completed", Elapsed: 161 * time.Second, Polls: 7, PRURL: "https://github.com/acme/docs/pull/7",
+		Job:     job(t, `{"id":"job_0001","status":"completed","model":"sonnet","source":{"repository":"https://github.com/acme/docs","ref":"docs/faq"},"prLink":"https://github.com/acme/docs/pull/7"}`),
+		Preview: preview.Shown{URL: "https://acme-docs-faq.mintlify.app", State: preview.Success, Image: "https://shots.mintlify.app/st_1.png"}.Markdown()}
+	golden.Check(t, filepath.Join("testdata", "summary-preview.md"), Summary(r))
 }

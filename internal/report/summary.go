@@ -15,6 +15,8 @@ import (
 // is a plain token is shown in a code span, where nothing links and it can
 // be copied as it is.
 //
+// The job's preview, when there is one, follows the table.
+//
 // A failed run says why under the table (or alone, when the run failed
 // before it had a job to show): the error with the service's own reason
 // and what to do, escaped like any untrusted text, and a link to the
@@ -24,6 +26,9 @@ func Summary(r Result) string {
 	b.WriteString("### Agent job\n\n")
 	if r.Job != nil || r.JobID != "" || r.Failure == "" {
 		table(&b, r)
+		if r.Preview != "" {
+			b.WriteString("\n" + r.Preview)
+		}
 		if r.Failure != "" {
 			b.WriteString("\n")
 		}
