@@ -45,6 +45,13 @@ type Trigger struct {
 	// The pull request's head branch, when IsPR; an issue_comment payload
 	// does not hold it.
 	HeadRef string
+	// Of a pull_request event's pull request: its head commit, whether it
+	// is a draft, and whether its head is in another repository (a fork,
+	// or one deleted since); Before is the head before a synchronize.
+	HeadSHA string
+	Draft   bool
+	Fork    bool
+	Before  string
 
 	// Own is the request the event makes: a comment, a line comment or a
 	// review (whatever its action; Request says whether it asks), or for
@@ -294,6 +301,11 @@ func readPullRequest(payload []byte, t *Trigger) error {
 	setPullRequest(t, e.PullRequest)
 	t.Label = e.GetLabel().GetName()
 	t.Assignee = e.GetAssignee().GetLogin()
+	head, base := e.PullRequest.GetHead(), e.PullRequest.GetBase()
+	t.HeadSHA, t.Draft, t.Before = head.GetSHA(), e.PullRequest.GetDraft(), e.GetBefore()
+	// A fork deleted since has no head repository left.
+	from, to := head.GetRepo().GetFullName(), base.GetRepo().GetFullName()
+	t.Fork = to != "" && !strings.EqualFold(from, to)
 	setSender(t, e.Sender, e.PullRequest.User)
 	t.ownEvent()
 	return nil

@@ -84,7 +84,17 @@ func TestRead(t *testing.T) {
 				Title: "Rename the SDK", URL: "https://github.com/acme/docs/pull/78",
 				IssueBody: "Update the docs for the new package name.",
 				Sender:    "dependabot[bot]", SenderIsBot: true, Action: "opened",
-				HeadRef: "rename-sdk",
+				HeadRef: "rename-sdk", HeadSHA: "6dcb09b5b57875f334f61aebed695e2e4193db5e",
+			},
+		},
+		{
+			name: "a draft pushed to from a fork", event: "pull_request", file: "pull_request_fork_synchronize.json", repo: "acme/api",
+			want: &Trigger{
+				Event: "pull_request", Owner: "acme", Repo: "api", Number: 9, IsPR: true,
+				Title: "Retry on 503", URL: "https://github.com/acme/api/pull/9",
+				Sender: "octocat", Action: "synchronize",
+				HeadRef: "retry", HeadSHA: "89abcdef0123456789abcdef0123456789abcdef", Before: "0123456789abcdef0123456789abcdef01234567",
+				Draft: true, Fork: true,
 			},
 		},
 		{
@@ -94,7 +104,7 @@ func TestRead(t *testing.T) {
 				Title: "Rename the SDK", URL: "https://github.com/acme/docs/pull/78",
 				IssueBody: "Update the docs for the new package name.",
 				Sender:    "dependabot[bot]", SenderIsBot: true, Action: "opened",
-				HeadRef: "rename-sdk",
+				HeadRef: "rename-sdk", HeadSHA: "6dcb09b5b57875f334f61aebed695e2e4193db5e",
 			},
 		},
 		{
