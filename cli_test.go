@@ -484,6 +484,7 @@ func TestCLIInActionsKeepsTheStepLog(t *testing.T) {
 				"INPUT_PROMPT":     "Add a FAQ page about rate limits.\nUse \"quotes\" and ünïcödé 🚀.",
 				"INPUT_PROJECT-ID": "proj-1", "INPUT_API-KEY": testKey, "INPUT_BASE-URL": api.URL,
 				"INPUT_WAIT": "true", "INPUT_TIMEOUT": "30m", "INPUT_POLL-INTERVAL": "auto", "INPUT_DRY-RUN": "false",
+				"INPUT_PREVIEW": "false",
 			}}.exec(t, bin)
 			golden, err := os.ReadFile(filepath.Join("testdata", "logs", tt.golden))
 			if err != nil {

@@ -203,7 +203,7 @@ func TestWebhookActionsThatAreNotRequests(t *testing.T) {
 		{"issues", "unlabeled", false},
 		{"issues", "transferred", false},
 		{"issues", "milestoned", false},
-		{"pull_request", "synchronize", false},
+		{"pull_request", "edited", false}, // synchronize is a push to a code pull request (codepr_test.go)
 		{"pull_request", "closed", false},
 		{"issue_comment", "edited", false},
 		{"pull_request_review", "dismissed", false},

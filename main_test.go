@@ -75,6 +75,9 @@ func newHarness(t *testing.T, sc fakeapi.Scenario) *harness {
 		"INPUT_TIMEOUT":       "30m",
 		"INPUT_POLL-INTERVAL": "auto",
 		"INPUT_DRY-RUN":       "false",
+		// The preview of a job's pull request is asked for only by the
+		// tests that serve the preview API (codepr_test.go).
+		"INPUT_PREVIEW":       "false",
 		"GITHUB_OUTPUT":       filepath.Join(dir, "output"),
 		"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
 		"GITHUB_WORKSPACE":    dir,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/codepr"
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/plan"
@@ -58,6 +59,7 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 	// Before anything else is printed.
 	log.Mask(rc.Inputs["api-key"])
 	log.Mask(rc.Inputs["github-token"])
+	log.Mask(rc.Inputs["docs-token"])
 
 	out := report.NewOutputs(log, rc.OutputFile, streams.Results)
 	r := &run{rc: rc, deps: deps, log: log, out: out, start: deps.Clock.Now()}
@@ -92,6 +94,24 @@ func (r *run) inTerms(err error) error {
 	return err
 }
 
+// fork returns why a run for a pull request from a fork does nothing, or
+// "": GitHub gives such a run no secrets, so its inputs lack api-key, and
+// that is no error of the workflow's.
+func (r *run) fork(ctx context.Context) string {
+	if r.rc.EventName != "pull_request" {
+		return ""
+	}
+	t, err := event.Read(ctx, r.rc.EventName, r.rc.EventPath, r.rc.Repository)
+	if err != nil {
+		return ""
+	}
+	if code, ok := plan.CodePR(t); ok && code.Fork {
+		_, why := codepr.Decide(code)
+		return why
+	}
+	return ""
+}
+
 // flatten splits a joined error into its parts, one ::error:: line each.
 func flatten(err error) []error {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
@@ -111,6 +131,9 @@ func (r *run) execute(ctx context.Context) (End, error) {
 	}
 	cfg, warnings, err := inputs.Read(r.rc.Inputs, workspace)
 	if err != nil {
+		if why := r.fork(ctx); why != "" {
+			return Skipped, r.finish(ctx, r.skip(why))
+		}
 		return Invalid, r.inTerms(err)
 	}
 	r.cfg = cfg

@@ -37,7 +37,10 @@ type run struct {
 	trig     *event.Trigger
 	thread   *conversation.Thread // nil when the run does not comment
 	answers  *answering           // what a run that continues its thread answers; nil for others
-	reported bool                 // finish has reported the outcome
+	code     *code                // a code pull request's run; nil for others
+	hc       *httpclient.Client
+	docs     *ghclient.Client // with docs-token, once needed
+	reported bool             // finish has reported the outcome
 }
 
 // carryOut does what p says and returns how it went: it judges the run's
@@ -56,6 +59,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 		OnRetry:        r.retrying,
 		Redact:         r.log.Redact,
 	})
+	r.hc = hc
 	api := agentapi.New(hc, r.cfg.BaseURL, r.cfg.ProjectID, r.cfg.APIKey)
 	api.Terms = r.rc.Terms()
 	if p.DryRun {
@@ -83,6 +87,15 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 	if p.Answer != nil {
 		r.thread = &conversation.Thread{GH: gh, Owner: p.Answer.Owner, Repo: p.Answer.Repo, Number: p.Answer.Number,
 			Comments: p.Answer.CommentCount, Warn: r.log.Warning, Redact: r.log.Redact, Phrase: p.Rules.Phrase}
+	}
+	if p.Code != nil {
+		job, done := r.startCode(ctx, api, gh, p, o)
+		if done != nil {
+			return done
+		}
+		return r.wait(ctx, api, gh, p, job, o)
+	}
+	if p.Answer != nil {
 		if p.React {
 			// The reaction names the token's login, so that the thread's
 			// records can be trusted before the run writes a comment.
@@ -117,6 +130,12 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 		r.release(o, err)
 		return o.fail(ctx, err)
 	}
+	return r.wait(ctx, api, gh, p, job, o)
+}
+
+// wait waits for job, unless the plan says not to, and when it ends with a
+// pull request, links it back and asks for its preview.
+func (r *run) wait(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, job *agentapi.Job, o *Outcome) *Outcome {
 	if !p.Wait {
 		return o
 	}
@@ -139,6 +158,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 	}
 	if o.End() == Completed {
 		r.backlink(ctx, gh, p, o.Job)
+		r.preview(ctx, gh, o)
 	}
 	return o
 }

@@ -30,6 +30,9 @@ func (r *run) finish(ctx context.Context, o *Outcome) error {
 		}
 		r.thread.Show(ctx, r.final(o, runErr))
 	}
+	if r.code != nil && (o.Skipped == "" || r.code.noChange) {
+		r.code.status(ctx, r, o)
+	}
 	res := report.Result{
 		JobID:    o.JobID,
 		Status:   o.Status(),
@@ -47,6 +50,7 @@ func (r *run) finish(ctx context.Context, o *Outcome) error {
 	if r.thread != nil {
 		res.CommentURL = r.thread.URL()
 	}
+	res.Preview = o.Preview.Markdown()
 	err := r.out.Write(res)
 	if err == nil {
 		err = report.WriteSummary(r.log, r.rc.SummaryFile, report.Summary(res))
@@ -140,6 +144,11 @@ func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
 		s.Answered, s.Left, s.Later = a.refs()
 	}
 	s.AnsweredIn = o.AnsweredIn
+	s.Preview = o.Preview.Markdown()
+	if r.code != nil {
+		// The next run sends what comes after it.
+		s.Head = r.code.heard
+	}
 	return s
 }
 

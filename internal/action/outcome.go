@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/preview"
 )
 
 // ErrJobFailed is returned when the job ends with status failed.
@@ -24,7 +25,10 @@ type Outcome struct {
 	Polls      int
 	FollowUp   bool   // the prompt went to an existing job
 	Note       string // one more sentence for the comment, safe Markdown
-	Err        error  // what stopped the run, as it happened
+	// Preview is the preview of the job's pull request; its URL is "" when
+	// there is none.
+	Preview preview.Shown
+	Err     error // what stopped the run, as it happened
 
 	stage  stage
 	ctxErr error // the run's context error when Err happened

@@ -50,7 +50,8 @@ func (r *run) prTarget(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 // backlink answers on the agent's pull request: one comment there that
 // names what asked and how to ask for changes, then a request for review.
 // Nothing here changes the run's outcome: a pull request on another host,
-// or one the token cannot write to, costs one notice.
+// one in another repository without docs-token, or one the token cannot
+// write to, costs one notice.
 func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, job *agentapi.Job) {
 	link := job.PR()
 	if link == "" || !p.Backlink {
@@ -61,12 +62,17 @@ func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, jo
 		r.log.Notice(fmt.Sprintf("no backlink on the pull request: %s is not a pull request on this GitHub, which the token is for", escape.Log(link)))
 		return
 	}
+	docs := r.docsGitHub(gh, pr.Owner, pr.Repo)
+	if docs == nil {
+		r.log.Notice(fmt.Sprintf("no backlink on pull request %s/%s#%d: it is in another repository, which github-token cannot write to (set docs-token to a token that can)", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number))
+		return
+	}
 	text := conversation.BacklinkText{JobID: job.ID, Source: p.Asked, SourceURL: p.AskedURL, TriggerPhrase: r.cfg.TriggerPhrase}
 	if p.Asked == conversation.FromWorkflowRun {
 		text.SourceURL = r.rc.RunURL()
 	}
-	b := conversation.Backlink{GH: gh, Owner: pr.Owner, Repo: pr.Repo, Number: pr.Number, Redact: r.log.Redact}
-	if r.thread != nil {
+	b := conversation.Backlink{GH: docs, Owner: pr.Owner, Repo: pr.Repo, Number: pr.Number, Redact: r.log.Redact}
+	if r.thread != nil && docs == gh {
 		b.Self = r.thread.Self()
 		if p.Answer.Owner == pr.Owner && p.Answer.Repo == pr.Repo && p.Answer.Number == pr.Number {
 			b.Comments = p.Answer.CommentCount
@@ -78,7 +84,7 @@ func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, jo
 		return
 	}
 	r.logf("backlink on the pull request: %s", escape.Log(c.URL))
-	r.requestReview(ctx, gh, pr, p.Reviewers)
+	r.requestReview(ctx, docs, pr, p.Reviewers)
 }
 
 // requestReview asks reviewers, but not the pull request's author, to

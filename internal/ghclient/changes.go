@@ -38,7 +38,7 @@ func (c *Client) PullFiles(ctx context.Context, owner, repo string, number int) 
 	for page := 1; page <= maxFilePages; {
 		list, l, err := readPage(page, func(page, perPage int) ([]*github.CommitFile, *github.Response, error) {
 			return c.gh.PullRequests.ListFiles(ctx, owner, repo, number, &github.ListOptions{PerPage: perPage, Page: page})
-		})
+		}, func(*github.CommitFile) {})
 		if err != nil {
 			return nil, fmt.Errorf("list files of #%d: %w", number, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/admit"
+	"github.com/agentjob/agent-job-action/internal/codepr"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/event"
@@ -101,6 +102,11 @@ type Plan struct {
 	AskedURL  string // "" for a workflow run: the caller knows its address
 	Reviewers []string
 
+	// Code is the code pull request whose docs job the run starts or
+	// continues (package codepr); nil for other runs. Its prompt is built
+	// from the changes the run reads, with Workflow as the instruction.
+	Code *codepr.PullRequest
+
 	// GitHub is true when the run talks to GitHub at all.
 	GitHub bool
 	DryRun bool
@@ -113,7 +119,14 @@ type Plan struct {
 // the run's own request is judged later, with its author's permission.
 func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	p := Plan{DryRun: cfg.DryRun, Wait: cfg.Wait}
-	if p.Skip = refusal(cfg, t); p.Skip != "" {
+	if code, ok := CodePR(t); ok {
+		if act, why := codepr.Decide(code); !act {
+			p.Skip = why
+			return p, nil
+		}
+		p.Code = &code
+	}
+	if p.Skip = refusal(cfg, t, p.Code != nil); p.Skip != "" {
 		return p, nil
 	}
 	if strings.TrimSpace(cfg.Prompt) != "" {
@@ -189,14 +202,15 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 // refusal returns why the run must not act, judging from the event alone,
 // or "". It reads no text as Markdown: a request whose phrase is not in
 // its body at all is none, and whether a reader sees it there is judged
-// with its author's permission (package admit).
-func refusal(cfg inputs.Config, t *event.Trigger) string {
+// with its author's permission (package admit). A code pull request's
+// event is a request when codepr.Decide says so.
+func refusal(cfg inputs.Config, t *event.Trigger, code bool) string {
 	if byPerson(t.Event) && t.Sender == "" {
 		return fmt.Sprintf("the %s event names nobody whose permission could be checked", escape.Log(t.Event))
 	}
 	// A comment or a review is a request in itself; for other events, the
 	// workflow's on: filter decides when it passes a prompt of its own.
-	if t.IsComment() || strings.TrimSpace(cfg.Prompt) == "" {
+	if !code && (t.IsComment() || strings.TrimSpace(cfg.Prompt) == "") {
 		if ok, why := t.Request(cfg.TriggerLabel, cfg.TriggerAssignee); !ok {
 			return why
 		}
@@ -214,6 +228,23 @@ func refusal(cfg inputs.Config, t *event.Trigger) string {
 		}
 	}
 	return ""
+}
+
+// CodePR returns the code pull request of a pull_request event that opens
+// one, makes it ready for review or pushes to it: its docs job follows its
+// changes. Other actions (labeled, assigned) and pull_request_target are
+// requests as for an issue.
+func CodePR(t *event.Trigger) (codepr.PullRequest, bool) {
+	if t.Event != "pull_request" || t.Number == 0 {
+		return codepr.PullRequest{}, false
+	}
+	switch t.Action {
+	case "opened", "reopened", "ready_for_review", "synchronize":
+	default:
+		return codepr.PullRequest{}, false
+	}
+	return codepr.PullRequest{Action: t.Action, Owner: t.Owner, Repo: t.Repo, Number: t.Number,
+		Draft: t.Draft, Fork: t.Fork, HeadSHA: t.HeadSHA, Before: t.Before}, true
 }
 
 // origin returns what asked for the job, for the backlink on its pull

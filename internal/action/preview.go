@@ -1,0 +1,85 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/preview"
+	"github.com/agentjob/agent-job-action/internal/prlink"
+)
+
+// preview asks for the preview deployment of the branch the job's pull
+// request is on (read from GitHub), waits for its build within the run's
+// deadline, and keeps it in o for the comment, the summary and the commit
+// status. A plan without previews (403) costs one line; any other failure a
+// warning; the job's outcome stays as it is.
+func (r *run) preview(ctx context.Context, gh *ghclient.Client, o *Outcome) {
+	link := o.Job.PR()
+	if !r.cfg.Preview || link == "" {
+		return
+	}
+	pr, ok := prlink.Judge(link, r.rc.ServerURL)
+	if !ok {
+		r.logf("no preview: %s is not a pull request on this GitHub, whose branch could be read", escape.Log(link))
+		return
+	}
+	docs := r.docsGitHub(gh, pr.Owner, pr.Repo)
+	if docs == nil {
+		docs = gh
+	}
+	if docs == nil {
+		r.logf("no preview: the branch of %s/%s#%d cannot be read without github-token", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number)
+		return
+	}
+	info, err := docs.PullRequest(ctx, pr.Owner, pr.Repo, pr.Number)
+	if err != nil {
+		r.log.Warning(fmt.Sprintf("no preview: could not read the branch of the pull request: %s", escape.Log(err.Error())))
+		return
+	}
+	previews := preview.New(r.hc, r.cfg.BaseURL, r.cfg.ProjectID, r.cfg.APIKey)
+	d, err := previews.Trigger(ctx, info.HeadRef)
+	switch {
+	case preview.NotInPlan(err):
+		r.logf("no preview: the project's plan has no preview deployments (preview: false stops asking)")
+		return
+	case err != nil:
+		r.log.Warning(fmt.Sprintf("no preview: %s; the job is not affected", escape.Log(err.Error())))
+		return
+	}
+	r.logf("preview of branch %s requested: %s", escape.Log(info.HeadRef), escape.Log(d.URL))
+	o.Preview = preview.Shown{URL: d.URL}
+	w := preview.Waiter{Previews: previews, Clock: r.deps.Clock, Deadline: r.deadline}
+	st, err := w.Wait(ctx, d.StatusID)
+	if st != nil {
+		o.Preview.State, o.Preview.Image, o.Preview.Summary = st.State, st.Image(), st.Summary
+	}
+	switch {
+	case err != nil:
+		r.log.Warning(fmt.Sprintf("the preview was not ready: %s; the job is not affected", escape.Log(err.Error())))
+	default:
+		r.logf("preview %s: %s", escape.Log(st.State), escape.Log(d.URL))
+	}
+}
+
+// docsGitHub is the client for the repository of the agent's pull
+// request: the run's own for its own repository, one with docs-token for
+// another, nil when docs-token is not set (github-token can write only in
+// the repository the workflow runs in).
+func (r *run) docsGitHub(gh *ghclient.Client, owner, repo string) *ghclient.Client {
+	if strings.EqualFold(owner, r.trig.Owner) && strings.EqualFold(repo, r.trig.Repo) {
+		return gh
+	}
+	if r.cfg.DocsToken == "" {
+		return nil
+	}
+	if r.docs == nil {
+		// New fails only for an empty token or a bad GITHUB_API_URL,
+		// which the run's own client met first.
+		r.docs, _ = ghclient.New(r.hc.HTTPClient(httpclient.Repeatable), r.hc.HTTPClient(httpclient.Once), r.rc.APIURL, r.cfg.DocsToken)
+	}
+	return r.docs
+}
