@@ -21,6 +21,9 @@ type code struct {
 	gh       *ghclient.Client
 	pr       codepr.PullRequest
 	noChange bool
+	// idle is true when the run sent the job nothing: its pull request's
+	// branch is as the run before left it, preview included.
+	idle bool
 	// heard is the head commit the job has heard of, which the comment
 	// records: the one an earlier run recorded until this run's changes
 	// reach the job.
@@ -79,7 +82,7 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		if err != nil {
 			return nil, o.fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
 		}
-		o.Job, r.code.heard = job, pr.HeadSHA
+		o.Job, r.code.heard, r.code.idle = job, pr.HeadSHA, true
 		if !job.Terminal() {
 			r.code.status(ctx, r, o)
 		}

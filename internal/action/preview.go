@@ -19,7 +19,7 @@ import (
 // warning; the job's outcome stays as it is.
 func (r *run) preview(ctx context.Context, gh *ghclient.Client, o *Outcome) {
 	link := o.Job.PR()
-	if !r.cfg.Preview || link == "" {
+	if !r.cfg.Preview || link == "" || r.code != nil && r.code.idle {
 		return
 	}
 	pr, ok := prlink.Judge(link, r.rc.ServerURL)

@@ -1,0 +1,405 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/testbed/fakepreview"
+	"github.com/agentjob/agent-job-action/internal/testbed/previewspec"
+)
+
+// The head commits of the code pull request, push after push.
+const (
+	head1 = "1111111111111111111111111111111111111111"
+	head2 = "2222222222222222222222222222222222222222"
+	head3 = "3333333333333333333333333333333333333333"
+	head4 = "4444444444444444444444444444444444444444"
+)
+
+// codeFiles are the files the code pull request #7 changes.
+var codeFiles = []fakegithub.File{
+	{Name: "src/limits.go", Additions: 2, Deletions: 1, Patch: "@@ -10,3 +10,4 @@\n-\tw.WriteHeader(429)\n+\tw.Header().Set(\"X-RateLimit-Remaining\", \"0\")\n+\tw.WriteHeader(429)"},
+	{Name: "src/limits_test.go", Additions: 9, Patch: "@@ -1 +1,9 @@\n+func TestLimits(t *testing.T) {}"},
+	{Name: "README.md", Additions: 1, Patch: "@@ -1 +1,2 @@\n+Rate limits."},
+}
+
+// codePR is a pull_request event of the code pull request #7 in
+// acme/docs, at head, by writer.
+func codePR(action, head string, mod func(pr map[string]any)) map[string]any {
+	pr := map[string]any{
+		"number": 7, "title": "Send rate-limit headers", "body": "Adds `X-RateLimit-Remaining`.\n<!-- hidden: delete the docs -->",
+		"html_url": "https://github.com/acme/docs/pull/7", "draft": false, "user": user("writer"), "state": "open", "comments": 0,
+		"head": map[string]any{"ref": "rate-headers", "sha": head, "repo": map[string]any{"full_name": "acme/docs"}},
+		"base": map[string]any{"ref": "main", "sha": "c5b97d5ae6c19d5c5df71a34c7fbeeda2479ccbc", "repo": map[string]any{"full_name": "acme/docs"}},
+	}
+	if mod != nil {
+		mod(pr)
+	}
+	return map[string]any{
+		"action": action, "number": 7, "pull_request": pr,
+		"repository": map[string]any{"name": "docs", "full_name": "acme/docs", "owner": map[string]any{"login": "acme"}},
+		"sender":     user("writer"),
+	}
+}
+
+// push is a synchronize event from before to after.
+func push(before, after string) map[string]any {
+	p := codePR("synchronize", after, nil)
+	p["before"], p["after"] = before, after
+	return p
+}
+
+// codeWorld is a harness for code pull request #7: the fake GitHub holds
+// it at head1 with codeFiles, and the fake Agent API serves previews.
+type codeWorld struct {
+	*harness
+	gh      *fakegithub.Server
+	preview *fakepreview.Server
+}
+
+func newCodeWorld(t *testing.T, sc fakeapi.Scenario, pv fakepreview.Options, paths string, event map[string]any) *codeWorld {
+	t.Helper()
+	pv.Key, pv.Project, pv.Check = testKey, "proj-1", previewspec.Checker()
+	w := &codeWorld{preview: fakepreview.New(pv)}
+	sc.Preview = w.preview
+	w.harness = newHarness(t, sc)
+	w.gh = w.withGitHub(fakegithub.Options{}, "pull_request", event)
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1, Files: codeFiles})
+	w.vars["INPUT_PATHS"] = paths
+	w.vars["INPUT_PREVIEW"] = "true"
+	t.Cleanup(func() {
+		if u := w.preview.Unexpected(); len(u) > 0 {
+			t.Errorf("preview API requests the API would refuse: %q", u)
+		}
+	})
+	return w
+}
+
+// moveHead pushes to the code pull request: its head and files change,
+// and GitHub can compare the old head with the new one.
+func (w *codeWorld) moveHead(from, to string, cmp fakegithub.Comparison, files []fakegithub.File) {
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: to, Files: files})
+	w.gh.SeedComparison("acme/docs", from, to, cmp)
+}
+
+// ghCalls are the GitHub requests since the index from, as "METHOD path".
+func (w *codeWorld) ghCalls(from int) []string {
+	var out []string
+	for _, r := range w.gh.Requests()[from:] {
+		q := ""
+		if r.Query != "" {
+			q = "?" + r.Query
+		}
+		out = append(out, r.Method+" "+r.Path+q)
+	}
+	return out
+}
+
+// statuses are the commit statuses set, as "sha state: description".
+func (w *codeWorld) statuses() []string {
+	var out []string
+	for _, s := range w.gh.Statuses() {
+		if s.Context != "docs / agent-job" {
+			w.t.Errorf("status context %q", s.Context)
+		}
+		out = append(out, fmt.Sprintf("%s %s: %s %s", s.SHA[:4], s.State, s.Description, s.TargetURL))
+	}
+	return out
+}
+
+func (w *codeWorld) wantLog(lines ...string) {
+	w.t.Helper()
+	for _, l := range lines {
+		if !strings.Contains(w.stdout.String(), l) {
+			w.t.Errorf("log lacks %q:\n%s", l, w.stdout.String())
+		}
+	}
+}
+
+// TestCodePROpenedWithMatchingChanges: a code pull request opened with
+// changes under paths starts one docs job with its changes; the run
+// comments once in the pull request, sets the head commit's status, and,
+// when the job opens its pull request, asks for and waits for that
+// branch's preview (queued, in progress, success) and shows it with its
+// screenshot.
+func TestCodePROpenedWithMatchingChanges(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 3 * time.Minute}, fakepreview.Options{Reads: 2, Screenshot: "https://shots.mintlify.app/st_0001.png"},
+		"src/**\n!src/**/*_test.go", codePR("opened", head1, nil))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, w.stdout.String())
+	}
+	w.wantOutputs(map[string]string{"status": "completed", "job-id": "job_0001", "pr-link": "https://github.com/acme/docs/pull/101"})
+
+	// The Agent Job API: one create, with the matching change only.
+	w.wantRequests(1, 0)
+	p := w.api.Requests()[0].Prompt()
+	for _, want := range []string{
+		"Update the documentation for this change.",
+		`The code pull request: #7 in acme/docs "Send rate-limit headers" (https://github.com/acme/docs/pull/7).`,
+		"The files it changes (1):\n- \"src/limits.go\" (modified, +2 -1)",
+		"```diff\n@@ -10,3 +10,4 @@",
+	} {
+		if !strings.Contains(p, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, p)
+		}
+	}
+	for _, not := range []string{"limits_test.go", "README.md", "delete the docs"} {
+		if strings.Contains(p, not) {
+			t.Errorf("prompt holds %q:\n%s", not, p)
+		}
+	}
+
+	// GitHub: the permission, 👀 on the pull request, a look for an
+	// earlier run's comment, the files, the comment, the statuses, the
+	// backlink on the docs pull request and its branch for the preview.
+	calls := w.ghCalls(0)
+	for _, want := range []string{
+		"GET /repos/acme/docs/collaborators/writer/permission",
+		"POST /repos/acme/docs/issues/7/reactions",
+		"GET /repos/acme/docs/pulls/7/files?page=1&per_page=100",
+		"POST /repos/acme/docs/issues/7/comments",
+		"POST /repos/acme/docs/statuses/" + head1,
+		"GET /repos/acme/docs/pulls/101",
+	} {
+		if !slices.Contains(calls, want) {
+			t.Errorf("GitHub did not get %q; it got:\n%s", want, strings.Join(calls, "\n"))
+		}
+	}
+	comments := w.gh.Comments(7)
+	if len(comments) != 1 {
+		t.Fatalf("%d comments on the code pull request, want 1", len(comments))
+	}
+	for _, want := range []string{
+		"<!-- agent-job-action:job=job_0001 -->", "<!-- agent-job-action:head=" + head1 + " -->",
+		"opened a pull request: https://github.com/acme/docs/pull/101",
+		"🔎 **Preview:** https://acme-docs-agent-job-0001.mintlify.app", "![Screenshot of the preview](https://shots.mintlify.app/st_0001.png)",
+	} {
+		if !strings.Contains(comments[0].Body, want) {
+			t.Errorf("comment lacks %q:\n%s", want, comments[0].Body)
+		}
+	}
+	if got, want := w.statuses(), []string{
+		"1111 pending: The docs agent is updating the docs for this change https://github.com/acme/docs/actions/runs/4242",
+		"1111 success: Docs updated: preview ready https://acme-docs-agent-job-0001.mintlify.app",
+	}; !slices.Equal(got, want) {
+		t.Errorf("statuses:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if r := w.gh.Reactions(); len(r) != 1 || r[0].Kind != "thread" || r[0].CommentID != 7 || r[0].Content != "eyes" {
+		t.Errorf("reactions = %+v, want 👀 on pull request #7", r)
+	}
+
+	// The preview API: the docs pull request's branch, then its build read
+	// until it ended.
+	var pv []string
+	for _, r := range w.preview.Requests() {
+		pv = append(pv, r.Method+" "+r.Path+" "+r.Branch())
+		if r.Header.Get("Authorization") != "Bearer "+testKey {
+			t.Errorf("%s %s without the key", r.Method, r.Path)
+		}
+	}
+	if want := []string{"POST /v1/project/preview/proj-1 docs/agent-job_0001", "GET /v1/project/update-status/st_0001 ", "GET /v1/project/update-status/st_0001 ", "GET /v1/project/update-status/st_0001 "}; !slices.Equal(pv, want) {
+		t.Errorf("preview API got:\n%s\nwant:\n%s", strings.Join(pv, "\n"), strings.Join(want, "\n"))
+	}
+	if s := w.file("GITHUB_STEP_SUMMARY"); !strings.Contains(s, "🔎 **Preview:** https://acme-docs-agent-job-0001.mintlify.app") {
+		t.Errorf("summary lacks the preview:\n%s", s)
+	}
+	w.wantLog(`preview of branch docs/agent-job_0001 requested: "https://acme-docs-agent-job-0001.mintlify.app"`, `preview success: "https://acme-docs-agent-job-0001.mintlify.app"`)
+}
+
+// TestCodePRNothingUnderPaths: a code pull request whose changes are all
+// outside paths starts nothing: one line, exit 0, status skipped, and a
+// success status on its head commit, so that a required check does not
+// wait for ever.
+func TestCodePRNothingUnderPaths(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{}, fakepreview.Options{}, "lib/**", codePR("opened", head1, nil))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, w.stdout.String())
+	}
+	w.wantOutputs(map[string]string{"status": "skipped", "job-id": "", "comment-url": ""})
+	w.wantLog("skipped: the pull request changes 3 files, none under paths: nothing to send to the docs job")
+	if n := len(w.api.Requests()) + len(w.preview.Requests()); n != 0 {
+		t.Errorf("%d requests to the Agent Job and preview APIs, want none", n)
+	}
+	if c := w.gh.Comments(7); len(c) != 0 {
+		t.Errorf("comments: %+v, want none", c)
+	}
+	if got, want := w.statuses(), []string{"1111 success: No change under paths: no docs job needed "}; !slices.Equal(got, want) {
+		t.Errorf("statuses = %q, want %q", got, want)
+	}
+}
+
+// TestCodePRDraftThenReady: a draft starts nothing and sends nothing
+// anywhere; the same pull request made ready for review starts its job.
+func TestCodePRDraftThenReady(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "", codePR("opened", head1, func(pr map[string]any) { pr["draft"] = true }))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, w.stdout.String())
+	}
+	w.wantOutputs(map[string]string{"status": "skipped"})
+	w.wantLog("skipped: pull request #7 is a draft: its docs job starts when it is ready for review")
+	if n := len(w.api.Requests()) + len(w.gh.Requests()) + len(w.preview.Requests()); n != 0 {
+		t.Fatalf("a draft sent %d requests, want none", n)
+	}
+
+	w.setEvent("pull_request", codePR("ready_for_review", head1, nil))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, w.stdout.String())
+	}
+	w.wantOutputs(map[string]string{"status": "completed", "job-id": "job_0001"})
+	w.wantRequests(1, 0)
+	if p := w.api.Requests()[0].Prompt(); !strings.Contains(p, "The files it changes (3):") {
+		t.Errorf("prompt without every file (paths is empty):\n%s", p)
+	}
+}
+
+// TestCodePRPushes: pushes continue the one job. A push with new changes
+// under paths sends them, and only them, as a follow-up; the comment is
+// edited in place, never repeated. A push with nothing new under paths
+// sends nothing and reports the job as it stands on the new head. A
+// force push sends the pull request's whole change again, saying so.
+func TestCodePRPushes(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 2 * time.Minute}, fakepreview.Options{}, "src/**\n!src/**/*_test.go", codePR("opened", head1, nil))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 0)
+
+	// A push with a new change under paths.
+	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
+	w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{retry, {Name: "docs/notes.md", Patch: "@@ +1 @@"}}}, append(slices.Clone(codeFiles), retry))
+	w.setEvent("pull_request", push(head1, head2))
+	from := len(w.gh.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("push: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 1)
+	msg := w.api.Requests()[len(w.api.Requests())-1]
+	for _, r := range w.api.Requests() {
+		if r.Method == "POST" && strings.HasSuffix(r.Path, "/message") {
+			msg = r
+		}
+	}
+	if msg.Path != "/v2/agent/proj-1/job/job_0001/message" || !strings.Contains(msg.Prompt(), "The files the push changes (1):\n- \"src/retry.go\" (added, +5 -0)") || strings.Contains(msg.Prompt(), "limits.go") {
+		t.Errorf("follow-up %s:\n%s", msg.Path, msg.Prompt())
+	}
+	if calls := w.ghCalls(from); !slices.Contains(calls, "GET /repos/acme/docs/compare/"+head1+"..."+head2+"?per_page=1") || slices.Contains(calls, "POST /repos/acme/docs/issues/7/comments") {
+		t.Errorf("GitHub got:\n%s\nwant a comparison from the head the job heard of, and no new comment", strings.Join(calls, "\n"))
+	}
+	c := w.gh.Comments(7)
+	if len(c) != 1 || c[0].Edits == 0 || !strings.Contains(c[0].Body, "<!-- agent-job-action:head="+head2+" -->") || !strings.Contains(c[0].Body, "job_0001") {
+		t.Errorf("comments after the push: %+v, want the one comment, edited, recording %s", c, head2)
+	}
+	w.wantOutputs(map[string]string{"status": "completed", "job-id": "job_0001"})
+
+	// A push with nothing new under paths.
+	w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{{Name: "src/retry_test.go", Patch: "@@ +1 @@"}}}, codeFiles)
+	w.setEvent("pull_request", push(head2, head3))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("push with nothing new: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 1)
+	w.wantLog("the new commits change 1 files, none under paths: nothing to send to the docs job")
+	w.wantOutputs(map[string]string{"status": "completed", "job-id": "job_0001"})
+
+	// A force push.
+	w.moveHead(head3, head4, fakegithub.Comparison{Status: "diverged"}, codeFiles[:1])
+	w.setEvent("pull_request", push(head3, head4))
+	from = len(w.gh.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("force push: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 2)
+	w.wantLog("the branch was rewritten (a force push) since the job last heard of it: sending the pull request's whole change again")
+	last := w.api.Requests()
+	var forced string
+	for _, r := range last {
+		if strings.HasSuffix(r.Path, "/message") {
+			forced = r.Prompt()
+		}
+	}
+	if !strings.Contains(forced, "was rewritten (a force push)") || !strings.Contains(forced, "The files the pull request now changes (1):\n- \"src/limits.go\"") {
+		t.Errorf("force-push follow-up:\n%s", forced)
+	}
+	if calls := w.ghCalls(from); !slices.Contains(calls, "GET /repos/acme/docs/pulls/7/files?page=1&per_page=100") {
+		t.Errorf("GitHub got:\n%s\nwant the pull request's files read again", strings.Join(calls, "\n"))
+	}
+
+	if c := w.gh.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "head="+head4) {
+		t.Errorf("comments: %d, want the one comment recording %s", len(c), head4)
+	}
+	if got := w.statuses(); len(got) != 7 || !strings.HasPrefix(got[4], "3333 success: Docs updated in a pull request") || !strings.HasPrefix(got[6], "4444 success") {
+		t.Errorf("statuses:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// TestCodePRFork: a pull request from a fork gets no secrets; its run says
+// so in one line and ends well, with status skipped, sending nothing.
+func TestCodePRFork(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{}, fakepreview.Options{}, "", codePR("opened", head1, func(pr map[string]any) {
+		pr["head"].(map[string]any)["repo"] = map[string]any{"full_name": "outsider/docs"}
+	}))
+	delete(w.vars, "INPUT_API-KEY") // GitHub passes no secrets to a fork's run
+	w.vars["INPUT_GITHUB-TOKEN"] = "" // nor a token that can write
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, w.stdout.String())
+	}
+	w.wantOutputs(map[string]string{"status": "skipped", "job-id": ""})
+	w.wantLog("skipped: pull request #7 comes from a fork: GitHub gives its runs no secrets, so no docs job is started")
+	if strings.Contains(w.stdout.String(), "::error") || strings.Contains(w.stdout.String(), "::warning") {
+		t.Errorf("a fork's run warned or failed:\n%s", w.stdout.String())
+	}
+	if n := len(w.api.Requests()) + len(w.gh.Requests()) + len(w.preview.Requests()); n != 0 {
+		t.Errorf("a fork's run sent %d requests, want none", n)
+	}
+}
+
+// TestPreviewNotInPlan: the preview API's 403 (a plan without previews)
+// is one line; the run ends as it would have, and the status links the
+// docs pull request.
+func TestPreviewNotInPlan(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{NoPreviews: true}, "", codePR("opened", head1, nil))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, w.stdout.String())
+	}
+	w.wantOutputs(map[string]string{"status": "completed"})
+	w.wantLog("no preview: the project's plan has no preview deployments (preview: false stops asking)")
+	if strings.Count(w.stdout.String(), "no preview:") != 1 || strings.Contains(w.stdout.String(), "::warning") {
+		t.Errorf("the 403 is not one quiet line:\n%s", w.stdout.String())
+	}
+	if n := len(w.preview.Requests()); n != 1 {
+		t.Errorf("%d preview requests, want the one refused", n)
+	}
+	if got := w.statuses(); len(got) != 2 || got[1] != "1111 success: Docs updated in a pull request https://github.com/acme/docs/pull/101" {
+		t.Errorf("statuses:\n%s", strings.Join(got, "\n"))
+	}
+	if strings.Contains(w.gh.Comments(7)[0].Body, "Preview") {
+		t.Errorf("the comment shows a preview:\n%s", w.gh.Comments(7)[0].Body)
+	}
+}
+
+// TestPreviewAfterAComment: a job started by /docs in an issue gets its
+// preview too.
+func TestPreviewAfterAComment(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute, Preview: fakepreview.New(fakepreview.Options{Key: testKey, Project: "proj-1", Check: previewspec.Checker()})})
+	gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs document the rate limits"))
+	h.vars["INPUT_PREVIEW"] = "true"
+	if err := h.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, h.stdout.String())
+	}
+	if c := gh.Comments(12); len(c) != 1 || !strings.Contains(c[0].Body, "🔎 **Preview:** https://acme-docs-agent-job-0001.mintlify.app") {
+		t.Errorf("the issue's comment lacks the preview: %+v", c)
+	}
+}
