@@ -349,7 +349,7 @@ func TestCodePRFork(t *testing.T) {
 	w := newCodeWorld(t, fakeapi.Scenario{}, fakepreview.Options{}, "", codePR("opened", head1, func(pr map[string]any) {
 		pr["head"].(map[string]any)["repo"] = map[string]any{"full_name": "outsider/docs"}
 	}))
-	delete(w.vars, "INPUT_API-KEY") // GitHub passes no secrets to a fork's run
+	delete(w.vars, "INPUT_API-KEY")   // GitHub passes no secrets to a fork's run
 	w.vars["INPUT_GITHUB-TOKEN"] = "" // nor a token that can write
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("run: %v\n%s", err, w.stdout.String())
