@@ -349,8 +349,7 @@ func TestCodePRFork(t *testing.T) {
 	w := newCodeWorld(t, fakeapi.Scenario{}, fakepreview.Options{}, "", codePR("opened", head1, func(pr map[string]any) {
 		pr["head"].(map[string]any)["repo"] = map[string]any{"full_name": "outsider/docs"}
 	}))
-	delete(w.vars, "INPUT_API-KEY")   // GitHub passes no secrets to a fork's run
-	w.vars["INPUT_GITHUB-TOKEN"] = "" // nor a token that can write
+	delete(w.vars, "INPUT_API-KEY") // GitHub passes no secrets to a fork's run
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("run: %v\n%s", err, w.stdout.String())
 	}
@@ -401,5 +400,59 @@ func TestPreviewAfterAComment(t *testing.T) {
 	}
 	if c := gh.Comments(12); len(c) != 1 || !strings.Contains(c[0].Body, "🔎 **Preview:** https://acme-docs-agent-job-0001.mintlify.app") {
 		t.Errorf("the issue's comment lacks the preview: %+v", c)
+	}
+}
+
+// TestCodePRCost counts what one code pull request costs each API: opened,
+// then three pushes, two with new changes under paths and one with none
+// (go test -run CodePRCost -v prints the figures). At most one create, and
+// a follow-up only for a push with changes under paths.
+func TestCodePRCost(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 4 * time.Minute}, fakepreview.Options{Reads: 2}, "src/**\n!src/**/*_test.go", codePR("opened", head1, nil))
+	type count struct{ agent, preview, github int }
+	var runs []count
+	step := func(name string) {
+		t.Helper()
+		a, p, g := len(w.api.Requests()), len(w.preview.Requests()), len(w.gh.Requests())
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, w.stdout.String())
+		}
+		runs = append(runs, count{len(w.api.Requests()) - a, len(w.preview.Requests()) - p, len(w.gh.Requests()) - g})
+	}
+	step("opened")
+	f := func(name string) fakegithub.File {
+		return fakegithub.File{Name: name, Additions: 1, Patch: "@@ +1 @@\n+x"}
+	}
+	for i, p := range []struct {
+		from, to string
+		files    []fakegithub.File
+	}{
+		{head1, head2, []fakegithub.File{f("src/retry.go")}},
+		{head2, head3, []fakegithub.File{f("src/backoff.go"), f("src/backoff_test.go")}},
+		{head3, head4, []fakegithub.File{f("docs/notes.md")}},
+	} {
+		w.moveHead(p.from, p.to, fakegithub.Comparison{Files: p.files}, codeFiles)
+		w.setEvent("pull_request", push(p.from, p.to))
+		step(fmt.Sprint("push ", i+1))
+	}
+	w.wantRequests(1, 2)
+
+	by := map[string]int{}
+	for _, r := range w.gh.Requests() {
+		by[r.Method]++
+	}
+	total := count{}
+	for i, c := range runs {
+		t.Logf("run %d: %d Agent Job API, %d preview API, %d GitHub requests", i+1, c.agent, c.preview, c.github)
+		total.agent, total.preview, total.github = total.agent+c.agent, total.preview+c.preview, total.github+c.github
+	}
+	t.Logf("one code pull request, opened and pushed three times: %d Agent Job API requests (%d create, %d follow-ups, %d reads), %d preview API requests, %d GitHub requests (%d GET, %d POST, %d PATCH)",
+		total.agent, w.api.Creates(), w.api.Messages(), w.api.Gets(), total.preview, total.github, by["GET"], by["POST"], by["PATCH"])
+	if total.agent != len(w.api.Requests()) || total.github != len(w.gh.Requests()) {
+		t.Errorf("the runs' counts do not add up")
+	}
+	if runs[3].preview != 0 || runs[3].agent != 1 {
+		t.Errorf("the push with nothing under paths cost %+v, want one read of the job and no preview", runs[3])
 	}
 }

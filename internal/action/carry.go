@@ -27,20 +27,21 @@ import (
 // run holds what the steps of one run share. What the run ends with is not
 // here: carryOut returns it as one Outcome.
 type run struct {
-	rc       runner.Context
-	deps     Deps
-	log      runlog.Log
-	out      *report.Outputs
-	start    time.Time
-	deadline time.Time // on deps.Clock: the end of the work, before the last words
-	cfg      inputs.Config
-	trig     *event.Trigger
-	thread   *conversation.Thread // nil when the run does not comment
-	answers  *answering           // what a run that continues its thread answers; nil for others
-	code     *code                // a code pull request's run; nil for others
-	hc       *httpclient.Client
-	docs     *ghclient.Client // with docs-token, once needed
-	reported bool             // finish has reported the outcome
+	rc        runner.Context
+	deps      Deps
+	log       runlog.Log
+	out       *report.Outputs
+	start     time.Time
+	deadline  time.Time // on deps.Clock: the end of the work, before the last words
+	cfg       inputs.Config
+	trig      *event.Trigger
+	thread    *conversation.Thread // nil when the run does not comment
+	answers   *answering           // what a run that continues its thread answers; nil for others
+	code      *code                // a code pull request's run; nil for others
+	hc        *httpclient.Client
+	docs      *ghclient.Client      // with docs-token, once needed
+	agentPull *ghclient.PullRequest // the agent's pull request, once read
+	reported  bool                  // finish has reported the outcome
 }
 
 // carryOut does what p says and returns how it went: it judges the run's

@@ -35,7 +35,7 @@ func (r *run) preview(ctx context.Context, gh *ghclient.Client, o *Outcome) {
 		r.logf("no preview: the branch of %s/%s#%d cannot be read without github-token", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number)
 		return
 	}
-	info, err := docs.PullRequest(ctx, pr.Owner, pr.Repo, pr.Number)
+	info, err := r.agentPR(ctx, docs, pr)
 	if err != nil {
 		r.log.Warning(fmt.Sprintf("no preview: could not read the branch of the pull request: %s", escape.Log(err.Error())))
 		return
@@ -82,4 +82,17 @@ func (r *run) docsGitHub(gh *ghclient.Client, owner, repo string) *ghclient.Clie
 		r.docs, _ = ghclient.New(r.hc.HTTPClient(httpclient.Repeatable), r.hc.HTTPClient(httpclient.Once), r.rc.APIURL, r.cfg.DocsToken)
 	}
 	return r.docs
+}
+
+// agentPR reads the agent's pull request pr once a run: the review request
+// wants its author, the preview its branch.
+func (r *run) agentPR(ctx context.Context, gh *ghclient.Client, pr prlink.PullRequest) (*ghclient.PullRequest, error) {
+	if r.agentPull != nil && r.agentPull.Number == pr.Number {
+		return r.agentPull, nil
+	}
+	info, err := gh.PullRequest(ctx, pr.Owner, pr.Repo, pr.Number)
+	if err == nil {
+		r.agentPull = info
+	}
+	return info, err
 }

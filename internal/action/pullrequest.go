@@ -93,7 +93,7 @@ func (r *run) requestReview(ctx context.Context, gh *ghclient.Client, pr prlink.
 	if len(reviewers) == 0 {
 		return
 	}
-	info, err := gh.PullRequest(ctx, pr.Owner, pr.Repo, pr.Number)
+	info, err := r.agentPR(ctx, gh, pr)
 	if err != nil {
 		r.log.Warning(fmt.Sprintf("could not request a review of pull request #%d: %s", pr.Number, escape.Log(err.Error())))
 		return
