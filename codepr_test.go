@@ -69,7 +69,7 @@ func newCodeWorld(t *testing.T, sc fakeapi.Scenario, pv fakepreview.Options, pat
 	w := &codeWorld{preview: fakepreview.New(pv)}
 	sc.Preview = w.preview
 	w.harness = newHarness(t, sc)
-	w.gh = w.withGitHub(fakegithub.Options{}, "pull_request", event)
+	w.gh = w.withGitHub(fakegithub.Options{OtherTokens: map[string][]string{"ghp_docs_token_0123456789": {"acme/handbook"}}}, "pull_request", event)
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1, Files: codeFiles})
 	w.vars["INPUT_PATHS"] = paths
 	w.vars["INPUT_PREVIEW"] = "true"
@@ -454,5 +454,57 @@ func TestCodePRCost(t *testing.T) {
 	}
 	if runs[3].preview != 0 || runs[3].agent != 1 {
 		t.Errorf("the push with nothing under paths cost %+v, want one read of the job and no preview", runs[3])
+	}
+}
+
+// TestDocsInAnotherRepository: the agent's pull request is in the docs
+// repository, which github-token cannot write to. Without docs-token the
+// backlink and the review request are skipped in one line; with it, they
+// are made there with that token, and github-token never goes there.
+func TestDocsInAnotherRepository(t *testing.T) {
+	t.Parallel()
+	const docsToken = "ghp_docs_token_0123456789"
+	for _, withToken := range []bool{false, true} {
+		t.Run(fmt.Sprint("docs-token ", withToken), func(t *testing.T) {
+			t.Parallel()
+			w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute, Repository: "https://github.com/acme/handbook"}, fakepreview.Options{}, "", codePR("opened", head1, nil))
+			w.gh.SeedPull(fakegithub.Pull{Repo: "acme/handbook", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001"})
+			if withToken {
+				w.vars["INPUT_DOCS-TOKEN"] = docsToken
+			}
+			if err := w.run(context.Background()); err != nil {
+				t.Fatalf("run: %v\n%s", err, w.stdout.String())
+			}
+			var there []fakegithub.Request
+			for _, r := range w.gh.Requests() {
+				if strings.Contains(r.Path, "/acme/handbook/") {
+					there = append(there, r)
+				}
+			}
+			if !withToken {
+				w.wantLog("::notice::no backlink on pull request acme/handbook#101: it is in another repository, which github-token cannot write to (set docs-token to a token that can)")
+				for _, r := range there {
+					if r.Method != "GET" {
+						t.Errorf("without docs-token, sent %s %s", r.Method, r.Path)
+					}
+				}
+				return
+			}
+			if c := w.gh.Comments(101); len(c) != 1 || !strings.Contains(c[0].Body, "<!-- agent-job-action:backlink -->") {
+				t.Errorf("comments on acme/handbook#101: %+v, want the backlink", c)
+			}
+			if pr, _ := w.gh.PullRequest("acme/handbook", 101); strings.Join(pr.Reviewers, ",") != "writer" {
+				t.Errorf("reviewers asked: %v, want the code pull request's author", pr.Reviewers)
+			}
+			for _, r := range there {
+				if r.Header.Get("Authorization") != "Bearer "+docsToken {
+					t.Errorf("%s %s without docs-token", r.Method, r.Path)
+				}
+			}
+			if strings.Contains(strings.Replace(w.stdout.String(), "::add-mask::"+docsToken, "", 1), docsToken) {
+				t.Errorf("docs-token in the log:\n%s", w.stdout.String())
+			}
+			w.wantLog("::add-mask::" + docsToken)
+		})
 	}
 }

@@ -65,6 +65,9 @@ type Options struct {
 	// other gets 404, as GitHub answers for a repository out of a token's
 	// reach. Empty means every repository.
 	Repos []string
+	// OtherTokens are more tokens the fake accepts, each with the
+	// repositories it can see (a docs repository's token, say).
+	OtherTokens map[string][]string
 	// Check, when set, judges every request the fake receives (method, the
 	// escaped path without the prefix, the raw query and the body) and
 	// returns what makes it invalid; what it returns is noted as
@@ -276,11 +279,17 @@ func (s *Server) catchAll(w http.ResponseWriter, r *http.Request) {
 func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		auth := r.Header.Get("Authorization")
+		repos := s.opt.Repos
 		if auth != "Bearer "+s.opt.Token && auth != "token "+s.opt.Token {
-			writeError(w, http.StatusUnauthorized, "Bad credentials")
-			return
+			token, _ := strings.CutPrefix(strings.TrimPrefix(auth, "Bearer "), "token ")
+			other, ok := s.opt.OtherTokens[token]
+			if !ok || token == "" {
+				writeError(w, http.StatusUnauthorized, "Bad credentials")
+				return
+			}
+			repos = other
 		}
-		if repo := r.PathValue("owner") + "/" + r.PathValue("repo"); len(s.opt.Repos) > 0 && !slices.ContainsFunc(s.opt.Repos, func(x string) bool { return strings.EqualFold(x, repo) }) {
+		if repo := r.PathValue("owner") + "/" + r.PathValue("repo"); len(repos) > 0 && !slices.ContainsFunc(repos, func(x string) bool { return strings.EqualFold(x, repo) }) {
 			writeError(w, http.StatusNotFound, "Not Found")
 			return
 		}
