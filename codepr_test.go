@@ -505,6 +505,16 @@ func TestDocsInAnotherRepository(t *testing.T) {
 				t.Errorf("docs-token in the log:\n%s", w.stdout.String())
 			}
 			w.wantLog("::add-mask::" + docsToken)
+
+			// The next run finds its backlink there, by docs-token's login.
+			w.moveHead(head1, head2, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+			w.setEvent("pull_request", push(head1, head2))
+			if err := w.run(context.Background()); err != nil {
+				t.Fatalf("push: %v\n%s", err, w.stdout.String())
+			}
+			if c := w.gh.Comments(101); len(c) != 1 || strings.Contains(w.stdout.String(), "no backlink") {
+				t.Errorf("after a push: %d comments on acme/handbook#101, want the one backlink\n%s", len(c), w.stdout.String())
+			}
 		})
 	}
 }

@@ -28,7 +28,12 @@ func TestDemo(t *testing.T) {
 		`line 8 of the new version`, "line 12 of the new version", `file "docs.json", line 21`,
 		"This run answers 3 requests together", "1 create, 1 follow-up,",
 		// Issue 26, item 2: the rate limit as documented, linked, polls not counted.
-		"counts the create and follow-ups, not these polls: https://github.com/agentjob/agent-job-action#limits"} {
+		"counts the create and follow-ups, not these polls: https://github.com/agentjob/agent-job-action#limits",
+		// Scene 4, docs follow code (issue 25, item 7): opened, then pushed.
+		"# 4. Docs follow code.", `- "src/limits.go" (modified, +2 -1)`, `- "src/retry.go" (added, +6 -0)`,
+		"the docs job of pull request #7 is job_0001", "🔎 Preview: https://acme-docs-agent-job-0001.mintlify.app",
+		"[image: Screenshot of the preview]", "docs / agent-job on b2c3d4e: success — Docs updated: preview ready",
+		"Agent Job API 1 create, 1 follow-up,"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, got)
 		}
@@ -38,6 +43,9 @@ func TestDemo(t *testing.T) {
 		if strings.Contains(got, markup) {
 			t.Errorf("demo output shows Markdown source %q:\n%s", markup, got)
 		}
+	}
+	if strings.Contains(got, "src/limits_test.go") || strings.Contains(got, "no backlink") || strings.Contains(got, "::warning") {
+		t.Errorf("scene 4 sent a file outside paths, or missed its backlink, or warned:\n%s", got)
 	}
 	if n := strings.Count(got, "skipped: an earlier run already sent this request to the agent, as its comment says: "); n != 2 {
 		t.Errorf("%d runs of the burst said their request was answered, want 2:\n%s", n, got)

@@ -72,7 +72,15 @@ func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, jo
 		text.SourceURL = r.rc.RunURL()
 	}
 	b := conversation.Backlink{GH: docs, Owner: pr.Owner, Repo: pr.Repo, Number: pr.Number, Redact: r.log.Redact}
-	if r.thread != nil && docs == gh {
+	switch {
+	case docs != gh:
+		// docs-token's login, which wrote the backlink of an earlier run,
+		// is learned from its 👀 on the pull request, as a run learns its
+		// own from the reaction to its request.
+		if rx, err := docs.AddReaction(ctx, pr.Owner, pr.Repo, int64(pr.Number), request.Event, "eyes"); err == nil {
+			b.Self = rx.By
+		}
+	case r.thread != nil:
 		b.Self = r.thread.Self()
 		if p.Answer.Owner == pr.Owner && p.Answer.Repo == pr.Repo && p.Answer.Number == pr.Number {
 			b.Comments = p.Answer.CommentCount

@@ -27,10 +27,12 @@ const (
 	project = "demo-project"
 )
 
-// Run prints three demo scenes to w: a workflow step with a prompt; a
+// Run prints four demo scenes to w: a workflow step with a prompt; a
 // maintainer's "/docs ..." comment on an issue; then that maintainer's
 // three comments on lines of the agent's pull request, which refine the
-// same job in one follow-up. Time is simulated: jobs of a few minutes take milliseconds.
+// same job in one follow-up; then a code pull request opened and pushed
+// to, whose docs follow it. Time is simulated: jobs of a few minutes take
+// milliseconds.
 func Run(ctx context.Context, deps action.Deps, w io.Writer) error {
 	dir, err := os.MkdirTemp("", "agent-job-action-demo")
 	if err != nil {
@@ -41,7 +43,10 @@ func Run(ctx context.Context, deps action.Deps, w io.Writer) error {
 	if err := d.step(ctx); err != nil {
 		return err
 	}
-	return d.conversation(ctx)
+	if err := d.conversation(ctx); err != nil {
+		return err
+	}
+	return d.codePR(ctx)
 }
 
 type demo struct {
@@ -64,6 +69,9 @@ func (d *demo) step(ctx context.Context) error {
 		"project-id": project,
 		"api-key":    key,
 		"base-url":   api.URL,
+		// With no GitHub token, the branch of the pull request cannot be
+		// read: scene 4 shows previews.
+		"preview": "false",
 	}}
 	if err := d.run(ctx, "step", clk, rc, true); err != nil {
 		return err
@@ -95,6 +103,7 @@ func (d *demo) conversation(ctx context.Context) error {
 			"base-url":       api.URL,
 			"github-token":   fakegithub.DefaultToken,
 			"trigger-phrase": "/docs",
+			"preview":        "false", // scene 4 shows previews
 		},
 	}
 	maintainer := map[string]any{"login": "maintainer", "type": "User"}
