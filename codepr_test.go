@@ -518,3 +518,35 @@ func TestDocsInAnotherRepository(t *testing.T) {
 		})
 	}
 }
+
+// TestCodePRJobTakesNoMore: when the pull request's job takes no more
+// messages (archived), a push starts a new job with the whole change, and
+// the comment says why.
+func TestCodePRJobTakesNoMore(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+	}
+	w.api.AddJob("job_0001", "archived")
+	w.moveHead(head1, head2, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+	w.setEvent("pull_request", push(head1, head2))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("push: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(2, 1)
+	w.wantOutputs(map[string]string{"job-id": "job_0002", "status": "completed"})
+	create := w.api.Requests()[len(w.api.Requests())-1]
+	for _, r := range w.api.Requests() {
+		if r.Method == "POST" && strings.HasSuffix(r.Path, "/job") {
+			create = r
+		}
+	}
+	if !strings.Contains(create.Prompt(), "The files it changes (2):") {
+		t.Errorf("the new job's prompt lacks the whole change under paths:\n%s", create.Prompt())
+	}
+	c := w.gh.Comments(7)
+	if len(c) != 1 || !strings.Contains(c[0].Body, "job=job_0002") || !strings.Contains(c[0].Body, "could not take a follow-up (HTTP 400), so this started a new job") {
+		t.Errorf("comments: %+v", c)
+	}
+}

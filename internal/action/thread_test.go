@@ -168,7 +168,7 @@ func TestRunInAThread(t *testing.T) {
 				t.Fatal(err)
 			}
 			in := map[string]string{"project-id": "proj", "api-key": key, "base-url": api.URL, "github-token": ghToken,
-				"trigger-phrase": "/docs", "required-permission": "write", "comment": "auto"}
+				"trigger-phrase": "/docs", "required-permission": "write", "comment": "auto", "preview": "false"}
 			for k, v := range tt.inputs {
 				in[k] = v
 			}
