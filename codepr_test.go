@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/testbed/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakegithub"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakepreview"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
 	"github.com/agentjob/agent-job-action/internal/testbed/previewspec"
 )
 

@@ -1,6 +1,7 @@
 // Package fakes groups the stand-ins for the services the action talks to:
-// a fake Agent Job API (fakeapi), a fake GitHub (fakegithub) and the named
-// faults either can be made to answer with (faults). They are in-process
+// a fake Agent Job API (fakeapi), a fake of its preview deployments
+// (fakepreview), a fake GitHub (fakegithub) and the named faults the Agent
+// Job API and GitHub fakes can be made to answer with (faults). They are in-process
 // HTTP servers that record what they receive.
 //
 // Tests use them, and so does `go run . demo`, which is why they live here

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
-	"github.com/agentjob/agent-job-action/internal/testbed/fakepreview"
 	"github.com/agentjob/agent-job-action/internal/testbed/previewspec"
 )
 

@@ -1,5 +1,6 @@
 // Package testbed groups what tests alone use: the golden-file helper,
-// GitHub's REST description and the checker built from it, a reader of
+// GitHub's REST description and the preview API's, the checkers built from
+// them, a reader of
 // action.yml's scalars, the cold-start benchmarks and the wall-clock lag
 // check. Nothing under it is part of the action, nor of its demo: only
 // tests and the measuring scripts import it. The fake services that tests
