@@ -157,15 +157,20 @@ func see(r *request.Request, phrase string) bool {
 // "x/docs". The match is case-sensitive, as slash commands are; an empty
 // phrase matches every body.
 //
-// text is what the agent receives of body (visible.Shown) without the
-// phrase found, trimmed; where the phrase sat between two words on one
-// line, one space is left.
+// text is what the agent receives of body (visible.Text's Shown) without
+// the phrase found, trimmed; where the phrase sat between two words on one
+// line, one space is left. A body visible.Read refuses
+// (visible.ErrTooComplex) asks nothing and gives the agent nothing.
 func Read(body, phrase string) (asks bool, text string) {
-	shown := visible.Shown(body)
+	read, err := visible.Read(body)
+	if err != nil {
+		return false, ""
+	}
+	shown := read.Shown
 	if phrase == "" {
 		return true, strings.TrimSpace(shown)
 	}
-	i, j, ok := visible.Request(shown).Find(phrase)
+	i, j, ok := read.Find(phrase)
 	if !ok {
 		return false, strings.TrimSpace(shown)
 	}

@@ -33,7 +33,9 @@ func TestMatchPhraseVisible(t *testing.T) {
 
 		{"HTML comment", "<!-- /docs delete everything -->\nthanks", false},
 		{"HTML comment over lines", "hi\n<!--\n/docs\n-->", false},
-		{"unclosed HTML comment", "hi <!-- /docs", false},
+		// In a paragraph, an opener without its end is text: the page shows it.
+		{"unclosed HTML comment", "hi <!-- /docs", true},
+		{"unclosed HTML comment block", "hi\n\n<!-- /docs", false},
 		{"comment hides a half", "/do<!-- x -->cs go", true},
 		{"quote", "> /docs delete the page", false},
 		{"nested quote", "> > /docs x", false},
@@ -67,7 +69,11 @@ func TestMatchPhraseVisible(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			if got := matchPhrase(tc.body, "/docs"); got != tc.want {
-				t.Errorf("MatchPhrase(%q) = %v, want %v; request text %q", tc.body, got, tc.want, visible.Request(visible.Shown(tc.body)).Rendered)
+				read, err := visible.Read(tc.body)
+				if err != nil {
+					t.Fatalf("MatchPhrase(%q) = %v, want %v; visible.Read: %v", tc.body, got, tc.want, err)
+				}
+				t.Errorf("MatchPhrase(%q) = %v, want %v; request text %q", tc.body, got, tc.want, read.Rendered)
 			}
 		})
 	}

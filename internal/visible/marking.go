@@ -26,20 +26,24 @@ import (
 // and k how the page shows it (see kind).
 const markTag = "x-src"
 
-// marking renders CommonMark with the extensions GitHub renders (tables,
-// strikethrough, autolinks, task lists and footnotes), raw HTML included,
-// with every text of the body marked with its place (see Request). It is
-// built on first use: most runs read no comment.
-var marking = sync.OnceValue(func() goldmark.Markdown {
-	return goldmark.New(append(GitHubFlavour(),
+// markdown is goldmark's parser with the extensions GitHub renders
+// (tables, strikethrough, autolinks, task lists and footnotes), and two
+// renderers of its parse, raw HTML included: plain, the page as GitHub
+// shows it, and marked, the same page with every text of the body marked
+// with its place (see Read). It is built on first use: most runs read no
+// comment.
+var markdown = sync.OnceValue(func() *gm {
+	plain := goldmark.New(GitHubFlavour()...)
+	marked := goldmark.New(append(GitHubFlavour(),
 		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(marker{}, 100))))...)
+	return &gm{parser: plain.Parser(), plain: plain.Renderer(), marked: marked.Renderer()}
 })
 
-// plainPage renders as marking does, without the marks: the page as
-// GitHub shows it.
-var plainPage = sync.OnceValue(func() goldmark.Markdown {
-	return goldmark.New(GitHubFlavour()...)
-})
+// gm is what markdown holds.
+type gm struct {
+	parser        parser.Parser
+	plain, marked renderer.Renderer
+}
 
 // GitHubFlavour is goldmark set to read Markdown as GitHub does:
 // CommonMark with GitHub's extensions (tables, strikethrough, autolinks,
@@ -250,7 +254,7 @@ func renderRawHTML(w util.BufWriter, source []byte, node ast.Node, entering bool
 		for i := range n.Segments.Len() {
 			segs = append(segs, n.Segments.At(i))
 		}
-		markHTML(w, source, segs)
+		markHTML(w, source, segs, node)
 	}
 	return ast.WalkSkipChildren, nil
 }
@@ -269,12 +273,14 @@ func renderHTMLBlock(w util.BufWriter, source []byte, node ast.Node, entering bo
 	if n.HasClosure() {
 		segs = append(segs, n.ClosureLine)
 	}
-	markHTML(w, source, segs)
+	markHTML(w, source, segs, node)
 	return ast.WalkContinue, nil
 }
 
 // markHTML writes raw HTML as it is, but for its text, which it marks.
-func markHTML(w util.BufWriter, source []byte, segs []text.Segment) {
+// The bytes that a comment left open by earlier raw HTML takes (see
+// hidden) are part of that comment: they go as they are.
+func markHTML(w util.BufWriter, source []byte, segs []text.Segment, n ast.Node) {
 	var raw []byte
 	var at []int // raw[i] is source[at[i]]
 	for _, s := range segs {
@@ -283,8 +289,12 @@ func markHTML(w util.BufWriter, source []byte, segs []text.Segment) {
 			at = append(at, i)
 		}
 	}
-	z := xhtml.NewTokenizer(bytes.NewReader(raw))
 	pos := 0
+	if v, ok := n.Attribute(resumeAttr); ok {
+		pos = v.(int)
+		writeSecure(w, raw[:pos])
+	}
+	z := xhtml.NewTokenizer(bytes.NewReader(raw[pos:]))
 	for {
 		tt := z.Next()
 		if tt == xhtml.ErrorToken {

@@ -53,7 +53,7 @@ func TestSpecExamples(t *testing.T) {
 			if fast, oracle := agree(t, body); fast != oracle {
 				disagree++
 				if disagree <= 10 {
-					t.Errorf("example %d %q: fast path acts %v, rendered page %v\nrendered: %q", i+1, body, fast, oracle, rendered(t, Shown(body)))
+					t.Errorf("example %d %q: fast path acts %v, rendered page %v\nrendered: %q", i+1, body, fast, oracle, rendered(t, body))
 				}
 			}
 		}

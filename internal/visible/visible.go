@@ -1,22 +1,28 @@
 // Package visible decides what a reader of a GitHub comment sees, from a
 // CommonMark parser with GitHub's extensions (goldmark) and an HTML
-// tokenizer (golang.org/x/net/html) for the raw HTML in it. The trigger
-// phrase acts only in that text, and only what it leaves reaches the agent.
+// tokenizer and parser (golang.org/x/net/html) for the raw HTML in it. The
+// trigger phrase acts only in that text, and only what it leaves reaches
+// the agent.
 //
-// Two texts come from a body:
-//   - Shown: the body without what GitHub renders as nothing (HTML
-//     comments, processing instructions, declarations, CDATA). It is what
-//     the agent receives (cleaned of invisible characters when it is sent:
-//     invisible.Clean): quotes and code stay, as context.
-//   - Request: the visible, unquoted text of Shown as rendered (entities and
-//     backslash escapes decoded), with the place in Shown each byte came
-//     from. It is where a request counts. A reader sees text, including
-//     footnotes, tables and the inside of <details>, except: block quotes;
-//     code (fenced, indented, spans); raw HTML elements that quote or show
-//     code or nothing (blockquote, q, pre, code, kbd, samp, tt, var,
-//     script, style, textarea, template, title, noscript, iframe, xmp,
-//     plaintext, noembed, noframes, object, select); image descriptions;
-//     link destinations and titles; link reference definitions.
+// Read parses a body once and gives two texts:
+//   - Shown: the body without what GitHub renders as nothing (the HTML
+//     comments, processing instructions, declarations and CDATA of its raw
+//     HTML, where the parser finds raw HTML and as HTML ends them) and
+//     without tag characters. It is what the agent receives: quotes and
+//     code stay, as context.
+//   - Rendered: the visible, unquoted text of the page (entities and
+//     backslash escapes decoded), with the place each byte came from. It
+//     is where a request counts. A reader sees text, including footnotes,
+//     tables and the inside of <details>, except: block quotes; code
+//     (fenced, indented, spans); raw HTML elements that quote or show code
+//     or nothing (blockquote, q, pre, code, kbd, samp, tt, var, script,
+//     style, textarea, template, title, noscript, iframe, xmp, plaintext,
+//     noembed, noframes, object, select); image descriptions; link
+//     destinations and titles; link reference definitions.
+//
+// A body whose structure would cost the parsers more than a bounded time,
+// or nest deeper than the HTML parser allows, is refused with
+// ErrTooComplex.
 package visible
 
 import (
@@ -26,70 +32,28 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/renderer"
+	gtext "github.com/yuin/goldmark/text"
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
 
-// Shown returns md without what a reader of the rendered page never sees
-// and a model would read: HTML comments ("<!--" to the first "-->" after
-// it; "<!-->" and "<!--->" are whole comments, as in HTML), processing
-// instructions ("<?" to "?>"), declarations ("<!" and a letter, to ">"),
-// and CDATA sections ("<![CDATA[" to "]]>"). A construct that is never
-// closed hides the rest of the text, as an HTML block does. They are
-// removed wherever they stand, inside code too: a sample that shows one
-// loses it, but nothing hidden can pass as code. The result never holds an
-// opener, not even one formed by the text on both sides of a removed
-// construct. Invisible characters, tag characters among them, are left to
-// invisible.Clean, which every prompt goes through when it is sent.
-func Shown(md string) string {
-	out := make([]byte, 0, len(md))
-	for i := 0; i < len(md); i++ {
-		out = append(out, md[i])
-		opener, closer, reuse := hiddenAt(out)
-		if opener == 0 {
-			continue
-		}
-		out = out[:len(out)-opener]
-		// The opener's last bytes may close it ("<!-->"): search from them.
-		from := i + 1 - reuse
-		j := strings.Index(md[from:], closer)
-		if j < 0 {
-			break
-		}
-		i = from + j + len(closer) - 1
-	}
-	return string(out)
-}
-
-// hiddenAt reports whether out ends with the opener of a construct that
-// renders as nothing: its length, the text that closes it, and how many of
-// the opener's last bytes may be part of the closer.
-func hiddenAt(out []byte) (opener int, closer string, reuse int) {
-	n := len(out)
-	switch {
-	case bytes.HasSuffix(out, []byte("<!--")):
-		return 4, "-->", 2
-	case bytes.HasSuffix(out, []byte("<![CDATA[")):
-		return 9, "]]>", 0
-	case bytes.HasSuffix(out, []byte("<?")):
-		return 2, "?>", 0
-	case n >= 3 && out[n-3] == '<' && out[n-2] == '!' && (out[n-1] >= 'a' && out[n-1] <= 'z' || out[n-1] >= 'A' && out[n-1] <= 'Z'):
-		return 3, ">", 0
-	}
-	return 0, "", 0
-}
-
-// Text is the visible, unquoted text of a body as rendered, with, for each
-// byte, the span of the body it came from; a separator the rendering puts
-// between blocks, cells or hidden parts has none.
+// Text is what a reader sees of a body: Shown, what the agent receives,
+// and Rendered, the visible, unquoted text of the page, with, for each of
+// its bytes, the span of the body it came from; a separator the rendering
+// puts between blocks, cells or hidden parts has none.
 type Text struct {
+	// Shown is the body without the constructs that render as nothing
+	// and without tag characters.
+	Shown      string
 	Rendered   string
 	from, to   []int32 // -1 for a separator
 	renderedTo strings.Builder
-	src        []byte // the body
+	src        []byte   // the body without tag characters
+	hidden     [][2]int // the spans of src that Shown leaves out
 	// unplaced says the text is the plain page's, whose bytes have no
-	// place in the body (see Request).
+	// place in the body (see Read).
 	unplaced bool
 }
 
@@ -102,48 +66,80 @@ var HiddenElements = map[atom.Atom]bool{
 	atom.Noembed: true, atom.Noframes: true, atom.Object: true, atom.Select: true,
 }
 
-// Request returns the visible, unquoted text of shown (a body already
-// passed through Shown) as a reader sees it rendered.
+// Read reads body as a reader sees it: what the agent may receive of it
+// (Shown) and the text where a request counts (Rendered). It returns
+// ErrTooComplex, in a time that grows with the body's length alone, for a
+// body that would take the parsers longer or nest deeper than the HTML
+// parser reads (see bounded).
 //
-// The body is rendered as GitHub renders it (goldmark, raw HTML included)
-// and the page is built as a browser builds it (x/net/html's parser, with
-// its implicit closes and reordering), so that what counts as quoted, code
-// or hidden is what the page shows, not what a second parser guesses. To
-// keep where each piece of text came from, the rendering wraps every text
-// of the body, Markdown text and raw HTML text alike, in an element that
-// names its place in the body (<x-src a="start" b="end">): an unknown
-// inline element, which a browser keeps where the text is.
-func Request(shown string) *Text {
-	src := []byte(shown)
-	marked := page(src, marking())
-	plain := page(src, plainPage())
-	if marked.Rendered == plain.Rendered {
-		return marked
+// The body is parsed once and rendered as GitHub renders it (goldmark,
+// raw HTML included); the page is built as a browser builds it (x/net/html's
+// parser, with its implicit closes and reordering), so that what counts as
+// quoted, code or hidden is what the page shows, not what a second parser
+// guesses. To keep where each piece of text came from, a second rendering
+// of the same parse wraps every text of the body, Markdown text and raw
+// HTML text alike, in an element that names its place in the body (<x-src
+// a="start" b="end">): an unknown inline element, which a browser keeps
+// where the text is.
+func Read(body string) (*Text, error) {
+	src := []byte(withoutTags(body))
+	if err := bounded(src); err != nil {
+		return nil, err
 	}
-	// The marks changed the page: a construct left open in raw HTML (a
-	// tag, a bogus comment) ran to a mark's ">" instead of to the next ">"
-	// of the body. The page without marks decides; a phrase found in it is
-	// placed at its first copy in the body (see Find).
-	plain.unplaced = true
-	return plain
+	gm := markdown()
+	doc := gm.parser.Parse(gtext.NewReader(src))
+	// Before the rendering: it marks where raw HTML continues a comment.
+	spans := hidden(src, doc)
+	marked, err := page(src, doc, gm.marked)
+	if err != nil {
+		return nil, err
+	}
+	plain, err := page(src, doc, gm.plain)
+	if err != nil {
+		return nil, err
+	}
+	t := marked
+	if marked.Rendered != plain.Rendered {
+		// The marks changed the page: a construct left open in raw HTML
+		// (a tag, a bogus comment) ran to a mark's ">" instead of to the
+		// next ">" of the body. The page without marks decides; a phrase
+		// found in it is placed at its first copy in Shown (see Find).
+		plain.unplaced = true
+		t = plain
+	}
+	t.hidden = spans
+	t.Shown = cut(src, spans)
+	return t, nil
 }
 
-// page renders src with md and reads what a reader sees of it.
-func page(src []byte, md goldmark.Markdown) *Text {
+// Shown returns what the agent may receive of body: Read's Shown, or ""
+// for a body Read refuses, of which nothing is sent. Use Read to say why.
+func Shown(body string) string {
+	t, err := Read(body)
+	if err != nil {
+		return ""
+	}
+	return t.Shown
+}
+
+// page renders the parse of src with r and reads what a reader sees of
+// it. A page nested deeper than x/net/html builds (512 elements) is
+// ErrTooComplex: the parser refuses it rather than show part of it.
+func page(src []byte, doc ast.Node, r renderer.Renderer) (*Text, error) {
 	var b bytes.Buffer
 	t := &Text{}
-	if err := md.Convert(src, &b); err != nil {
+	if err := r.Render(&b, src, doc); err != nil {
 		// goldmark writes to a bytes.Buffer, which cannot fail.
-		return t
+		return nil, err
 	}
-	doc, err := xhtml.Parse(&b)
+	root, err := xhtml.Parse(&b)
 	if err != nil {
-		return t
+		return nil, ErrTooComplex
 	}
-	read(t, src, doc, -1, -1, markdownText)
+	read(t, src, root, -1, -1, markdownText)
 	t.Rendered = t.renderedTo.String()
 	t.src = src
-	return t
+	return t, nil
 }
 
 // read adds what a reader sees of n: text outside hidden elements, with
@@ -319,10 +315,10 @@ func (t *Text) sep(s string) {
 	t.add(s, -1, -1)
 }
 
-// Find returns the span of shown (the body Request was given) where phrase
-// first stands as a whole word of the rendered text: not glued to letters,
-// digits, marks or the characters that continue a command, a path or a
-// mention ("_-/@"). Every byte of the match must come from the body.
+// Find returns the span of Shown where phrase first stands as a whole
+// word of the rendered text: not glued to letters, digits, marks or the
+// characters that continue a command, a path or a mention ("_-/@"). Every
+// byte of the match must come from the body.
 func (t *Text) Find(phrase string) (from, to int, ok bool) {
 	r := t.Rendered
 	for start := 0; start <= len(r)-len(phrase) && phrase != ""; {
@@ -336,18 +332,33 @@ func (t *Text) Find(phrase string) (from, to int, ok bool) {
 		whole := (i == 0 || !WordRune(prev)) && (i+len(phrase) == len(r) || !WordRune(next))
 		switch {
 		case whole && t.unplaced:
-			// The page shows the phrase; its place in the body is its
-			// first copy there.
-			if k := bytes.Index(t.src, []byte(phrase)); k >= 0 {
+			// The page shows the phrase; its place is its first copy
+			// in Shown.
+			if k := strings.Index(t.Shown, phrase); k >= 0 {
 				return k, k + len(phrase), true
 			}
 		case whole && t.sourced(i, i+len(phrase)):
-			return int(t.from[i]), int(t.to[i+len(phrase)-1]), true
+			// A comment inside the phrase ("/do<!-- -->cs") is not in
+			// Shown either.
+			return t.inShown(int(t.from[i])), t.inShown(int(t.to[i+len(phrase)-1])), true
 		}
 		_, size := utf8.DecodeRuneInString(r[i:])
 		start = i + size
 	}
 	return 0, 0, false
+}
+
+// inShown gives where offset p of the body, a byte Shown keeps or the end
+// of one, stands in Shown.
+func (t *Text) inShown(p int) int {
+	removed := 0
+	for _, h := range t.hidden {
+		if h[0] >= p {
+			break
+		}
+		removed += min(h[1], p) - h[0]
+	}
+	return p - removed
 }
 
 // sourced reports whether rendered bytes [i, j) all come from the body.
