@@ -204,7 +204,8 @@ func FuzzVisible(f *testing.F) {
 	f.Add("<div>\n<!-- a\n\n<!-- SECRET -->")
 	f.Fuzz(func(t *testing.T, md string) {
 		v := visible.Shown(md)
-		if !strings.Contains(md, "<!") && !strings.Contains(md, "<?") && !strings.ContainsFunc(md, func(r rune) bool { return r >= 0xE0000 && r <= 0xE007F }) && v != md {
+		// "</" and a character other than a letter opens a bogus comment.
+		if !strings.Contains(md, "<!") && !strings.Contains(md, "<?") && !strings.Contains(md, "</") && !strings.ContainsFunc(md, func(r rune) bool { return r >= 0xE0000 && r <= 0xE007F }) && v != md {
 			t.Fatalf("Shown(%q) = %q without hidden markup", md, v)
 		}
 		const secret = "SECRET"
