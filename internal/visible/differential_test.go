@@ -1,6 +1,7 @@
 package visible
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
+	xhtml "golang.org/x/net/html"
 )
 
 // Pieces of Markdown that random bodies are built from: block openers and
@@ -80,4 +82,134 @@ func FuzzDifferential(f *testing.F) {
 			t.Errorf("%q: fast path acts %v, rendered page %v\nrendered: %q", body, fast, oracle, rendered(t, body))
 		}
 	})
+}
+
+// Pieces of the comment-marker family: the openers and closers of what
+// HTML hides (comments, CDATA, declarations, processing instructions)
+// where a reader sees them, in code spans, fences, indented code, link
+// titles, quotes and text, and where they are raw HTML, in HTML blocks and
+// inline. Each "#" becomes a word of its own (q1q, q2q, …), so that where
+// each piece of text ends up can be told. Nothing in them is one of
+// GitHub's extensions.
+var (
+	markerBlocks = []string{"", "", "", "> ", "- ", "    ", "```\n", "~~~\n", "<div>\n", "</div>\n", "<p>\n",
+		"<!-- ", "<? ", "<![CDATA[ ", "<!X ", "<!DOCTYPE x>\n", "\n", "<pre>\n", "</pre>\n"}
+	markerInline = []string{phrase, phrase, " go", " ", " # ", "#", "`", "``", "<!--", "-->", "--!>", "<!-->", "<!--->",
+		"--", "-", "<![CDATA[", "]]>", "<!X", "<!x", "<!DOCTYPE ", "<?", "?>", ">", "<", "\"", "'", "[a](x \"",
+		"\")", "[a](x '", "')", "<span>", "</span>", "<q>", "</q>", "<b title=\"", "\">", "<code>", "</code>", "*",
+		"\\", "&lt;", "<div>", "</div>"}
+)
+
+// randomMarkerBody builds one body of the comment-marker family, and says
+// how many words it numbered.
+func randomMarkerBody(r *rand.Rand) (string, int) {
+	var b strings.Builder
+	words := 0
+	piece := func(s string) {
+		for _, c := range s {
+			if c == '#' {
+				words++
+				b.WriteString("q" + strconv.Itoa(words) + "q")
+				continue
+			}
+			b.WriteRune(c)
+		}
+	}
+	for range 1 + r.IntN(6) {
+		for range r.IntN(3) {
+			piece(markerBlocks[r.IntN(len(markerBlocks))])
+		}
+		for range 1 + r.IntN(8) {
+			piece(markerInline[r.IntN(len(markerInline))])
+		}
+		b.WriteString([]string{"\n", "\n", "\n\n"}[r.IntN(3)])
+	}
+	return b.String(), words
+}
+
+// shownWords checks Shown against a page of body: a word the page has
+// only in comments must not reach the agent, and a word the page shows as
+// text or in an attribute must. It returns what is wrong, "" when nothing.
+func shownWords(shown string, doc *xhtml.Node, words int) string {
+	seen, commented := map[string]bool{}, map[string]bool{}
+	for n := range doc.Descendants() {
+		switch n.Type {
+		case xhtml.TextNode:
+			markWords(seen, n.Data)
+		case xhtml.CommentNode:
+			markWords(commented, n.Data)
+		}
+		for _, a := range n.Attr {
+			markWords(seen, a.Val)
+		}
+	}
+	var wrong []string
+	for i := 1; i <= words; i++ {
+		w := "q" + strconv.Itoa(i) + "q"
+		switch in := strings.Contains(shown, w); {
+		case commented[w] && !seen[w] && in:
+			wrong = append(wrong, w+" is hidden but sent")
+		case seen[w] && !in:
+			wrong = append(wrong, w+" is shown but not sent")
+		}
+	}
+	return strings.Join(wrong, "; ")
+}
+
+// markWords adds the numbered words of s to m.
+func markWords(m map[string]bool, s string) {
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r != 'q' && (r < '0' || r > '9') }) {
+		for _, w := range strings.SplitAfter(f, "q") {
+			if len(w) > 2 && w[0] == 'q' && w[len(w)-1] == 'q' {
+				m[w] = true
+			}
+		}
+	}
+}
+
+// TestDifferentialMarkers holds the decision and Shown to goldmark's
+// page on random bodies of the comment-marker family
+// (DIFFERENTIAL_BODIES of them, 2,000 by default): the phrase acts as the
+// page shows it, and what the page holds only in comments, and nothing
+// else, is left out of what the agent receives.
+func TestDifferentialMarkers(t *testing.T) {
+	t.Parallel()
+	n := 2000
+	if v, err := strconv.Atoi(os.Getenv("DIFFERENTIAL_BODIES")); err == nil && v > 0 {
+		n = v
+	}
+	r := rand.New(rand.NewPCG(24, 9))
+	var actsOnHidden, missesVisible, shownWrong int
+	for i := range n {
+		body, words := randomMarkerBody(r)
+		read, err := Read(body)
+		if err != nil {
+			t.Fatalf("body %d %q: %v", i, body, err)
+		}
+		_, _, fast := read.Find(phrase)
+		var b bytes.Buffer
+		if err := pageRenderer.Convert([]byte(body), &b); err != nil {
+			t.Fatal(err)
+		}
+		doc, err := xhtml.Parse(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		oracle := actsInRendered(pageText(doc), phrase)
+		samePage(t, body)
+		switch {
+		case fast && !oracle:
+			actsOnHidden++
+		case !fast && oracle:
+			missesVisible++
+		}
+		wrong := shownWords(read.Shown, doc, words)
+		if wrong != "" {
+			shownWrong++
+		}
+		if (fast != oracle || wrong != "") && actsOnHidden+missesVisible+shownWrong <= 5 {
+			t.Errorf("body %d %q: acts %v, page %v; %s\nShown: %q", i, body, fast, oracle, wrong, read.Shown)
+		}
+	}
+	t.Logf("%d bodies: %d act on hidden text, %d miss a visible request, %d send hidden text or lose shown text", n, actsOnHidden, missesVisible, shownWrong)
 }

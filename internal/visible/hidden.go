@@ -5,140 +5,157 @@ import (
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 	xhtml "golang.org/x/net/html"
 )
 
-// hidden finds the spans of src that the page renders as nothing: the
-// comments, processing instructions, declarations and CDATA sections of
-// its raw HTML, as the parser found the raw HTML (HTML blocks and inline
-// raw HTML, not code, link titles or text) and as HTML ends them. An HTML
-// tokenizer reads each piece of raw HTML, so "<?" and "<![CDATA[" end at
-// the first ">", and a comment at "-->" or "--!>". A comment that a piece
-// leaves open runs on the page to the first "-->" or "--!>" of the raw
-// HTML after it, or to the end: the text between is hidden too. Any other
-// construct left open ends at the next ">" on the page, which is the
-// renderer's next tag, so it is hidden to the end of its piece. The spans
-// are in order and do not overlap.
-func hidden(src []byte, doc ast.Node) [][2]int {
-	var pieces [][][2]int
-	var nodes []ast.Node
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
+// pageWriter holds a page as a renderer writes it, with, for each byte,
+// where in the body it came from when it is the body's raw HTML (-1 for
+// the renderer's own markup and for Markdown text). A renderer writes to
+// it directly (it is a util.BufWriter), so that the node renderers of raw
+// HTML, placed and markHTML, find it.
+type pageWriter struct {
+	page []byte
+	at   []int32
+	// text says which bytes of the body's raw HTML the plain page reads
+	// as text (see tokens): markHTML marks those in the marked page.
+	text []bool
+}
+
+var _ util.BufWriter = (*pageWriter)(nil)
+
+func (p *pageWriter) Write(b []byte) (int, error) {
+	p.page = append(p.page, b...)
+	for range b {
+		p.at = append(p.at, -1)
+	}
+	return len(b), nil
+}
+
+func (p *pageWriter) WriteString(s string) (int, error) { return p.Write([]byte(s)) }
+func (p *pageWriter) WriteByte(c byte) error {
+	_, err := p.Write([]byte{c})
+	return err
+}
+func (p *pageWriter) WriteRune(r rune) (int, error) { return p.Write(utf8.AppendRune(nil, r)) }
+func (p *pageWriter) Available() int                { return 1 << 30 }
+func (p *pageWriter) Buffered() int                 { return 0 }
+func (p *pageWriter) Flush() error                  { return nil }
+
+// writeRaw writes the body's raw HTML segment s of src as goldmark does
+// (the spaces a tab stands for first, NUL as U+FFFD when secure), keeping
+// where each byte came from.
+func (p *pageWriter) writeRaw(src []byte, s text.Segment, secure bool) {
+	for range s.Padding {
+		_ = p.WriteByte(' ')
+	}
+	for i := s.Start; i < s.Stop; i++ {
+		if src[i] == 0 && secure {
+			p.page = append(p.page, "\uFFFD"...)
+			p.at = append(p.at, int32(i), int32(i), int32(i))
+			continue
 		}
-		switch n := n.(type) {
-		case *ast.RawHTML:
-			var p [][2]int
+		p.page = append(p.page, src[i])
+		p.at = append(p.at, int32(i))
+	}
+}
+
+// placed renders raw HTML exactly as goldmark's HTML renderer does with
+// raw HTML kept, into a pageWriter, which learns where each byte came
+// from.
+type placed struct{}
+
+func (placed) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindRawHTML, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			n := node.(*ast.RawHTML)
 			for i := range n.Segments.Len() {
-				s := n.Segments.At(i)
-				p = append(p, [2]int{s.Start, s.Stop})
+				w.(*pageWriter).writeRaw(source, n.Segments.At(i), false)
 			}
-			pieces, nodes = append(pieces, p), append(nodes, n)
-			return ast.WalkSkipChildren, nil
-		case *ast.HTMLBlock:
-			var p [][2]int
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	reg.Register(ast.KindHTMLBlock, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		n := node.(*ast.HTMLBlock)
+		switch {
+		case entering:
 			for i := range n.Lines().Len() {
-				s := n.Lines().At(i)
-				p = append(p, [2]int{s.Start, s.Stop})
+				w.(*pageWriter).writeRaw(source, n.Lines().At(i), true)
 			}
-			if n.HasClosure() {
-				p = append(p, [2]int{n.ClosureLine.Start, n.ClosureLine.Stop})
-			}
-			pieces, nodes = append(pieces, p), append(nodes, n)
+		case n.HasClosure():
+			w.(*pageWriter).writeRaw(source, n.ClosureLine, true)
 		}
 		return ast.WalkContinue, nil
 	})
-
-	var spans [][2]int
-	add := func(from, to int) {
-		if k := len(spans) - 1; k >= 0 && from <= spans[k][1] {
-			spans[k][1] = max(spans[k][1], to)
-			return
-		}
-		spans = append(spans, [2]int{from, to})
-	}
-	openComment := -1 // where a comment left open by an earlier piece starts
-	for k, p := range pieces {
-		raw, at := gather(src, p)
-		start := 0
-		if openComment >= 0 {
-			end, ok := commentEnd(raw)
-			if !ok {
-				nodes[k].SetAttribute(resumeAttr, len(raw))
-				continue
-			}
-			add(openComment, at[end-1]+1)
-			openComment, start = -1, end
-			nodes[k].SetAttribute(resumeAttr, end)
-		}
-		z := xhtml.NewTokenizer(bytes.NewReader(raw[start:]))
-		pos := start
-		for {
-			tt := z.Next()
-			if tt == xhtml.ErrorToken {
-				break
-			}
-			tok := z.Raw()
-			from := pos
-			pos += len(tok)
-			if tt != xhtml.CommentToken && tt != xhtml.DoctypeToken {
-				continue
-			}
-			switch {
-			case closed(tok):
-				add(at[from], at[pos-1]+1)
-			case bytes.HasPrefix(tok, []byte("<!--")):
-				openComment = at[from]
-			default:
-				add(at[from], at[pos-1]+1)
-			}
-		}
-	}
-	if openComment >= 0 {
-		add(openComment, len(src))
-	}
-	return spans
 }
 
-// resumeAttr names the attribute hidden sets on a piece of raw HTML whose
-// first bytes (its value) a comment opened before it takes: markHTML
-// writes them as they are, as the page's comment holds them.
-var resumeAttr = []byte("x-src-resume")
-
-// gather joins the spans of a piece of raw HTML, with where in src each
-// byte is.
-func gather(src []byte, p [][2]int) (raw []byte, at []int) {
-	for _, s := range p {
-		for i := s[0]; i < s[1]; i++ {
-			raw = append(raw, src[i])
-			at = append(at, i)
+// tokens reads the page as a browser's tokenizer does and finds, of the
+// body's raw HTML, what it reads as text (text, by place in the body) and
+// the spans of the body that it renders as nothing (hidden): comments,
+// processing instructions, declarations and CDATA, where the parser found
+// raw HTML and as HTML ends them ("<?" and "<![CDATA[" at the first ">",
+// a comment at "-->" or "--!>"), whatever tag, attribute or comment of
+// earlier raw HTML they continue. A comment that runs over Markdown text
+// hides that text too, from its start in the body to its end; one never
+// closed hides the rest of the body. The spans are in order and do not
+// overlap.
+func tokens(w *pageWriter, n int) (text []bool, hidden [][2]int) {
+	text = make([]bool, n)
+	z := xhtml.NewTokenizer(bytes.NewReader(w.page))
+	pos := 0
+	for {
+		tt := z.Next()
+		if tt == xhtml.ErrorToken {
+			return text, hidden
+		}
+		tok := z.Raw()
+		from := pos
+		pos += len(tok)
+		switch tt {
+		case xhtml.TextToken:
+			for _, a := range w.at[from:pos] {
+				if a >= 0 {
+					text[a] = true
+				}
+			}
+		case xhtml.CommentToken, xhtml.DoctypeToken:
+			// The page keeps the body's order.
+			first, last := -1, -1
+			for _, a := range w.at[from:pos] {
+				if a >= 0 && first < 0 {
+					first = int(a)
+				}
+				if a >= 0 {
+					last = int(a)
+				}
+			}
+			if first < 0 {
+				continue // the renderer writes none
+			}
+			end := last + 1
+			if pos == len(w.page) && !closed(tok) {
+				end = n
+			}
+			if k := len(hidden) - 1; k >= 0 && first <= hidden[k][1] {
+				hidden[k][1] = max(hidden[k][1], end)
+			} else {
+				hidden = append(hidden, [2]int{first, end})
+			}
 		}
 	}
-	return raw, at
 }
 
-// closed reports whether a comment or declaration token ends in the
-// piece: with ">" ("<!-->" and "<!--->" are whole comments), and a
-// comment with "-->" or "--!>".
+// closed reports whether a comment or declaration token is ended: with
+// ">" ("<!-->" and "<!--->" are whole comments), and a comment with "-->"
+// or "--!>".
 func closed(tok []byte) bool {
 	if !bytes.HasPrefix(tok, []byte("<!--")) {
 		return bytes.HasSuffix(tok, []byte(">"))
 	}
 	return string(tok) == "<!-->" || string(tok) == "<!--->" ||
 		len(tok) >= 7 && (bytes.HasSuffix(tok, []byte("-->")) || bytes.HasSuffix(tok, []byte("--!>")))
-}
-
-// commentEnd finds where a comment open before raw ends in it: after the
-// first "-->" or "--!>".
-func commentEnd(raw []byte) (int, bool) {
-	a, b := bytes.Index(raw, []byte("-->")), bytes.Index(raw, []byte("--!>"))
-	switch {
-	case a >= 0 && (b < 0 || a < b):
-		return a + 3, true
-	case b >= 0:
-		return b + 4, true
-	}
-	return 0, false
 }
 
 // cut returns src without the spans.

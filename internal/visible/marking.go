@@ -18,7 +18,6 @@ import (
 	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
-	xhtml "golang.org/x/net/html"
 )
 
 // markTag is the element that wraps each text of the body in the marked
@@ -29,11 +28,12 @@ const markTag = "x-src"
 // markdown is goldmark's parser with the extensions GitHub renders
 // (tables, strikethrough, autolinks, task lists and footnotes), and two
 // renderers of its parse, raw HTML included: plain, the page as GitHub
-// shows it, and marked, the same page with every text of the body marked
+// shows it (with where its raw HTML came from, see placed), and marked, the same page with every text of the body marked
 // with its place (see Read). It is built on first use: most runs read no
 // comment.
 var markdown = sync.OnceValue(func() *gm {
-	plain := goldmark.New(GitHubFlavour()...)
+	plain := goldmark.New(append(GitHubFlavour(),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(placed{}, 100))))...)
 	marked := goldmark.New(append(GitHubFlavour(),
 		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(marker{}, 100))))...)
 	return &gm{parser: plain.Parser(), plain: plain.Renderer(), marked: marked.Renderer()}
@@ -254,7 +254,7 @@ func renderRawHTML(w util.BufWriter, source []byte, node ast.Node, entering bool
 		for i := range n.Segments.Len() {
 			segs = append(segs, n.Segments.At(i))
 		}
-		markHTML(w, source, segs, node)
+		markHTML(w, source, segs)
 	}
 	return ast.WalkSkipChildren, nil
 }
@@ -273,54 +273,49 @@ func renderHTMLBlock(w util.BufWriter, source []byte, node ast.Node, entering bo
 	if n.HasClosure() {
 		segs = append(segs, n.ClosureLine)
 	}
-	markHTML(w, source, segs, node)
+	markHTML(w, source, segs)
 	return ast.WalkContinue, nil
 }
 
-// markHTML writes raw HTML as it is, but for its text, which it marks.
-// The bytes that a comment left open by earlier raw HTML takes (see
-// hidden) are part of that comment: they go as they are.
-func markHTML(w util.BufWriter, source []byte, segs []text.Segment, n ast.Node) {
-	var raw []byte
-	var at []int // raw[i] is source[at[i]]
+// markHTML writes raw HTML as it is, but for what the plain page reads
+// as text (see tokens), which it marks, one mark for each run that is
+// contiguous in the body (the lines of a block in a list or a quote are
+// not).
+func markHTML(w util.BufWriter, source []byte, segs []text.Segment) {
+	shown := w.(*pageWriter).text
+	var at []int // the bytes of the raw HTML, by place in the body; -1 for a space a tab stands for
 	for _, s := range segs {
+		for range s.Padding {
+			at = append(at, -1)
+		}
 		for i := s.Start; i < s.Stop; i++ {
-			raw = append(raw, source[i])
 			at = append(at, i)
 		}
 	}
-	pos := 0
-	if v, ok := n.Attribute(resumeAttr); ok {
-		pos = v.(int)
-		writeSecure(w, raw[:pos])
-	}
-	z := xhtml.NewTokenizer(bytes.NewReader(raw[pos:]))
-	for {
-		tt := z.Next()
-		if tt == xhtml.ErrorToken {
-			// What the tokenizer left (an unfinished tag) goes as it was.
-			writeSecure(w, raw[pos:])
-			return
-		}
-		tok := z.Raw()
-		start := pos
-		pos += len(tok)
-		if tt != xhtml.TextToken {
-			writeSecure(w, tok)
+	for i := 0; i < len(at); {
+		j := i + 1
+		if at[i] < 0 {
+			_ = w.WriteByte(' ')
+			i = j
 			continue
 		}
-		// One mark for each run of the text that is contiguous in the
-		// body (the lines of a block in a list or a quote are not).
-		for i := start; i < pos; {
-			j := i + 1
-			for j < pos && at[j] == at[j-1]+1 {
+		if !shown[at[i]] {
+			for j < len(at) && at[j] >= 0 && !shown[at[j]] {
 				j++
 			}
-			open(w, at[i], at[j-1]+1, htmlText)
-			writeSecure(w, raw[i:j])
-			_, _ = w.WriteString("</" + markTag + ">")
+			for _, k := range at[i:j] {
+				writeSecure(w, source[k:k+1])
+			}
 			i = j
+			continue
 		}
+		for j < len(at) && shown[at[j]] && at[j] == at[j-1]+1 {
+			j++
+		}
+		open(w, at[i], at[j-1]+1, htmlText)
+		writeSecure(w, source[at[i]:at[j-1]+1])
+		_, _ = w.WriteString("</" + markTag + ">")
+		i = j
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
+	gtext "github.com/yuin/goldmark/text"
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -17,7 +18,7 @@ var pageRenderer = goldmark.New(GitHubFlavour()...)
 
 // rendered is the oracle: the text a reader sees of body, computed from
 // the rendered page (goldmark's HTML, parsed into a DOM by x/net/html, as a
-// browser does) rather than from the parse Request walks.
+// browser does) rather than from the parse Read walks.
 func rendered(t testing.TB, body string) string {
 	t.Helper()
 	var b bytes.Buffer
@@ -28,6 +29,12 @@ func rendered(t testing.TB, body string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return pageText(doc)
+}
+
+// pageText is the text a reader sees of a page: its text outside hidden
+// elements and footnote marks, with separators where elements break it.
+func pageText(doc *xhtml.Node) string {
 	var out strings.Builder
 	sep := func(s string) {
 		cur := out.String()
@@ -101,7 +108,26 @@ func agree(t testing.TB, body string) (fast, oracle bool) {
 	}
 	_, _, fast = read.Find(phrase)
 	oracle = actsInRendered(rendered(t, withoutTags(body)), phrase)
+	samePage(t, withoutTags(body))
 	return fast, oracle
+}
+
+// samePage checks that the page Read tokenizes is goldmark's own.
+func samePage(t testing.TB, body string) {
+	t.Helper()
+	var want bytes.Buffer
+	if err := pageRenderer.Convert([]byte(body), &want); err != nil {
+		t.Fatal(err)
+	}
+	gm := markdown()
+	src := []byte(body)
+	got := &pageWriter{}
+	if err := gm.plain.Render(got, src, gm.parser.Parse(gtext.NewReader(src))); err != nil {
+		t.Fatal(err)
+	}
+	if string(got.page) != want.String() {
+		t.Errorf("%q: the page Read reads is\n%q\ngoldmark's is\n%q", body, got.page, want.String())
+	}
 }
 
 const phrase = "/docs"

@@ -32,8 +32,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/renderer"
 	gtext "github.com/yuin/goldmark/text"
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -88,13 +86,20 @@ func Read(body string) (*Text, error) {
 	}
 	gm := markdown()
 	doc := gm.parser.Parse(gtext.NewReader(src))
-	// Before the rendering: it marks where raw HTML continues a comment.
-	spans := hidden(src, doc)
-	marked, err := page(src, doc, gm.marked)
+	plainPage := &pageWriter{}
+	if err := gm.plain.Render(plainPage, src, doc); err != nil {
+		return nil, err
+	}
+	shown, spans := tokens(plainPage, len(src))
+	markedPage := &pageWriter{text: shown}
+	if err := gm.marked.Render(markedPage, src, doc); err != nil {
+		return nil, err
+	}
+	marked, err := page(src, markedPage.page)
 	if err != nil {
 		return nil, err
 	}
-	plain, err := page(src, doc, gm.plain)
+	plain, err := page(src, plainPage.page)
 	if err != nil {
 		return nil, err
 	}
@@ -122,17 +127,12 @@ func Shown(body string) string {
 	return t.Shown
 }
 
-// page renders the parse of src with r and reads what a reader sees of
-// it. A page nested deeper than x/net/html builds (512 elements) is
-// ErrTooComplex: the parser refuses it rather than show part of it.
-func page(src []byte, doc ast.Node, r renderer.Renderer) (*Text, error) {
-	var b bytes.Buffer
+// page reads what a reader sees of a page of src. A page nested deeper
+// than x/net/html builds (512 elements) is ErrTooComplex: the parser
+// refuses it rather than show part of it.
+func page(src, html []byte) (*Text, error) {
 	t := &Text{}
-	if err := r.Render(&b, src, doc); err != nil {
-		// goldmark writes to a bytes.Buffer, which cannot fail.
-		return nil, err
-	}
-	root, err := xhtml.Parse(&b)
+	root, err := xhtml.Parse(bytes.NewReader(html))
 	if err != nil {
 		return nil, ErrTooComplex
 	}
