@@ -4,11 +4,14 @@
 // internal/visible/crosscheck_conformance_test.go (go test -tags
 // conformance), with the packages of package-lock.json beside it.
 //
-// Input, on stdin: JSON lines {"i": N, "body": TEXT, "acts": BOOL}, body
-// being a body already passed through visible.Shown and acts the Go
-// package's decision. Output, on stdout: a JSON line for each body where
-// the decisions differ, {"i", "body", "acts", "other", "text"} (other is
-// this script's decision, text the visible text it read), then one line
+// Input, on stdin: JSON lines {"i": N, "body": TEXT, "acts": BOOL}, acts
+// being the Go package's decision, and for a body of the comment-marker
+// family also "shown" (what visible.Read sends the agent) and "words" (its
+// words are numbered q1q … qNq). Output, on stdout: a JSON line for each
+// body where the decisions differ or shown is wrong, {"i", "body", "acts",
+// "other", "text", "shown", "wrong"} (other is this script's decision,
+// text the visible text it read, wrong what shown holds that the page has
+// only in comments or lacks that the page shows), then one line
 // {"summary": {...}} with the counts.
 //
 // The page is built as internal/visible builds it: the body rendered to
@@ -79,6 +82,29 @@ function visibleText(html) {
   return out;
 }
 
+// shownWrong checks shown against the page as visible's shownWords does:
+// a numbered word the page has only in comments must not be in shown, one
+// it has in text or an attribute must.
+function shownWrong(html, shown, words) {
+  const seen = new Set(), commented = new Set();
+  const mark = (set, s) => { for (const w of s.match(/q[0-9]+q/g) || []) set.add(w); };
+  const walk = n => {
+    if (n.nodeName === '#text') mark(seen, n.value);
+    if (n.nodeName === '#comment') mark(commented, n.data);
+    for (const a of n.attrs || []) mark(seen, a.value);
+    for (const c of n.childNodes || []) walk(c);
+    if (n.content) walk(n.content); // a template's
+  };
+  walk(parse(html));
+  const wrong = [];
+  for (let i = 1; i <= words; i++) {
+    const w = `q${i}q`;
+    if (commented.has(w) && !seen.has(w) && shown.includes(w)) wrong.push(`${w} is hidden but sent`);
+    else if (seen.has(w) && !shown.includes(w)) wrong.push(`${w} is shown but not sent`);
+  }
+  return wrong.join('; ');
+}
+
 // wordRune is visible.WordRune.
 const wordRune = /^[\p{L}\p{Nd}\p{M}_\-/@]$/u;
 
@@ -99,20 +125,23 @@ function wholeWord(text, phrase) {
 const reader = new commonmark.Parser();
 const writer = new commonmark.HtmlRenderer({ safe: false });
 
-const summary = { bodies: 0, both: 0, neither: 0, goOnly: 0, commonmarkOnly: 0 };
+const summary = { bodies: 0, both: 0, neither: 0, goOnly: 0, commonmarkOnly: 0, shownWrong: 0 };
 const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {
   if (line.trim() === '') continue;
   const rec = JSON.parse(line);
-  const text = visibleText(writer.render(reader.parse(rec.body)));
+  const html = writer.render(reader.parse(rec.body));
+  const text = visibleText(html);
   const other = wholeWord(text, phrase);
+  const wrong = rec.words ? shownWrong(html, rec.shown || '', rec.words) : '';
   summary.bodies++;
   if (rec.acts && other) summary.both++;
   else if (!rec.acts && !other) summary.neither++;
-  else {
-    if (rec.acts) summary.goOnly++;
-    else summary.commonmarkOnly++;
-    process.stdout.write(JSON.stringify({ i: rec.i, body: rec.body, acts: rec.acts, other, text }) + '\n');
+  else if (rec.acts) summary.goOnly++;
+  else summary.commonmarkOnly++;
+  if (wrong) summary.shownWrong++;
+  if (rec.acts !== other || wrong) {
+    process.stdout.write(JSON.stringify({ i: rec.i, body: rec.body, acts: rec.acts, other, text, shown: rec.shown, wrong }) + '\n');
   }
 }
 process.stdout.write(JSON.stringify({ summary }) + '\n');

@@ -53,6 +53,8 @@ var adversarial = []struct {
 	{"comment openers", repeat("<!--", ""), false},
 	{"comments", repeat("<!-- a -->", ""), false},
 	{"processing instructions", repeat("<?", ""), false},
+	{"empty processing instructions", repeat("<?>", ""), false},
+	{"empty processing instructions on lines", repeat("<?>\n", ""), false},
 	{"bare addresses", repeat("www.a ", ""), false},
 	{"headings", repeat("# a\n", ""), false},
 	{"unclosed html blocks", repeat("<div>\n\n", ""), true},

@@ -20,10 +20,15 @@ import (
 // it fails; it never skips.
 const CrosscheckEnv = "COMMONMARK_CROSSCHECK"
 
-// crosscheckBodies is how many random bodies are generated; about one in
-// four has none of the extensions commonmark.js lacks and is compared
-// (127,340 of 500,000, in about 10 s).
+// crosscheckBodies is how many random bodies of the general family are
+// generated; about one in four has none of the extensions commonmark.js
+// lacks and is compared (127,340 of 500,000). As many of the
+// comment-marker family, which has none, are compared too.
 const crosscheckBodies = 500000
+
+// crosscheckMarkerBodies is how many bodies of the comment-marker family
+// (randomMarkerBody) are compared.
+const crosscheckMarkerBodies = 100000
 
 var (
 	// githubOnly finds what GitHub renders with an extension CommonMark
@@ -31,6 +36,11 @@ var (
 	// tables (|), strikethrough (~~), footnotes ([^) and autolinks of a
 	// bare address (www., https://). A body with one is not compared.
 	githubOnly = regexp.MustCompile(`\||~~|\[\^|www\.|https://`)
+	// lowercaseDeclaration is "<!" and a small letter: a declaration
+	// for CommonMark 0.31 (commonmark.js), text for goldmark and for
+	// cmark-gfm (0.29, which GitHub renders with), as "<!" needs a capital
+	// letter there. A body with one is not compared.
+	lowercaseDeclaration = regexp.MustCompile(`<![a-z]`)
 	// destination is an address where CommonMark takes it as one too: in
 	// a link's destination or a link reference definition.
 	destination = regexp.MustCompile(`\]\(https://[^\s()]*\)|\[ref\]: https://\S*`)
@@ -39,7 +49,9 @@ var (
 // TestCrosscheckCommonmarkJS holds the decision to a page another
 // implementation builds: random bodies without GitHub's extensions,
 // seeded so that a failure repeats, rendered by commonmark.js and read by
-// crosscheck.mjs as Request reads goldmark's page. Any disagreement
+// crosscheck.mjs as Read reads goldmark's page. For bodies of the
+// comment-marker family it holds Shown to that page too: a word the page
+// has only in comments is not sent, one it shows is. Any disagreement
 // fails, with the body.
 func TestCrosscheckCommonmarkJS(t *testing.T) {
 	t.Parallel()
@@ -53,27 +65,48 @@ func TestCrosscheckCommonmarkJS(t *testing.T) {
 	}
 
 	type record struct {
-		I    int    `json:"i"`
-		Body string `json:"body"` // Shown(body)
-		Acts bool   `json:"acts"`
+		I     int    `json:"i"`
+		Body  string `json:"body"`
+		Acts  bool   `json:"acts"`
+		Shown string `json:"shown,omitempty"`
+		Words int    `json:"words,omitempty"` // numbered words of the marker family
 	}
 	r := rand.New(rand.NewPCG(18, 31))
+	markers := rand.New(rand.NewPCG(18, 32))
 	var in bytes.Buffer
 	enc := json.NewEncoder(&in)
 	bodies := map[int]string{}
-	var acts int
-	for i := range crosscheckBodies {
-		body := randomBody(r)
-		shown := Shown(body)
-		if githubOnly.MatchString(destination.ReplaceAllString(shown, "")) {
+	var acts, general, declarations int
+	for i := range crosscheckBodies + crosscheckMarkerBodies {
+		var body string
+		var words int
+		if i < crosscheckBodies {
+			body = randomBody(r)
+			if githubOnly.MatchString(destination.ReplaceAllString(body, "")) {
+				continue
+			}
+			general++
+		} else {
+			body, words = randomMarkerBody(markers)
+		}
+		if lowercaseDeclaration.MatchString(body) {
+			declarations++
 			continue
 		}
-		_, _, ok := Request(shown).Find(phrase)
+		read, err := Read(body)
+		if err != nil {
+			t.Fatalf("body %d %q: %v", i, body, err)
+		}
+		_, _, ok := read.Find(phrase)
 		if ok {
 			acts++
 		}
 		bodies[i] = body
-		if err := enc.Encode(record{I: i, Body: shown, Acts: ok}); err != nil {
+		rec := record{I: i, Body: body, Acts: ok}
+		if words > 0 {
+			rec.Shown, rec.Words = read.Shown, words
+		}
+		if err := enc.Encode(rec); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -88,7 +121,7 @@ func TestCrosscheckCommonmarkJS(t *testing.T) {
 	}
 
 	var summary struct {
-		Bodies, Both, Neither, GoOnly, CommonmarkOnly int
+		Bodies, Both, Neither, GoOnly, CommonmarkOnly, ShownWrong int
 	}
 	var disagree int
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -98,6 +131,7 @@ func TestCrosscheckCommonmarkJS(t *testing.T) {
 			record
 			Other   bool            `json:"other"`
 			Text    string          `json:"text"`
+			Wrong   string          `json:"wrong"`
 			Summary json.RawMessage `json:"summary"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
@@ -111,7 +145,7 @@ func TestCrosscheckCommonmarkJS(t *testing.T) {
 		}
 		disagree++
 		if disagree <= 10 {
-			t.Errorf("body %d %q: acts %v, commonmark.js page %v\ncommonmark.js text: %q", d.I, bodies[d.I], d.Acts, d.Other, d.Text)
+			t.Errorf("body %d %q: acts %v, commonmark.js page %v; %s\ncommonmark.js text: %q\nShown: %q", d.I, bodies[d.I], d.Acts, d.Other, d.Wrong, d.Text, d.Shown)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -120,9 +154,9 @@ func TestCrosscheckCommonmarkJS(t *testing.T) {
 	if summary.Bodies != len(bodies) {
 		t.Fatalf("%s read %d bodies of %d (no summary?)", script, summary.Bodies, len(bodies))
 	}
-	t.Logf("%d bodies, %d without GitHub's extensions; %d act here; commonmark.js agrees on %d acting and %d not; %d act only here, %d only with commonmark.js",
-		crosscheckBodies, len(bodies), acts, summary.Both, summary.Neither, summary.GoOnly, summary.CommonmarkOnly)
+	t.Logf("%d bodies of the general family, %d without GitHub's extensions, and %d of the comment-marker family; %d bodies with a lowercase declaration left out; %d act here; commonmark.js agrees on %d acting and %d not; %d act only here, %d only with commonmark.js; %d send a word its page hides or lose one it shows",
+		crosscheckBodies, general, crosscheckMarkerBodies, declarations, acts, summary.Both, summary.Neither, summary.GoOnly, summary.CommonmarkOnly, summary.ShownWrong)
 	if disagree > 0 {
-		t.Errorf("%d of %d bodies: %d act on what commonmark.js's page hides, %d miss what it shows", disagree, len(bodies), summary.GoOnly, summary.CommonmarkOnly)
+		t.Errorf("%d of %d bodies: %d act on what commonmark.js's page hides, %d miss what it shows, %d send a word it hides or lose one it shows", disagree, len(bodies), summary.GoOnly, summary.CommonmarkOnly, summary.ShownWrong)
 	}
 }

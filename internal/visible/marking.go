@@ -49,12 +49,14 @@ type gm struct {
 // CommonMark with GitHub's extensions (tables, strikethrough, autolinks,
 // task lists and footnotes), raw HTML kept, and a closing tag of pre,
 // script or style alone on a line starting an HTML block (closingTagBlock),
-// and a table ending where another block starts (tableEnds).
+// "<?>" in text not closing itself (instruction), and a table ending where
+// another block starts (tableEnds).
 func GitHubFlavour() []goldmark.Option {
 	return []goldmark.Option{
 		goldmark.WithExtensions(extension.GFM, extension.Footnote),
 		goldmark.WithParserOptions(
 			parser.WithBlockParsers(util.Prioritized(closingTagBlock{parser.NewHTMLBlockParser()}, 899)),
+			parser.WithInlineParsers(util.Prioritized(instruction{}, 350)),
 			parser.WithASTTransformers(util.Prioritized(tableEnds{}, 100)),
 		),
 		goldmark.WithRendererOptions(ghtml.WithUnsafe()),
@@ -91,6 +93,52 @@ func (b closingTagBlock) Open(parent ast.Node, reader text.Reader, pc parser.Con
 
 // CanInterruptParagraph is false: see Open.
 func (closingTagBlock) CanInterruptParagraph() bool { return false }
+
+// instruction reads "<?>" in a paragraph as CommonMark, cmark-gfm and
+// commonmark.js do: a processing instruction runs from "<?" to the first
+// "?>" after it, so "<?>" does not close itself. goldmark looks for "?>"
+// from the "<" and takes "<?>" for a whole instruction, which the page
+// then hides. Every other "<" is left to goldmark's parsers (raw HTML,
+// autolinks). A "<?>" with no "?>" after it in the paragraph is text; the
+// first such failure is kept, so that many of them cost one search.
+type instruction struct{}
+
+// instructionScanned is the context key of how far a search for "?>"
+// read without finding it.
+var instructionScanned = parser.NewContextKey()
+
+func (instruction) Trigger() []byte { return []byte{'<'} }
+
+func (instruction) Parse(_ ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	first, start := block.PeekLine()
+	if !bytes.HasPrefix(first, []byte("<?>")) {
+		return nil
+	}
+	if scanned, _ := pc.Get(instructionScanned).(int); start.Start < scanned {
+		// An earlier search read past this one's start: no "?>" follows.
+		block.Advance(1)
+		return ast.NewTextSegment(start.WithStop(start.Start + 1))
+	}
+	savedLine, savedSegment := block.Position()
+	node := ast.NewRawHTML()
+	for from := 3; ; from = 0 {
+		line, segment := block.PeekLine()
+		if line == nil {
+			break
+		}
+		if i := bytes.Index(line[from:], []byte("?>")); i >= 0 {
+			node.Segments.Append(segment.WithStop(segment.Start + from + i + 2))
+			block.Advance(from + i + 2)
+			return node
+		}
+		node.Segments.Append(segment)
+		pc.Set(instructionScanned, segment.Stop)
+		block.AdvanceLine()
+	}
+	block.SetPosition(savedLine, savedSegment)
+	block.Advance(1)
+	return ast.NewTextSegment(start.WithStop(start.Start + 1))
+}
 
 // tableEnds ends a table where GitHub's cmark-gfm does: there a table
 // ends where another block starts, while goldmark builds tables from a
@@ -309,7 +357,7 @@ func markHTML(w util.BufWriter, source []byte, segs []text.Segment) {
 			i = j
 			continue
 		}
-		for j < len(at) && shown[at[j]] && at[j] == at[j-1]+1 {
+		for j < len(at) && at[j] == at[j-1]+1 && shown[at[j]] {
 			j++
 		}
 		open(w, at[i], at[j-1]+1, htmlText)

@@ -211,6 +211,15 @@ func TestAgreesWithRenderer(t *testing.T) {
 		{"a <!X /docs go>", false},
 		{"<div>\n<!-- a\n\n/docs go\n\n-->\n", false},
 		{"<div>\n<!-- a\n\n/docs go\n\n<div>-->/docs x</div>", true},
+		// "<?>" does not close itself: an instruction runs to the next "?>".
+		// (goldmark took "<?>" for one, hidden, which glued "/docs" to "x").
+		{"/docs<?>x", true},
+		{"/docs<?>\nx", true},
+		{"/docs<?>x ?>", false}, // the page hides "<?>" alone: "/docsx"
+		{"a <?>\n/docs go ?> b", true},
+		// A tab that a list item takes part of: its other columns are
+		// spaces on the page.
+		{"- a\n\n\t<div>\n\t/docs go\n", true},
 		// A bogus comment left open in one HTML block runs, on the page, to
 		// the next block's ">": the page decides, marks or not.
 		// The body's own marks, with places out of its bounds or on hidden
