@@ -63,15 +63,25 @@ func GitHubFlavour() []goldmark.Option {
 	}
 }
 
-// closingTagBlock starts an HTML block at a line that is only a closing
-// tag of pre, script or style (CommonMark's start condition 7), as cmark,
-// commonmark.js and GitHub's cmark-gfm do: the text after it up to a blank
-// line is raw HTML, so "</pre>" then "> /docs go" shows the ">" and
-// "</pre>" then an unclosed tag hides the rest. goldmark reads the spec's
-// exception for those names as covering their closing tags too, and makes
-// a paragraph of the line. Every other line is left to goldmark's own HTML
-// block parser (the embedded one), which also continues and closes the
-// block.
+// closingTagBlock starts HTML blocks of CommonMark's type 7 (a line that
+// is only a complete tag) where GitHub's cmark-gfm does and goldmark does
+// not:
+//   - at a line that is only a closing tag of pre, script or style, as
+//     cmark, commonmark.js and cmark-gfm do: the text after it up to a
+//     blank line is raw HTML, so "</pre>" then "> /docs go" shows the ">"
+//     and "</pre>" then an unclosed tag hides the rest. goldmark reads the
+//     spec's exception for those names as covering their closing tags too,
+//     and makes a paragraph of the line.
+//   - at such a line after a paragraph of a block quote or list item that
+//     the line does not continue (a lazy continuation line, "> a" then
+//     "</span>"): cmark-gfm (cmark's blocks.c) lets a type 7 block start
+//     wherever the container it would go in is not a paragraph, so the
+//     quote ends there; goldmark, as the spec and commonmark.js, continues
+//     the quoted paragraph.
+//
+// Like every type 7 block, it does not interrupt a paragraph it continues.
+// Every other line is left to goldmark's own HTML block parser (the
+// embedded one), which also continues and closes the block.
 type closingTagBlock struct{ parser.BlockParser }
 
 // closingTagLine is compiled on first use: most runs read no comment.
@@ -80,9 +90,20 @@ var closingTagLine = sync.OnceValue(func() *regexp.Regexp {
 })
 
 func (b closingTagBlock) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	last := pc.LastOpenedBlock().Node
+	if ast.IsParagraph(last) && last.Parent() == parent {
+		return nil, parser.NoChildren
+	}
 	line, segment := reader.PeekLine()
-	// Like every type 7 block, it cannot interrupt a paragraph.
-	if !closingTagLine().Match(line) || ast.IsParagraph(pc.LastOpenedBlock().Node) {
+	lazy := ast.IsParagraph(last)
+	switch {
+	case closingTagLine().Match(line):
+	case lazy && htmlTagLine().Match(bytes.TrimRight(line, "\r\n")):
+		// The types that interrupt a paragraph are goldmark's to open.
+		if node, state := b.BlockParser.Open(parent, reader, pc); node != nil {
+			return node, state
+		}
+	default:
 		return nil, parser.NoChildren
 	}
 	node := ast.NewHTMLBlock(ast.HTMLBlockType7)
@@ -91,8 +112,9 @@ func (b closingTagBlock) Open(parent ast.Node, reader text.Reader, pc parser.Con
 	return node, parser.NoChildren
 }
 
-// CanInterruptParagraph is false: see Open.
-func (closingTagBlock) CanInterruptParagraph() bool { return false }
+// CanInterruptParagraph is true so that Open sees lazy continuation
+// lines; it refuses to interrupt a paragraph it would continue.
+func (closingTagBlock) CanInterruptParagraph() bool { return true }
 
 // instruction reads "<?>" in a paragraph as CommonMark, cmark-gfm and
 // commonmark.js do: a processing instruction runs from "<?" to the first

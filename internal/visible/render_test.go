@@ -162,6 +162,15 @@ func TestAgreesWithRenderer(t *testing.T) {
 		{"</style>\n\n> /docs go", false},
 		{"text\n</pre>\n> /docs go", false}, // it cannot interrupt a paragraph
 		{"    </pre>\n> /docs go", false},   // indented code, then a quote
+		// A line that is only a tag ends a quote or list item whose
+		// paragraph it would lazily continue, as in cmark-gfm.
+		{"> a\n</pre>\n/docs go", true},
+		{"> a\n</span>\n/docs go", true},
+		{"* a\n</span>\n/docs go", true},
+		{"> > a\n> </span>\n/docs go", true},
+		{"> a\n<q>\n/docs go", false},
+		{"> a\n<q> x\n/docs go", false}, // not only a tag: lazy, quoted
+		{"a\n<q>\n/docs go", false},     // a paragraph it continues: quoted inline
 		// A table ends where another block starts, as in cmark-gfm: a line
 		// indented as code or holding only an HTML tag is not one more row.
 		{"| a |\n|---|\n| x |\n    /docs go", false},
