@@ -142,7 +142,7 @@ func TestCrosscheckCmarkGFM(t *testing.T) {
 			t.Errorf("body %d %q: acts %v, cmark-gfm's page %v; %s\nShown: %q", i, bodies[i].text, v.acts, v.page, v.wrong, shownOf(bodies[i].text))
 		}
 	}
-	for f, family := range []string{"comment-marker family, read alike by CommonMark 0.29 and 0.31", "comment-marker family, read otherwise by 0.29", "general family"} {
+	for f, family := range []string{"comment-marker family, read alike by CommonMark 0.29 and 0.31", "comment-marker family, read otherwise by 0.29 or with an escaped quote", "general family"} {
 		t.Logf("%s: %d bodies; %d act where cmark-gfm's page shows no request, %d miss one it shows; %d send a word it hides or lose one it shows",
 			family, count[f], hiddenActs[f], missed[f], wrong[f])
 	}
@@ -157,8 +157,9 @@ func TestCrosscheckCmarkGFM(t *testing.T) {
 // goldmark and commonmark.js follow: an inline comment "<!-->" or
 // "<!--->", or one whose text holds "--" or ends with "-" (0.31 reads them
 // as HTML does, 0.29 as text); a declaration whose name is not followed by
-// a space ("<!X>", "<!X<q>": 0.31 reads a declaration, 0.29 text). Such a
-// body is not compared.
+// a space ("<!X>", "<!X<q>": 0.31 reads a declaration, 0.29 text). It
+// also reports a backslash before a quote (escapedQuote), where cmark-gfm
+// 0.29.0.gfm.6 departs from CommonMark. Such a body is not compared.
 func commonMark029(body string) bool {
 	for i := strings.Index(body, "<!--"); i >= 0; {
 		rest := body[i+4:]
@@ -174,8 +175,13 @@ func commonMark029(body string) bool {
 		}
 		i += 4 + j
 	}
-	return declarationName.MatchString(body)
+	return declarationName.MatchString(body) || escapedQuote.MatchString(body)
 }
+
+// escapedQuote is a backslash before a quote: cmark-gfm 0.29.0.gfm.6 may
+// end a link title there ("[a](x 'q \\')" has the title "q \\"), which
+// CommonMark reads as an escaped quote.
+var escapedQuote = regexp.MustCompile(`\\["']`)
 
 // declarationName is a declaration's name followed by what 0.29 does not
 // allow after it.
