@@ -179,7 +179,7 @@ func commonMark029(body string) bool {
 }
 
 // escapedQuote is a backslash before a quote: cmark-gfm 0.29.0.gfm.6 may
-// end a link title there ("[a](x 'q \\')" has the title "q \\"), which
+// end a link title there ("[a](x 'q \')" has the title "q \"), which
 // CommonMark reads as an escaped quote.
 var escapedQuote = regexp.MustCompile(`\\["']`)
 
