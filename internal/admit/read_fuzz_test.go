@@ -205,7 +205,7 @@ func FuzzVisible(f *testing.F) {
 	f.Fuzz(func(t *testing.T, md string) {
 		v := visible.Shown(md)
 		// "</" and a character other than a letter opens a bogus comment.
-		if !strings.Contains(md, "<!") && !strings.Contains(md, "<?") && !strings.Contains(md, "</") && !strings.ContainsFunc(md, func(r rune) bool { return r >= 0xE0000 && r <= 0xE007F }) && v != md {
+		if !strings.Contains(md, "<!") && !strings.Contains(md, "<?") && !strings.Contains(md, "</") && v != md {
 			t.Fatalf("Shown(%q) = %q without hidden markup", md, v)
 		}
 		const secret = "SECRET"

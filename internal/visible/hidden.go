@@ -168,24 +168,3 @@ func cut(src []byte, spans [][2]int) string {
 	}
 	return string(append(out, src[last:]...))
 }
-
-// withoutTags returns s without Unicode tag characters (U+E0000 to
-// U+E007F), which no font draws.
-func withoutTags(s string) string {
-	var out []byte
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r >= 0xE0000 && r <= 0xE007F {
-			if out == nil {
-				out = append(make([]byte, 0, len(s)), s[:i]...)
-			}
-		} else if out != nil {
-			out = append(out, s[i:i+size]...)
-		}
-		i += size
-	}
-	if out == nil {
-		return s
-	}
-	return string(out)
-}

@@ -7,9 +7,9 @@
 // Read parses a body once and gives two texts:
 //   - Shown: the body without what GitHub renders as nothing (the HTML
 //     comments, processing instructions, declarations and CDATA of its raw
-//     HTML, where the parser finds raw HTML and as HTML ends them) and
-//     without tag characters. It is what the agent receives: quotes and
-//     code stay, as context.
+//     HTML, where the parser finds raw HTML and as HTML ends them). It is
+//     what the agent receives (cleaned of invisible characters when it is
+//     sent: invisible.Clean): quotes and code stay, as context.
 //   - Rendered: the visible, unquoted text of the page (entities and
 //     backslash escapes decoded), with the place each byte came from. It
 //     is where a request counts. A reader sees text, including footnotes,
@@ -43,12 +43,12 @@ import (
 // puts between blocks, cells or hidden parts has none.
 type Text struct {
 	// Shown is the body without the constructs that render as nothing
-	// and without tag characters.
+	// (invisible characters are left to invisible.Clean).
 	Shown      string
 	Rendered   string
 	from, to   []int32 // -1 for a separator
 	renderedTo strings.Builder
-	src        []byte   // the body without tag characters
+	src        []byte   // the body
 	hidden     [][2]int // the spans of src that Shown leaves out
 	// unplaced says the text is the plain page's, whose bytes have no
 	// place in the body (see Read).
@@ -80,7 +80,7 @@ var HiddenElements = map[atom.Atom]bool{
 // a="start" b="end">): an unknown inline element, which a browser keeps
 // where the text is.
 func Read(body string) (*Text, error) {
-	src := []byte(withoutTags(body))
+	src := []byte(body)
 	if err := bounded(src); err != nil {
 		return nil, err
 	}
