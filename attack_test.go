@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 )
@@ -203,4 +206,57 @@ func TestBatchPromptIsBounded(t *testing.T) {
 	j := w.post(12, false, next)
 	w.run(j[0])
 	checkOnce(t, w.sent(), append(big, next), 4)
+}
+
+// TestParseIsNoWeapon (item 8): a body whose structure makes a Markdown
+// parser work hard is no weapon. An outsider's is never parsed: their
+// permission is read first, and refuses them. A maintainer's is refused
+// within a bound, in one line, never hung on. Either in a thread holds up
+// no later run. The time each run took is logged, not asserted.
+func TestParseIsNoWeapon(t *testing.T) {
+	t.Parallel()
+	heavy := "/docs " + strings.Repeat("[a](", 16380)
+	for _, tt := range []struct {
+		who, want string
+		fails     bool
+	}{
+		{"stranger", "skipped: stranger has none permission on acme/docs", false},
+		{"writer", "::error::the comment is too complex to read safely", true},
+	} {
+		t.Run(tt.who, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+			gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment(tt.who, heavy))
+			start := time.Now()
+			err := h.run(context.Background())
+			t.Logf("%s's comment decided in %s", tt.who, time.Since(start).Round(time.Millisecond))
+			if (err != nil) != tt.fails || !strings.Contains(h.stdout.String(), tt.want) {
+				t.Errorf("run: %v, log:\n%s\nwant %q", err, h.stdout.String(), tt.want)
+			}
+			if strings.Count(h.stdout.String(), "\n") > 4 {
+				t.Errorf("more than one line of refusal:\n%s", h.stdout.String())
+			}
+			if len(h.api.Requests()) != 0 || gh.CommentsCreated() != 0 || len(gh.Reactions()) != 0 {
+				t.Errorf("a refused comment sent or wrote something")
+			}
+		})
+	}
+	t.Run("in a thread", func(t *testing.T) {
+		t.Parallel()
+		w := newWorld(t)
+		first := w.post(12, false, request{who: "writer", body: "/docs document the limits", send: "document the limits"})
+		w.run(first[0])
+		ids := w.post(12, false,
+			request{who: "stranger", body: heavy},
+			request{who: "writer", body: "/docs deep\n\n" + strings.Repeat(">", 200) + " x", hidden: "deep"},
+			request{who: "writer", body: "/docs and the SLA", send: "and the SLA"},
+		)
+		start := time.Now()
+		log := w.run(ids[2])
+		t.Logf("the run after them took %s", time.Since(start).Round(time.Millisecond))
+		if !strings.Contains(log, "left out: the comment by writer") || !strings.Contains(log, "too complex to read safely") {
+			t.Errorf("the maintainer's heavy comment is not left out with its reason:\n%s", log)
+		}
+		checkOnce(t, w.sent(), []request{{send: "document the limits"}, {send: "and the SLA"}, {hidden: "[a]("}}, 2)
+	})
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
+	"github.com/agentjob/agent-job-action/internal/visible"
 )
 
 // run holds what the steps of one run share. What the run ends with is not
@@ -191,15 +192,25 @@ func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *Ou
 	switch d.Verdict {
 	case admit.Refused, admit.Unseen:
 		return "", r.skip(d.Skip(p.Rules, p.Own, r.trig.Owner, r.trig.Repo))
-	case admit.Empty:
+	case admit.Empty, admit.TooComplex:
 		o.invalid = true
-		return "", o.fail(ctx, fmt.Errorf("the %s holds no instruction besides the trigger phrase: write what the agent should do after %s", noun(p.Own), escape.Log(p.Rules.Phrase)))
+		return "", o.fail(ctx, unread(d, p))
 	}
 	if p.Check != nil {
 		r.logf("%s has %s permission (%s needed): acting on the %s event",
 			escape.Log(p.Own.Author), escape.Log(level), p.Rules.Required, escape.Log(r.trig.Event))
 	}
 	return level, nil
+}
+
+// unread is the error of a run whose own request, admitted to ask, holds
+// nothing it can send: only the phrase, or text too complex to read
+// safely. The person who asked fixes it.
+func unread(d admit.Decision, p plan.Plan) error {
+	if d.Verdict == admit.TooComplex {
+		return fmt.Errorf("the %s is %w", noun(p.Own), visible.ErrTooComplex)
+	}
+	return fmt.Errorf("the %s holds no instruction besides the trigger phrase: write what the agent should do after %s", noun(p.Own), escape.Log(p.Rules.Phrase))
 }
 
 // noun names what the run's own request is, as its author wrote it.
@@ -332,8 +343,8 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *Outcome {
 		switch d.Verdict {
 		case admit.Refused, admit.Unseen:
 			return r.skip(d.Skip(p.Rules, p.Own, r.trig.Owner, r.trig.Repo))
-		case admit.Empty:
-			return &Outcome{invalid: true, Err: fmt.Errorf("the %s holds no instruction besides the trigger phrase: write what the agent should do after %s", noun(p.Own), escape.Log(p.Rules.Phrase))}
+		case admit.Empty, admit.TooComplex:
+			return &Outcome{invalid: true, Err: unread(d, p)}
 		}
 	}
 	var send []*request.Request

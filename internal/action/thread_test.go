@@ -102,6 +102,14 @@ func TestRunInAThread(t *testing.T) {
 			log:   "::error::the comment holds no instruction besides the trigger phrase: write what the agent should do after /docs",
 		},
 		{
+			name: "a writer's comment too complex to read safely: refused in one line, nothing written",
+			event: func(seeded) (string, map[string]any) {
+				return commentEvent("writer", "/docs add a page "+strings.Repeat("[a](", 16370))
+			},
+			end: Invalid,
+			log: "::error::the comment is too complex to read safely",
+		},
+		{
 			name:   "the workflow's prompt: the comment only triggers it",
 			inputs: map[string]string{"prompt": "Fix the typos.", "required-permission": "read"},
 			event: func(seeded) (string, map[string]any) {

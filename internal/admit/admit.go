@@ -45,6 +45,9 @@ const (
 	Unseen
 	// Empty: nothing besides the phrase, where an instruction is needed.
 	Empty
+	// TooComplex: the text is past what can be read safely within a
+	// bound (visible.ErrTooComplex): it is refused, never hung on.
+	TooComplex
 )
 
 // Decision is a verdict and the facts it rests on.
@@ -67,12 +70,24 @@ func (ru Rules) Judge(r *request.Request, level string) Decision {
 		d.Verdict = Refused
 	case r.Kind == request.Event:
 		// The event is the request; its text is read for the prompt only.
-	case !read(r, ru.Phrase):
-		d.Verdict = Unseen
-	case ru.Instruction && !hasInstruction(r):
-		d.Verdict = Empty
+	default:
+		d.Verdict = ru.read(r)
 	}
 	return d
+}
+
+// read reads r's text, and its lines', and judges what a reader sees.
+func (ru Rules) read(r *request.Request) Verdict {
+	asks, err := read(r, ru.Phrase)
+	switch {
+	case err != nil:
+		return TooComplex
+	case !asks:
+		return Unseen
+	case ru.Instruction && !hasInstruction(r):
+		return Empty
+	}
+	return Admitted
 }
 
 // Permitted reports whether r's author may ask at all, before any of r's
@@ -106,6 +121,8 @@ func (d Decision) Reason(ru Rules) string {
 		return d.Level + " permission; required-permission is " + ru.Required
 	case Empty:
 		return "no instruction besides the trigger phrase"
+	case TooComplex:
+		return "too complex to read safely"
 	}
 	return ""
 }
@@ -131,21 +148,25 @@ func (d Decision) Skip(ru Rules, r *request.Request, owner, repo string) string 
 	return ""
 }
 
-// read reads r's body once: whether a reader sees the phrase in it, and
-// what the agent receives of it (r.Text), which it keeps with r.
-func read(r *request.Request, phrase string) bool {
-	asks := see(r, phrase)
+// read reads r's body once, and its lines': whether a reader sees the
+// phrase in it, and what the agent receives of it (r.Text), which it keeps
+// with r. A text past the bound of what can be read safely is an error, in
+// r or in a line of its review.
+func read(r *request.Request, phrase string) (bool, error) {
+	asks, err := see(r, phrase)
 	for _, l := range r.Lines {
-		see(l, phrase)
+		if _, lerr := see(l, phrase); lerr != nil && err == nil {
+			err = lerr
+		}
 	}
-	return asks
+	return asks, err
 }
 
 // see parses r's body, once, and keeps its text.
-func see(r *request.Request, phrase string) bool {
-	asks, text := Read(r.Body, phrase)
+func see(r *request.Request, phrase string) (bool, error) {
+	asks, text, err := Read(r.Body, phrase)
 	r.Text, r.Seen = text, true
-	return asks
+	return asks, err
 }
 
 // Read parses body once and reports whether phrase is a whole word of the
@@ -159,22 +180,23 @@ func see(r *request.Request, phrase string) bool {
 //
 // text is what the agent receives of body (visible.Text's Shown) without
 // the phrase found, trimmed; where the phrase sat between two words on one
-// line, one space is left. A body visible.Read refuses
-// (visible.ErrTooComplex) asks nothing and gives the agent nothing.
-func Read(body, phrase string) (asks bool, text string) {
+// line, one space is left. A body past the bound of what can be read
+// safely is visible.ErrTooComplex, read no further: it asks nothing and
+// gives the agent nothing.
+func Read(body, phrase string) (asks bool, text string, err error) {
 	read, err := visible.Read(body)
 	if err != nil {
-		return false, ""
+		return false, "", err
 	}
 	shown := read.Shown
 	if phrase == "" {
-		return true, strings.TrimSpace(shown)
+		return true, strings.TrimSpace(shown), nil
 	}
 	i, j, ok := read.Find(phrase)
 	if !ok {
-		return false, strings.TrimSpace(shown)
+		return false, strings.TrimSpace(shown), nil
 	}
-	return true, strip(shown, i, j)
+	return true, strip(shown, i, j), nil
 }
 
 // strip is shown without the phrase at [i, j), trimmed. Where the phrase

@@ -56,6 +56,12 @@ func TestJudge(t *testing.T) {
 			r: &request.Request{Key: request.Key{Kind: request.Review, ID: 5}, Author: "ann", Body: "/docs",
 				Lines: []*request.Request{{Key: request.Key{Kind: request.Line, ID: 6}, Body: "shorter <!-- x -->"}}},
 			verdict: Admitted, read: true},
+		{name: "a text past what can be read safely is refused, not hung on", rules: rules, r: comment("ann", strings.Repeat("[a](", 16384)+" /docs x"), level: "write",
+			verdict: TooComplex, read: true, reason: "too complex to read safely"},
+		{name: "so is a review with such a line comment", rules: rules, level: "write",
+			r: &request.Request{Key: request.Key{Kind: request.Review, ID: 5}, Author: "ann", Body: "/docs fix",
+				Lines: []*request.Request{{Key: request.Key{Kind: request.Line, ID: 6}, Body: strings.Repeat(">", 65536) + " x"}}},
+			verdict: TooComplex, read: true, text: "fix", reason: "too complex to read safely"},
 		{name: "an event is judged by who caused it; its text is not read", rules: rules, level: "write",
 			r:       &request.Request{Key: request.Key{Kind: request.Event, ID: 5}, Author: "ann", Title: "T", Body: "<!-- x --> body"},
 			verdict: Admitted},
@@ -71,7 +77,7 @@ func TestJudge(t *testing.T) {
 				t.Errorf("read %v, text %q; want %v, %q", tt.r.Seen, tt.r.Text, tt.read, tt.text)
 			}
 			got := d.Skip(tt.rules, tt.r, "acme", "docs")
-			if acts := tt.verdict == Admitted || tt.verdict == Empty; !strings.Contains(got, tt.skip) || (got == "") != acts {
+			if acts := tt.verdict == Admitted || tt.verdict == Empty || tt.verdict == TooComplex; !strings.Contains(got, tt.skip) || (got == "") != acts {
 				t.Errorf("Skip() = %q, want it to hold %q", got, tt.skip)
 			}
 			if got := d.Reason(tt.rules); got != tt.reason && !(tt.reason == "" && tt.verdict == Unseen) {

@@ -228,12 +228,12 @@ func FuzzVisible(f *testing.F) {
 }
 
 func matchPhrase(body, phrase string) bool {
-	asks, _ := admit.Read(body, phrase)
+	asks, _, _ := admit.Read(body, phrase)
 	return asks
 }
 
 func stripPhrase(body, phrase string) string {
-	_, text := admit.Read(body, phrase)
+	_, text, _ := admit.Read(body, phrase)
 	return text
 }
 

@@ -82,11 +82,11 @@ func TestStripPhrase(t *testing.T) {
 // matchPhrase and stripPhrase are Read's two answers, as the tests ask
 // for them.
 func matchPhrase(body, phrase string) bool {
-	asks, _ := Read(body, phrase)
+	asks, _, _ := Read(body, phrase)
 	return asks
 }
 
 func stripPhrase(body, phrase string) string {
-	_, text := Read(body, phrase)
+	_, text, _ := Read(body, phrase)
 	return text
 }

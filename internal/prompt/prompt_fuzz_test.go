@@ -67,7 +67,7 @@ func FuzzPrompt(f *testing.F) {
 		switch {
 		case commentID != 0:
 			var asks bool
-			if asks, text = admit.Read(comment, phrase); !asks {
+			if asks, text, _ = admit.Read(comment, phrase); !asks {
 				text = ""
 			}
 		case number != 0:
