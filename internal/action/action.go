@@ -33,6 +33,9 @@ type Deps struct {
 	RequestTimeout time.Duration
 	// Transport carries the HTTP requests; nil is the default transport.
 	Transport http.RoundTripper
+	// Heartbeat replaces runlog.Heartbeat (tests that build the binary);
+	// zero is the default.
+	Heartbeat time.Duration
 }
 
 // Streams are where a run writes: its log, in the face main chose for its

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -150,7 +151,7 @@ func (r *run) wait(ctx context.Context, api *agentapi.Client, gh *ghclient.Clien
 		Schedule: r.schedule(),
 		Deadline: r.deadline,
 		Observer: &observer{r: r, ctx: ctx, o: o},
-		Beat:     runlog.Heartbeat,
+		Beat:     cmp.Or(r.deps.Heartbeat, runlog.Heartbeat),
 	}
 	res, err := w.Wait(ctx, job)
 	r.log.EndGroup()
