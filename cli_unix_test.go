@@ -109,8 +109,12 @@ func TestCLIKeyFromStdinInterruptible(t *testing.T) {
 			pr.Close()
 			if tt.sig != 0 {
 				// Long enough for the program to have installed its signal
-				// handlers (the first thing main does) and to be reading.
-				time.Sleep(500 * time.Millisecond)
+				// handlers (the first thing main does) and to be reading, on
+				// a loaded machine too: 500 ms was not, under a load of 20
+				// on two CPUs. Go's runtime catches every signal from the
+				// start, so nothing outside the program tells when main's
+				// own handler is in place.
+				time.Sleep(2 * time.Second)
 				if err := cmd.Process.Signal(tt.sig); err != nil {
 					t.Fatal(err)
 				}
