@@ -3,14 +3,17 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
+	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/testbed/previewspec"
 )
 
@@ -548,5 +551,29 @@ func TestCodePRJobTakesNoMore(t *testing.T) {
 	c := w.gh.Comments(7)
 	if len(c) != 1 || !strings.Contains(c[0].Body, "job=job_0002") || !strings.Contains(c[0].Body, "could not take a follow-up (HTTP 400), so this started a new job") {
 		t.Errorf("comments: %+v", c)
+	}
+}
+
+// TestCodePRCancelledWithoutComment: with comment: false, a code pull
+// request's run that is cancelled while it waits (a workflow cancelled,
+// SIGTERM) still leaves its head commit a final status, in the last
+// moments it keeps for it: a pending one would hold up a required check
+// until the next push.
+func TestCodePRCancelledWithoutComment(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Hour, Clock: clock.Real{}}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_COMMENT"] = "false"
+	w.env.Clock = clock.Real{}
+	w.env.Schedule = poll.Fixed(20 * time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// The second poll cancels the run.
+	w.api.FailOn(3, func(http.ResponseWriter, *http.Request) bool { cancel(); return false })
+	if err := w.run(ctx); err == nil {
+		t.Fatalf("run succeeded after cancellation:\n%s", w.stdout.String())
+	}
+	got := w.statuses()
+	if len(got) < 2 || !strings.Contains(got[0], " pending: ") || !strings.Contains(got[len(got)-1], " failure: ") {
+		t.Errorf("statuses = %q, want pending, then a failure the cancellation left\n%s", got, w.stdout.String())
 	}
 }

@@ -163,9 +163,10 @@ func (r *run) execute(ctx context.Context) (End, error) {
 	}
 
 	// The timeout is a hard deadline for the whole step. A run that comments
-	// keeps the last moments of it for the comment's final edit.
+	// or sets a commit status keeps the last moments of it for the
+	// comment's final edit and the status.
 	work := cfg.Timeout
-	if p.Answer != nil {
+	if p.Answer != nil || p.Code != nil {
 		work -= min(lastWords, cfg.Timeout/10)
 	}
 	r.deadline = r.start.Add(work)

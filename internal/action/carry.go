@@ -278,20 +278,15 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 			break
 		}
 		job, err = r.message(ctx, api, text, o, target)
-		var f *httpclient.Failure
-		if err != nil && errors.As(err, &f) && f.Kind == httpclient.Refused && (f.Status == http.StatusBadRequest || f.Status == http.StatusNotFound) {
+		if f, ok := takesNoMessages(err); ok {
 			r.logf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))
-			o.Note = fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.",
-				conversation.JobRef(target), f.Status)
+			if err := r.standIn(o, target, f); err != nil {
+				return nil, err
+			}
 			stand := text
 			if r.trig.IsPR {
 				o.Note += " It may open a new pull request."
 				stand = prompt.Update(r.prTarget(ctx, api, gh, target), text)
-			}
-			// job-id named the refused job until now.
-			o.JobID, o.FollowUp = "", false
-			if err := r.out.JobID(""); err != nil {
-				return nil, err
 			}
 			job, err = r.create(ctx, api, stand)
 		}
@@ -307,6 +302,23 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 	}
 	r.show(ctx, o, conversation.Working)
 	return job, nil
+}
+
+// takesNoMessages reports whether err is the API refusing a follow-up
+// because the job takes no more (400, 404): a new job stands in for it.
+func takesNoMessages(err error) (*httpclient.Failure, bool) {
+	var f *httpclient.Failure
+	ok := errors.As(err, &f) && f.Kind == httpclient.Refused && (f.Status == http.StatusBadRequest || f.Status == http.StatusNotFound)
+	return f, ok
+}
+
+// standIn forgets the refused job old before a new one stands in for it:
+// the outcome and the job-id output, which named it, no longer do, and the
+// comment says why.
+func (r *run) standIn(o *Outcome, old string, f *httpclient.Failure) error {
+	o.Note = fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.", conversation.JobRef(old), f.Status)
+	o.JobID, o.FollowUp = "", false
+	return r.out.JobID("")
 }
 
 func (r *run) create(ctx context.Context, api *agentapi.Client, text string) (*agentapi.Job, error) {

@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/codepr"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
-	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/request"
@@ -96,13 +94,13 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	o.stage = stageStart
 	if earlier != nil {
 		job, err = r.message(ctx, api, prompt.CodePushPrompt(about, changes.Files, changes.Rewritten), o, earlier.JobID)
-		var f *httpclient.Failure
-		if err != nil && errors.As(err, &f) && f.Kind == httpclient.Refused && (f.Status == http.StatusBadRequest || f.Status == http.StatusNotFound) {
+		if f, ok := takesNoMessages(err); ok {
 			// The job takes no more messages (archived, failed, gone): a new
 			// one stands in for it, with the whole change.
 			r.logf("job %s cannot take a follow-up (%s); starting a new job with the pull request's whole change", escape.Log(earlier.JobID), escape.Log(f.Error()))
-			o.Note = fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.", conversation.JobRef(earlier.JobID), f.Status)
-			o.JobID, o.FollowUp = "", false
+			if err := r.standIn(o, earlier.JobID, f); err != nil {
+				return nil, o.fail(ctx, err)
+			}
 			if changes, err = codepr.Read(ctx, gh, pr, "", r.cfg.Paths); err != nil {
 				return nil, o.fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err))
 			}

@@ -22,12 +22,13 @@ const lastWords = 1500 * time.Millisecond
 func (r *run) finish(ctx context.Context, o *Outcome) error {
 	r.reported = true
 	runErr := r.explain(o)
+	if ctx.Err() != nil {
+		// The last words: the comment's final edit and the commit status.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lastWords)
+		defer cancel()
+	}
 	if r.thread != nil && (o.Skipped == "" || r.thread.URL() != "") {
-		if ctx.Err() != nil {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lastWords)
-			defer cancel()
-		}
 		r.thread.Show(ctx, r.final(o, runErr))
 	}
 	if r.code != nil && (o.Skipped == "" || r.code.noChange) {

@@ -378,7 +378,8 @@ func Judge(batch []*request.Request, own request.Key, rules admit.Rules, permiss
 			v.Send = append(v.Send, r)
 			continue
 		}
-		if r.Unread {
+		if r.Unread || slices.ContainsFunc(r.Lines, func(l *request.Request) bool { return l.Unread }) {
+			// A review waits whole when a line of it was not read.
 			v.Later = append(v.Later, Left{r, "not read: the thread holds more text than one run reads"})
 			continue
 		}

@@ -203,6 +203,23 @@ func TestJudge(t *testing.T) {
 	}
 }
 
+// TestJudgeWaitsForUnreadText: a request whose text the run did not keep
+// waits for a later run, and so does a review a line of which was not
+// kept: sent without it, the line would be recorded as sent.
+func TestJudgeWaitsForUnreadText(t *testing.T) {
+	t.Parallel()
+	line := &request.Request{Key: key(request.Line, 7), Author: "writer", Unread: true, ReviewID: 5, At: at(1)}
+	review := &request.Request{Key: key(request.Review, 5), Author: "writer", Body: "/docs fix these", At: at(1), Lines: []*request.Request{line}}
+	unread := &request.Request{Key: key(request.Comment, 6), Author: "writer", Unread: true, At: at(2)}
+	own := comment(9, 3, "writer", "/docs mine")
+	read := 0
+	v := Judge([]*request.Request{review, unread, own}, own.Key, admit.Rules{Phrase: "/docs", Required: "write", Instruction: true},
+		func(string) (string, error) { read++; return "write", nil })
+	if keys(v.Send) != "c9" || len(v.Left) != 0 || len(v.Later) != 2 || read != 0 {
+		t.Errorf("sent %q, %d left, %d later after %d permission reads; want c9, r5 and c6 later, no read", keys(v.Send), len(v.Left), len(v.Later), read)
+	}
+}
+
 // TestJudgeBoundsLookups: a run reads at most MaxAuthors permissions; the
 // requests of the people past them wait for the next run.
 func TestJudgeBoundsLookups(t *testing.T) {

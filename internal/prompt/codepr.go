@@ -81,9 +81,9 @@ func changes(what string, files []*ghclient.File) string {
 	var list, patches, left []string
 	budget := MaxPatchBytes
 	for _, f := range files {
-		item := "- " + strconv.Quote(f.Name) + " (" + f.Status
+		item := "- " + quoted(f.Name) + " (" + f.Status
 		if f.Previous != "" {
-			item += ", from " + strconv.Quote(f.Previous)
+			item += ", from " + quoted(f.Previous)
 		}
 		item += fmt.Sprintf(", +%d -%d", f.Additions, f.Deletions)
 		switch {
@@ -93,9 +93,9 @@ func changes(what string, files []*ghclient.File) string {
 			item += ", no diff from GitHub"
 		case len(f.Patch) <= budget:
 			budget -= len(f.Patch)
-			patches = append(patches, strconv.Quote(f.Name)+":\n"+fence("diff", f.Patch))
+			patches = append(patches, quoted(f.Name)+":\n"+fence("diff", f.Patch))
 		default:
-			left = append(left, strconv.Quote(f.Name))
+			left = append(left, quoted(f.Name))
 		}
 		list = append(list, item+")")
 	}

@@ -177,7 +177,7 @@ func Update(t Target, text string) string {
 // quoting writes an invisible character as an escape the agent reads
 // ("\u200b"), past the reach of the cleaning at the end.
 func place(path string, line, start int, side string) string {
-	s := "file " + strconv.Quote(invisible.Clean(path))
+	s := "file " + quoted(path)
 	switch {
 	case start != 0 && line != 0 && start != line:
 		s += fmt.Sprintf(", lines %d to %d", start, line)
@@ -194,6 +194,12 @@ func place(path string, line, start int, side string) string {
 	}
 	return s
 }
+
+// quoted is a path as a prompt names it: cleaned of what a reader does not
+// see (invisible.Clean) before it is quoted, since quoting writes an
+// invisible character as an escape out of the final cleaning's reach. The
+// quotes keep someone's free text on one line.
+func quoted(path string) string { return strconv.Quote(invisible.Clean(path)) }
 
 // onLine is a review's line comment in a prompt: where it stands, what it
 // says, and the diff hunk it is on.

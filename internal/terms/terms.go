@@ -25,6 +25,7 @@ var Fallbacks = []Fallback{
 	{Input: "api-key", Env: "MINTLIFY_API_KEY"},
 	{Input: "project-id", Env: "MINTLIFY_PROJECT_ID"},
 	{Input: "github-token", Env: "GITHUB_TOKEN"},
+	{Input: "docs-token", Env: "DOCS_TOKEN"},
 }
 
 // Secrets are the inputs that have no flag: a value on the command line is

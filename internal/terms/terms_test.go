@@ -16,6 +16,7 @@ func TestTerms(t *testing.T) {
 		{cli.Name("project-id"), "--project-id"},
 		{cli.Name("api-key"), "MINTLIFY_API_KEY or --api-key-stdin"},
 		{cli.Name("github-token"), "GITHUB_TOKEN"},
+		{cli.Name("docs-token"), "DOCS_TOKEN"},
 		{workflow.Subject("timeout"), "input timeout"},
 		{cli.Subject("timeout"), "--timeout"},
 		{cli.Subject("api-key"), "the API key (MINTLIFY_API_KEY or --api-key-stdin)"},
