@@ -25,8 +25,9 @@ type answering struct {
 	own  *request.Request
 	send []*request.Request // own among them
 	left []backlog.Left
-	// later are requests the run did not judge: its record lists them as
-	// unsent, so that the next run judges them.
+	// later are requests the run did not judge (not read, or a permission
+	// it could not read) or did not send (the prompt was full): its
+	// record lists them as unsent, so that the next run judges them.
 	later []backlog.Left
 	// upto is when the newest thing the run read was made; zero when it
 	// did not read the thread.

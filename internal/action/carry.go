@@ -209,17 +209,9 @@ func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *Ou
 // safely. The person who asked fixes it.
 func unread(d admit.Decision, p plan.Plan) error {
 	if d.Verdict == admit.TooComplex {
-		return fmt.Errorf("the %s is %w", noun(p.Own), visible.ErrTooComplex)
+		return fmt.Errorf("the %s is %w", p.Own.Kind.Noun(), visible.ErrTooComplex)
 	}
-	return fmt.Errorf("the %s holds no instruction besides the trigger phrase: write what the agent should do after %s", noun(p.Own), escape.Log(p.Rules.Phrase))
-}
-
-// noun names what the run's own request is, as its author wrote it.
-func noun(req *request.Request) string {
-	if req.Kind == request.Review {
-		return "review"
-	}
-	return "comment"
+	return fmt.Errorf("the %s holds no instruction besides the trigger phrase: write what the agent should do after %s", p.Own.Kind.Noun(), escape.Log(p.Rules.Phrase))
 }
 
 // prompt is what the run sends, built once: the workflow's prompt, or the

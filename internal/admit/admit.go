@@ -139,11 +139,7 @@ func (d Decision) Skip(ru Rules, r *request.Request, owner, repo string) string 
 		return fmt.Sprintf("%s has %s permission on %s/%s; required-permission is %s",
 			escape.Log(r.Author), escape.Log(d.Level), escape.Log(owner), escape.Log(repo), ru.Required)
 	case Unseen:
-		what := "comment"
-		if r.Kind == request.Review {
-			what = "review"
-		}
-		return fmt.Sprintf("the %s does not contain the trigger phrase %s", what, escape.Log(ru.Phrase))
+		return fmt.Sprintf("the %s does not contain the trigger phrase %s", r.Kind.Noun(), escape.Log(ru.Phrase))
 	}
 	return ""
 }

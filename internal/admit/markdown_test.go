@@ -6,7 +6,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/visible"
 )
 
-// TestMatchPhraseVisible lists the places where a reader does not see a
+// TestMatchPhraseVisible (Read's first answer) lists the places where a reader does not see a
 // request: the phrase there must not trigger, while the same phrase in
 // plain text next to them does.
 func TestMatchPhraseVisible(t *testing.T) {
@@ -71,9 +71,9 @@ func TestMatchPhraseVisible(t *testing.T) {
 			if got := matchPhrase(tc.body, "/docs"); got != tc.want {
 				read, err := visible.Read(tc.body)
 				if err != nil {
-					t.Fatalf("MatchPhrase(%q) = %v, want %v; visible.Read: %v", tc.body, got, tc.want, err)
+					t.Fatalf("Read(%q) asks = %v, want %v; visible.Read: %v", tc.body, got, tc.want, err)
 				}
-				t.Errorf("MatchPhrase(%q) = %v, want %v; request text %q", tc.body, got, tc.want, read.Rendered)
+				t.Errorf("Read(%q) asks = %v, want %v; request text %q", tc.body, got, tc.want, read.Rendered)
 			}
 		})
 	}
@@ -90,7 +90,7 @@ func TestStripPhraseVisible(t *testing.T) {
 	}
 	for _, tc := range cases {
 		if got := stripPhrase(tc.body, "/docs"); got != tc.want {
-			t.Errorf("StripPhrase(%q) = %q, want %q", tc.body, got, tc.want)
+			t.Errorf("Read(%q) text = %q, want %q", tc.body, got, tc.want)
 		}
 	}
 }

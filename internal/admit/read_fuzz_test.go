@@ -45,9 +45,10 @@ func naiveMatch(body, phrase string) bool {
 	return false
 }
 
-// FuzzMatchPhrase checks MatchPhrase against a naive search in the
+// FuzzMatchPhrase checks whether Read finds the phrase (matchPhrase)
+// against a naive search in the
 // request text (the body and phrase of a real event are valid UTF-8), and
-// StripPhrase against MatchPhrase. A match is always in what a reader
+// the text Read gives (stripPhrase) against it. A match is always in what a reader
 // sees, and never in what the request text blanks.
 func FuzzMatchPhrase(f *testing.F) {
 	for _, s := range phraseSeeds {
@@ -62,7 +63,7 @@ func FuzzMatchPhrase(f *testing.F) {
 		read, err := visible.Read(body)
 		if err != nil {
 			if match && phrase != "" || stripped != "" {
-				t.Fatalf("%q is refused (%v), but MatchPhrase = %v, StripPhrase = %q", body, err, match, stripped)
+				t.Fatalf("%q is refused (%v), but Read asks %v, with text %q", body, err, match, stripped)
 			}
 			return
 		}

@@ -216,10 +216,7 @@ func refusal(cfg inputs.Config, t *event.Trigger, code bool) string {
 		}
 	}
 	if t.IsComment() {
-		what := t.Own.Kind.Name()
-		if t.Own.Kind == request.Line {
-			what = "comment"
-		}
+		what := t.Own.Kind.Noun()
 		if conversation.IsOwn(t.Own.Body) {
 			return fmt.Sprintf("the %s was written by this action", what)
 		}

@@ -47,6 +47,15 @@ func (k Kind) Name() string {
 	return "comment"
 }
 
+// Noun is what its author calls a request of kind k: a "review", or a
+// "comment" (a line comment too).
+func (k Kind) Noun() string {
+	if k == Review {
+		return "review"
+	}
+	return "comment"
+}
+
 // Reacts reports whether a request of kind k takes reactions: comments
 // and line comments do; a review and an event do not.
 func (k Kind) Reacts() bool { return k == Comment || k == Line }
