@@ -32,7 +32,7 @@ func (r *run) preview(ctx context.Context, gh *ghclient.Client, o *Outcome) {
 		docs = gh
 	}
 	if docs == nil {
-		r.logf("no preview: the branch of %s/%s#%d cannot be read without github-token", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number)
+		r.logf("no preview: the branch of %s/%s#%d cannot be read without %s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.rc.Terms().Name("github-token"))
 		return
 	}
 	info, err := r.agentPR(ctx, docs, pr)
@@ -41,10 +41,11 @@ func (r *run) preview(ctx context.Context, gh *ghclient.Client, o *Outcome) {
 		return
 	}
 	previews := preview.New(r.hc, r.cfg.BaseURL, r.cfg.ProjectID, r.cfg.APIKey)
+	previews.Terms = r.rc.Terms()
 	d, err := previews.Trigger(ctx, info.HeadRef)
 	switch {
 	case preview.NotInPlan(err):
-		r.logf("no preview: the project's plan has no preview deployments (preview: false stops asking)")
+		r.logf("no preview: the project's plan has no preview deployments (%s stops asking)", r.rc.Setting("preview", "false"))
 		return
 	case err != nil:
 		r.log.Warning(fmt.Sprintf("no preview: %s; the job is not affected", escape.Log(err.Error())))

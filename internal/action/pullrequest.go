@@ -64,7 +64,8 @@ func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, jo
 	}
 	docs := r.docsGitHub(gh, pr.Owner, pr.Repo)
 	if docs == nil {
-		r.log.Notice(fmt.Sprintf("no backlink on pull request %s/%s#%d: it is in another repository, which github-token cannot write to (set docs-token to a token that can)", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number))
+		r.log.Notice(fmt.Sprintf("no backlink on pull request %s/%s#%d: it is in another repository, which %s cannot write to (set %s to a token that can)",
+			escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.rc.Terms().Name("github-token"), r.rc.Terms().Name("docs-token")))
 		return
 	}
 	text := conversation.BacklinkText{JobID: job.ID, Source: p.Asked, SourceURL: p.AskedURL, TriggerPhrase: r.cfg.TriggerPhrase}

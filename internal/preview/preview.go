@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
 // Doer sends a request under the policy the client gives each call
@@ -34,6 +35,9 @@ type Client struct {
 	base    string
 	project string
 	key     string
+	// Terms names the settings in the advice of its errors: the action's
+	// inputs, or the command line's flags.
+	Terms terms.Terms
 }
 
 // New returns a client for projectID at base (the base-url input).
@@ -92,6 +96,7 @@ func (s *Status) Image() string {
 type Error struct {
 	Op      string
 	Failure *httpclient.Failure
+	Terms   terms.Terms // how the advice names the settings
 }
 
 func (e *Error) Error() string { return e.Op + ": " + e.Failure.Error() + e.advice() }
@@ -101,11 +106,11 @@ func (e *Error) Unwrap() error { return e.Failure }
 func (e *Error) advice() string {
 	switch {
 	case NotInPlan(e):
-		return " (the project's plan has no preview deployments; set preview: false to stop asking)"
+		return " (the project's plan has no preview deployments; set " + e.Terms.Setting("preview", "false") + " to stop asking)"
 	case e.Failure.Status == http.StatusUnauthorized:
-		return " (check that api-key is an admin API key for this project-id)"
+		return " (check that " + e.Terms.Name("api-key") + " is an admin API key for this " + e.Terms.Name("project-id") + ")"
 	case e.Failure.Status == http.StatusNotFound && e.Op == OpTrigger:
-		return " (check project-id and base-url)"
+		return " (check " + e.Terms.Name("project-id") + " and " + e.Terms.Name("base-url") + ")"
 	}
 	return ""
 }
@@ -200,7 +205,7 @@ func (c *Client) send(ctx context.Context, op, method, u string, body []byte, ou
 	var f *httpclient.Failure
 	switch {
 	case errors.As(err, &f):
-		return &Error{Op: op, Failure: f}
+		return &Error{Op: op, Failure: f, Terms: c.Terms}
 	case err != nil:
 		return fmt.Errorf("%s: %w", op, httpclient.StripURLs(err))
 	}

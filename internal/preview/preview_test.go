@@ -14,6 +14,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/terms"
 	"github.com/agentjob/agent-job-action/internal/testbed/previewspec"
 )
 
@@ -306,5 +307,26 @@ func TestKeyStaysOnItsHost(t *testing.T) {
 	}
 	if n := elsewhere.Load(); n != 0 {
 		t.Errorf("the other host got %d requests, want none", n)
+	}
+}
+
+// TestErrorAdviceInTerms: the advice names the settings as the run's mode
+// does: inputs in a workflow, flags on a command line.
+func TestErrorAdviceInTerms(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		status      int
+		cli         bool
+		want, never string
+	}{
+		{http.StatusForbidden, false, "set preview: false to stop asking", "--preview"},
+		{http.StatusForbidden, true, "set --preview=false to stop asking", "preview: false"},
+		{http.StatusUnauthorized, true, "check that MINTLIFY_API_KEY or --api-key-stdin is an admin API key for this --project-id", "api-key is"},
+		{http.StatusNotFound, true, "check --project-id and --base-url", "check project-id"},
+	} {
+		e := &Error{Op: OpTrigger, Failure: &httpclient.Failure{Kind: httpclient.Refused, Status: tt.status}, Terms: terms.Terms{CommandLine: tt.cli}}
+		if got := e.Error(); !strings.Contains(got, tt.want) || strings.Contains(got, tt.never) {
+			t.Errorf("%d, command line %v: %q, want %q", tt.status, tt.cli, got, tt.want)
+		}
 	}
 }
