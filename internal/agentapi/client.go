@@ -1,7 +1,6 @@
 package agentapi
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -203,18 +202,9 @@ func promptBody(prompt string) []byte {
 }
 
 func (c *Client) send(ctx context.Context, op, id string, r Request) (*Job, error) {
-	var body io.Reader
-	if r.Body != nil {
-		body = bytes.NewReader(r.Body)
-	}
-	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL, body)
+	req, err := httpclient.NewJSONRequest(ctx, r.Method, r.URL, c.key, r.Body)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	req.Header.Set("Authorization", "Bearer "+c.key)
-	req.Header.Set("Accept", "application/json")
-	if r.Body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		return nil, fmt.Errorf("%s: %w", op, err) // nothing was sent
 	}
 	var job *Job
 	accept := func(resp *http.Response) error {
@@ -238,9 +228,6 @@ func (c *Client) send(ctx context.Context, op, id string, r Request) (*Job, erro
 			return fmt.Errorf("%w: the reply is %v; check %s", httpclient.ErrBadBody, err, c.Terms.Name("base-url"))
 		}
 		return nil
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err) // nothing was sent
 	}
 	resp, err := c.doer.Do(req, policy(op), accept)
 	var f *httpclient.Failure

@@ -92,6 +92,29 @@ type Client struct {
 	opt  Options
 }
 
+// NewJSONRequest is a request to an API that takes a bearer key and
+// speaks JSON: body, when not nil, is sent as JSON, and JSON is asked for.
+// It is an error, and nothing is sent, when ctx has already ended.
+func NewJSONRequest(ctx context.Context, method, target, key string, body []byte) (*http.Request, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var r io.Reader
+	if body != nil {
+		r = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target, r)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return req, nil
+}
+
 // New builds a client.
 func New(o Options) *Client {
 	if o.Clock == nil {

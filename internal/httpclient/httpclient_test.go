@@ -638,3 +638,27 @@ func TestReasonIsRedactedBeforeTheCut(t *testing.T) {
 		}
 	}
 }
+
+// TestNewJSONRequest: the key as a bearer token, JSON asked for, a body
+// sent as JSON only when there is one, and nothing built once ctx ended.
+func TestNewJSONRequest(t *testing.T) {
+	t.Parallel()
+	req, err := NewJSONRequest(context.Background(), http.MethodPost, "https://api.example/v2/x", "mint_k", []byte(`{"a":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(req.Body)
+	if req.Header.Get("Authorization") != "Bearer mint_k" || req.Header.Get("Accept") != "application/json" ||
+		req.Header.Get("Content-Type") != "application/json" || string(body) != `{"a":1}` {
+		t.Errorf("POST request: %v, body %q", req.Header, body)
+	}
+	req, err = NewJSONRequest(context.Background(), http.MethodGet, "https://api.example/v2/x", "mint_k", nil)
+	if err != nil || req.Body != nil || req.Header.Get("Content-Type") != "" {
+		t.Errorf("GET request: %v, %v", req, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := NewJSONRequest(ctx, http.MethodGet, "https://api.example/v2/x", "mint_k", nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("after cancellation: %v", err)
+	}
+}

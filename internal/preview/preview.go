@@ -4,7 +4,6 @@
 package preview
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -140,7 +139,7 @@ func (c *Client) Trigger(ctx context.Context, branch string) (*Deployment, error
 		return nil, err
 	}
 	if out.StatusID == "" {
-		return nil, fmt.Errorf("%s: %w: the answer has no statusId; check base-url", OpTrigger, httpclient.ErrBadBody)
+		return nil, fmt.Errorf("%s: %w: the answer has no statusId; check %s", OpTrigger, httpclient.ErrBadBody, c.Terms.Name("base-url"))
 	}
 	return &Deployment{StatusID: out.StatusID, URL: out.PreviewURL}, nil
 }
@@ -158,30 +157,21 @@ func (c *Client) Status(ctx context.Context, id string) (*Status, error) {
 		return nil, err
 	}
 	if s.State == "" {
-		return nil, fmt.Errorf("%s: %w: the answer has no status; check base-url", OpStatus, httpclient.ErrBadBody)
+		return nil, fmt.Errorf("%s: %w: the answer has no status; check %s", OpStatus, httpclient.ErrBadBody, c.Terms.Name("base-url"))
 	}
 	return &s, nil
 }
 
-// policy is what may be sent again of each call. Both may: reading a
-// status changes nothing, and asking for a branch's preview twice builds
+// repeatable says what may be sent again of each call: both may. Reading
+// a status changes nothing, and asking for a branch's preview twice builds
 // the same branch into the same preview once more, which is what the
 // first request asked for.
-func policy(string) httpclient.Policy { return httpclient.Repeatable }
+const repeatable = httpclient.Repeatable
 
 func (c *Client) send(ctx context.Context, op, method, u string, body []byte, out any) error {
-	var r io.Reader
-	if body != nil {
-		r = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u, r)
+	req, err := httpclient.NewJSONRequest(ctx, method, u, c.key, body)
 	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	req.Header.Set("Authorization", "Bearer "+c.key)
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		return fmt.Errorf("%s: %w", op, err) // nothing was sent
 	}
 	read := false
 	accept := func(resp *http.Response) error {
@@ -193,15 +183,15 @@ func (c *Client) send(ctx context.Context, op, method, u string, body []byte, ou
 			return err
 		}
 		if len(data) > maxAnswerBytes {
-			return fmt.Errorf("%w: the answer is over the %d KiB cap; check base-url", httpclient.ErrBodyTooLarge, maxAnswerBytes>>10)
+			return fmt.Errorf("%w: the answer is over the %d KiB cap; check %s", httpclient.ErrBodyTooLarge, maxAnswerBytes>>10, c.Terms.Name("base-url"))
 		}
 		if err := json.Unmarshal(data, out); err != nil {
-			return fmt.Errorf("%w: the answer is not JSON (%v); check base-url", httpclient.ErrBadBody, err)
+			return fmt.Errorf("%w: the answer is not JSON (%v); check %s", httpclient.ErrBadBody, err, c.Terms.Name("base-url"))
 		}
 		read = true
 		return nil
 	}
-	resp, err := c.doer.Do(req, policy(op), accept)
+	resp, err := c.doer.Do(req, repeatable, accept)
 	var f *httpclient.Failure
 	switch {
 	case errors.As(err, &f):
