@@ -189,19 +189,29 @@ func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *Ou
 	if p.Lines && p.Rules.Permitted(p.Own, level) {
 		r.readLines(ctx, gh, p.Own)
 	}
-	d := p.Rules.Judge(p.Own, level)
-	switch d.Verdict {
-	case admit.Refused, admit.Unseen:
-		return "", r.skip(d.Skip(p.Rules, p.Own, r.trig.Owner, r.trig.Repo))
-	case admit.Empty, admit.TooComplex:
-		o.invalid = true
-		return "", o.fail(ctx, unread(d, p))
+	if done := r.admit(p, level); done != nil {
+		return "", done
 	}
 	if p.Check != nil {
 		r.logf("%s has %s permission (%s needed): acting on the %s event",
 			escape.Log(p.Own.Author), escape.Log(level), p.Rules.Required, escape.Log(r.trig.Event))
 	}
 	return level, nil
+}
+
+// admit judges the run's own request with its author's permission level
+// and returns the run's outcome when the run ends there: skipped when the
+// request is refused or no request at all, invalid when it holds nothing
+// to send; nil when it is admitted.
+func (r *run) admit(p plan.Plan, level string) *Outcome {
+	d := p.Rules.Judge(p.Own, level)
+	switch d.Verdict {
+	case admit.Refused, admit.Unseen:
+		return r.skip(d.Skip(p.Rules, p.Own, r.trig.Owner, r.trig.Repo))
+	case admit.Empty, admit.TooComplex:
+		return &Outcome{invalid: true, Err: unread(d, p)}
+	}
+	return nil
 }
 
 // unread is the error of a run whose own request, admitted to ask, holds
@@ -344,12 +354,8 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *Outcome {
 		if p.Rules.NeedsPermission(p.Own) {
 			level = p.Rules.Required
 		}
-		d := p.Rules.Judge(p.Own, level)
-		switch d.Verdict {
-		case admit.Refused, admit.Unseen:
-			return r.skip(d.Skip(p.Rules, p.Own, r.trig.Owner, r.trig.Repo))
-		case admit.Empty, admit.TooComplex:
-			return &Outcome{invalid: true, Err: unread(d, p)}
+		if done := r.admit(p, level); done != nil {
+			return done
 		}
 	}
 	var send []*request.Request
