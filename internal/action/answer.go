@@ -103,6 +103,7 @@ func (r *run) gather(ctx context.Context, gh *ghclient.Client, p plan.Plan, leve
 		r.log.Warning(fmt.Sprintf("could not %v; answering this request alone", err))
 		return a
 	}
+	th.Date(a.own)
 	batch, by := backlog.Batch(th, a.own, p.Rules.Phrase)
 	if a.by = by; by != nil {
 		return a

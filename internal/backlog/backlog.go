@@ -262,6 +262,17 @@ func parseKeys(list string) ([]request.Key, bool) {
 	return keys, true
 }
 
+// Date sets when own was made to the time the thread lists for it, when
+// the thread lists it: an event's payload may date it otherwise, and
+// Batch compares it with the thread's times.
+func (th Thread) Date(own *request.Request) {
+	for _, it := range th.Items {
+		if it.Key == own.Key {
+			own.At = it.At
+		}
+	}
+}
+
 // Batch returns what a run answers: the requests of th that are pending
 // (see Pending) and may be requests (see Requests), own first among those
 // made at once, oldest first. A review that may be a request carries its
@@ -269,20 +280,17 @@ func parseKeys(list string) ([]request.Key, bool) {
 // alone whatever review it belongs to, and a review of its own carries the
 // line comments it came with. by is the comment whose record already
 // answered own, when one did.
+//
+// Batch changes neither th's items nor own: date own first (see Date).
 func Batch(th Thread, own *request.Request, phrase string) (batch []*request.Request, by *Owned) {
-	for _, it := range th.Items {
-		if it.Key == own.Key {
-			// When it was made, as the thread lists it.
-			own.At = it.At
-		}
-	}
 	th.Items = Requests(th.Items, phrase)
 	batch, by = Pending(th, own)
 	inReview := map[request.Key]bool{}
 	for _, r := range batch {
-		if r == own {
+		if r == own || r.Kind != request.Review {
 			continue
 		}
+		// r is Requests' copy of a review: its lines are this batch's.
 		r.Lines = slices.DeleteFunc(r.Lines, func(l *request.Request) bool { return l.Key == own.Key })
 		for _, l := range r.Lines {
 			inReview[l.Key] = true

@@ -300,3 +300,22 @@ func FuzzParseRecord(f *testing.F) {
 }
 
 func key(kind request.Kind, id int64) request.Key { return request.Key{Kind: kind, ID: id} }
+
+// TestDate: the run's own request is dated as the thread lists it, and
+// left as it is when the thread does not list it.
+func TestDate(t *testing.T) {
+	t.Parallel()
+	th := Thread{Items: []*request.Request{comment(1, 1, "ada", "/docs one"), comment(2, 4, "ada", "/docs two")}}
+	for _, tt := range []struct {
+		own  *request.Request
+		want time.Time
+	}{
+		{comment(2, 9, "ada", "/docs two"), at(4)},
+		{comment(3, 9, "ada", "/docs three"), at(9)},
+	} {
+		th.Date(tt.own)
+		if !tt.own.At.Equal(tt.want) {
+			t.Errorf("Date(%v): At = %v, want %v", tt.own.Key, tt.own.At, tt.want)
+		}
+	}
+}
