@@ -165,3 +165,14 @@ func BenchmarkTypical(b *testing.B) {
 		_, _ = Read(body)
 	}
 }
+
+// BenchmarkLargest measures Read on a body of GitHub's largest size,
+// prose with some Markdown, the kind a batch of maintainers' requests
+// holds (go test -bench Largest -benchmem ./internal/visible/).
+func BenchmarkLargest(b *testing.B) {
+	line := "/docs Document the *new* `--timeout` flag, see [the issue](https://github.com/acme/docs/issues/12).\n"
+	body := strings.Repeat(line, 65536/len(line))
+	for b.Loop() {
+		_, _ = Read(body)
+	}
+}

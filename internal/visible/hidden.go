@@ -2,6 +2,7 @@ package visible
 
 import (
 	"bytes"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
@@ -26,12 +27,28 @@ type pageWriter struct {
 
 var _ util.BufWriter = (*pageWriter)(nil)
 
+// newPageWriter makes a pageWriter for the page of a body of n bytes,
+// sized for twice as many, the markup included.
+func newPageWriter(n int, text []bool) *pageWriter {
+	return &pageWriter{page: make([]byte, 0, 2*n), at: make([]int32, 0, 2*n), text: text}
+}
+
 func (p *pageWriter) Write(b []byte) (int, error) {
+	p.grow(len(b))
 	p.page = append(p.page, b...)
 	for range b {
 		p.at = append(p.at, -1)
 	}
 	return len(b), nil
+}
+
+// grow makes room for n more bytes, doubling: append grows a large slice
+// by a quarter, and a page is written a few bytes at a time.
+func (p *pageWriter) grow(n int) {
+	if len(p.page)+n > cap(p.page) {
+		p.page = slices.Grow(p.page, max(n, len(p.page)))
+		p.at = slices.Grow(p.at, max(n, len(p.at)))
+	}
 }
 
 func (p *pageWriter) WriteString(s string) (int, error) { return p.Write([]byte(s)) }
@@ -51,6 +68,7 @@ func (p *pageWriter) writeRaw(src []byte, s text.Segment, secure bool) {
 	for range s.Padding {
 		_ = p.WriteByte(' ')
 	}
+	p.grow(s.Stop - s.Start)
 	for i := s.Start; i < s.Stop; i++ {
 		if src[i] == 0 && secure {
 			p.page = append(p.page, "\uFFFD"...)
