@@ -96,9 +96,8 @@ func hiddenIn(text string) string {
 // comment's body, file path and diff hunk (an event's or a submitted
 // review's), never reaches the Agent Job API, nor the request a dry run
 // shows; an emoji ZWJ sequence, a VS16 emoji and a subdivision flag arrive
-// whole.
+// whole. Each run's cost is asserted (harness.meter): it runs alone.
 func TestOnlyWhatAReaderSeesReachesTheAgent(t *testing.T) {
-	t.Parallel()
 	const (
 		coder    = "👩\u200d💻"
 		heart    = "❤\ufe0f"
@@ -133,8 +132,8 @@ func TestOnlyWhatAReaderSeesReachesTheAgent(t *testing.T) {
 			append(visible, "docs/rate-limits.mdx", "+## Limits\n+The API allows 100 requests hourly.", "shorten this")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
 			h := newHarness(t, fakeapi.Scenario{})
+			h.meter()
 			gh := h.withGitHub(fakegithub.Options{}, tc.event, tc.payload)
 			gh.SeedReviewComments(101, 555, []fakegithub.ReviewComment{
 				{Author: "writer", Path: path, Line: 14, Body: "shorten this" + secret + junk, DiffHunk: hunk},

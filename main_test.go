@@ -48,6 +48,8 @@ type harness struct {
 	vars   map[string]string
 	env    Env
 	stdout bytes.Buffer
+	// metered: each run asserts its cost (see meter).
+	metered bool
 }
 
 func newHarness(t *testing.T, sc fakeapi.Scenario) *harness {
@@ -93,7 +95,14 @@ func newHarness(t *testing.T, sc fakeapi.Scenario) *harness {
 
 func (h *harness) run(ctx context.Context) error {
 	h.t.Helper()
+	var before cost
+	if h.metered {
+		before = costSoFar()
+	}
 	err := run(ctx, nil, h.env, &h.stdout)
+	if h.metered {
+		h.within(costSoFar().since(before))
+	}
 	h.assertNoSecrets()
 	return err
 }

@@ -1,8 +1,9 @@
 //go:build linux
 
 // Command launcher runs a command and writes its peak RSS, for the coldstart
-// benchmarks: launcher REPORT COMMAND [ARG...] runs COMMAND, then writes
-// "<its peak KiB> <the launcher's own peak KiB>" to the file REPORT, and
+// benchmarks and the tests that bound a run: launcher REPORT COMMAND
+// [ARG...] runs COMMAND, then writes "<its peak KiB> <the launcher's own
+// peak KiB> <its user and system CPU time in µs>" to the file REPORT, and
 // exits with the command's exit status.
 //
 // The benchmarks cannot read the figure from their own wait4: Go starts
@@ -37,7 +38,8 @@ func main() {
 		os.Exit(1)
 	}
 	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
-	if err := os.WriteFile(os.Args[1], fmt.Appendf(nil, "%d %d\n", peak, ownPeak()), 0o600); err != nil {
+	cpu := (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Microseconds()
+	if err := os.WriteFile(os.Args[1], fmt.Appendf(nil, "%d %d %d\n", peak, ownPeak(), cpu), 0o600); err != nil {
 		fmt.Fprintln(os.Stderr, "launcher:", err)
 		os.Exit(1)
 	}
