@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -363,6 +364,54 @@ func TestCodePRFork(t *testing.T) {
 	}
 	if n := len(w.api.Requests()) + len(w.gh.Requests()) + len(w.preview.Requests()); n != 0 {
 		t.Errorf("a fork's run sent %d requests, want none", n)
+	}
+}
+
+// TestCodePRFromDependabot: GitHub gives a run that Dependabot causes only
+// Dependabot's secrets, so its api-key is empty. A bot that allowed-bots
+// does not name is refused whatever the inputs: that run says so in one
+// line and ends well, sending nothing, as it does with a key. A bot it
+// names gets the error, as a person does.
+func TestCodePRFromDependabot(t *testing.T) {
+	t.Parallel()
+	const refused = `skipped: "dependabot[bot]" is a bot and is not in allowed-bots`
+	for _, tt := range []struct {
+		name           string
+		key, allowed   string
+		wantErr, event string
+	}{
+		{name: "without a key", key: "", allowed: "", wantErr: ""},
+		{name: "with a key", key: testKey, allowed: "renovate[bot]", wantErr: ""},
+		{name: "allowed, without a key", key: "", allowed: "renovate[bot], Dependabot[bot]", wantErr: "input api-key is required"},
+		{name: "a person, without a key", key: "", event: "writer", wantErr: "input api-key is required"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sender := cmp.Or(tt.event, "dependabot[bot]")
+			pr := codePR("opened", head1, func(pr map[string]any) { pr["user"] = user(sender) })
+			pr["sender"] = user(sender)
+			w := newCodeWorld(t, fakeapi.Scenario{}, fakepreview.Options{}, "", pr)
+			w.vars["INPUT_API-KEY"] = tt.key
+			w.vars["INPUT_ALLOWED-BOTS"] = tt.allowed
+			err := w.run(context.Background())
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(w.stdout.String(), "::error::"+tt.wantErr) {
+					t.Fatalf("run: %v, want the error %q\n%s", err, tt.wantErr, w.stdout.String())
+				}
+			} else {
+				if err != nil {
+					t.Fatalf("run: %v\n%s", err, w.stdout.String())
+				}
+				w.wantOutputs(map[string]string{"status": "skipped", "job-id": ""})
+				w.wantLog(refused)
+				if strings.Contains(w.stdout.String(), "::error") || strings.Contains(w.stdout.String(), "::warning") {
+					t.Errorf("a refused bot's run warned or failed:\n%s", w.stdout.String())
+				}
+			}
+			if n := len(w.api.Requests()) + len(w.gh.Requests()) + len(w.preview.Requests()); n != 0 {
+				t.Errorf("the run sent %d requests, want none", n)
+			}
+		})
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/admit"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/codepr"
 	"github.com/agentjob/agent-job-action/internal/event"
@@ -97,11 +98,15 @@ func (r *run) inTerms(err error) error {
 	return err
 }
 
-// fork returns why a run for a pull request from a fork does nothing, or
-// "": GitHub gives such a run no secrets, so its inputs lack api-key, and
-// that is no error of the workflow's.
-func (r *run) fork(ctx context.Context) string {
-	if r.rc.EventName != "pull_request" {
+// withheld returns why a run whose inputs are incomplete does nothing, or
+// "": GitHub gives the run of a pull request from a fork no secrets, and a
+// run that Dependabot causes only Dependabot's, so their inputs lack
+// api-key. That is no error of the workflow's when the run would not act
+// anyway: for a fork's pull request, or for a bot that allowed-bots (as
+// given, cfg holding what could be read) does not name. A bot it names
+// gets the error, which says what is missing.
+func (r *run) withheld(ctx context.Context, cfg inputs.Config) string {
+	if r.rc.EventName == "" {
 		return ""
 	}
 	t, err := event.Read(ctx, r.rc.EventName, r.rc.EventPath, r.rc.Repository)
@@ -111,6 +116,12 @@ func (r *run) fork(ctx context.Context) string {
 	if code, ok := plan.CodePR(t); ok && code.Fork {
 		_, why := codepr.Decide(code)
 		return why
+	}
+	if own := plan.Asker(t); own != nil && own.Bot {
+		rules := admit.Rules{AllowedBots: cfg.AllowedBots}
+		if !rules.Permitted(own, "") {
+			return admit.Decision{Verdict: admit.Refused}.Skip(rules, own, t.Owner, t.Repo)
+		}
 	}
 	return ""
 }
@@ -134,7 +145,7 @@ func (r *run) execute(ctx context.Context) (End, error) {
 	}
 	cfg, warnings, err := inputs.Read(r.rc.Inputs, workspace)
 	if err != nil {
-		if why := r.fork(ctx); why != "" {
+		if why := r.withheld(ctx, cfg); why != "" {
 			return Skipped, r.finish(ctx, r.skip(why))
 		}
 		return Invalid, r.inTerms(err)

@@ -132,11 +132,7 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	if strings.TrimSpace(cfg.Prompt) != "" {
 		p.Workflow = cfg.Prompt
 	}
-	p.Own = t.Own
-	if !byPerson(t.Event) {
-		// What asked is the workflow's choice, not a person's request.
-		p.Own = nil
-	}
+	p.Own = Asker(t)
 	p.Rules = admit.Rules{Phrase: cfg.TriggerPhrase, AllowedBots: cfg.AllowedBots, Required: cfg.RequiredPermission,
 		Instruction: p.Workflow == "" && t.IsComment()}
 	// Nothing can give a prompt: no workflow prompt, no comment, no issue.
@@ -264,6 +260,16 @@ func origin(cfg inputs.Config, t *event.Trigger) (conversation.Source, string, [
 		return conversation.FromIssue, t.URL, reviewers
 	}
 	return conversation.FromWorkflowRun, "", reviewers
+}
+
+// Asker returns the request of whoever caused t, whose permission (or
+// place in allowed-bots) decides whether the run acts; nil when what asked
+// is the workflow's choice, not a person's request (see byPerson).
+func Asker(t *event.Trigger) *request.Request {
+	if !byPerson(t.Event) {
+		return nil
+	}
+	return t.Own
 }
 
 // byPerson reports whether the permission of whoever caused the event must
