@@ -18,6 +18,10 @@ import (
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 )
 
+// hostileThreadCPUBound is what the run of TestHostileThreadWithinBounds
+// may spend reading its hostile thread and answering (34 s before).
+const hostileThreadCPUBound = 15 * time.Second
+
 // TestHostileThreadWithinBounds (issue 24, item 7) runs the built binary
 // as a step whose thread holds 1,100 outsiders' requests at GitHub's size
 // limit, each 65,536 characters of four-byte emoji: the run reads what it
@@ -25,10 +29,6 @@ import (
 // request alone, and writes its comment. It logs the time, the requests
 // and the bytes for the closing note. It asserts the run's peak memory
 // and its CPU time, never the wall time.
-// hostileThreadCPUBound is what the run may spend reading the pages it
-// reads of that thread and answering (the issue found 34 s before).
-const hostileThreadCPUBound = 15 * time.Second
-
 func TestHostileThreadWithinBounds(t *testing.T) {
 	t.Parallel()
 	bin := buildCLI(t)

@@ -387,6 +387,28 @@ func TestAnsweredRequestSendsNothing(t *testing.T) {
 	w.h.wantOutputs(map[string]string{"status": "skipped", "job-id": ""})
 }
 
+// TestBatchInTheOrderMade: a run started by the newer of two requests
+// (the older one's run replaced, as queue: single does) sends both in the
+// order they were made, its own dated as the thread lists it, whatever its
+// event's payload says (here: nothing).
+func TestBatchInTheOrderMade(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	idx := w.post(12, false,
+		request{who: "writer", body: "/docs first: add a page on rate limits", send: "add a page on rate limits"},
+		request{who: "admin", body: "/docs second: and a table per plan", send: "and a table per plan"},
+	)
+	w.run(idx[1])
+	sent := w.sent()
+	if len(sent) != 1 {
+		t.Fatalf("%d prompts, want one", len(sent))
+	}
+	first, second := strings.Index(sent[0], "first: add"), strings.Index(sent[0], "second: and")
+	if first < 0 || second < 0 || first > second {
+		t.Errorf("the prompt does not hold the requests in the order made:\n%s", sent[0])
+	}
+}
+
 // TestUnsentRequestsAreSentAgain: when the Agent Job API provably did not
 // act (here it refused the key), the run takes back its record, and the
 // next run in the thread sends those requests with its own, once.

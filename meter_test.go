@@ -6,7 +6,7 @@ import (
 )
 
 // What one run cost, for the tests of attacks (issue 24): the heap bytes
-// allocated while it ran, an upper bound on how far its memory grew, and
+// allocated while it ran, an upper bound on how far its heap grew, and
 // the CPU time the process spent. Both are the test process's, the fakes'
 // share included, so they bound the run's own; and so a test that meters
 // its runs (harness.meter) does not run in parallel with other tests,

@@ -132,9 +132,17 @@ func TestBatchFoldsReviews(t *testing.T) {
 	} {
 		t.Run(tt.own.Key.String(), func(t *testing.T) {
 			t.Parallel()
+			own := *tt.own
 			got, by := Batch(Thread{Items: items}, tt.own, "/docs")
 			if by != nil || keys(got) != tt.want {
 				t.Errorf("Batch() = %q, %v; want %q", keys(got), by, tt.want)
+			}
+			// Batch changes neither own nor the thread's items.
+			if !tt.own.At.Equal(own.At) || len(tt.own.Lines) != len(own.Lines) {
+				t.Errorf("Batch() changed own: %+v, was %+v", *tt.own, own)
+			}
+			if len(items[0].Lines) != 0 || len(items[3].Lines) != 0 || !items[1].At.Equal(at(2)) {
+				t.Errorf("Batch() changed the thread's items")
 			}
 		})
 	}
