@@ -199,7 +199,7 @@ func TestCLI(t *testing.T) {
 
 	t.Run("not a terminal: lines only", func(t *testing.T) {
 		t.Parallel()
-		api := newCLIFake(t, fakeapi.Scenario{Runtime: 100 * time.Millisecond})
+		api := newCLIFake(t, fakeapi.Scenario{Reads: 4})
 		res := cliRun{args: []string{"--prompt", "Fix typos", "--base-url", api.URL},
 			vars: map[string]string{"MINTLIFY_API_KEY": testKey, "MINTLIFY_PROJECT_ID": "proj-1"}}.exec(t, bin)
 		if res.code != 0 {

@@ -64,8 +64,8 @@ func TestCLITerminal(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			// Long enough for many polls every 10 ms.
-			api := newCLIFake(t, fakeapi.Scenario{Runtime: 300 * time.Millisecond})
+			// Active for five polls, however slowly the machine runs.
+			api := newCLIFake(t, fakeapi.Scenario{Reads: 6})
 			controller, term := openPTY(t)
 			args := []string{"--prompt", "Fix typos", "--base-url", api.URL}
 			if tt.json {

@@ -128,7 +128,7 @@ func checkHeartbeats(t *testing.T, log string, every time.Duration) {
 
 // TestCLIHeartbeat (issue 26, item 3) runs the built binary as a step, its
 // heartbeat set to 40 ms for the test, against a job that stays active
-// for half a second while the binary polls it every 10 ms: the step's log
+// for 40 polls, which the binary makes 10 ms apart at the least: the step's log
 // says the job is still active, inside the wait's group, standard error
 // stays empty and the step exits 0. Outside Actions the same binary's
 // standard error has no heartbeat.
@@ -143,7 +143,8 @@ func TestCLIHeartbeat(t *testing.T) {
 	for _, inActions := range []bool{true, false} {
 		t.Run(fmt.Sprintf("in Actions: %v", inActions), func(t *testing.T) {
 			t.Parallel()
-			api := newCLIFake(t, fakeapi.Scenario{Runtime: 500 * time.Millisecond})
+			// Active for 40 polls, 10 ms apart at the least: 10 heartbeats.
+			api := newCLIFake(t, fakeapi.Scenario{Reads: 40})
 			dir := t.TempDir()
 			run := cliRun{dir: dir, vars: map[string]string{"MINTLIFY_API_KEY": testKey}, args: []string{
 				"--project-id", "proj-1", "--base-url", api.URL, "--prompt", "Add a FAQ page.", "--preview=false"}}

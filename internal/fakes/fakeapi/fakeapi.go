@@ -35,6 +35,10 @@ type Scenario struct {
 	Repository string
 	// Clock decides when a job ends; nil is the real clock.
 	Clock clock.Clock
+	// Reads, when set, ends a job at its Reads-th read after a create or
+	// follow-up instead of after Runtime: a test of a binary on the real
+	// clock then sees that many polls however slowly its machine runs.
+	Reads int
 	// Preview, when set, answers the requests under /v1/project/ (the
 	// preview deployments, which the real API serves on the same host);
 	// it records them itself, and they are not this fake's requests.
@@ -83,6 +87,7 @@ type job struct {
 	EndsAt    time.Time
 	Archived  *string
 	Followups int
+	Reads     int // since the create or the last follow-up
 }
 
 // New starts a fake serving project.
@@ -234,6 +239,7 @@ func (s *Server) get(w http.ResponseWriter, id string) {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "job not found"})
 		return
 	}
+	j.Reads++
 	writeJSON(w, http.StatusOK, s.render(j))
 }
 
@@ -252,14 +258,21 @@ func (s *Server) message(w http.ResponseWriter, id string, body []byte) {
 		return
 	}
 	j.Followups++
+	j.Reads = 0
 	j.Status = "active"
 	j.EndsAt = s.sc.Clock.Now().Add(s.sc.Runtime)
 	writeJSON(w, http.StatusOK, s.render(j))
 }
 
-// advance moves a job to its outcome once its runtime has passed.
+// advance moves a job to its outcome once its runtime has passed, or
+// once it has been read as often as the scenario says.
 func (s *Server) advance(j *job) {
-	if j.Status != "active" || s.sc.Clock.Now().Before(j.EndsAt) {
+	switch {
+	case j.Status != "active":
+		return
+	case s.sc.Reads > 0 && j.Reads < s.sc.Reads:
+		return
+	case s.sc.Reads == 0 && s.sc.Clock.Now().Before(j.EndsAt):
 		return
 	}
 	j.Status = s.sc.Outcome
