@@ -28,11 +28,17 @@ import (
 // takes milliseconds of real time (the built binary has no simulated clock).
 func buildCLI(t *testing.T) string {
 	t.Helper()
+	return buildCLIWith(t, "")
+}
+
+// buildCLIWith is buildCLI with more -ldflags, such as -X main.keyHint=10ms.
+func buildCLIWith(t *testing.T, ldflags string) string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "agent-job-action")
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	cmd := exec.Command("go", "build", "-tags", "nodemo", "-o", bin, "-ldflags", "-X main.version=v0.0.0-test -X main.pollEvery=10ms", ".")
+	cmd := exec.Command("go", "build", "-tags", "nodemo", "-o", bin, "-ldflags", strings.TrimSpace("-X main.version=v0.0.0-test -X main.pollEvery=10ms "+ldflags), ".")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

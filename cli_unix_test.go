@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"os"
@@ -71,12 +72,15 @@ func TestCLICancelled(t *testing.T) {
 }
 
 // TestCLIKeyFromStdinInterruptible (issue 17, item 8): while
-// --api-key-stdin waits for the key on a pipe nobody writes to, Ctrl+C,
-// SIGTERM and --timeout end the run like any other wait (130, or 3), and
-// nothing is sent.
+// --api-key-stdin waits for the key on a pipe nobody writes to, it says so
+// on standard error, once, and Ctrl+C, SIGTERM and --timeout end the run
+// like any other wait (130, or 3), and nothing is sent. The binary says so
+// after 10 ms here (cli.KeyHintAfter otherwise): the signal is sent once
+// it has, when the program is surely reading, its handlers in place.
 func TestCLIKeyFromStdinInterruptible(t *testing.T) {
 	t.Parallel()
-	bin := buildCLI(t)
+	bin := buildCLIWith(t, "-X main.keyHint=10ms")
+	const hint = "waiting for the API key on standard input (--api-key-stdin): pipe it in"
 	for _, tt := range []struct {
 		name string
 		sig  syscall.Signal // 0: the timeout ends it
@@ -101,35 +105,54 @@ func TestCLIKeyFromStdinInterruptible(t *testing.T) {
 			}
 			defer pw.Close()
 			cmd.Stdin = pr
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			var stdout bytes.Buffer
+			cmd.Stdout = &stdout
+			errPipe, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
 			pr.Close()
+			// Standard error, line by line; the hint's line signalled.
+			var stderr strings.Builder
+			hinted, read := make(chan struct{}), make(chan struct{})
+			go func() {
+				defer close(read)
+				sc := bufio.NewScanner(errPipe)
+				for seen := false; sc.Scan(); {
+					stderr.WriteString(sc.Text() + "\n")
+					if !seen && strings.HasPrefix(sc.Text(), hint) {
+						seen = true
+						close(hinted)
+					}
+				}
+			}()
 			if tt.sig != 0 {
-				// Long enough for the program to have installed its signal
-				// handlers (the first thing main does) and to be reading, on
-				// a loaded machine too: 500 ms was not, under a load of 20
-				// on two CPUs. Go's runtime catches every signal from the
-				// start, so nothing outside the program tells when main's
-				// own handler is in place.
-				time.Sleep(2 * time.Second)
+				select {
+				case <-hinted:
+				case <-read:
+					t.Fatalf("the program ended before it said it waits for the key:\n%s", stderr.String())
+				}
 				if err := cmd.Process.Signal(tt.sig); err != nil {
 					t.Fatal(err)
 				}
 			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
 			select {
-			case err = <-done:
+			case <-read:
 			case <-time.After(10 * time.Second):
 				_ = cmd.Process.Kill()
+				<-read
 				t.Fatalf("still waiting for the key 10s later\nstderr:\n%s", stderr.String())
 			}
+			err = cmd.Wait()
 			var exit *exec.ExitError
 			if !errors.As(err, &exit) || exit.ExitCode() != tt.code {
 				t.Errorf("exit: %v, want status %d\nstderr:\n%s", err, tt.code, stderr.String())
+			}
+			if n := strings.Count(stderr.String(), hint); n != 1 {
+				t.Errorf("%d lines say the run waits for the key, want one\nstderr:\n%s", n, stderr.String())
 			}
 			if !strings.Contains(stderr.String(), tt.line) || stdout.Len() != 0 {
 				t.Errorf("stderr lacks %q, or stdout is not empty\nstdout:\n%s\nstderr:\n%s", tt.line, stdout.String(), stderr.String())

@@ -38,6 +38,12 @@ var pollEvery string
 // heartbeat shows in a wait of milliseconds.
 var heartbeat string
 
+// keyHint is set only by tests that build the binary (-ldflags
+// "-X main.keyHint=10ms"): it replaces how long --api-key-stdin waits
+// before it says what it waits for (cli.KeyHintAfter), so that a test
+// knows the program is reading, its signal handlers in place.
+var keyHint string
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	env := Env{Getenv: os.Getenv, Stdin: os.Stdin, Stderr: os.Stderr}
@@ -46,6 +52,9 @@ func main() {
 	}
 	if d, err := time.ParseDuration(heartbeat); err == nil {
 		env.Heartbeat = d
+	}
+	if d, err := time.ParseDuration(keyHint); err == nil {
+		env.KeyHint = d
 	}
 	err := run(ctx, os.Args[1:], env, os.Stdout)
 	stop()
@@ -59,6 +68,9 @@ type Env struct {
 	Getenv func(string) string
 	Stdin  io.Reader
 	Stderr io.Writer
+	// KeyHint is how long --api-key-stdin waits before it says so on
+	// Stderr; 0 is cli.KeyHintAfter.
+	KeyHint time.Duration
 	action.Deps
 }
 
@@ -88,7 +100,8 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 
 	rc := runner.FromEnv(env.Getenv)
 	rc.CommandLine = !rc.InActions || len(args) > 0
-	if err := cmd.Apply(ctx, &rc, env.Getenv, env.Stdin); err != nil {
+	stdin := cli.Stdin{R: env.Stdin, Hint: cli.Hint{W: env.Stderr, After: cmp.Or(env.KeyHint, cli.KeyHintAfter)}}
+	if err := cmd.Apply(ctx, &rc, env.Getenv, stdin); err != nil {
 		// Interrupted or timed out while reading the key: the run ends as
 		// any other wait does (130 or 3), before anything was sent.
 		switch {

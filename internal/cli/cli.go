@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/agentjob/agent-job-action/internal/inputs"
@@ -325,6 +326,24 @@ func refuseSecret(name string) error {
 	return usagef("--%s is not accepted: a secret on the command line is visible to every user of the machine (ps) and stays in shell history; give it as %s", name, terms.SecretSource(name))
 }
 
+// Stdin is where --api-key-stdin reads the key from: R (nil: there is no
+// standard input), and, once the read has waited Hint.After without the
+// key, one line on Hint.W saying what the run waits for, so that a person
+// who forgot to pipe the key is not left before a silent program.
+type Stdin struct {
+	R    io.Reader
+	Hint Hint
+}
+
+// Hint is a line written once, After a wait, to W (nil: none).
+type Hint struct {
+	W     io.Writer
+	After time.Duration
+}
+
+// KeyHintAfter is how long the key is awaited before the run says so.
+const KeyHintAfter = 3 * time.Second
+
 // Apply merges the command line into rc.Inputs, which holds the INPUT_*
 // variables: a flag wins over its INPUT_ variable, which wins over the
 // fallback in the environment. With --api-key-stdin the key is read from
@@ -334,7 +353,7 @@ func refuseSecret(name string) error {
 // Reading the key from standard input ends when ctx does (Ctrl+C, SIGTERM)
 // or when the run's timeout passes, like any other wait: the error then
 // wraps the context's.
-func (c Command) Apply(ctx context.Context, rc *runner.Context, getenv func(string) string, stdin io.Reader) error {
+func (c Command) Apply(ctx context.Context, rc *runner.Context, getenv func(string) string, stdin Stdin) error {
 	if rc.Inputs == nil {
 		rc.Inputs = map[string]string{}
 	}
@@ -376,7 +395,8 @@ func (c Command) Apply(ctx context.Context, rc *runner.Context, getenv func(stri
 // readKey reads the key from stdin, or gives up when ctx ends: the read
 // itself cannot be interrupted (a terminal or a pipe nobody writes to), so
 // it runs on its own and is left behind; the program exits soon after.
-func readKey(ctx context.Context, stdin io.Reader) (string, error) {
+func readKey(ctx context.Context, in Stdin) (string, error) {
+	stdin := in.R
 	if stdin == nil {
 		return "", usagef("--%s: there is no standard input to read the key from", terms.KeyStdinFlag)
 	}
@@ -389,16 +409,31 @@ func readKey(ctx context.Context, stdin io.Reader) (string, error) {
 		data, err := io.ReadAll(io.LimitReader(stdin, maxKeyBytes+1))
 		done <- read{data, err}
 	}()
-	var data []byte
-	select {
-	case <-ctx.Done():
-		return "", fmt.Errorf("--%s: stopped while waiting for the key on standard input: %w", terms.KeyStdinFlag, context.Cause(ctx))
-	case r := <-done:
-		if r.err != nil {
-			return "", usagef("--%s: read standard input: %v", terms.KeyStdinFlag, r.err)
-		}
-		data = r.data
+	var hint <-chan time.Time
+	if in.Hint.W != nil {
+		t := time.NewTimer(in.Hint.After)
+		defer t.Stop()
+		hint = t.C
 	}
+	for {
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("--%s: stopped while waiting for the key on standard input: %w", terms.KeyStdinFlag, context.Cause(ctx))
+		case <-hint:
+			hint = nil
+			fmt.Fprintf(in.Hint.W, "waiting for the API key on standard input (--%s): pipe it in, e.g. printf '%%s' \"$MINTLIFY_API_KEY\" | agent-job-action --%s ...\n",
+				terms.KeyStdinFlag, terms.KeyStdinFlag)
+		case r := <-done:
+			if r.err != nil {
+				return "", usagef("--%s: read standard input: %v", terms.KeyStdinFlag, r.err)
+			}
+			return keyIn(r.data)
+		}
+	}
+}
+
+// keyIn is the key that standard input held.
+func keyIn(data []byte) (string, error) {
 	if len(data) > maxKeyBytes {
 		return "", usagef("--%s: standard input holds more than %d KiB, which is no API key: pipe only the key", terms.KeyStdinFlag, maxKeyBytes>>10)
 	}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"maps"
 	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/runner"
@@ -159,7 +161,7 @@ func TestApplyPrecedence(t *testing.T) {
 			}
 			rc := runner.Context{Inputs: map[string]string{}}
 			maps.Copy(rc.Inputs, tt.inputVars)
-			if err := c.Apply(context.Background(), &rc, func(k string) string { return env[k] }, strings.NewReader(tt.stdin)); err != nil {
+			if err := c.Apply(context.Background(), &rc, func(k string) string { return env[k] }, Stdin{R: strings.NewReader(tt.stdin)}); err != nil {
 				t.Fatal(err)
 			}
 			for k, v := range tt.want {
@@ -199,9 +201,9 @@ func TestApplyErrors(t *testing.T) {
 			rc := runner.Context{InActions: tt.inActions}
 			var err2 error
 			if tt.stdin != nil {
-				err2 = c.Apply(context.Background(), &rc, func(k string) string { return tt.env[k] }, tt.stdin())
+				err2 = c.Apply(context.Background(), &rc, func(k string) string { return tt.env[k] }, Stdin{R: tt.stdin()})
 			} else {
-				err2 = c.Apply(context.Background(), &rc, func(k string) string { return tt.env[k] }, nil)
+				err2 = c.Apply(context.Background(), &rc, func(k string) string { return tt.env[k] }, Stdin{})
 			}
 			if tt.want == "" {
 				if err2 != nil {
@@ -221,11 +223,58 @@ func TestApplyStdinReadError(t *testing.T) {
 	t.Parallel()
 	c, _ := Parse([]string{"--api-key-stdin"})
 	rc := runner.Context{}
-	err := c.Apply(context.Background(), &rc, func(string) string { return "" }, iotest.ErrReader(errors.New("broken pipe")))
+	err := c.Apply(context.Background(), &rc, func(string) string { return "" }, Stdin{R: iotest.ErrReader(errors.New("broken pipe"))})
 	if err == nil || !strings.Contains(err.Error(), "broken pipe") {
 		t.Errorf("Apply error %v, want the read error", err)
 	}
 }
+
+// TestApplyKeyHint: a key that does not come within Hint.After is said to
+// be awaited, once, on Hint.W; a key that comes before says nothing.
+func TestApplyKeyHint(t *testing.T) {
+	t.Parallel()
+	const hint = "waiting for the API key on standard input (--api-key-stdin): pipe it in"
+	c, _ := Parse([]string{"--api-key-stdin"})
+
+	t.Run("the key never comes", func(t *testing.T) {
+		t.Parallel()
+		pr, pw := io.Pipe()
+		defer pw.Close()
+		said := make(chan string, 1)
+		w := writerFunc(func(p []byte) (int, error) { said <- string(p); return len(p), nil })
+		ctx, cancel := context.WithCancel(context.Background())
+		errc := make(chan error, 1)
+		go func() {
+			errc <- c.Apply(ctx, &runner.Context{}, func(string) string { return "" }, Stdin{R: pr, Hint: Hint{W: w, After: time.Millisecond}})
+		}()
+		if line := <-said; !strings.HasPrefix(line, hint) || !strings.HasSuffix(line, "...\n") {
+			t.Errorf("hint %q", line)
+		}
+		cancel()
+		if err := <-errc; !errors.Is(err, context.Canceled) {
+			t.Errorf("Apply: %v, want cancelled", err)
+		}
+		if len(said) != 0 {
+			t.Errorf("said twice: %q", <-said)
+		}
+	})
+	t.Run("the key comes first", func(t *testing.T) {
+		t.Parallel()
+		var buf bytes.Buffer
+		rc := runner.Context{}
+		env := map[string]string{"MINTLIFY_PROJECT_ID": "proj-1"}
+		err := c.Apply(context.Background(), &rc, func(k string) string { return env[k] },
+			Stdin{R: strings.NewReader("mint_abc\n"), Hint: Hint{W: &buf, After: time.Hour}})
+		if err != nil || rc.Inputs["api-key"] != "mint_abc" || buf.Len() != 0 {
+			t.Errorf("Apply: %v, key %q, said %q", err, rc.Inputs["api-key"], buf.String())
+		}
+	})
+}
+
+// writerFunc is a function as an io.Writer.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 func TestJobRecord(t *testing.T) {
 	t.Parallel()
