@@ -51,8 +51,10 @@ func TestCLICancelled(t *testing.T) {
 			if !errors.As(err, &exit) || exit.ExitCode() != cli.ExitCancelled {
 				t.Errorf("exit: %v, want status %d", err, cli.ExitCancelled)
 			}
-			if took := time.Since(sent); took > 2*time.Second {
-				t.Errorf("took %s to exit", took)
+			if took := time.Since(sent); took > hangGuard {
+				t.Errorf("took %s to exit: hung", took)
+			} else {
+				t.Logf("exited %s after %s", took.Round(time.Millisecond), sig)
 			}
 			for _, want := range []string{"error: cancelled while waiting for job job_0001", "The job goes on running", "run again with --job-id job_0001"} {
 				if !strings.Contains(stderr.String(), want) {

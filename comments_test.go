@@ -572,8 +572,10 @@ func TestCancelledFinalEditIsBounded(t *testing.T) {
 	if err := h.run(ctx); err == nil {
 		t.Fatal("run succeeded after cancellation")
 	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("took %s with GitHub not answering the last edit, want about 1.5s", took)
+	if took := time.Since(start); took > hangGuard {
+		t.Errorf("took %s with GitHub not answering the last edit (the bound is 1.5s): hung", took)
+	} else {
+		t.Logf("ended %s after it started; GitHub never answered the last edit", took.Round(time.Millisecond))
 	}
 	h.wantOutputs(map[string]string{"job-id": "job_0001", "timed-out": "false"})
 }

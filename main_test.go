@@ -25,6 +25,13 @@ import (
 
 const testKey = "mint_test_0123456789abcdef"
 
+// hangGuard is how long a test lets a run take that must end on its own
+// (at its timeout, on a signal, past a request that never answers) before
+// it calls the run hung. It guards that the run ends, not how fast: the
+// time taken is logged, and no test asserts speed on the wall clock, which
+// a loaded machine stretches (benchmarks measure speed).
+const hangGuard = 30 * time.Second
+
 // runMainEnv makes the test binary run main() instead of the tests, so
 // signal tests can run the program as the runner does: a process.
 const runMainEnv = "AGENT_JOB_ACTION_RUN_MAIN"
@@ -484,8 +491,10 @@ func TestRunTimeoutOnHangingRequest(t *testing.T) {
 	if err == nil {
 		t.Fatal("run succeeded past its timeout")
 	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("took %s with a 300ms timeout", took)
+	if took := time.Since(start); took > hangGuard {
+		t.Errorf("took %s with a 300ms timeout: hung", took)
+	} else {
+		t.Logf("ended %s after it started, with a 300ms timeout", took.Round(time.Millisecond))
 	}
 	h.wantOutputs(map[string]string{"job-id": "job_0001", "status": "active", "timed-out": "true"})
 	h.wantRequests(1, 0)
@@ -526,8 +535,10 @@ func TestRunCancellation(t *testing.T) {
 	if err == nil {
 		t.Fatal("run succeeded after cancellation")
 	}
-	if took := time.Since(start); took > 2*time.Second {
-		t.Errorf("took %s to stop after cancellation", took)
+	if took := time.Since(start); took > hangGuard {
+		t.Errorf("took %s to stop after cancellation: hung", took)
+	} else {
+		t.Logf("stopped %s after it started", took.Round(time.Millisecond))
 	}
 	h.wantOutputs(map[string]string{"job-id": "job_0001", "status": "active", "timed-out": "false"})
 	if !strings.Contains(h.stdout.String(), "::error::cancelled while waiting for job job_0001") {

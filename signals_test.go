@@ -20,9 +20,10 @@ import (
 )
 
 // TestSignals runs the program as a process and cancels it as a cancelled
-// workflow does, with SIGTERM or SIGINT, at three moments. It must exit
-// non-zero within 2 seconds, keep the outputs it knows, and mark the comment
-// cancelled.
+// workflow does, with SIGTERM or SIGINT, at three moments, two of them
+// while a request hangs and one an hour before the next poll. It must
+// exit non-zero without waiting for either (hangGuard; the time is
+// logged), keep the outputs it knows, and mark the comment cancelled.
 func TestSignals(t *testing.T) {
 	t.Parallel()
 	// GitHub requests in this run: 1 permission, 2 reaction, 3 create
@@ -76,8 +77,10 @@ func TestSignals(t *testing.T) {
 				if !errors.As(err, &exit) || exit.ExitCode() == 0 {
 					t.Errorf("exit: %v, want a non-zero status", err)
 				}
-				if took > 2*time.Second {
-					t.Errorf("took %s to exit after %s, want under 2s", took, sig)
+				if took > hangGuard {
+					t.Errorf("took %s to exit after %s: hung", took, sig)
+				} else {
+					t.Logf("exited %s after %s", took.Round(time.Millisecond), sig)
 				}
 				h.stdout.WriteString(stdout.String())
 				h.assertNoSecrets()
