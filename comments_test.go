@@ -568,14 +568,9 @@ func TestCancelledFinalEditIsBounded(t *testing.T) {
 	script.On(5, func(w http.ResponseWriter, r *http.Request) bool { cancel(); return faults.Hang()(w, r) })
 	script.On(6, faults.Hang())
 	h.withGitHub(fakegithub.Options{Fault: script.Serve}, "issue_comment", issueComment("writer", "/docs add a page"))
-	start := time.Now()
-	if err := h.run(ctx); err == nil {
+	// GitHub never answers the last edit: the run gives it 1.5 s.
+	if err := h.runGuarded(ctx); err == nil {
 		t.Fatal("run succeeded after cancellation")
-	}
-	if took := time.Since(start); took > hangGuard {
-		t.Errorf("took %s with GitHub not answering the last edit (the bound is 1.5s): hung", took)
-	} else {
-		t.Logf("ended %s after it started; GitHub never answered the last edit", took.Round(time.Millisecond))
 	}
 	h.wantOutputs(map[string]string{"job-id": "job_0001", "timed-out": "false"})
 }

@@ -421,8 +421,7 @@ func readKey(ctx context.Context, in Stdin) (string, error) {
 			return "", fmt.Errorf("--%s: stopped while waiting for the key on standard input: %w", terms.KeyStdinFlag, context.Cause(ctx))
 		case <-hint:
 			hint = nil
-			fmt.Fprintf(in.Hint.W, "waiting for the API key on standard input (--%s): pipe it in, e.g. printf '%%s' \"$MINTLIFY_API_KEY\" | agent-job-action --%s ...\n",
-				terms.KeyStdinFlag, terms.KeyStdinFlag)
+			fmt.Fprintf(in.Hint.W, "waiting for the API key on standard input (--%s): pipe it in, or end the input (Ctrl+D)\n", terms.KeyStdinFlag)
 		case r := <-done:
 			if r.err != nil {
 				return "", usagef("--%s: read standard input: %v", terms.KeyStdinFlag, r.err)
