@@ -100,7 +100,7 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 
 	rc := runner.FromEnv(env.Getenv)
 	rc.CommandLine = !rc.InActions || len(args) > 0
-	stdin := cli.Stdin{R: env.Stdin, Hint: cli.Hint{W: env.Stderr, After: cmp.Or(env.KeyHint, cli.KeyHintAfter)}}
+	stdin := cli.Stdin{R: env.Stdin, Hint: env.Stderr, HintAfter: cmp.Or(env.KeyHint, cli.KeyHintAfter)}
 	if err := cmd.Apply(ctx, &rc, env.Getenv, stdin); err != nil {
 		// Interrupted or timed out while reading the key: the run ends as
 		// any other wait does (130 or 3), before anything was sent.

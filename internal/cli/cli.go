@@ -327,18 +327,13 @@ func refuseSecret(name string) error {
 }
 
 // Stdin is where --api-key-stdin reads the key from: R (nil: there is no
-// standard input), and, once the read has waited Hint.After without the
-// key, one line on Hint.W saying what the run waits for, so that a person
-// who forgot to pipe the key is not left before a silent program.
+// standard input), and, once the read has waited HintAfter without the
+// key, one line on Hint (nil: none) saying what the run waits for, so that
+// a person who forgot to pipe the key is not left before a silent program.
 type Stdin struct {
-	R    io.Reader
-	Hint Hint
-}
-
-// Hint is a line written once, After a wait, to W (nil: none).
-type Hint struct {
-	W     io.Writer
-	After time.Duration
+	R         io.Reader
+	Hint      io.Writer
+	HintAfter time.Duration
 }
 
 // KeyHintAfter is how long the key is awaited before the run says so.
@@ -410,8 +405,8 @@ func readKey(ctx context.Context, in Stdin) (string, error) {
 		done <- read{data, err}
 	}()
 	var hint <-chan time.Time
-	if in.Hint.W != nil {
-		t := time.NewTimer(in.Hint.After)
+	if in.Hint != nil {
+		t := time.NewTimer(in.HintAfter)
 		defer t.Stop()
 		hint = t.C
 	}
@@ -421,7 +416,7 @@ func readKey(ctx context.Context, in Stdin) (string, error) {
 			return "", fmt.Errorf("--%s: stopped while waiting for the key on standard input: %w", terms.KeyStdinFlag, context.Cause(ctx))
 		case <-hint:
 			hint = nil
-			fmt.Fprintf(in.Hint.W, "waiting for the API key on standard input (--%s): pipe it in, or end the input (Ctrl+D)\n", terms.KeyStdinFlag)
+			fmt.Fprintf(in.Hint, "waiting for the API key on standard input (--%s): pipe it in, or end the input (Ctrl+D)\n", terms.KeyStdinFlag)
 		case r := <-done:
 			if r.err != nil {
 				return "", usagef("--%s: read standard input: %v", terms.KeyStdinFlag, r.err)

@@ -229,8 +229,8 @@ func TestApplyStdinReadError(t *testing.T) {
 	}
 }
 
-// TestApplyKeyHint: a key that does not come within Hint.After is said to
-// be awaited, once, on Hint.W; a key that comes before says nothing.
+// TestApplyKeyHint: a key that does not come within HintAfter is said to
+// be awaited, once, on Hint; a key that comes before says nothing.
 func TestApplyKeyHint(t *testing.T) {
 	t.Parallel()
 	const hint = "waiting for the API key on standard input (--api-key-stdin): pipe it in"
@@ -245,7 +245,7 @@ func TestApplyKeyHint(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		errc := make(chan error, 1)
 		go func() {
-			errc <- c.Apply(ctx, &runner.Context{}, func(string) string { return "" }, Stdin{R: pr, Hint: Hint{W: w, After: time.Millisecond}})
+			errc <- c.Apply(ctx, &runner.Context{}, func(string) string { return "" }, Stdin{R: pr, Hint: w, HintAfter: time.Millisecond})
 		}()
 		if line := <-said; line != hint+", or end the input (Ctrl+D)\n" {
 			t.Errorf("hint %q", line)
@@ -264,7 +264,7 @@ func TestApplyKeyHint(t *testing.T) {
 		rc := runner.Context{}
 		env := map[string]string{"MINTLIFY_PROJECT_ID": "proj-1"}
 		err := c.Apply(context.Background(), &rc, func(k string) string { return env[k] },
-			Stdin{R: strings.NewReader("mint_abc\n"), Hint: Hint{W: &buf, After: time.Hour}})
+			Stdin{R: strings.NewReader("mint_abc\n"), Hint: &buf, HintAfter: time.Hour})
 		if err != nil || rc.Inputs["api-key"] != "mint_abc" || buf.Len() != 0 {
 			t.Errorf("Apply: %v, key %q, said %q", err, rc.Inputs["api-key"], buf.String())
 		}
