@@ -2,10 +2,8 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,12 +29,7 @@ const hostileThreadCPUBound = 15 * time.Second
 // and its CPU time, never the wall time.
 func TestHostileThreadWithinBounds(t *testing.T) {
 	t.Parallel()
-	bin := buildCLI(t)
-	dir := t.TempDir()
-	launcher := filepath.Join(dir, "launcher")
-	if out, err := exec.Command("go", "build", "-o", launcher, "./internal/testbed/coldstart/launcher").CombinedOutput(); err != nil {
-		t.Fatalf("go build launcher: %v\n%s", err, out)
-	}
+	bin, launcher := buildCLI(t), buildLauncher(t)
 	api := newCLIFake(t, fakeapi.Scenario{})
 	gh := fakegithub.New(fakegithub.Options{Token: testToken, Repos: []string{"acme/docs"}, Check: ghspec.Checker(),
 		Permissions: map[string]string{"writer": "write"}})
@@ -100,13 +93,7 @@ func TestHostileThreadWithinBounds(t *testing.T) {
 	if reads > 10*11+2 || writes > 4 {
 		t.Errorf("%d reads and %d writes to GitHub", reads, writes)
 	}
-	var peakKiB, launcherKiB, cpuMicros int64
-	if data, err := os.ReadFile(report); err != nil {
-		t.Errorf("launcher report: %v", err)
-	} else if _, err := fmt.Sscan(string(data), &peakKiB, &launcherKiB, &cpuMicros); err != nil {
-		t.Errorf("launcher report %q: %v", data, err)
-	}
-	cpu := time.Duration(cpuMicros) * time.Microsecond
+	peakKiB, cpu := launched(t, report)
 	if peakKiB > runMemoryBound>>10 {
 		t.Errorf("peak memory %d MiB, want at most %d", peakKiB>>10, runMemoryBound>>20)
 	}

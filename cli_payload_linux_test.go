@@ -2,9 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -22,14 +20,8 @@ import (
 // peak memory. It logs the time for the closing note; it asserts no time.
 func TestEventPayloadWithinBounds(t *testing.T) {
 	t.Parallel()
-	bin := buildCLI(t)
+	bin, launcher := buildCLI(t), buildLauncher(t)
 	dir := t.TempDir()
-	// The binary's own peak memory is read by a small launcher: the test's
-	// own wait4 would report this test process's size (see the launcher).
-	launcher := filepath.Join(dir, "launcher")
-	if out, err := exec.Command("go", "build", "-o", launcher, "./internal/testbed/coldstart/launcher").CombinedOutput(); err != nil {
-		t.Fatalf("go build launcher: %v\n%s", err, out)
-	}
 	fifo := filepath.Join(dir, "fifo.json")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
@@ -79,12 +71,7 @@ func TestEventPayloadWithinBounds(t *testing.T) {
 			}
 			// Peak memory: the program's own and, for a payload read, the
 			// payload and its decoded copy; never a parse of the comment.
-			var peakKiB, launcherKiB int64
-			if data, err := os.ReadFile(report); err != nil {
-				t.Errorf("launcher report: %v", err)
-			} else if _, err := fmt.Sscan(string(data), &peakKiB, &launcherKiB); err != nil {
-				t.Errorf("launcher report %q: %v", data, err)
-			}
+			peakKiB, _ := launched(t, report)
 			// About 9 MiB for a refusal by file type or size, 100 MiB for
 			// the 24 MB payload read and decoded.
 			if peakKiB > 160<<10 {
