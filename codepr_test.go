@@ -346,66 +346,56 @@ func TestCodePRPushes(t *testing.T) {
 	}
 }
 
-// TestCodePRFork: a pull request from a fork gets no secrets; its run says
-// so in one line and ends well, with status skipped, sending nothing.
-func TestCodePRFork(t *testing.T) {
-	t.Parallel()
-	w := newCodeWorld(t, fakeapi.Scenario{}, fakepreview.Options{}, "", codePR("opened", head1, func(pr map[string]any) {
-		pr["head"].(map[string]any)["repo"] = map[string]any{"full_name": "outsider/docs"}
-	}))
-	delete(w.vars, "INPUT_API-KEY") // GitHub passes no secrets to a fork's run
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("run: %v\n%s", err, w.stdout.String())
-	}
-	w.wantOutputs(map[string]string{"status": "skipped", "job-id": ""})
-	w.wantLog("skipped: pull request #7 comes from a fork: GitHub gives its runs no secrets, so no docs job is started")
-	if strings.Contains(w.stdout.String(), "::error") || strings.Contains(w.stdout.String(), "::warning") {
-		t.Errorf("a fork's run warned or failed:\n%s", w.stdout.String())
-	}
-	if n := len(w.api.Requests()) + len(w.gh.Requests()) + len(w.preview.Requests()); n != 0 {
-		t.Errorf("a fork's run sent %d requests, want none", n)
-	}
-}
-
-// TestCodePRFromDependabot: GitHub gives a run that Dependabot causes only
-// Dependabot's secrets, so its api-key is empty. A bot that allowed-bots
-// does not name is refused whatever the inputs: that run says so in one
-// line and ends well, sending nothing, as it does with a key. A bot it
-// names gets the error, as a person does.
-func TestCodePRFromDependabot(t *testing.T) {
+// TestCodePRWithoutSecrets: GitHub gives a fork's pull request no secrets,
+// and a run that Dependabot causes only Dependabot's, so their api-key is
+// empty. A fork's run, and a bot's that allowed-bots does not name (with a
+// key or without), says so in one line and ends well, with status
+// skipped, sending nothing. A bot it names gets the missing input's error,
+// as a person does.
+func TestCodePRWithoutSecrets(t *testing.T) {
 	t.Parallel()
 	const refused = `skipped: "dependabot[bot]" is a bot and is not in allowed-bots`
 	for _, tt := range []struct {
-		name           string
-		key, allowed   string
-		wantErr, event string
+		name         string
+		sender       string // "" for dependabot[bot]
+		fork         bool
+		key, allowed string
+		want         string // the skip's line, or the ::error:: line's start
+		fails        bool
 	}{
-		{name: "without a key", key: "", allowed: "", wantErr: ""},
-		{name: "with a key", key: testKey, allowed: "renovate[bot]", wantErr: ""},
-		{name: "allowed, without a key", key: "", allowed: "renovate[bot], Dependabot[bot]", wantErr: "input api-key is required"},
-		{name: "a person, without a key", key: "", event: "writer", wantErr: "input api-key is required"},
+		{name: "a fork", sender: "writer", fork: true,
+			want: "skipped: pull request #7 comes from a fork: GitHub gives its runs no secrets, so no docs job is started"},
+		{name: "Dependabot, without a key", want: refused},
+		{name: "Dependabot, with a key", key: testKey, allowed: "renovate[bot]", want: refused},
+		{name: "Dependabot allowed, without a key", allowed: "renovate[bot], Dependabot[bot]", want: "::error::input api-key is required", fails: true},
+		{name: "a person, without a key", sender: "writer", want: "::error::input api-key is required", fails: true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			sender := cmp.Or(tt.event, "dependabot[bot]")
-			pr := codePR("opened", head1, func(pr map[string]any) { pr["user"] = user(sender) })
+			sender := cmp.Or(tt.sender, "dependabot[bot]")
+			pr := codePR("opened", head1, func(pr map[string]any) {
+				pr["user"] = user(sender)
+				if tt.fork {
+					pr["head"].(map[string]any)["repo"] = map[string]any{"full_name": "outsider/docs"}
+				}
+			})
 			pr["sender"] = user(sender)
 			w := newCodeWorld(t, fakeapi.Scenario{}, fakepreview.Options{}, "", pr)
 			w.vars["INPUT_API-KEY"] = tt.key
 			w.vars["INPUT_ALLOWED-BOTS"] = tt.allowed
 			err := w.run(context.Background())
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(w.stdout.String(), "::error::"+tt.wantErr) {
-					t.Fatalf("run: %v, want the error %q\n%s", err, tt.wantErr, w.stdout.String())
+			switch {
+			case tt.fails:
+				if err == nil || !strings.Contains(w.stdout.String(), tt.want) {
+					t.Fatalf("run: %v, want the error %q\n%s", err, tt.want, w.stdout.String())
 				}
-			} else {
-				if err != nil {
-					t.Fatalf("run: %v\n%s", err, w.stdout.String())
-				}
+			case err != nil:
+				t.Fatalf("run: %v\n%s", err, w.stdout.String())
+			default:
 				w.wantOutputs(map[string]string{"status": "skipped", "job-id": ""})
-				w.wantLog(refused)
+				w.wantLog(tt.want)
 				if strings.Contains(w.stdout.String(), "::error") || strings.Contains(w.stdout.String(), "::warning") {
-					t.Errorf("a refused bot's run warned or failed:\n%s", w.stdout.String())
+					t.Errorf("a run that does nothing warned or failed:\n%s", w.stdout.String())
 				}
 			}
 			if n := len(w.api.Requests()) + len(w.gh.Requests()) + len(w.preview.Requests()); n != 0 {
