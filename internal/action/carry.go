@@ -175,15 +175,20 @@ func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *Ou
 	if p.Own == nil {
 		return "", nil
 	}
-	level := ""
-	if p.Check != nil {
-		var err error
-		level, err = gh.Permission(ctx, p.Check.Owner, p.Check.Repo, p.Check.Sender)
+	level, err := r.permission(ctx, gh, p.Check, "check who triggered the run")
+	if err != nil {
+		return "", o.fail(ctx, err)
+	}
+	if p.Opener != nil && p.Rules.Permitted(p.Own, level) {
+		// The opener wrote the text a code pull request sends: judged
+		// before any of it is read, and before anything is written (a
+		// sender who may not ask is refused by admit, as for any run).
+		opener, err := r.permission(ctx, gh, p.OpenerCheck, "check who opened the pull request")
 		if err != nil {
-			if ctx.Err() != nil {
-				return "", o.fail(ctx, fmt.Errorf("check who triggered the run: %w", ctx.Err()))
-			}
-			return "", o.fail(ctx, fmt.Errorf("check who triggered the run: %w; nobody is trusted without it (%s)", err, r.permissionAdvice(err)))
+			return "", o.fail(ctx, err)
+		}
+		if !p.Rules.Permitted(p.Opener, opener) {
+			return "", r.skip(openerRefused(p, opener, r.trig))
 		}
 	}
 	if p.Lines && p.Rules.Permitted(p.Own, level) {
@@ -197,6 +202,33 @@ func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *Ou
 			escape.Log(p.Own.Author), escape.Log(level), p.Rules.Required, escape.Log(r.trig.Event))
 	}
 	return level, nil
+}
+
+// permission reads the permission c names, or "" when c is nil (nobody's
+// is read); what names the read in its error.
+func (r *run) permission(ctx context.Context, gh *ghclient.Client, c *plan.Check, what string) (string, error) {
+	if c == nil {
+		return "", nil
+	}
+	level, err := gh.Permission(ctx, c.Owner, c.Repo, c.Login)
+	switch {
+	case err == nil:
+		return level, nil
+	case ctx.Err() != nil:
+		return "", fmt.Errorf("%s: %w", what, ctx.Err())
+	}
+	return "", fmt.Errorf("%s: %w; nobody is trusted without it (%s)", what, err, r.permissionAdvice(err))
+}
+
+// openerRefused is the skip's line for a code pull request whose opener
+// may not ask (level "" for a bot): its runs are a fork's, whoever pushes.
+func openerRefused(p plan.Plan, level string, t *event.Trigger) string {
+	who := fmt.Sprintf("%s, who has %s permission on %s/%s (required-permission is %s)",
+		escape.Log(p.Opener.Author), escape.Log(level), escape.Log(t.Owner), escape.Log(t.Repo), p.Rules.Required)
+	if p.Opener.Bot {
+		who = escape.Log(p.Opener.Author) + ", a bot not in allowed-bots"
+	}
+	return fmt.Sprintf("pull request #%d was opened by %s: it is treated as a fork's, so no docs job is started and nothing of it is sent", t.Number, who)
 }
 
 // admit judges the run's own request with its author's permission level
@@ -353,6 +385,10 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *Outcome {
 		level := ""
 		if p.Rules.NeedsPermission(p.Own) {
 			level = p.Rules.Required
+		}
+		// A bot opener is judged as a run would: by allowed-bots.
+		if p.Opener != nil && p.Opener.Bot && !p.Rules.Permitted(p.Opener, "") {
+			return r.skip(openerRefused(p, "", r.trig))
 		}
 		if done := r.admit(p, level); done != nil {
 			return done

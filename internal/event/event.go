@@ -52,6 +52,12 @@ type Trigger struct {
 	Draft   bool
 	Fork    bool
 	Before  string
+	// Opener is who opened the pull request of a pull_request event, who
+	// may be someone other than Sender: a push by one person runs the
+	// workflow of every open pull request with that head, whoever opened
+	// it.
+	Opener      string
+	OpenerIsBot bool
 
 	// Own is the request the event makes: a comment, a line comment or a
 	// review (whatever its action; Request says whether it asks), or for
@@ -307,6 +313,9 @@ func readPullRequest(payload []byte, t *Trigger) error {
 	from, to := head.GetRepo().GetFullName(), base.GetRepo().GetFullName()
 	t.Fork = to != "" && !strings.EqualFold(from, to)
 	setSender(t, e.Sender, e.PullRequest.User)
+	if u := e.PullRequest.GetUser(); u.GetLogin() != "" {
+		t.Opener, t.OpenerIsBot = u.GetLogin(), request.IsBot(u.GetLogin(), u.GetType())
+	}
 	t.ownEvent()
 	return nil
 }

@@ -85,6 +85,7 @@ func TestRead(t *testing.T) {
 				IssueBody: "Update the docs for the new package name.",
 				Sender:    "dependabot[bot]", SenderIsBot: true, Action: "opened",
 				HeadRef: "rename-sdk", HeadSHA: "6dcb09b5b57875f334f61aebed695e2e4193db5e",
+				Opener: "dependabot[bot]", OpenerIsBot: true,
 			},
 		},
 		{
@@ -92,7 +93,7 @@ func TestRead(t *testing.T) {
 			want: &Trigger{
 				Event: "pull_request", Owner: "acme", Repo: "api", Number: 9, IsPR: true,
 				Title: "Retry on 503", URL: "https://github.com/acme/api/pull/9",
-				Sender: "octocat", Action: "synchronize",
+				Sender: "octocat", Action: "synchronize", Opener: "octocat",
 				HeadRef: "retry", HeadSHA: "89abcdef0123456789abcdef0123456789abcdef", Before: "0123456789abcdef0123456789abcdef01234567",
 				Draft: true, Fork: true,
 			},
@@ -105,6 +106,7 @@ func TestRead(t *testing.T) {
 				IssueBody: "Update the docs for the new package name.",
 				Sender:    "dependabot[bot]", SenderIsBot: true, Action: "opened",
 				HeadRef: "rename-sdk", HeadSHA: "6dcb09b5b57875f334f61aebed695e2e4193db5e",
+				Opener: "dependabot[bot]", OpenerIsBot: true,
 			},
 		},
 		{

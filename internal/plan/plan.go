@@ -55,7 +55,7 @@ type Thread struct {
 // run's own request is judged with (package admit).
 type Check struct {
 	Owner, Repo string
-	Sender      string
+	Login       string
 }
 
 // Plan is everything a run will do, decided once, before anything is
@@ -73,6 +73,16 @@ type Plan struct {
 	// (no Own, or a bot, which allowed-bots decides, or a dry run, which
 	// reads nothing).
 	Check *Check
+	// Opener is who opened the code pull request when that is another
+	// account than Own's author: a push by a maintainer runs the workflow
+	// of every open pull request with that head, so the sender's
+	// permission alone would let anyone with read access have their
+	// description sent. The run acts only when both may ask, judged by
+	// Rules before any text is read; nil when the sender opened it, or
+	// for other runs. OpenerCheck is the opener's permission to read (nil
+	// for a bot, which allowed-bots decides, and in a dry run).
+	Opener      *request.Request
+	OpenerCheck *Check
 
 	// Workflow is the workflow's own prompt (prompt or prompt-file); ""
 	// when the requests are the prompt. With it, a request only triggers
@@ -146,7 +156,12 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 		number = cfg.IssueNumber
 	}
 	commenting := cfg.Comment == "true" || cfg.Comment == "auto" && number != 0
-	checking := p.Own != nil && p.Rules.NeedsPermission(p.Own)
+	if p.Code != nil && t.Opener != "" && !strings.EqualFold(t.Opener, t.Sender) {
+		p.Opener = &request.Request{Key: request.Key{Kind: request.Event, ID: int64(t.Number)}, Author: t.Opener, Bot: t.OpenerIsBot}
+	}
+	checkOwn := p.Own != nil && p.Rules.NeedsPermission(p.Own)
+	checkOpener := p.Opener != nil && p.Rules.NeedsPermission(p.Opener)
+	checking := checkOwn || checkOpener
 	switch {
 	case cfg.Comment == "true" && number == 0:
 		return p, &inputs.Error{Input: "comment", InTerms: func(t terms.Terms) string {
@@ -189,8 +204,11 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 		p.React = t.IsComment() && t.Own.Kind.Reacts()
 		p.Thread = p.Job == Continue && p.Workflow == ""
 	}
-	if checking {
-		p.Check = &Check{Owner: t.Owner, Repo: t.Repo, Sender: t.Sender}
+	if checkOwn {
+		p.Check = &Check{Owner: t.Owner, Repo: t.Repo, Login: t.Sender}
+	}
+	if checkOpener {
+		p.OpenerCheck = &Check{Owner: t.Owner, Repo: t.Repo, Login: t.Opener}
 	}
 	return p, nil
 }

@@ -157,7 +157,7 @@ func TestDecide(t *testing.T) {
 			}
 			check := ""
 			if p.Check != nil {
-				check = p.Check.Sender
+				check = p.Check.Login
 			}
 			if check != tt.check {
 				t.Errorf("Check = %+v, want %q's", p.Check, tt.check)
@@ -299,5 +299,44 @@ func TestDecideWatch(t *testing.T) {
 	var ie *inputs.Error
 	if _, err := Decide(c, &event.Trigger{Event: "workflow_dispatch"}); !errors.As(err, &ie) {
 		t.Errorf("no prompt and no job-id: %v, want an *inputs.Error", err)
+	}
+}
+
+// TestDecideCodePROpener: a code pull request's opener is judged too when
+// another account sends its event; a person's permission is read, a
+// bot's place in allowed-bots decides.
+func TestDecideCodePROpener(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, opener string
+		bot          bool
+		wantOpener   bool
+		wantCheck    string // the opener's login whose permission is read
+	}{
+		{name: "the sender opened it", opener: "writer"},
+		{name: "the sender opened it, in other case", opener: "Writer"},
+		{name: "a person opened it", opener: "reader", wantOpener: true, wantCheck: "reader"},
+		{name: "a bot opened it", opener: "dependabot[bot]", bot: true, wantOpener: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tr := &event.Trigger{Event: "pull_request", Action: "synchronize", Owner: "acme", Repo: "api", Number: 7, IsPR: true,
+				Sender: "writer", Opener: tt.opener, OpenerIsBot: tt.bot, HeadSHA: "abc"}
+			tr.Own = &request.Request{Key: request.Key{Kind: request.Event, ID: 7}, Author: "writer"}
+			p, err := Decide(cfg(func(c *inputs.Config) { c.Prompt = "Update the docs." }), tr)
+			if err != nil || p.Skip != "" {
+				t.Fatalf("Decide: %v, skip %q", err, p.Skip)
+			}
+			if (p.Opener != nil) != tt.wantOpener || p.Opener != nil && (p.Opener.Author != tt.opener || p.Opener.Bot != tt.bot) {
+				t.Errorf("Opener = %+v, want judged %v", p.Opener, tt.wantOpener)
+			}
+			check := ""
+			if p.OpenerCheck != nil {
+				check = p.OpenerCheck.Login
+			}
+			if check != tt.wantCheck || p.Check == nil || p.Check.Login != "writer" {
+				t.Errorf("checks: sender %+v, opener %q; want writer's and %q", p.Check, check, tt.wantCheck)
+			}
+		})
 	}
 }
