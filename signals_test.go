@@ -84,7 +84,7 @@ func TestSignals(t *testing.T) {
 					h.wantOutputs(map[string]string{"status": "active"})
 				}
 				comments := gh.Comments(12)
-				if len(comments) != 1 || !strings.Contains(comments[0].Body, "🚫 **Cancelled") {
+				if len(comments) != 1 || !strings.Contains(comments[0].Body, cancelledMark(wantJob)) {
 					t.Errorf("comment not marked cancelled: %+v\nlog:\n%s", comments, stdout.String())
 				}
 				if !strings.Contains(stdout.String(), "::error::") || stderr.Len() != 0 {
@@ -94,4 +94,14 @@ func TestSignals(t *testing.T) {
 			})
 		}
 	}
+}
+
+// cancelledMark is what the comment of a run cancelled says: that the job
+// goes on, for a later run to report, once it exists; that it may or may
+// not exist while it was being created.
+func cancelledMark(job string) string {
+	if job == "" {
+		return "🚫 **Cancelled"
+	}
+	return "The workflow was cancelled while job `" + job + "` was active. The job goes on on the server"
 }

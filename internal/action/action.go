@@ -82,7 +82,7 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 		_ = report.WriteSummary(log, rc.SummaryFile, report.Summary(report.Result{Status: StatusError, Failure: err.Error(), RunURL: rc.RunURL()}))
 	}
 	switch end {
-	case Completed, NotWaiting, Skipped, DryRun:
+	case Completed, NotWaiting, Skipped, DryRun, Settled:
 		// The job went well but its report could not be written.
 		end = Errored
 	}

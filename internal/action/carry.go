@@ -77,6 +77,9 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 			return o.fail(ctx, fmt.Errorf("GITHUB_API_URL: %w", err))
 		}
 	}
+	if p.Settle {
+		return r.settleAll(ctx, api, gh, p)
+	}
 	// Nothing is written to GitHub before the run's own request is
 	// admitted: r.thread is nil until then.
 	level, done := r.judge(ctx, gh, p, o)
@@ -160,7 +163,7 @@ func (r *run) wait(ctx context.Context, api *agentapi.Client, gh *ghclient.Clien
 		return o.fail(ctx, err)
 	}
 	if o.End() == Completed {
-		r.backlink(ctx, gh, p, o.Job)
+		r.backlink(ctx, gh, p, o.Job, r.thread)
 		r.preview(ctx, gh, o)
 	}
 	return o
@@ -300,12 +303,19 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 			return nil, err
 		}
 	case plan.Continue:
-		target, lookErr := r.thread.PreviousJob(ctx)
+		earlier, lookErr := r.thread.Previous(ctx)
 		switch {
 		case errors.Is(lookErr, conversation.ErrUnknownIdentity):
 			r.logf("no earlier job is continued: %v; starting a new job", lookErr)
 		case lookErr != nil:
 			r.log.Warning(fmt.Sprintf("could not %v; the job is not affected", lookErr))
+		}
+		target := ""
+		if earlier != nil {
+			target = earlier.JobID
+			if earlier.Unsettled {
+				r.settleEarlier(ctx, api, gh, p, earlier)
+			}
 		}
 		if target == "" {
 			job, err = r.create(ctx, api, text)

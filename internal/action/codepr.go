@@ -28,6 +28,9 @@ type code struct {
 	// records: the one an earlier run recorded until this run's changes
 	// reach the job.
 	heard string
+	// owed are the head commits whose status shows the job working, the
+	// earlier runs' among them: the job's end settles them all.
+	owed []string
 }
 
 // startCode starts or continues the docs job of a code pull request: it
@@ -55,11 +58,18 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	}
 	since := ""
 	if earlier != nil {
-		since, r.code.heard = earlier.Head, earlier.Head
+		// The record, kept from here on whatever happens: a run that fails
+		// later writes it back as it read it, so that the next push
+		// continues the same job rather than creating a second.
+		o.JobID, o.FollowUp = earlier.JobID, true
+		since, r.code.heard, r.code.owed = earlier.Head, earlier.Head, earlier.Owed
 		if since == "" {
 			since = pr.Before
 		}
 		r.logf("the docs job of pull request #%d is %s, in %s", t.Number, escape.Log(earlier.JobID), escape.Log(earlier.URL))
+		if earlier.Unsettled {
+			r.settleEarlier(ctx, api, gh, p, earlier)
+		}
 	}
 	changes, err := codepr.Read(ctx, gh, pr, since, r.cfg.Paths)
 	if err != nil {
@@ -84,7 +94,7 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		}
 		o.Job, r.code.heard, r.code.idle = job, pr.HeadSHA, true
 		if !job.Terminal() {
-			r.code.status(ctx, r, o)
+			r.code.status(ctx, r, o, false)
 		}
 		return job, nil
 	}
@@ -118,32 +128,63 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		return nil, o.fail(ctx, err)
 	}
 	r.show(ctx, o, conversation.Working)
-	r.code.status(ctx, r, o)
+	r.code.status(ctx, r, o, false)
 	return job, nil
 }
 
-// status sets the commit status of o on the pull request's head commit.
-// A status that cannot be set is a warning: the job is not affected.
-func (c *code) status(ctx context.Context, r *run, o *Outcome) {
+// status sets the commit status of o on the pull request's head commit:
+// pending while the job works (whether or not this run waits for it), the
+// job's end on every head it covered once it has one. ended says the run
+// is at its end; before it, a job it started works. A status that cannot
+// be set is a warning: the job is not affected.
+func (c *code) status(ctx context.Context, r *run, o *Outcome, ended bool) {
 	if c.pr.HeadSHA == "" {
 		return
 	}
 	out := codepr.Outcome{NoChange: c.noChange, RunURL: r.rc.RunURL(), PRLink: r.prURL(o), Preview: o.Preview.URL}
-	switch o.End() {
-	case Completed, Skipped:
-	case NotWaiting:
-		out.Working = o.Job != nil && !o.Job.Terminal()
-	default:
+	switch end := o.End(); {
+	case !ended:
+		out.Working = true
+	case end == Completed, end == Skipped:
+	case end == JobFailed:
 		out.Failed = true
+	case o.JobID != "" && (o.Job == nil || !o.Job.Terminal()) && r.thread != nil:
+		// The run ended (it does not wait, its time is up, it was
+		// cancelled, it could not send this push) while the job goes
+		// on: it is not failed, and a later run reports its end from
+		// the record the comment keeps.
+		out.Working = true
+	case o.JobID != "" && (o.Job == nil || !o.Job.Terminal()):
+		// No comment, no record: nothing will report this job's end, and
+		// a pending status would hold a required check for ever.
+		out.Stopped = true
+	default:
+		out.Errored = true
 	}
-	s := codepr.Status(out)
-	if err := c.gh.SetStatus(ctx, c.pr.Owner, c.pr.Repo, c.pr.HeadSHA, s); err != nil {
-		advice := ""
-		if ghclient.IsForbidden(err) {
-			advice = " (give the workflow permissions: statuses: write)"
+	heads := []string{c.pr.HeadSHA}
+	if out.Working {
+		c.owed = conversation.Owe(c.owed, c.pr.HeadSHA)
+	} else {
+		heads, c.owed = conversation.Owe(c.owed, c.pr.HeadSHA), nil
+	}
+	r.setStatus(ctx, c.gh, c.pr.Owner, c.pr.Repo, heads, codepr.Status(out))
+}
+
+// setStatus sets s on each of heads.
+func (r *run) setStatus(ctx context.Context, gh *ghclient.Client, owner, repo string, heads []string, s ghclient.CommitStatus) {
+	for _, sha := range heads {
+		if err := gh.SetStatus(ctx, owner, repo, sha, s); err != nil {
+			advice := ""
+			if ghclient.IsForbidden(err) {
+				advice = " (give the workflow permissions: statuses: write)"
+			}
+			r.log.Warning(fmt.Sprintf("could not set the commit status %s: %s%s; the job is not affected", codepr.StatusContext, escape.Log(err.Error()), advice))
+			return
 		}
-		r.log.Warning(fmt.Sprintf("could not set the commit status %s: %s%s; the job is not affected", codepr.StatusContext, escape.Log(err.Error()), advice))
-		return
 	}
-	r.logf("commit status %s: %s (%s)", codepr.StatusContext, s.State, escape.Log(s.Description))
+	on := ""
+	if len(heads) > 1 {
+		on = fmt.Sprintf(" on %d commits", len(heads))
+	}
+	r.logf("commit status %s%s: %s (%s)", codepr.StatusContext, on, s.State, escape.Log(s.Description))
 }

@@ -28,11 +28,13 @@ func (r *run) finish(ctx context.Context, o *Outcome) error {
 		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lastWords)
 		defer cancel()
 	}
+	// The status first: it settles the heads the comment then no longer
+	// owes.
+	if r.code != nil && (o.Skipped == "" || r.code.noChange) {
+		r.code.status(ctx, r, o, true)
+	}
 	if r.thread != nil && (o.Skipped == "" || r.thread.URL() != "") {
 		r.thread.Show(ctx, r.final(o, runErr))
-	}
-	if r.code != nil && (o.Skipped == "" || r.code.noChange) {
-		r.code.status(ctx, r, o)
 	}
 	res := report.Result{
 		JobID:    o.JobID,
@@ -146,9 +148,13 @@ func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
 	}
 	s.AnsweredIn = o.AnsweredIn
 	s.Preview = o.Preview.Markdown()
+	// A job not seen to end is for a later run to report.
+	_, refused := takesNoMessages(o.Err)
+	s.Unsettled = o.JobID != "" && (o.Job == nil || !o.Job.Terminal()) && !refused
 	if r.code != nil {
-		// The next run sends what comes after it.
-		s.Head = r.code.heard
+		// The next run sends what comes after it, and settles the
+		// statuses the job still owes.
+		s.Head, s.Owed = r.code.heard, r.code.owed
 	}
 	return s
 }
@@ -181,6 +187,8 @@ func (r *run) show(ctx context.Context, o *Outcome, p conversation.Phase) {
 func (r *run) notice(o *Outcome) {
 	j := o.Job
 	switch {
+	case o.Settled != "":
+		r.log.Notice(o.Settled)
 	case j == nil:
 	case j.PR() != "":
 		link := r.prURL(o)

@@ -16,6 +16,9 @@ var ErrJobFailed = errors.New("job failed")
 // it, if any. How the run ended (End) is derived from it in one place.
 type Outcome struct {
 	Skipped string // why the run did nothing; "" when it acted
+	// Settled says what a settle run (settle: true) settled; "" for
+	// other runs.
+	Settled string
 	// AnsweredIn is the comment of the earlier run that answered this
 	// run's request, when that is why it was skipped.
 	AnsweredIn string
@@ -59,6 +62,7 @@ const (
 	Errored               // the run failed for another reason
 	Skipped               // the run rightly did nothing
 	DryRun                // the run printed what it would send
+	Settled               // a settle run settled what it could (settle: true)
 	Invalid               // the inputs or the event cannot make a run; nothing was sent
 )
 
@@ -85,6 +89,8 @@ func (o *Outcome) End() End {
 		return Skipped
 	case o.DryRun:
 		return DryRun
+	case o.Settled != "" && o.Err == nil:
+		return Settled
 	case o.Err == nil && o.Job != nil && o.Job.Status == agentapi.StatusFailed:
 		return JobFailed
 	case o.Err == nil && o.Job != nil && o.Job.Terminal():
@@ -115,6 +121,8 @@ func (o *Outcome) Status() string {
 		return "skipped"
 	case o.DryRun:
 		return "dry-run"
+	case o.Settled != "" && o.Err == nil:
+		return "settled"
 	case o.Job != nil && o.Job.Status != "":
 		return o.Job.Status
 	}

@@ -52,7 +52,9 @@ func (r *run) prTarget(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 // Nothing here changes the run's outcome: a pull request on another host,
 // one in another repository without docs-token, or one the token cannot
 // write to, costs one notice.
-func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, job *agentapi.Job) {
+// th is the thread that asked, whose token login wrote an earlier run's
+// backlink; nil when the run has none.
+func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, job *agentapi.Job, th *conversation.Thread) {
 	link := job.PR()
 	if link == "" || !p.Backlink {
 		return
@@ -81,8 +83,8 @@ func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, jo
 		if rx, err := docs.AddReaction(ctx, pr.Owner, pr.Repo, int64(pr.Number), request.Event, "eyes"); err == nil {
 			b.Self = rx.By
 		}
-	case r.thread != nil:
-		b.Self = r.thread.Self()
+	case th != nil:
+		b.Self = th.Self()
 		if p.Answer.Owner == pr.Owner && p.Answer.Repo == pr.Repo && p.Answer.Number == pr.Number {
 			b.Comments = p.Answer.CommentCount
 		}

@@ -135,10 +135,17 @@ const StatusContext = "docs / agent-job"
 
 // Outcome is how a docs job stands, for its commit status.
 type Outcome struct {
-	// Working is true while the job runs (or the run stopped waiting).
+	// Working is true while the job runs, whether or not a run waits for
+	// it: a later run reports its end.
 	Working bool
-	// Failed is true when the job failed, or the run could not start it.
+	// Failed is true when the job failed.
 	Failed bool
+	// Errored is true when the run could not start or follow the job, and
+	// no job is known to go on for it.
+	Errored bool
+	// Stopped is true when the run ended before the job did and keeps no
+	// record a later run could settle it from (comment: false).
+	Stopped bool
 	// NoChange is true when nothing under paths changed: no job was
 	// needed.
 	NoChange bool
@@ -150,13 +157,18 @@ type Outcome struct {
 
 // Status returns the commit status that shows o: pending while the job
 // works; success, linking the preview or else the docs pull request, when
-// it ends well or nothing needed it; failure, linking the run, when it
-// failed. Links are https URLs only.
+// it ends well or nothing needed it; failure, linking the run, when the
+// job failed; error, linking the run, when the run could not start or
+// follow it. Links are https URLs only.
 func Status(o Outcome) ghclient.CommitStatus {
 	s := ghclient.CommitStatus{Context: StatusContext}
 	switch {
 	case o.Failed:
 		s.State, s.Description, s.TargetURL = ghclient.StatusFailure, "The docs job failed: see the run", escape.URL(o.RunURL)
+	case o.Stopped:
+		s.State, s.Description, s.TargetURL = ghclient.StatusError, "The run stopped before the docs job ended: re-run it", escape.URL(o.RunURL)
+	case o.Errored:
+		s.State, s.Description, s.TargetURL = ghclient.StatusError, "The docs job could not be started: see the run", escape.URL(o.RunURL)
 	case o.Working:
 		s.State, s.Description, s.TargetURL = ghclient.StatusPending, "The docs agent is updating the docs for this change", escape.URL(o.RunURL)
 	case o.NoChange:

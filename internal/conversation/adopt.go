@@ -31,31 +31,29 @@ func isSHA(s string) bool {
 	return (len(s) == 40 || len(s) == 64) && strings.Trim(s, "0123456789abcdef") == ""
 }
 
-// Earlier is the run comment an earlier run wrote in the thread.
-type Earlier struct {
-	JobID string
-	// Head is the head commit the job last heard of, "" when the comment
-	// records none.
-	Head string
-	URL  string
-}
-
 // Adopt finds the newest run comment the token's own login wrote in this
 // thread that names a job (not a backlink), and makes it this run's
 // comment: Show then edits it in place rather than writing another. It
 // returns nil when there is none; the run then writes its own. As
-// PreviousJob, it trusts only the token's own comments, and needs Self:
-// without it, it sends nothing and returns ErrUnknownIdentity.
+// Previous, it trusts only the token's own comments, and needs Self:
+// without it, it sends nothing and returns ErrUnknownIdentity. A search
+// that ends before it reaches the thread's first comment (the budget of
+// list requests spent) is ErrSearchCut, never "none": the caller must
+// not start a second job.
 func (t *Thread) Adopt(ctx context.Context) (*Earlier, error) {
 	self := t.Self()
 	if self == "" {
 		return nil, ErrUnknownIdentity
 	}
-	c, err := t.comments().newest(ctx, func(c *ghclient.Comment) bool {
+	pg := t.comments()
+	c, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
 		return ownedBy(c, self) && IsOwn(c.Body) && !strings.Contains(c.Body, backlinkMarker) && JobFromMarker(c.Body) != ""
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the thread's comments to find its docs job: %w", err)
+	}
+	if c == nil && pg.cut {
+		return nil, fmt.Errorf("read the thread's comments to find its docs job: %w", ErrSearchCut)
 	}
 	if c == nil {
 		return nil, nil
@@ -65,5 +63,5 @@ func (t *Thread) Adopt(ctx context.Context) (*Earlier, error) {
 	if t.id == 0 && !t.broken {
 		t.id, t.url, t.last = c.ID, c.URL, c.Body
 	}
-	return &Earlier{JobID: JobFromMarker(c.Body), Head: HeadFromMarker(c.Body), URL: c.URL}, nil
+	return EarlierOf(c), nil
 }

@@ -29,6 +29,7 @@ const (
 	Error                   // the job could not be started or followed
 	NotWaiting              // started, and this run does not wait (wait: false)
 	Answered                // an earlier run already answered the request (AnsweredIn)
+	Continued               // a later request continued the job (ContinuedIn), which reports it
 )
 
 // State is what the comment shows.
@@ -52,6 +53,9 @@ type State struct {
 	// AnsweredIn is the comment of the run that answered the request, for
 	// Answered.
 	AnsweredIn string
+	// ContinuedIn is the comment of the later run that continued the job,
+	// for Continued.
+	ContinuedIn string
 
 	// Record is the hidden marker of the requests the run judged
 	// (backlog.Record.Marker), "" when it keeps none.
@@ -60,6 +64,12 @@ type State struct {
 	// heard of, kept as a hidden marker for the next run (see Adopt); ""
 	// for none.
 	Head string
+	// Unsettled says the job was still working when this was written:
+	// the next run in the thread, or a settle run, reports its end.
+	Unsettled bool
+	// Owed are the head commits whose commit status shows the job
+	// working, which its end settles (see Owe).
+	Owed []string
 	// Preview is the job's preview, already Markdown (preview.Shown), ""
 	// for none.
 	Preview string
@@ -230,6 +240,7 @@ func Render(s State) string {
 	if isSHA(s.Head) {
 		b.WriteString(headPrefix + s.Head + markerSuffix + "\n")
 	}
+	settlement(&b, s)
 	job := "The job"
 	if s.JobID != "" {
 		job = "Job " + JobRef(s.JobID)
@@ -262,18 +273,24 @@ func Render(s State) string {
 			fmt.Fprintf(&b, "⌛ **Timed out** after %s while the job was being created: it may or may not exist. Look at the project's agent jobs in the Mintlify dashboard before asking again.\n", s.Timeout)
 			break
 		}
-		fmt.Fprintf(&b, "⌛ **Timed out** after %s. %s is still running on the server; its result is not reported here. Ask again later to continue it, or raise `timeout`.\n",
-			s.Timeout, job)
+		fmt.Fprintf(&b, "⏳ **Still working.** This run's timeout (%s) passed while %s was %s. The job goes on on the server; %s\n",
+			s.Timeout, lower(job), escape.Markdown(orDash(s.Status)), nextReports)
 	case Cancelled:
 		if s.JobID == "" {
 			b.WriteString("🚫 **Cancelled** while the job was being created: it may or may not exist. Look at the project's agent jobs in the Mintlify dashboard before asking again.\n")
 			break
 		}
-		fmt.Fprintf(&b, "🚫 **Cancelled.** The workflow was cancelled while %s was %s; the job may still be running on the server.\n",
-			strings.ToLower(job[:1])+job[1:], escape.Markdown(orDash(s.Status)))
+		fmt.Fprintf(&b, "⏳ **Still working.** The workflow was cancelled while %s was %s. The job goes on on the server; %s\n",
+			lower(job), escape.Markdown(orDash(s.Status)), nextReports)
 	case NotWaiting:
-		fmt.Fprintf(&b, "🚀 **Started.** %s is %s. This run does not wait for it (`wait: false`), so its result is not reported here.\n",
-			job, escape.Markdown(orDash(s.Status)))
+		fmt.Fprintf(&b, "🚀 **Started.** %s is %s. This run does not wait for it (`wait: false`); %s\n",
+			job, escape.Markdown(orDash(s.Status)), nextReports)
+	case Continued:
+		where := "a later comment"
+		if u := escape.URL(s.ContinuedIn); u != "" {
+			where = fmt.Sprintf("[a later comment](%s)", u)
+		}
+		fmt.Fprintf(&b, "➡️ **Continued.** %s goes on with a later request; its end is reported in %s.\n", job, where)
 	case Error:
 		fmt.Fprintf(&b, "❌ **Could not finish.** %s\n", escape.Markdown(s.Error))
 	case Answered:
@@ -308,6 +325,12 @@ func Render(s State) string {
 	}
 	return b.String()
 }
+
+// nextReports says who reports the end of a job a run left working.
+const nextReports = "the next run of this workflow in this thread, or a `settle: true` run, reports its end here."
+
+// lower starts s with a lower-case letter ("Job x" in a sentence).
+func lower(s string) string { return strings.ToLower(s[:1]) + s[1:] }
 
 // JobRef shows a job id: in a code span when it is a plain token, escaped
 // text otherwise.

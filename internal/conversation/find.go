@@ -32,6 +32,9 @@ type pager struct {
 	pages    map[int]*ghclient.CommentPage
 	requests int
 	last     int // the last page, 0 until found
+	// cut says a read was refused because the budget was spent: what was
+	// not read is unknown, not absent.
+	cut bool
 }
 
 // get returns page p; ok is false when the budget of requests is spent.
@@ -40,6 +43,7 @@ func (pg *pager) get(ctx context.Context, p int) (*ghclient.CommentPage, bool, e
 		return page, true, nil
 	}
 	if pg.requests == maxListRequests {
+		pg.cut = true
 		return nil, false, nil
 	}
 	pg.requests++

@@ -38,7 +38,7 @@ func BenchmarkPreviousJob(b *testing.B) {
 				before := len(srv.Requests())
 				b.ResetTimer()
 				for range b.N {
-					job, err := th.PreviousJob(context.Background())
+					job, err := previousJob(context.Background(), th)
 					if err != nil || (job == "job_found") != marker {
 						b.Fatalf("PreviousJob() = %q, %v", job, err)
 					}

@@ -121,31 +121,49 @@ func (t *Thread) keeping() *keeping {
 	return t.kept
 }
 
-// PreviousJob returns the job named by the newest marker in a comment the
-// action wrote in this thread, or "" when there is none. Anyone can type a
-// marker, so only comments by the token's own login count: the author of
-// this run's comment. When that is unknown it sends nothing and returns
-// ErrUnknownIdentity; when the thread cannot be read, an error. Either way
-// the caller cannot tell, and starts a new job.
+// Previous returns the record in the newest comment the action wrote in
+// this thread that names a job, or nil when there is none. Anyone can
+// type a marker, so only comments by the token's own login count: the
+// author of this run's comment. When that is unknown it sends nothing and
+// returns ErrUnknownIdentity; when the thread cannot be read, an error.
+// Either way the caller cannot tell, and starts a new job.
 //
 // It reads the newest page first: a marker among the newest 100 comments
 // costs at most 2 list requests, whatever the thread's length, and none
 // when Read has read them.
-func (t *Thread) PreviousJob(ctx context.Context) (string, error) {
+func (t *Thread) Previous(ctx context.Context) (*Earlier, error) {
 	self := t.Self()
 	if self == "" {
-		return "", ErrUnknownIdentity
+		return nil, ErrUnknownIdentity
 	}
 	c, err := t.comments().newest(ctx, func(c *ghclient.Comment) bool {
 		return ownedBy(c, self) && IsOwn(c.Body) && JobFromMarker(c.Body) != ""
 	})
 	if err != nil {
-		return "", fmt.Errorf("read the thread's comments to find an earlier job: %w", err)
+		return nil, fmt.Errorf("read the thread's comments to find an earlier job: %w", err)
 	}
 	if c == nil {
-		return "", nil
+		return nil, nil
 	}
-	return JobFromMarker(c.Body), nil
+	return EarlierOf(c), nil
+}
+
+// Settle rewrites an earlier run's comment, e, with s: its job's end,
+// reported by a later run. It returns whether GitHub took the edit; a
+// failure is a warning, and the comment stays as it was, unsettled, for
+// the next run.
+func (t *Thread) Settle(ctx context.Context, e *Earlier, s State) bool {
+	body := t.Redact(Render(s))
+	if _, err := t.GH.UpdateComment(ctx, t.Owner, t.Repo, e.CommentID, body); err != nil {
+		t.warn("report the earlier job's end in its comment", err)
+		return false
+	}
+	t.mu.Lock()
+	if t.id == e.CommentID {
+		t.last = body
+	}
+	t.mu.Unlock()
+	return true
 }
 
 // Self returns the login of the token's identity, learned from the run's
@@ -154,6 +172,14 @@ func (t *Thread) Self() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.author
+}
+
+// SetSelf gives the thread the token's login, learned elsewhere (a
+// reaction in another thread of the same run).
+func (t *Thread) SetSelf(login string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.author = login
 }
 
 // ownedBy reports whether self wrote c. Logins are case-insensitive.

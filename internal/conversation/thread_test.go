@@ -100,7 +100,7 @@ func TestShowNoDuplicateAfterFailedCreate(t *testing.T) {
 	if th.Self() != "" || th.URL() != "" {
 		t.Errorf("Self, URL = %q, %q; want none", th.Self(), th.URL())
 	}
-	job, err := th.PreviousJob(ctx)
+	job, err := previousJob(ctx, th)
 	if job != "" || !errors.Is(err, ErrUnknownIdentity) {
 		t.Errorf("PreviousJob() = %q, %v; want ErrUnknownIdentity", job, err)
 	}
@@ -163,7 +163,7 @@ func TestPreviousJobTrust(t *testing.T) {
 			th := newThread(rec, &w)
 			th.Comments = len(tc.seeds)
 			th.Show(context.Background(), State{Phase: Working}) // learns its own login
-			got, err := th.PreviousJob(context.Background())
+			got, err := previousJob(context.Background(), th)
 			if err != nil || got != tc.want {
 				t.Errorf("PreviousJob() = %q, %v; want %q", got, err, tc.want)
 			}
@@ -186,7 +186,7 @@ func TestPreviousJobReadError(t *testing.T) {
 	var w warnings
 	th := newThread(rec, &w)
 	th.Show(context.Background(), State{Phase: Working})
-	got, err := th.PreviousJob(context.Background())
+	got, err := previousJob(context.Background(), th)
 	if got != "" || err == nil || err.Error() != "read the thread's comments to find an earlier job: list comments on #12: HTTP 502" {
 		t.Errorf("PreviousJob() = %q, %v", got, err)
 	}
@@ -242,7 +242,7 @@ func TestPreviousJobNewestFirst(t *testing.T) {
 			th := newThread(rec, &w)
 			th.Comments = tc.count
 			th.Show(context.Background(), State{Phase: Working})
-			got, err := th.PreviousJob(context.Background())
+			got, err := previousJob(context.Background(), th)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,11 +285,20 @@ func TestPreviousJobPastTheEndWithLast(t *testing.T) {
 	th := newThread(lastOnEveryPage{rec}, &w)
 	th.Comments = 900
 	th.Show(context.Background(), State{Phase: Working})
-	if got, err := th.PreviousJob(context.Background()); got != "job_found" || err != nil {
+	if got, err := previousJob(context.Background(), th); got != "job_found" || err != nil {
 		t.Errorf("PreviousJob() = %q, %v", got, err)
 	}
 	want := []string{"CreateComment acme/docs#12", "ListCommentsPage acme/docs#12 page 9", "ListCommentsPage acme/docs#12 page 3"}
 	if got := rec.Calls(); !slices.Equal(got, want) {
 		t.Errorf("calls = %q, want %q", got, want)
 	}
+}
+
+// previousJob is the job Previous finds, "" for none.
+func previousJob(ctx context.Context, th *Thread) (string, error) {
+	e, err := th.Previous(ctx)
+	if e == nil {
+		return "", err
+	}
+	return e.JobID, err
 }

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,6 +38,9 @@ type Comment struct {
 	Author      string
 	AuthorIsBot bool
 	CreatedAt   time.Time
+	// Issue is the number of the issue or pull request it is on, as its
+	// issue_url ends; 0 when that does not end in a number.
+	Issue int
 }
 
 // Client talks to GitHub's REST API with go-github.
@@ -148,6 +152,28 @@ func (c *Client) ListCommentsPage(ctx context.Context, owner, repo string, numbe
 	}, func(ic *github.IssueComment) { keep.cut(ic.GetID(), ic.GetUser().GetLogin(), ic.Body) })
 	if err != nil {
 		return nil, fmt.Errorf("list comments on #%d: %w", number, err)
+	}
+	out := &CommentPage{Next: links.next, Last: links.last}
+	for _, ic := range list {
+		out.Comments = append(out.Comments, fromIssueComment(ic))
+	}
+	return out, nil
+}
+
+// ListRepoCommentsPage returns page (from 1) of the comments on every
+// issue and pull request of the repository, the most recently written
+// first, PerPage to a page, with the bodies keep keeps.
+func (c *Client) ListRepoCommentsPage(ctx context.Context, owner, repo string, page int, keep Keep) (*CommentPage, error) {
+	if err := CheckRepo(owner, repo); err != nil {
+		return nil, fmt.Errorf("list the repository's comments: %w", err)
+	}
+	list, links, err := readPage(page, func(page, perPage int) ([]*github.IssueComment, *github.Response, error) {
+		opt := &github.IssueListCommentsOptions{Sort: github.String("updated"), Direction: github.String("desc"),
+			ListOptions: github.ListOptions{PerPage: perPage, Page: page}}
+		return c.gh.Issues.ListComments(ctx, owner, repo, 0, opt)
+	}, func(ic *github.IssueComment) { keep.cut(ic.GetID(), ic.GetUser().GetLogin(), ic.Body) })
+	if err != nil {
+		return nil, fmt.Errorf("list the repository's comments: %w", err)
 	}
 	out := &CommentPage{Next: links.next, Last: links.last}
 	for _, ic := range list {
@@ -371,7 +397,17 @@ func fromIssueComment(ic *github.IssueComment) *Comment {
 		Author:      ic.GetUser().GetLogin(),
 		AuthorIsBot: request.IsBot(ic.GetUser().GetLogin(), ic.GetUser().GetType()),
 		CreatedAt:   ic.GetCreatedAt().Time,
+		Issue:       issueNumber(ic.GetIssueURL()),
 	}
+}
+
+// issueNumber is the number an issue's API address ends with, or 0.
+func issueNumber(u string) int {
+	n, err := strconv.Atoi(u[strings.LastIndexByte(u, '/')+1:])
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
 }
 
 // clean keeps URLs out of error text, where go-github's errors put them,

@@ -18,12 +18,15 @@ import (
 
 // Config is the validated set of inputs.
 type Config struct {
-	Prompt       string
-	ProjectID    string
-	APIKey       string
-	BaseURL      *url.URL
-	JobID        string
-	Wait         bool
+	Prompt    string
+	ProjectID string
+	APIKey    string
+	BaseURL   *url.URL
+	JobID     string
+	Wait      bool
+	// Settle starts no job: the run settles what earlier runs left
+	// working in the repository's threads (package action).
+	Settle       bool
 	Timeout      time.Duration
 	PollInterval time.Duration // 0 means auto
 	DryRun       bool
@@ -173,6 +176,9 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	}
 	if c.Wait, err = ParseBool(get(raw, "wait")); err != nil {
 		bad("wait", err.Error())
+	}
+	if c.Settle, err = ParseBool(get(raw, "settle")); err != nil {
+		bad("settle", err.Error())
 	}
 	if c.DryRun, err = ParseBool(get(raw, "dry-run")); err != nil {
 		bad("dry-run", err.Error())

@@ -27,6 +27,7 @@ var Inputs = []Input{
 	{Name: "base-url", Default: "https://api.mintlify.com", Description: "The Agent Job API base URL. Must be https://, except for loopback hosts."},
 	{Name: "job-id", Description: "Send the prompt as a follow-up message to this job instead of creating a new one. Without a prompt, send nothing and wait for the job (resume a run that timed out or was cancelled)."},
 	{Name: "wait", Default: "true", Description: "Wait for the job to end. false returns right after the create or follow-up call."},
+	{Name: "settle", Default: "false", Description: "Start no job and send the agent nothing new: report the end of every job an earlier run left working (wait: false, a timeout, a cancellation) in this repository's issues and pull requests: their comments, commit statuses, backlinks and previews. For a scheduled or dispatched workflow. Reads at most the 1,000 most recently updated comments of the last 30 days and settles at most 20 threads a run."},
 	{Name: "timeout", Default: "30m", Description: "The most the whole step may take: a Go duration (90s, 45m) or plain seconds."},
 	{Name: "poll-interval", Default: "auto", Description: "How often to check the job: auto (often at first, less as the job goes on; checks do not count against the rate limit) or a fixed duration of at least 1s."},
 	{Name: "dry-run", Default: "false", Description: "Validate everything and print the request that would be sent, with the key redacted; send nothing."},

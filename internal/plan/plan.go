@@ -117,6 +117,12 @@ type Plan struct {
 	// from the changes the run reads, with Workflow as the instruction.
 	Code *codepr.PullRequest
 
+	// Settle says the run starts no job and sends the agent nothing: it
+	// reports the end of the jobs earlier runs left working in the
+	// repository's threads (Thread holds the repository; see package
+	// action).
+	Settle bool
+
 	// GitHub is true when the run talks to GitHub at all.
 	GitHub bool
 	DryRun bool
@@ -129,6 +135,9 @@ type Plan struct {
 // the run's own request is judged later, with its author's permission.
 func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	p := Plan{DryRun: cfg.DryRun, Wait: cfg.Wait}
+	if cfg.Settle {
+		return settling(cfg, t)
+	}
 	if code, ok := CodePR(t); ok {
 		if act, why := codepr.Decide(code); !act {
 			p.Skip = why
@@ -177,7 +186,10 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	case (commenting || checking) && t.Owner == "":
 		return p, fmt.Errorf("GITHUB_REPOSITORY is not set: it is needed to comment and to check permissions")
 	}
-	p.Backlink = cfg.Wait && cfg.Comment != "false" && cfg.GitHubToken != "" && t.Owner != ""
+	// A run that does not wait leaves the backlink to the run that
+	// settles its job from the record its comment keeps: without a
+	// comment, nothing will.
+	p.Backlink = (cfg.Wait || commenting) && cfg.Comment != "false" && cfg.GitHubToken != "" && t.Owner != ""
 	// A review's line comments are read with the token: without one, its
 	// body alone is the request.
 	p.Lines = p.Workflow == "" && p.Own != nil && p.Own.Kind == request.Review && cfg.GitHubToken != ""
@@ -211,6 +223,34 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 		p.OpenerCheck = &Check{Owner: t.Owner, Repo: t.Repo, Login: t.Opener}
 	}
 	return p, nil
+}
+
+// settling is the plan of a settle run: whatever its event, it answers no
+// request, so nobody's permission is read and no text of the event is;
+// it needs the token, and starts nothing, so neither a prompt nor a job
+// may be given to it.
+func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
+	notWith := func(other string) error {
+		return &inputs.Error{Input: "settle", InTerms: func(tm terms.Terms) string {
+			return "is true, which starts no job and sends nothing to the agent: remove " + tm.Name(other)
+		}}
+	}
+	switch {
+	case strings.TrimSpace(cfg.Prompt) != "":
+		return Plan{}, notWith("prompt")
+	case cfg.JobID != "":
+		return Plan{}, notWith("job-id")
+	case cfg.DryRun:
+		return Plan{}, notWith("dry-run")
+	case cfg.GitHubToken == "":
+		return Plan{}, &inputs.Error{Input: "github-token", InTerms: func(tm terms.Terms) string {
+			return "is empty: a settle run reads and edits the repository's comments and commit statuses with it"
+		}}
+	case t.Owner == "":
+		return Plan{}, fmt.Errorf("GITHUB_REPOSITORY is not set: a settle run needs the repository whose threads it settles")
+	}
+	return Plan{Settle: true, GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false",
+		Answer: &Thread{Owner: t.Owner, Repo: t.Repo}, Asked: conversation.FromComment, Reviewers: cfg.Reviewers}, nil
 }
 
 // refusal returns why the run must not act, judging from the event alone,

@@ -12,9 +12,11 @@
 package fakegithub
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -126,6 +128,10 @@ type Server struct {
 	compares   map[string]Comparison
 	statuses   []Status
 	nextID     int64
+	// written orders the comments by when each was last created or
+	// edited, by id.
+	written map[int64]int64
+	writes  int64
 	created    int
 	edits      int
 }
@@ -140,6 +146,7 @@ func New(opt Options) *Server {
 	mux := http.NewServeMux()
 	p := opt.Prefix
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/issues/{number}/comments", s.authorized(s.listComments))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/issues/comments", s.authorized(s.listRepoComments))
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/issues/{number}/comments", s.authorized(s.createComment))
 	mux.HandleFunc("PATCH "+p+"/repos/{owner}/{repo}/issues/comments/{id}", s.authorized(s.editComment))
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/issues/comments/{id}/reactions", s.authorized(s.react("issue")))
@@ -228,9 +235,19 @@ func (s *Server) SeedComment(number int, author string, isBot bool, body string)
 	return s.add(number, author, isBot, body).ID
 }
 
+// wrote notes that comment id was written now; s.mu is held.
+func (s *Server) wrote(id int64) {
+	if s.written == nil {
+		s.written = map[int64]int64{}
+	}
+	s.writes++
+	s.written[id] = s.writes
+}
+
 func (s *Server) add(number int, author string, isBot bool, body string) *Comment {
 	c := &Comment{ID: s.nextID, Number: number, Author: author, IsBot: isBot, Body: body}
 	s.nextID++
+	s.wrote(c.ID)
 	s.comments = append(s.comments, c)
 	return c
 }
@@ -306,6 +323,27 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	all := s.Comments(int(n))
+	writePage(w, r, len(all), func(i int) map[string]any { return render(r, &all[i]) })
+}
+
+// listRepoComments lists the comments of every issue and pull request,
+// oldest first, or, as sort=updated&direction=desc asks, the most recently
+// written first (an edit counts as a write).
+func (s *Server) listRepoComments(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	all := make([]Comment, 0, len(s.comments))
+	for _, c := range s.comments {
+		all = append(all, *c)
+	}
+	written := maps.Clone(s.written)
+	s.mu.Unlock()
+	q := r.URL.Query()
+	if q.Get("sort") == "updated" {
+		slices.SortStableFunc(all, func(a, b Comment) int { return cmp.Compare(written[a.ID], written[b.ID]) })
+	}
+	if q.Get("direction") == "desc" {
+		slices.Reverse(all)
+	}
 	writePage(w, r, len(all), func(i int) map[string]any { return render(r, &all[i]) })
 }
 
@@ -385,6 +423,7 @@ func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
 	c := s.comments[i]
 	c.Body = body
 	c.Edits++
+	s.wrote(c.ID)
 	s.edits++
 	writeJSON(w, http.StatusOK, render(r, c))
 }

@@ -1,0 +1,152 @@
+package action
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/codepr"
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/request"
+)
+
+// SettleMost bounds the threads one settle run settles: each costs a read
+// of its job, the edit of its comment, a status per head it owes
+// (conversation.MaxOwed at most), and for a job with a pull request the
+// backlink, the review request and the preview.
+const SettleMost = 20
+
+// settleEarlier settles, before the run does its own work, the record an
+// earlier run in this thread left working (e.Unsettled). It reads the job
+// once. A job still working stays for whoever comes next; in a thread whose
+// requests each have their comment, the earlier comment then says that
+// this run's continues the job. A job that ended is reported: the earlier
+// comment's end (a code pull request's comment is this run's own, which
+// reports it), the commit status on every head it owed, the backlink and
+// review request on its pull request and the preview.
+func (r *run) settleEarlier(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, e *conversation.Earlier) {
+	job, err := api.Get(ctx, e.JobID)
+	if err != nil {
+		r.logf("the job an earlier run left working, %s, could not be read: %s; the next run settles it", escape.Log(e.JobID), escape.Log(err.Error()))
+		return
+	}
+	ownComment := r.code != nil
+	if !job.Terminal() {
+		r.logf("the job an earlier run left working, %s, is %s", escape.Log(job.ID), escape.Log(job.Status))
+		if !ownComment {
+			r.thread.Settle(ctx, e, conversation.State{Phase: conversation.Continued, JobID: e.JobID, Record: e.Record(),
+				Head: e.Head, ContinuedIn: r.thread.URL(), RunURL: escape.URL(r.rc.RunURL())})
+		}
+		return
+	}
+	shown := r.report(ctx, gh, p, r.thread, e, job)
+	if ownComment {
+		r.code.owed = nil
+	} else {
+		r.thread.Settle(ctx, e, r.settledState(e, shown))
+	}
+	r.logf("settled the job an earlier run left working: %s", r.ended(shown))
+}
+
+// report does what a run that waited for job would have done at its end,
+// for the earlier record e in th: the backlink and review request on its
+// pull request, the preview, and the final commit status on the heads e
+// owes. It returns what it saw, for the comment.
+func (r *run) report(ctx context.Context, gh *ghclient.Client, p plan.Plan, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) *Outcome {
+	shown := &Outcome{JobID: job.ID, Job: job}
+	if job.Status != agentapi.StatusFailed {
+		from := p
+		from.Asked, from.AskedURL = conversation.FromComment, e.URL
+		r.backlink(ctx, gh, from, job, th)
+		r.preview(ctx, gh, shown)
+	}
+	if len(e.Owed) > 0 {
+		out := codepr.Outcome{RunURL: r.rc.RunURL(), PRLink: r.prURL(shown), Preview: shown.Preview.URL, Failed: job.Status == agentapi.StatusFailed}
+		r.setStatus(ctx, gh, th.Owner, th.Repo, e.Owed, codepr.Status(out))
+	}
+	return shown
+}
+
+// settledState is the end of the earlier record e as a later run reports
+// it: what e recorded (its job, the requests it answered, the head its job
+// heard of), the job's end, and no longer working.
+func (r *run) settledState(e *conversation.Earlier, shown *Outcome) conversation.State {
+	s := r.state(shown, conversation.Done)
+	if shown.End() == JobFailed {
+		s.Phase = conversation.Failed
+	}
+	s.Record, s.Head, s.Owed, s.Answered, s.Left, s.Later = e.Record(), e.Head, nil, nil, nil, nil
+	s.FollowUp, s.Elapsed = false, 0
+	s.Note = "Reported by a later run of this workflow."
+	return s
+}
+
+// ended says how a settled job ended, for the log.
+func (r *run) ended(o *Outcome) string {
+	what := fmt.Sprintf("job %s %s", escape.Log(o.Job.ID), escape.Log(o.Job.Status))
+	if link := r.prURL(o); link != "" {
+		what += ", pull request " + link
+	}
+	return what
+}
+
+// settleAll is a settle run (settle: true): it starts no job and sends the
+// agent nothing. It finds the records earlier runs left working among the
+// repository's most recently written comments (conversation.FindUnsettled)
+// and settles those the token's own login wrote, at most SettleMost, each
+// as the next run in its thread would: a job still working is left as it
+// is, with nothing written, so that a second settle writes nothing.
+func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *Outcome {
+	owner, repo := p.Answer.Owner, p.Answer.Repo
+	found, err := conversation.FindUnsettled(ctx, gh, owner, repo)
+	if err != nil {
+		return (&Outcome{}).fail(ctx, err)
+	}
+	r.logf("read %d comments of %s/%s: %d record jobs left working", found.Read, escape.Log(owner), escape.Log(repo), len(found.Comments))
+	if found.Cut {
+		r.logf("read the newest %d pages of comments only: a record further back is settled by the next run in its thread", conversation.SettlePages)
+	}
+	self := ""
+	settled, working := 0, 0
+	for _, c := range found.Comments {
+		if settled+working == SettleMost {
+			r.logf("settled at most %d threads; the next settle run goes on", SettleMost)
+			break
+		}
+		th := &conversation.Thread{GH: gh, Owner: owner, Repo: repo, Number: c.Issue, Warn: r.log.Warning, Redact: r.log.Redact}
+		if self == "" {
+			// The token's login, which alone may have written a record to
+			// trust, is learned from its 👀 on the first record found, as
+			// a run learns it from its 👀 on the request it answers.
+			th.React(ctx, c.ID, request.Comment, "eyes")
+			if self = th.Self(); self == "" {
+				return (&Outcome{}).fail(ctx, fmt.Errorf("learn the token's login from a reaction to the comment %s: %w; nothing was settled", escape.Log(c.URL), conversation.ErrUnknownIdentity))
+			}
+		}
+		if !conversation.Owns(c, self) {
+			r.logf("left alone: %s records a job but was written by %s, not by this token's %s", escape.Log(c.URL), escape.Log(c.Author), escape.Log(self))
+			continue
+		}
+		th.SetSelf(self)
+		e := conversation.EarlierOf(c)
+		job, err := api.Get(ctx, e.JobID)
+		if err != nil {
+			r.log.Warning(fmt.Sprintf("could not read job %s of %s: %s; the next settle run tries again", escape.Log(e.JobID), escape.Log(c.URL), escape.Log(err.Error())))
+			continue
+		}
+		if !job.Terminal() {
+			working++
+			r.logf("#%d: job %s is %s; left for the next run", c.Issue, escape.Log(job.ID), escape.Log(job.Status))
+			continue
+		}
+		shown := r.report(ctx, gh, p, th, e, job)
+		if th.Settle(ctx, e, r.settledState(e, shown)) {
+			settled++
+			r.logf("#%d: settled %s", c.Issue, r.ended(shown))
+		}
+	}
+	return &Outcome{Settled: fmt.Sprintf("settled %d threads; %d jobs still working", settled, working)}
+}

@@ -1,0 +1,176 @@
+package conversation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+)
+
+// ErrSearchCut is a search of a thread's comments that spent its budget of
+// list requests before it reached the first comment: what it did not read
+// may name the thread's job, so it is not "no job".
+var ErrSearchCut = errors.New("the thread has more comments than one run reads (the newest 1,000 or so) and none of them names its job; nothing was sent, so that the thread does not get a second job")
+
+// The markers of where a thread's job stands: unsettledMarker says the job
+// was still working when the comment was last written, so the next run in
+// the thread (or a settle run) reports its end; owedPrefix lists the head
+// commits whose commit status shows it working, which that end settles.
+const (
+	unsettledMarker = "<!-- agent-job-action:unsettled -->"
+	owedPrefix      = "<!-- agent-job-action:owed="
+)
+
+// MaxOwed bounds the head commits a record keeps owing a status: the newest
+// are kept, older ones are left as their last status said.
+const MaxOwed = 20
+
+// Earlier is the record an earlier run keeps in its comment in the
+// thread: its job, what the job has heard (the head commit of a code pull
+// request, the requests answered) and where it stood when it was written.
+type Earlier struct {
+	JobID string
+	// Head is the head commit the job last heard of, "" when the comment
+	// records none.
+	Head string
+	URL  string
+	// CommentID is the comment that holds the record.
+	CommentID int64
+	// Unsettled says the job was working when the comment was written:
+	// its end is for a later run to report.
+	Unsettled bool
+	// Owed are the head commits whose commit status shows the job
+	// working, oldest first.
+	Owed []string
+	// Markers are the comment's hidden markers as written, each on its
+	// own line (the answered requests' record among them).
+	Markers string
+}
+
+// EarlierOf reads the record in c, one of the token's own comments.
+func EarlierOf(c *ghclient.Comment) *Earlier {
+	return &Earlier{JobID: JobFromMarker(c.Body), Head: HeadFromMarker(c.Body), URL: c.URL, CommentID: c.ID,
+		Unsettled: strings.Contains(c.Body, unsettledMarker), Owed: OwedFromMarker(c.Body), Markers: markers(c.Body)}
+}
+
+// Record returns the answered requests' record among e's markers (the
+// line package backlog writes), or "".
+func (e *Earlier) Record() string {
+	for line := range strings.Lines(e.Markers) {
+		if strings.HasPrefix(line, "<!-- agent-job-action:answered") {
+			return strings.TrimSuffix(line, "\n")
+		}
+	}
+	return ""
+}
+
+// OwedFromMarker returns the head commits body's owed marker lists; a
+// marker with anything but full SHAs in it is none.
+func OwedFromMarker(body string) []string {
+	_, rest, ok := strings.Cut(body, owedPrefix)
+	if !ok {
+		return nil
+	}
+	list, _, ok := strings.Cut(rest, markerSuffix)
+	if !ok {
+		return nil
+	}
+	shas := strings.Split(list, ",")
+	for _, s := range shas {
+		if !isSHA(s) {
+			return nil
+		}
+	}
+	return shas
+}
+
+// Owe adds sha to owed, once, keeping the newest MaxOwed.
+func Owe(owed []string, sha string) []string {
+	if !isSHA(sha) || slices.Contains(owed, sha) {
+		return owed
+	}
+	owed = append(slices.Clone(owed), sha)
+	return owed[max(0, len(owed)-MaxOwed):]
+}
+
+// settlement writes the markers of where the job stands.
+func settlement(b *strings.Builder, s State) {
+	if s.Unsettled {
+		b.WriteString(unsettledMarker + "\n")
+	}
+	var owed []string
+	for _, sha := range s.Owed {
+		if isSHA(sha) {
+			owed = append(owed, sha)
+		}
+	}
+	if len(owed) > 0 {
+		b.WriteString(owedPrefix + strings.Join(owed, ",") + markerSuffix + "\n")
+	}
+}
+
+// RepoComments is what FindUnsettled reads.
+type RepoComments interface {
+	ListRepoCommentsPage(ctx context.Context, owner, repo string, page int, keep ghclient.Keep) (*ghclient.CommentPage, error)
+}
+
+var _ RepoComments = (*ghclient.Client)(nil)
+
+// SettlePages bounds the list requests of one search for unsettled
+// records: the repository's 1,000 most recently written comments. A record
+// is written when its run ends, so one left further back than that is
+// older than a thousand comments of the repository; the next run in its
+// own thread still settles it.
+const SettlePages = 10
+
+// Unsettled is what FindUnsettled found.
+type Unsettled struct {
+	// Comments are the action's comments that record a job left working,
+	// the most recently written first, with only their markers kept;
+	// their authors are not yet checked against the token's login.
+	Comments []*ghclient.Comment
+	// Read is how many comments were read; Cut says the search stopped at
+	// SettlePages with more to read.
+	Read int
+	Cut  bool
+}
+
+// FindUnsettled reads the repository's most recently written comments, at
+// most SettlePages pages of them, and returns those that record a job left
+// working (by anyone: the caller trusts only its own login's). Of every
+// other comment nothing is kept, so what it holds is bounded by the
+// records it finds, not by the repository.
+func FindUnsettled(ctx context.Context, gh RepoComments, owner, repo string) (*Unsettled, error) {
+	keep := func(_ int64, _ string, body string) string {
+		if IsOwn(body) && strings.Contains(body, unsettledMarker) && !strings.Contains(body, backlinkMarker) {
+			return markers(body)
+		}
+		return ""
+	}
+	out := &Unsettled{}
+	for page := 1; ; page++ {
+		if page > SettlePages {
+			out.Cut = true
+			return out, nil
+		}
+		pg, err := gh.ListRepoCommentsPage(ctx, owner, repo, page, keep)
+		if err != nil {
+			return out, fmt.Errorf("read the repository's comments to find the jobs earlier runs left working: %w", err)
+		}
+		out.Read += len(pg.Comments)
+		for _, c := range pg.Comments {
+			if c.Body != "" && JobFromMarker(c.Body) != "" && c.Issue != 0 {
+				out.Comments = append(out.Comments, c)
+			}
+		}
+		if pg.Next == 0 {
+			return out, nil
+		}
+	}
+}
+
+// Owns reports whether self wrote c (logins without case).
+func Owns(c *ghclient.Comment, self string) bool { return ownedBy(c, self) }
