@@ -132,8 +132,8 @@ type Server struct {
 	// edited, by id.
 	written map[int64]int64
 	writes  int64
-	created    int
-	edits      int
+	created int
+	edits   int
 }
 
 // New starts a fake. Close it when done.
