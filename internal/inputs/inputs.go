@@ -239,7 +239,7 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	}
 	// Lines are the patterns: only the spaces around each are trimmed.
 	if c.Paths, err = pathfilter.Parse(raw["paths"]); err != nil {
-		bad("paths", err.Error())
+		errs = append(errs, pathsError(err))
 	}
 	if c.Preview, err = ParseBool(get(raw, "preview")); err != nil {
 		bad("preview", err.Error())
@@ -249,6 +249,23 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 		bad("docs-token", "contains spaces or control characters: copy the token again")
 	}
 	return c, warnings, errors.Join(errs...)
+}
+
+// pathsError words an error of the paths input. A line that holds YAML's
+// syntax was likely copied from a workflow's on.pull_request.paths, where
+// YAML would have taken it away: in a workflow, the advice says why it is
+// not taken away here.
+func pathsError(err error) *Error {
+	var pe *pathfilter.PatternError
+	if !errors.As(err, &pe) || !pe.YAML {
+		return &Error{Input: "paths", Problem: err.Error()}
+	}
+	return &Error{Input: "paths", InTerms: func(t terms.Terms) string {
+		if t.CommandLine {
+			return pe.Error()
+		}
+		return pe.Error() + " (paths: | is read line by line, not as YAML)"
+	}}
 }
 
 // oneLogin reports whether s, its leading "@" already dropped, can be one

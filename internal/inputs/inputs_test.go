@@ -51,7 +51,7 @@ func TestRead(t *testing.T) {
 			name: "bad code pull request inputs",
 			raw:  valid(map[string]string{"paths": "src/[._]x", "preview": "maybe", "docs-token": "ghp a"}),
 			wantErr: []string{
-				`input paths has the pattern "src/[._]x": [._] holds '.': brackets take letters, digits and ranges of a-z, A-Z or 0-9`,
+				`input paths has the pattern "src/[._]x" on line 1: [._] holds '.': brackets take letters, digits and ranges of a-z, A-Z or 0-9`,
 				"input preview must be true or false",
 				"input docs-token contains spaces or control characters: copy the token again",
 			},
@@ -115,6 +115,38 @@ func TestRead(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("Read() error = %v\nwant a part %q", err, w)
 				}
+			}
+		})
+	}
+}
+
+// TestPathsInTerms: a paths line that holds YAML's syntax is an error
+// that names the line in the run's terms, a workflow's input (and why a
+// block of lines is not YAML) or a command line's flag; any other bad
+// pattern is worded alike in both.
+func TestPathsInTerms(t *testing.T) {
+	t.Parallel()
+	const quoted = `has the pattern "'src/**'" on line 3: the quotes would be part of the pattern: write it without them, or \' and \" for quotes a name holds`
+	tests := []struct {
+		paths, workflow, flags string
+	}{
+		{"docs/**\n\n  'src/**'\n", "input paths " + quoted + " (paths: | is read line by line, not as YAML)", "--paths " + quoted},
+		{"src/**\n- lib/**", `input paths has the pattern "- lib/**" on line 2: the list marker "- " would be part of the pattern: write one pattern a line, without a marker (paths: | is read line by line, not as YAML)`,
+			`--paths has the pattern "- lib/**" on line 2: the list marker "- " would be part of the pattern: write one pattern a line, without a marker`},
+		{"src/[", `input paths has the pattern "src/[" on line 1: [ has no closing ]`, `--paths has the pattern "src/[" on line 1: [ has no closing ]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.paths, func(t *testing.T) {
+			t.Parallel()
+			c, _, err := Read(valid(map[string]string{"paths": tt.paths}), t.TempDir())
+			if err == nil {
+				t.Fatalf("Read() = %+v, want an error", c)
+			}
+			if got := err.Error(); got != tt.workflow {
+				t.Errorf("in a workflow:\n%s\nwant\n%s", got, tt.workflow)
+			}
+			if got := AsFlags(err).Error(); got != tt.flags {
+				t.Errorf("on a command line:\n%s\nwant\n%s", got, tt.flags)
 			}
 		})
 	}

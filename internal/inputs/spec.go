@@ -40,7 +40,7 @@ var Inputs = []Input{
 	{Name: "required-permission", Default: "write", Description: "The least repository permission the person who triggered the run needs: read, triage, write, maintain or admin."},
 	{Name: "allowed-bots", Description: "Comma-separated bot logins allowed to trigger a run; all other bots are refused."},
 	{Name: "reviewers", Description: "Comma-separated logins asked to review the agent's pull request after runs no person started (schedule, workflow_dispatch, push). Runs a person started ask that person."},
-	{Name: "paths", Description: "For a code pull request (pull_request opened, reopened, ready_for_review, synchronize): the changed files the docs follow, one pattern a line, as in a workflow's on.pull_request.paths (*, **, ?, +, [], ! to exclude; the last matching pattern decides). Empty: every file."},
+	{Name: "paths", Description: "For a code pull request (pull_request opened, reopened, ready_for_review, synchronize): the changed files the docs follow, one pattern a line, as in a workflow's on.pull_request.paths (*, **, ?, +, [], ! to exclude; the last matching pattern decides), written bare: a quote, a list marker or a comment is an error that names its line. Empty: every file."},
 	{Name: "preview", Default: "true", Description: "When the job ends with a pull request on a branch, ask for that branch's Mintlify preview deployment, wait for it within timeout, and show its link. false: do not."},
 	{Name: "docs-token", Description: "A token that can write to the repository of the agent's pull request when that is another repository (docs kept apart from code), for the backlink comment and the review request there. Empty: github-token, and both are skipped in another repository. Pass it from a secret."},
 }

@@ -1,6 +1,7 @@
 package pathfilter
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -37,7 +38,21 @@ func TestMatch(t *testing.T) {
 		{`\*.md`, []string{"*.md"}, []string{"a.md"}},
 		{"src/a.b", []string{"src/a.b"}, []string{"src/axb"}}, // . is plain
 		{"src/(x)|y", []string{"src/(x)|y"}, []string{"src/x"}},
-		{"a!b", []string{"a!b"}, nil}, // ! is special only at the start
+		{"a!b", []string{"a!b"}, nil},                                   // ! is special only at the start
+		{"docs/#1.md\nit's.md", []string{"docs/#1.md", "it's.md"}, nil}, // # and ' are plain inside a name
+		{`my file \#2.md` + "\n" + `\'q\'` + "\n" + `\- x` + "\n" + `\"d\"`, []string{"my file #2.md", "'q'", "- x", `"d"`}, []string{"my file"}},
+
+		// A name may hold any character: ** and * match each as GitHub's
+		// filter does, on the whole name.
+		{"src/**", []string{"src/a\nb.go", "src/\n", "src/a/\n/b", "src/\tx", "src/a\r", "src/日本/語.go", "src/[x].go", "src/\x00", "src/\xff\xfe", "src/\u2028"}, []string{"lib/a\nsrc/b", "\nsrc/a", "src"}},
+		{"**", []string{"a\nb", "\n", "x/\r\n/y", "\xff"}, nil},
+		{"*.md", []string{"a\nb.md", "\t.md", "日本.md"}, []string{"a/\nb.md", "a.md\n"}},
+		{"docs/*", []string{"docs/a\nb", "docs/[1]"}, []string{"docs/a\n/b"}},
+		{"**/README.md", []string{"x\ny/README.md"}, []string{"README.md\n"}},
+		{"src/**/*.go\n!src/**/*_test.go", []string{"src/a.go", "src/x\ny/a.go"}, []string{"src/a\nb_test.go"}},
+		{"日本/*.md", []string{"日本/a.md"}, []string{"日/a.md"}},
+		{"a+b", []string{"ab", "aaab"}, []string{"a\nb"}},
+		{"[ab]\\[x]", []string{"a[x]"}, []string{"ax", "a[x]\n"}},
 
 		// Order: the last matching pattern decides.
 		{"*.md\n!README.md", []string{"hello.md"}, []string{"README.md", "docs/hello.md"}},
@@ -77,16 +92,17 @@ func TestParseErrors(t *testing.T) {
 	tests := []struct{ patterns, want string }{
 		{"!docs/**", "only excludes: every pattern starts with !"},
 		{"!a\n!b", "only excludes: every pattern starts with !"},
-		{"?a", `has the pattern "?a": ? repeats the character before it, and there is none`},
-		{"src/*+", `has the pattern "src/*+": + repeats`},
-		{"a??", `has the pattern "a??": ? repeats`},
-		{"src/[abc", `has the pattern "src/[abc": [ has no closing ]`},
+		{"?a", `has the pattern "?a" on line 1: ? repeats the character before it, and there is none`},
+		{"src/*+", `has the pattern "src/*+" on line 1: + repeats`},
+		{"a??", `has the pattern "a??" on line 1: ? repeats`},
+		{"src/[abc", `has the pattern "src/[abc" on line 1: [ has no closing ]`},
 		{"src/[]x", "[] lists no character"},
 		{"src/[._]x", `[._] holds '.'`},
 		{"[a-Z]", "has the range a-Z"},
 		{"[9-0]", "has the range 9-0"},
 		{`src\`, `it ends with \`},
-		{"ok/**\n![bad", `has the pattern "![bad": [ has no closing ]`},
+		{"ok/**\n![bad", `has the pattern "![bad" on line 2: [ has no closing ]`},
+		{"ok/**\n\n  \n\tx/[\n", `has the pattern "x/[" on line 4: [ has no closing ]`}, // blank lines count
 	}
 	for _, tt := range tests {
 		t.Run(tt.patterns, func(t *testing.T) {
@@ -99,22 +115,78 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestYAMLSyntax refuses a line that holds what YAML would take away in a
+// workflow's on.pull_request.paths (a quote, a list marker, a comment),
+// naming its line and all it holds, so that no pattern silently matches
+// nothing.
+func TestYAMLSyntax(t *testing.T) {
+	t.Parallel()
+	const (
+		quotes  = `the quotes would be part of the pattern: write it without them, or \' and \" for quotes a name holds`
+		marker  = `the list marker "- " would be part of the pattern: write one pattern a line, without a marker`
+		comment = `it would be a pattern, not a comment: delete the line, or write \# for a name that starts with #`
+		several = ` would be part of the pattern: write the pattern alone, one a line, with \ before a quote or # a name holds`
+	)
+	tests := []struct {
+		patterns string
+		line     int
+		pattern  string
+		problem  string
+	}{
+		{"'src/**'", 1, "'src/**'", quotes},
+		{`"src/**"`, 1, `"src/**"`, quotes},
+		{"src/**\n  '!src/gen/**'  ", 2, "'!src/gen/**'", quotes},
+		{`!"src/gen/**"`, 1, `!"src/gen/**"`, quotes},
+		{"src/**'", 1, "src/**'", quotes},
+		{`src/**\\"`, 1, `src/**\\"`, quotes}, // \\ is a plain \, and the quote is bare
+		{"- src/**", 1, "- src/**", marker},
+		{"docs/**\n\n-\tsrc/**", 3, "-\tsrc/**", marker},
+		{"-", 1, "-", marker},
+		{"# the code", 1, "# the code", comment},
+		{"src/**\n#", 2, "#", comment},
+		{"!# x", 1, "!# x", comment},
+		{"src/** # the code", 1, "src/** # the code", `the comment "# the code" would be part of the pattern: delete it, or write \# for a # a name holds`},
+		{"src/**\t#x", 1, "src/**\t#x", `the comment "#x" would be part of the pattern: delete it, or write \# for a # a name holds`},
+		{"- 'src/**'", 1, "- 'src/**'", `the list marker "- " and the quotes` + several},
+		{`- "src/**" # code`, 1, `- "src/**" # code`, `the list marker "- ", the comment "# code" and the quotes` + several},
+		{"'src/**' # code", 1, "'src/**' # code", `the comment "# code" and the quotes` + several},
+		{"- # code", 1, "- # code", `the list marker "- " and the comment` + several},
+	}
+	for _, tt := range tests {
+		t.Run(tt.patterns, func(t *testing.T) {
+			t.Parallel()
+			f, err := Parse(tt.patterns)
+			var pe *PatternError
+			if !errors.As(err, &pe) {
+				t.Fatalf("Parse(%q) = %v, %v; want a *PatternError", tt.patterns, f, err)
+			}
+			if want := (PatternError{Line: tt.line, Pattern: tt.pattern, Problem: tt.problem, YAML: true}); *pe != want {
+				t.Errorf("Parse(%q) error =\n%+v\nwant\n%+v", tt.patterns, *pe, want)
+			}
+		})
+	}
+}
+
 // FuzzParse makes sure no pattern panics (translate writes only valid
-// expressions: regexp.MustCompile would) and that a pattern written with
-// every special character escaped matches itself.
+// expressions: regexp.MustCompile would), that a pattern written with
+// every special character escaped matches itself, and that ** under a
+// directory matches any name in it, whatever its bytes.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"**/*.md", "!a", "[a-z]+.go", `\[x]`, "a?b", "*?"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		_, _ = Parse(s)
+		if all, err := Parse("src/**"); err != nil || !all.Match("src/"+s) || all.Match("lib/"+s) {
+			t.Errorf("src/** and %q: Parse error %v, or the wrong match", "src/"+s, err)
+		}
 		line := strings.TrimSpace(strings.NewReplacer("\n", "", "\r", "").Replace(s))
 		if line == "" || strings.HasPrefix(line, "!") || !utf8.ValidString(line) {
 			return
 		}
 		var b strings.Builder
 		for _, r := range line {
-			if strings.ContainsRune(`*?+[]\`, r) {
+			if strings.ContainsRune(`*?+[]\'"#-`, r) {
 				b.WriteByte('\\')
 			}
 			b.WriteRune(r)
