@@ -561,6 +561,44 @@ func TestDocsInAnotherRepository(t *testing.T) {
 	}
 }
 
+// TestDocsTokenOnlyInSourceRepository: docs-token goes only to the job's
+// own source repository. A job whose pull request link names another
+// repository gets no request with docs-token there (nor anywhere), no
+// backlink or review request, and one warning that says why.
+func TestDocsTokenOnlyInSourceRepository(t *testing.T) {
+	t.Parallel()
+	const docsToken = "ghp_docs_token_0123456789"
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute, Repository: "https://github.com/acme/handbook", PRRepository: "https://github.com/acme/other"},
+		fakepreview.Options{}, "", codePR("opened", head1, nil))
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/other", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001"})
+	w.vars["INPUT_DOCS-TOKEN"] = docsToken
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, w.stdout.String())
+	}
+	for _, r := range w.gh.Requests() {
+		if strings.Contains(r.Header.Get("Authorization"), docsToken) {
+			t.Errorf("%s %s sent docs-token", r.Method, r.Path)
+		}
+		if strings.Contains(r.Path, "/acme/other/") && r.Method != "GET" {
+			t.Errorf("sent %s %s to the repository outside the job's", r.Method, r.Path)
+		}
+	}
+	if c := w.gh.Comments(101); len(c) != 0 {
+		t.Errorf("comments on acme/other#101: %+v, want none", c)
+	}
+	if pr, _ := w.gh.PullRequest("acme/other", 101); len(pr.Reviewers) != 0 {
+		t.Errorf("reviewers asked on acme/other#101: %v", pr.Reviewers)
+	}
+	const warning = "::warning::docs-token is not used on pull request acme/other#101: it is not in the job's repository (\"https://github.com/acme/handbook\"), the only one the token is sent to"
+	if n := strings.Count(w.stdout.String(), warning); n != 1 {
+		t.Errorf("the warning is logged %d times, want once:\n%s", n, w.stdout.String())
+	}
+	if strings.Contains(w.stdout.String(), "no backlink") {
+		t.Errorf("a second line about the backlink:\n%s", w.stdout.String())
+	}
+	w.wantOutputs(map[string]string{"status": "completed", "pr-link": "https://github.com/acme/other/pull/101"})
+}
+
 // TestCodePRJobTakesNoMore: when the pull request's job takes no more
 // messages (archived), a push starts a new job with the whole change, and
 // the comment says why.
