@@ -56,7 +56,9 @@ func (r *run) preview(ctx context.Context, gh *ghclient.Client, o *Outcome) {
 	w := preview.Waiter{Previews: previews, Clock: r.deps.Clock, Deadline: r.deadline}
 	st, err := w.Wait(ctx, d.StatusID)
 	if st != nil {
-		o.Preview.State, o.Preview.Image, o.Preview.Summary = st.State, st.Image(), st.Summary
+		// Redacted before Markdown cuts it, or a piece of a secret would
+		// be left that no redactor knows.
+		o.Preview.State, o.Preview.Image, o.Preview.Summary = st.State, st.Image(), r.log.Redact(st.Summary)
 	}
 	switch {
 	case err != nil:
