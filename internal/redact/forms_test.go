@@ -153,9 +153,9 @@ func TestRedactKeeps(t *testing.T) {
 		"&#95; &amp; &lt;x&gt; &#8288; &ZeroWidthSpace; &bogus;",
 		"zero\u200bwidth\u2060joined",
 		"\xff\xfe invalid UTF-8",
-		key[:len(key)-1],                 // one character short
-		key[1:],                          // its first character missing
-		strings.ToUpper(key),             // another case is another key
+		key[:len(key)-1],                  // one character short
+		key[1:],                           // its first character missing
+		strings.ToUpper(key),              // another case is another key
 		strings.Replace(key, "9", "8", 1), // one character changed
 		strings.Replace(key, "_", " ", 1), // a space a reader sees
 		strings.Replace(key, "_", "\n", 1),
