@@ -4,16 +4,19 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"html"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
+	"github.com/agentjob/agent-job-action/internal/invisible"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/testbed/previewspec"
 )
@@ -183,7 +186,7 @@ func TestCodePROpenedWithMatchingChanges(t *testing.T) {
 	for _, want := range []string{
 		"<!-- agent-job-action:job=job_0001 -->", "<!-- agent-job-action:head=" + head1 + " -->",
 		"opened a pull request: https://github.com/acme/docs/pull/101",
-		"🔎 **Preview:** https://acme-docs-agent-job-0001.mintlify.app", "![Screenshot of the preview](https://shots.mintlify.app/st_0001.png)",
+		"🔎 **Preview:** [acme-docs-agent-job-0001.mintlify.app](https://acme-docs-agent-job-0001.mintlify.app)", "![Screenshot of the preview](https://shots.mintlify.app/st_0001.png)",
 	} {
 		if !strings.Contains(comments[0].Body, want) {
 			t.Errorf("comment lacks %q:\n%s", want, comments[0].Body)
@@ -211,7 +214,7 @@ func TestCodePROpenedWithMatchingChanges(t *testing.T) {
 	if want := []string{"POST /v1/project/preview/proj-1 docs/agent-job_0001", "GET /v1/project/update-status/st_0001 ", "GET /v1/project/update-status/st_0001 ", "GET /v1/project/update-status/st_0001 "}; !slices.Equal(pv, want) {
 		t.Errorf("preview API got:\n%s\nwant:\n%s", strings.Join(pv, "\n"), strings.Join(want, "\n"))
 	}
-	if s := w.file("GITHUB_STEP_SUMMARY"); !strings.Contains(s, "🔎 **Preview:** https://acme-docs-agent-job-0001.mintlify.app") {
+	if s := w.file("GITHUB_STEP_SUMMARY"); !strings.Contains(s, "🔎 **Preview:** [acme-docs-agent-job-0001.mintlify.app](https://acme-docs-agent-job-0001.mintlify.app)") {
 		t.Errorf("summary lacks the preview:\n%s", s)
 	}
 	w.wantLog(`preview of branch docs/agent-job_0001 requested: "https://acme-docs-agent-job-0001.mintlify.app"`, `preview success: "https://acme-docs-agent-job-0001.mintlify.app"`)
@@ -510,7 +513,7 @@ func TestPreviewAfterAComment(t *testing.T) {
 	if err := h.run(context.Background()); err != nil {
 		t.Fatalf("run: %v\n%s", err, h.stdout.String())
 	}
-	if c := gh.Comments(12); len(c) != 1 || !strings.Contains(c[0].Body, "🔎 **Preview:** https://acme-docs-agent-job-0001.mintlify.app") {
+	if c := gh.Comments(12); len(c) != 1 || !strings.Contains(c[0].Body, "🔎 **Preview:** [acme-docs-agent-job-0001.mintlify.app](https://acme-docs-agent-job-0001.mintlify.app)") {
 		t.Errorf("the issue's comment lacks the preview: %+v", c)
 	}
 }
@@ -628,6 +631,92 @@ func TestDocsInAnotherRepository(t *testing.T) {
 				t.Errorf("after a push: %d comments on acme/handbook#101, want the one backlink\n%s", len(c), w.stdout.String())
 			}
 		})
+	}
+}
+
+// TestDocsTokenOnlyInSourceRepository: docs-token goes only to the job's
+// own source repository. A job whose pull request link names another
+// repository gets no request with docs-token there (nor anywhere), no
+// backlink or review request, and one warning that says why.
+func TestDocsTokenOnlyInSourceRepository(t *testing.T) {
+	t.Parallel()
+	const docsToken = "ghp_docs_token_0123456789"
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute, Repository: "https://github.com/acme/handbook", PRRepository: "https://github.com/acme/other"},
+		fakepreview.Options{}, "", codePR("opened", head1, nil))
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/other", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001"})
+	w.vars["INPUT_DOCS-TOKEN"] = docsToken
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, w.stdout.String())
+	}
+	for _, r := range w.gh.Requests() {
+		if strings.Contains(r.Header.Get("Authorization"), docsToken) {
+			t.Errorf("%s %s sent docs-token", r.Method, r.Path)
+		}
+		if strings.Contains(r.Path, "/acme/other/") && r.Method != "GET" {
+			t.Errorf("sent %s %s to the repository outside the job's", r.Method, r.Path)
+		}
+	}
+	if c := w.gh.Comments(101); len(c) != 0 {
+		t.Errorf("comments on acme/other#101: %+v, want none", c)
+	}
+	if pr, _ := w.gh.PullRequest("acme/other", 101); len(pr.Reviewers) != 0 {
+		t.Errorf("reviewers asked on acme/other#101: %v", pr.Reviewers)
+	}
+	const warning = "::warning::docs-token is not used on pull request acme/other#101: it is not in the job's repository (\"https://github.com/acme/handbook\"), the only one the token is sent to"
+	if n := strings.Count(w.stdout.String(), warning); n != 1 {
+		t.Errorf("the warning is logged %d times, want once:\n%s", n, w.stdout.String())
+	}
+	if strings.Contains(w.stdout.String(), "no backlink") {
+		t.Errorf("a second line about the backlink:\n%s", w.stdout.String())
+	}
+	w.wantOutputs(map[string]string{"status": "completed", "pr-link": "https://github.com/acme/other/pull/101"})
+}
+
+// TestPreviewFromAHostileAPI: the preview API gives a crafted address and
+// a failure summary of 650 KB that echoes the key escaped for Markdown, with
+// references and zero-width characters inside. The comment edit fits
+// GitHub's limit (the fake refuses a longer body, as GitHub does) and ends
+// the run's "working"; the address is only ever a link's destination, in
+// the comment, the summary and the commit status; and no form of the key
+// reaches the comment or the summary.
+func TestPreviewFromAHostileAPI(t *testing.T) {
+	t.Parallel()
+	const address = "https://x.mintlify.app/@acme/team#1/owner/repo#2"
+	echoes := []string{`mint\_test\_0123456789abcdef`, `mint&#95;test\_0123\u200b456789abcdef`, "mint\\_te\u2060st_0123&ZeroWidthSpace;456789abcdef"}
+	summary := "Build failed: " + strings.Join(echoes, " ") + " " + strings.Repeat("docs.json is not valid @acme/team #1 ", 650_000/38)
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{Fail: true, Address: address, Summary: summary}, "", codePR("opened", head1, nil))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, w.stdout.String())
+	}
+	c := w.gh.Comments(7)
+	if len(c) != 1 || !strings.Contains(c[0].Body, "✅ **Done.**") {
+		t.Fatalf("comments on #7: %+v, want the one, done", c)
+	}
+	if n := utf8.RuneCountInString(c[0].Body); n > fakegithub.MaxCommentBody {
+		t.Errorf("the comment is %d characters", n)
+	}
+	for where, md := range map[string]string{"comment": c[0].Body, "summary": w.file("GITHUB_STEP_SUMMARY")} {
+		seen := invisible.Remove(html.UnescapeString(md))
+		if !strings.Contains(md, "🔎 **Preview:** the build of [x.mintlify.app]("+address+") failed: ") ||
+			!strings.Contains(seen, "failed: Build failed: *** *** *** docs.json") || !strings.Contains(md, "…") {
+			t.Errorf("the %s lacks the preview's line, linked, redacted and cut:\n%.600s", where, md)
+		}
+		if strings.Count(md, address) != strings.Count(md, "]("+address+")") {
+			t.Errorf("the %s writes the preview's address outside a link:\n%.600s", where, md)
+		}
+		for _, form := range []string{testKey, `mint\_test`, "mint_test", "0123456789abcdef"} {
+			if strings.Contains(seen, form) {
+				t.Errorf("the %s shows %q:\n%.600s", where, form, md)
+			}
+		}
+	}
+	if got := w.statuses(); len(got) != 2 || !strings.HasSuffix(got[1], " "+address) {
+		t.Errorf("statuses: %q, want the last to link the preview", got)
+	}
+	for _, r := range w.gh.Requests() {
+		if r.Method == "PATCH" && utf8.RuneCount(r.Body) > fakegithub.MaxCommentBody+100 {
+			t.Errorf("PATCH %s sent %d characters", r.Path, utf8.RuneCount(r.Body))
+		}
 	}
 }
 

@@ -31,7 +31,7 @@ func TestDemo(t *testing.T) {
 		"counts the create and follow-ups, not these polls: https://github.com/agentjob/agent-job-action#limits",
 		// Scene 4, docs follow code (issue 25, item 7): opened, then pushed.
 		"# 4. Docs follow code.", `- "src/limits.go" (modified, +2 -1)`, `- "src/retry.go" (added, +6 -0)`,
-		"the docs job of pull request #7 is job_0001", "🔎 Preview: https://acme-docs-agent-job-0001.mintlify.app",
+		"the docs job of pull request #7 is job_0001", "🔎 Preview: acme-docs-agent-job-0001.mintlify.app <https://acme-docs-agent-job-0001.mintlify.app>",
 		"[image: Screenshot of the preview]", "docs / agent-job on b2c3d4e: success — Docs updated: preview ready",
 		"Agent Job API 1 create, 1 follow-up,"} {
 		if !strings.Contains(got, want) {

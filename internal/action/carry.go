@@ -42,6 +42,7 @@ type run struct {
 	code      *code                // a code pull request's run; nil for others
 	hc        *httpclient.Client
 	docs      *ghclient.Client      // with docs-token, once needed
+	docsHeld  bool                  // docs-token was held back from a pull request outside the job's repository
 	agentPull *ghclient.PullRequest // the agent's pull request, once read
 	reported  bool                  // finish has reported the outcome
 }

@@ -27,7 +27,7 @@ func (r *run) preview(ctx context.Context, gh *ghclient.Client, o *Outcome) {
 		r.logf("no preview: %s is not a pull request on this GitHub, whose branch could be read", escape.Log(link))
 		return
 	}
-	docs := r.docsGitHub(gh, pr.Owner, pr.Repo)
+	docs := r.docsGitHub(gh, pr, o.Job.Source.Repository)
 	if docs == nil {
 		docs = gh
 	}
@@ -56,7 +56,9 @@ func (r *run) preview(ctx context.Context, gh *ghclient.Client, o *Outcome) {
 	w := preview.Waiter{Previews: previews, Clock: r.deps.Clock, Deadline: r.deadline}
 	st, err := w.Wait(ctx, d.StatusID)
 	if st != nil {
-		o.Preview.State, o.Preview.Image, o.Preview.Summary = st.State, st.Image(), st.Summary
+		// Redacted before Markdown cuts it, or a piece of a secret would
+		// be left that no redactor knows.
+		o.Preview.State, o.Preview.Image, o.Preview.Summary = st.State, st.Image(), r.log.Redact(st.Summary)
 	}
 	switch {
 	case err != nil:
@@ -67,14 +69,25 @@ func (r *run) preview(ctx context.Context, gh *ghclient.Client, o *Outcome) {
 }
 
 // docsGitHub is the client for the repository of the agent's pull
-// request: the run's own for its own repository, one with docs-token for
+// request pr: the run's own for its own repository, one with docs-token for
 // another, nil when docs-token is not set (github-token can write only in
-// the repository the workflow runs in).
-func (r *run) docsGitHub(gh *ghclient.Client, owner, repo string) *ghclient.Client {
-	if strings.EqualFold(owner, r.trig.Owner) && strings.EqualFold(repo, r.trig.Repo) {
+// the repository the workflow runs in). docs-token goes only to the job's
+// source repository (source, the API's source.repository): a pull request
+// link is the API's word, and the token must not follow it elsewhere. Such
+// a pull request gets nil, and one warning a run.
+func (r *run) docsGitHub(gh *ghclient.Client, pr prlink.PullRequest, source string) *ghclient.Client {
+	if strings.EqualFold(pr.Owner, r.trig.Owner) && strings.EqualFold(pr.Repo, r.trig.Repo) {
 		return gh
 	}
 	if r.cfg.DocsToken == "" {
+		return nil
+	}
+	if !pr.In(source, r.rc.ServerURL) {
+		if !r.docsHeld {
+			r.docsHeld = true
+			r.log.Warning(fmt.Sprintf("%s is not used on pull request %s/%s#%d: it is not in the job's repository (%s), the only one the token is sent to",
+				r.rc.Terms().Name("docs-token"), escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(source)))
+		}
 		return nil
 	}
 	if r.docs == nil {

@@ -64,7 +64,10 @@ func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, jo
 		r.log.Notice(fmt.Sprintf("no backlink on the pull request: %s is not a pull request on this GitHub, which the token is for", escape.Log(link)))
 		return
 	}
-	docs := r.docsGitHub(gh, pr.Owner, pr.Repo)
+	docs := r.docsGitHub(gh, pr, job.Source.Repository)
+	if docs == nil && r.docsHeld {
+		return
+	}
 	if docs == nil {
 		r.log.Notice(fmt.Sprintf("no backlink on pull request %s/%s#%d: it is in another repository, which %s cannot write to (set %s to a token that can)",
 			escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.rc.Terms().Name("github-token"), r.rc.Terms().Name("docs-token")))

@@ -35,26 +35,8 @@ type PullRequest struct {
 // for this GitHub only, and the pr-number output must never name a pull
 // request of the workflow's own repository that the link does not.
 func Judge(link, serverURL string) (pr PullRequest, ok bool) {
-	if serverURL == "" {
-		serverURL = DefaultServer
-	}
-	server, err := url.Parse(serverURL)
-	if err != nil {
-		return pr, false
-	}
-	u, err := url.Parse(link)
-	if err != nil || u.Scheme != "https" || u.User != nil || u.Opaque != "" || !strings.EqualFold(u.Host, server.Host) {
-		return pr, false
-	}
-	// u.RawPath is set only when the escaped path differs from the
-	// decoded one's default encoding: %2F, %2E and the like have no place
-	// in a pull request's address.
-	if u.RawPath != "" {
-		return pr, false
-	}
-	rest, found := strings.CutPrefix(u.Path, strings.TrimRight(server.Path, "/")+"/")
-	parts := strings.Split(strings.TrimSuffix(rest, "/"), "/")
-	if !found || len(parts) != 4 || parts[2] != "pull" || ghclient.CheckRepo(parts[0], parts[1]) != nil {
+	parts, ok := below(link, serverURL)
+	if !ok || len(parts) != 4 || parts[2] != "pull" || ghclient.CheckRepo(parts[0], parts[1]) != nil {
 		return pr, false
 	}
 	n, err := strconv.Atoi(parts[3])
@@ -62,6 +44,49 @@ func Judge(link, serverURL string) (pr PullRequest, ok bool) {
 		return pr, false
 	}
 	return PullRequest{Owner: parts[0], Repo: parts[1], Number: n}, true
+}
+
+// In reports whether pr is in the repository that repoURL, a job's
+// source.repository, names: an https address on the GitHub at serverURL,
+// owner/repo below its path (a final "/" or ".git" allowed), judged as
+// Judge judges a pull request's. Names are compared as GitHub compares
+// them, without regard to case. Anything else names no repository, so no
+// pull request is in it: docs-token is for the job's own repository only,
+// and a job that does not say which that is gets none of it.
+func (pr PullRequest) In(repoURL, serverURL string) bool {
+	parts, ok := below(strings.TrimSuffix(strings.TrimSuffix(repoURL, "/"), ".git"), serverURL)
+	return ok && len(parts) == 2 && ghclient.CheckRepo(parts[0], parts[1]) == nil &&
+		strings.EqualFold(parts[0], pr.Owner) && strings.EqualFold(parts[1], pr.Repo)
+}
+
+// below returns the segments of link's path below the path of the GitHub
+// at serverURL (DefaultServer when empty), without a final "/". ok is
+// false for another host (github.com.evil.example), credentials or a port
+// in the authority (https://github.com@evil.example), another scheme, or
+// escapes in the path (%2F, %2E and the like, which have no place in an
+// address GitHub gives).
+func below(link, serverURL string) (parts []string, ok bool) {
+	if serverURL == "" {
+		serverURL = DefaultServer
+	}
+	server, err := url.Parse(serverURL)
+	if err != nil {
+		return nil, false
+	}
+	u, err := url.Parse(link)
+	if err != nil || u.Scheme != "https" || u.User != nil || u.Opaque != "" || !strings.EqualFold(u.Host, server.Host) {
+		return nil, false
+	}
+	// u.RawPath is set only when the escaped path differs from the
+	// decoded one's default encoding.
+	if u.RawPath != "" {
+		return nil, false
+	}
+	rest, found := strings.CutPrefix(u.Path, strings.TrimRight(server.Path, "/")+"/")
+	if !found {
+		return nil, false
+	}
+	return strings.Split(strings.TrimSuffix(rest, "/"), "/"), true
 }
 
 // URL is the pull request's address on the GitHub at serverURL, built from

@@ -58,6 +58,48 @@ func TestJudge(t *testing.T) {
 	}
 }
 
+// TestIn: a pull request is in the job's source repository only when that
+// repository's address names the same owner and name on the same GitHub;
+// an address that names no repository holds no pull request.
+func TestIn(t *testing.T) {
+	t.Parallel()
+	pr := PullRequest{Owner: "acme", Repo: "docs", Number: 101}
+	tests := []struct {
+		repo, server string
+		want         bool
+	}{
+		{"https://github.com/acme/docs", "", true},
+		{"https://github.com/acme/docs/", "", true},
+		{"https://github.com/acme/docs.git", "", true},
+		{"https://github.com/ACME/Docs", "https://github.com", true},
+		{"https://GitHub.com/acme/docs", "", true},
+		{"https://ghe.example.com/git/acme/docs", "https://ghe.example.com/git", true},
+		{"https://github.com/acme/handbook", "", false},
+		{"https://github.com/other/docs", "", false},
+		{"https://github.com/acme/docs-old", "", false},
+		{"https://github.com/acme/docs/pull/101", "", false},
+		{"https://github.com/acme/docs/tree/main", "", false},
+		{"https://github.com/acme", "", false},
+		{"https://ghe.example.com/acme/docs", "", false},
+		{"https://github.com/acme/docs", "https://ghe.example.com", false},
+		{"https://github.com.evil.example/acme/docs", "", false},
+		{"https://github.com@evil.example/acme/docs", "", false},
+		{"https://user@github.com/acme/docs", "", false},
+		{"https://github.com:8443/acme/docs", "", false},
+		{"http://github.com/acme/docs", "", false},
+		{"https://github.com/acme%2Fdocs", "", false},
+		{"https://github.com/x/../acme/docs", "", false},
+		{"git@github.com:acme/docs.git", "", false},
+		{"acme/docs", "", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		if got := pr.In(tt.repo, tt.server); got != tt.want {
+			t.Errorf("%+v.In(%q, %q) = %v, want %v", pr, tt.repo, tt.server, got, tt.want)
+		}
+	}
+}
+
 // FuzzJudge holds two promises: an accepted link is on the server's host,
 // and the address rebuilt from its parts is judged the same.
 func FuzzJudge(f *testing.F) {

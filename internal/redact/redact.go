@@ -29,14 +29,17 @@ import (
 //     and properties;
 //   - on normalised forms of the text, in which escapes of every kind are
 //     decoded (backslash escapes of Go and JSON, \uXXXX of any character
-//     included; %XX; HTML references) and invisible characters (every
+//     included, and of Markdown, a backslash before any ASCII punctuation;
+//     %XX; HTML references, named and numeric) and invisible characters (every
 //     default-ignorable and format character: package invisible) are
 //     dropped, once, twice, until nothing changes; the secret
 //     is looked for, in each of its own decoded forms, in each of them. A
 //     secret found there is replaced in the original text, whole escapes at
 //     a time. This catches forms nobody listed: a key the API echoes as
 //     "mint\u005f…", a key escaped twice, a key next to text that changes
-//     its escaping.
+//     its escaping, a key the API escaped for Markdown ("mint\_…"),
+//     which a page shows as the key whatever escaping of it this program
+//     adds.
 //
 // It is safe for concurrent use.
 type Writer struct {
@@ -357,6 +360,9 @@ func mayDecode(text []byte) bool {
 	return bytes.ContainsAny(text, `%\&`) || bytes.ContainsFunc(text, invisible.Is)
 }
 
+// asciiPunctuation is what CommonMark lets a backslash escape.
+const asciiPunctuation = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
 var backslash = map[byte]byte{'"': '"', '\\': '\\', '/': '/', '\'': '\'', 'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}
 
 // unescapeOnce decodes one round of escapes in s. With track, for byte i
@@ -438,6 +444,13 @@ func unit(s []byte) (decoded []byte, width int) {
 		default:
 			if b, ok := backslash[c]; ok {
 				return []byte{b}, 2
+			}
+			// Markdown's: a backslash before any ASCII punctuation shows
+			// the punctuation alone, so "mint\_…" on a page reads as the
+			// key; and text that went through a Markdown escaper before
+			// it came back shows the backslash a reader skips.
+			if strings.IndexByte(asciiPunctuation, c) >= 0 {
+				return []byte{c}, 2
 			}
 		}
 	case '&':

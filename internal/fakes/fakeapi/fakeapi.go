@@ -33,6 +33,9 @@ type Scenario struct {
 	NoPR bool
 	// Repository is the job's source.repository.
 	Repository string
+	// PRRepository is the repository of the pull request a job opens;
+	// "" means Repository.
+	PRRepository string
 	// Clock decides when a job ends; nil is the real clock.
 	Clock clock.Clock
 	// Reads, when set, ends a job at its Reads-th read after a create or
@@ -100,6 +103,9 @@ func New(project string, sc Scenario) *Server {
 	}
 	if sc.Repository == "" {
 		sc.Repository = "https://github.com/acme/docs"
+	}
+	if sc.PRRepository == "" {
+		sc.PRRepository = sc.Repository
 	}
 	s := &Server{Project: project, sc: sc, jobs: map[string]*job{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
@@ -279,7 +285,7 @@ func (s *Server) advance(j *job) {
 	ref := fmt.Sprintf("docs/agent-%s", j.ID)
 	j.Ref = &ref
 	if j.Status == "completed" && !s.sc.NoPR {
-		link := fmt.Sprintf("%s/pull/%d", s.sc.Repository, 100+len(s.jobs))
+		link := fmt.Sprintf("%s/pull/%d", s.sc.PRRepository, 100+len(s.jobs))
 		j.PRLink = &link
 	}
 	if j.Status == "archived" {

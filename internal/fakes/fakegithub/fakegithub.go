@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // DefaultToken is the token the fake accepts when Options.Token is empty.
@@ -533,12 +534,20 @@ func CreatedAt(id int64) time.Time {
 	return time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(id) * time.Second)
 }
 
+// MaxCommentBody is the most characters GitHub takes in a comment's body;
+// it refuses a longer one, a new comment or an edit, with 422.
+const MaxCommentBody = 65536
+
 func commentBody(w http.ResponseWriter, r *http.Request) (string, bool) {
 	var in struct {
 		Body *string `json:"body"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.Body == nil || *in.Body == "" {
 		writeError(w, http.StatusUnprocessableEntity, "Validation Failed")
+		return "", false
+	}
+	if utf8.RuneCountInString(*in.Body) > MaxCommentBody {
+		writeError(w, http.StatusUnprocessableEntity, "Validation Failed: body is too long (maximum is 65536 characters)")
 		return "", false
 	}
 	return *in.Body, true

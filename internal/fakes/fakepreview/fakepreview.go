@@ -11,6 +11,7 @@
 package fakepreview
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -37,6 +38,11 @@ type Options struct {
 	Fail bool
 	// Screenshot, when set, is the screenshot an ended build reports.
 	Screenshot string
+	// Address, when set, is every preview's address in place of URL's.
+	Address string
+	// Summary, when set, is a failed build's summary in place of the
+	// fake's own.
+	Summary string
 	// Check judges each request (method, escaped path, raw query, body)
 	// and returns what makes it invalid; that is noted as unexpected.
 	Check func(method, path, rawQuery string, body []byte) []string
@@ -140,7 +146,11 @@ func (s *Server) trigger(w http.ResponseWriter, body []byte) {
 	}
 	id := fmt.Sprintf("st_%04d", len(s.builds)+1)
 	s.builds[id] = &build{branch: in.Branch}
-	writeJSON(w, http.StatusAccepted, map[string]string{"statusId": id, "previewUrl": URL(in.Branch)})
+	address := URL(in.Branch)
+	if s.opt.Address != "" {
+		address = s.opt.Address
+	}
+	writeJSON(w, http.StatusAccepted, map[string]string{"statusId": id, "previewUrl": address})
 }
 
 func (s *Server) status(w http.ResponseWriter, id string) {
@@ -157,7 +167,7 @@ func (s *Server) status(w http.ResponseWriter, id string) {
 	case b.reads <= s.opt.Reads:
 		out["status"] = "in_progress"
 	case s.opt.Fail:
-		out["status"], out["summary"], out["endedAt"] = "failure", "Build failed: docs.json is not valid", "2026-11-22T09:32:00Z"
+		out["status"], out["summary"], out["endedAt"] = "failure", cmp.Or(s.opt.Summary, "Build failed: docs.json is not valid"), "2026-11-22T09:32:00Z"
 	default:
 		out["status"], out["summary"], out["endedAt"] = "success", "Deployed "+b.branch, "2026-11-22T09:32:00Z"
 		if s.opt.Screenshot != "" {
