@@ -120,6 +120,59 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// TestProjectID holds the characters a project id may have: the id is a
+// segment of every request's path, so anything else is refused before a
+// request is built, in the terms of the run that gave it.
+func TestProjectID(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		id       string
+		workflow string // the error in a workflow's terms; "" for none
+		flags    string // the same error on a command line
+	}{
+		{id: "6475a9f0c2e4d1b3a7f8e901"},
+		{id: "proj-1"},
+		{id: "Acme_Docs-2"},
+		{id: "  proj-1 "}, // the spaces around are trimmed, as for every input
+		{
+			id:       "https://dashboard.mintlify.com/acme/docs",
+			workflow: "input project-id is a URL: give the project id alone, as the API keys page (" + APIKeysPage + ") shows it; the API's address, if not the default, goes in base-url",
+			flags:    "--project-id is a URL: give the project id alone, as the API keys page (" + APIKeysPage + ") shows it; the API's address, if not the default, goes in --base-url",
+		},
+		{
+			id:       "acme/docs",
+			workflow: "input project-id holds '/': a project id is letters, digits, - and _ only; copy it from the API keys page (" + APIKeysPage + ")",
+			flags:    "--project-id holds '/': a project id is letters, digits, - and _ only; copy it from the API keys page (" + APIKeysPage + ")",
+		},
+		{id: "proj 1", workflow: "input project-id holds ' ':", flags: "--project-id holds ' ':"},
+		{id: "..", workflow: "input project-id holds '.':", flags: "--project-id holds '.':"},
+		{id: "proj%2F1", workflow: "input project-id holds '%':", flags: "--project-id holds '%':"},
+		{id: "proj?x=1", workflow: "input project-id holds '?':", flags: "--project-id holds '?':"},
+		{id: "prój", workflow: "input project-id holds 'ó':", flags: "--project-id holds 'ó':"},
+		{id: "p\x00", workflow: `input project-id holds '\x00':`, flags: `--project-id holds '\x00':`},
+	} {
+		t.Run(tc.id, func(t *testing.T) {
+			t.Parallel()
+			c, _, err := Read(valid(map[string]string{"project-id": tc.id}), t.TempDir())
+			if tc.workflow == "" {
+				if err != nil || c.ProjectID != strings.TrimSpace(tc.id) {
+					t.Errorf("Read() = %q, %v; want the id and no error", c.ProjectID, err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("Read() gave no error")
+			}
+			if !strings.HasPrefix(err.Error(), tc.workflow) {
+				t.Errorf("error = %q\nwant it to start %q", err, tc.workflow)
+			}
+			if got := AsFlags(err).Error(); !strings.HasPrefix(got, tc.flags) {
+				t.Errorf("on a command line, error = %q\nwant it to start %q", got, tc.flags)
+			}
+		})
+	}
+}
+
 func write(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
