@@ -44,6 +44,11 @@ type Config struct {
 	Paths *pathfilter.Filter
 	// Preview asks for the preview of the branch a job's pull request is on.
 	Preview bool
+	// PreviewSet is true when preview was given rather than left to its
+	// default: a command line that did not ask for previews is not told
+	// why it got none. In Actions the runner passes action.yml's default,
+	// so it is always set there.
+	PreviewSet bool
 	// DocsToken writes to the repository of the agent's pull request when
 	// that is not this one; "" when not given.
 	DocsToken string
@@ -238,6 +243,7 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	if c.Paths, err = pathfilter.Parse(raw["paths"]); err != nil {
 		bad("paths", err.Error())
 	}
+	c.PreviewSet = strings.TrimSpace(raw["preview"]) != ""
 	if c.Preview, err = ParseBool(get(raw, "preview")); err != nil {
 		bad("preview", err.Error())
 	}

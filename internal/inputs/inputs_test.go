@@ -36,7 +36,7 @@ func TestRead(t *testing.T) {
 				return c.Prompt == "Fix typos" && c.BaseURL.String() == "https://api.mintlify.com" && c.Wait &&
 					c.Timeout == 30*time.Minute && c.PollInterval == 0 && c.Comment == "auto" &&
 					c.RequiredPermission == "write" && c.TriggerLabel == "" && c.TriggerAssignee == "" &&
-					c.Paths.All() && c.Preview && c.DocsToken == ""
+					c.Paths.All() && c.Preview && !c.PreviewSet && c.DocsToken == ""
 			},
 		},
 		{
@@ -44,7 +44,7 @@ func TestRead(t *testing.T) {
 			raw:  valid(map[string]string{"paths": "src/**\n  !src/**/*_test.go  \n", "preview": "false", "docs-token": " ghp_docs "}),
 			check: func(c Config) bool {
 				return !c.Paths.All() && c.Paths.Match("src/api/limits.go") && !c.Paths.Match("src/api/limits_test.go") &&
-					!c.Paths.Match("README.md") && !c.Preview && c.DocsToken == "ghp_docs"
+					!c.Paths.Match("README.md") && !c.Preview && c.PreviewSet && c.DocsToken == "ghp_docs"
 			},
 		},
 		{
