@@ -312,7 +312,7 @@ func TestCodePRPushes(t *testing.T) {
 		t.Fatalf("push with nothing new: %v\n%s", err, w.stdout.String())
 	}
 	w.wantRequests(1, 1)
-	w.wantLog("the new commits change 1 files, none under paths: nothing to send to the docs job")
+	w.wantLog("the new commits change 1 file, not under paths: nothing to send to the docs job")
 	w.wantOutputs(map[string]string{"status": "completed", "job-id": "job_0001"})
 
 	// A force push.
