@@ -49,7 +49,7 @@ type Earlier struct {
 func (t *Thread) Adopt(ctx context.Context) (*Earlier, error) {
 	self := t.Self()
 	if self == "" {
-		return nil, ErrUnknownIdentity
+		return nil, t.unknownSelf()
 	}
 	c, err := t.comments().newest(ctx, func(c *ghclient.Comment) bool {
 		return ownedBy(c, self) && IsOwn(c.Body) && !strings.Contains(c.Body, backlinkMarker) && JobFromMarker(c.Body) != ""
