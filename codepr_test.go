@@ -524,7 +524,10 @@ func TestDocsInAnotherRepository(t *testing.T) {
 				}
 			}
 			if !withToken {
-				w.wantLog("::notice::no backlink on pull request acme/handbook#101: it is in another repository, which github-token cannot write to (set docs-token to a token that can)")
+				w.wantLog("::notice::no backlink and no review request on pull request acme/handbook#101: it is in another repository, which github-token cannot write to (set docs-token to a token that can)")
+				if n := strings.Count(w.stdout.String(), "acme/handbook#101"); n != 1 {
+					t.Errorf("%d lines name acme/handbook#101, want the one notice:\n%s", n, w.stdout.String())
+				}
 				for _, r := range there {
 					if r.Method != "GET" {
 						t.Errorf("without docs-token, sent %s %s", r.Method, r.Path)
