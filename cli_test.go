@@ -317,6 +317,23 @@ func TestCLI(t *testing.T) {
 		}
 	})
 
+	t.Run("--dry-run checks the project id", func(t *testing.T) {
+		t.Parallel()
+		api := newCLIFake(t, fakeapi.Scenario{})
+		res := cliRun{args: []string{"--dry-run", "--prompt", "p", "--base-url", api.URL, "--project-id", "https://dashboard.mintlify.com/acme/docs"},
+			vars: map[string]string{"MINTLIFY_API_KEY": testKey}}.exec(t, bin)
+		if res.code != cli.ExitUsage {
+			t.Errorf("exit %d, want %d\nstderr:\n%s", res.code, cli.ExitUsage, res.stderr)
+		}
+		if want := "error: --project-id is a URL: give the project id alone"; !strings.Contains(res.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, res.stderr)
+		}
+		// A dry run that went ahead would print the request it would send.
+		if strings.Contains(res.stderr, "/v2/agent/") || len(api.Requests()) != 0 {
+			t.Errorf("a request was built or sent:\n%s", res.stderr)
+		}
+	})
+
 	t.Run("--api-key is refused", func(t *testing.T) {
 		t.Parallel()
 		api := newCLIFake(t, fakeapi.Scenario{})

@@ -315,7 +315,7 @@ func TestCodePRPushes(t *testing.T) {
 		t.Fatalf("push with nothing new: %v\n%s", err, w.stdout.String())
 	}
 	w.wantRequests(1, 1)
-	w.wantLog("the new commits change 1 files, none under paths: nothing to send to the docs job")
+	w.wantLog("the new commits change 1 file, not under paths: nothing to send to the docs job")
 	w.wantOutputs(map[string]string{"status": "completed", "job-id": "job_0001"})
 
 	// A force push.
@@ -597,7 +597,10 @@ func TestDocsInAnotherRepository(t *testing.T) {
 				}
 			}
 			if !withToken {
-				w.wantLog("::notice::no backlink on pull request acme/handbook#101: it is in another repository, which github-token cannot write to (set docs-token to a token that can)")
+				w.wantLog("::notice::no backlink and no review request on pull request acme/handbook#101: it is in another repository, which github-token cannot write to (set docs-token to a token that can)")
+				if n := strings.Count(w.stdout.String(), "acme/handbook#101"); n != 1 {
+					t.Errorf("%d lines name acme/handbook#101, want the one notice:\n%s", n, w.stdout.String())
+				}
 				for _, r := range there {
 					if r.Method != "GET" {
 						t.Errorf("without docs-token, sent %s %s", r.Method, r.Path)

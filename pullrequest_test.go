@@ -190,8 +190,8 @@ func TestPullRequestElsewhereChangesNothingButANotice(t *testing.T) {
 	tests := []struct {
 		name, repository, notice string
 	}{
-		{"another repository", "https://github.com/other/site", "::notice::no backlink on pull request other/site#101: "},
-		{"another host", "https://git.example.com/acme/docs", "::notice::no backlink on the pull request: \"https://git.example.com/acme/docs/pull/101\" is not a pull request on this GitHub"},
+		{"another repository", "https://github.com/other/site", "::notice::no backlink and no review request on pull request other/site#101: "},
+		{"another host", "https://git.example.com/acme/docs", "::notice::no backlink and no review request on the pull request: \"https://git.example.com/acme/docs/pull/101\" is not a pull request on this GitHub"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -48,7 +48,9 @@ func (r *run) finish(ctx context.Context, o *Outcome) error {
 		res.PRURL, res.PRNumber = pr.URL(r.rc.ServerURL), pr.Number
 	}
 	if runErr != nil {
-		res.Failure, res.RunURL = runErr.Error(), r.rc.RunURL()
+		// The summary is public, as the comment is: the network's
+		// internals stay in the log.
+		res.Failure, res.RunURL = agentapi.Public(runErr), r.rc.RunURL()
 	}
 	if r.thread != nil {
 		res.CommentURL = r.thread.URL()
@@ -114,7 +116,7 @@ func (r *run) final(o *Outcome, runErr error) conversation.State {
 		// Redacted before it is cut, or a piece of a secret would be left
 		// that no redactor knows, and before Render escapes it, or a
 		// secret would be escaped out of the redactor's sight.
-		s.Error = truncate(r.log.Redact(runErr.Error()), maxErrorRunes)
+		s.Error = truncate(r.log.Redact(agentapi.Public(runErr)), maxErrorRunes)
 		return s
 	case NotWaiting:
 		return r.state(o, conversation.NotWaiting)

@@ -22,8 +22,14 @@ func (r *run) preview(ctx context.Context, gh *ghclient.Client, o *Outcome) {
 	if !r.cfg.Preview || link == "" || r.code != nil && r.code.idle {
 		return
 	}
+	// A command line that left preview at its default asked for nothing,
+	// so a preview its setup cannot have is not worth a line there.
+	quiet := r.rc.CommandLine && !r.cfg.PreviewSet
 	pr, ok := prlink.Judge(link, r.rc.ServerURL)
 	if !ok {
+		if quiet {
+			return
+		}
 		r.logf("no preview: %s is not a pull request on this GitHub, whose branch could be read", escape.Log(link))
 		return
 	}
@@ -32,6 +38,9 @@ func (r *run) preview(ctx context.Context, gh *ghclient.Client, o *Outcome) {
 		docs = gh
 	}
 	if docs == nil {
+		if quiet {
+			return
+		}
 		r.logf("no preview: the branch of %s/%s#%d cannot be read without %s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.rc.Terms().Name("github-token"))
 		return
 	}

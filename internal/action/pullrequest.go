@@ -59,9 +59,15 @@ func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, jo
 	if link == "" || !p.Backlink {
 		return
 	}
+	// The review request is skipped with the backlink: the one line says
+	// so of both, as the README does.
+	skipped := "no backlink"
+	if len(p.Reviewers) > 0 {
+		skipped = "no backlink and no review request"
+	}
 	pr, ok := prlink.Judge(link, r.rc.ServerURL)
 	if !ok {
-		r.log.Notice(fmt.Sprintf("no backlink on the pull request: %s is not a pull request on this GitHub, which the token is for", escape.Log(link)))
+		r.log.Notice(fmt.Sprintf("%s on the pull request: %s is not a pull request on this GitHub, which the token is for", skipped, escape.Log(link)))
 		return
 	}
 	docs := r.docsGitHub(gh, pr, job.Source.Repository)
@@ -69,8 +75,8 @@ func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, jo
 		return
 	}
 	if docs == nil {
-		r.log.Notice(fmt.Sprintf("no backlink on pull request %s/%s#%d: it is in another repository, which %s cannot write to (set %s to a token that can)",
-			escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.rc.Terms().Name("github-token"), r.rc.Terms().Name("docs-token")))
+		r.log.Notice(fmt.Sprintf("%s on pull request %s/%s#%d: it is in another repository, which %s cannot write to (set %s to a token that can)",
+			skipped, escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.rc.Terms().Name("github-token"), r.rc.Terms().Name("docs-token")))
 		return
 	}
 	text := conversation.BacklinkText{JobID: job.ID, Source: p.Asked, SourceURL: p.AskedURL, TriggerPhrase: r.cfg.TriggerPhrase}
@@ -94,7 +100,7 @@ func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, jo
 	}
 	c, err := b.Write(ctx, text)
 	if err != nil {
-		r.log.Notice(fmt.Sprintf("no backlink on pull request %s/%s#%d: %s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error())))
+		r.log.Notice(fmt.Sprintf("%s on pull request %s/%s#%d: %s", skipped, escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error())))
 		return
 	}
 	r.logf("backlink on the pull request: %s", escape.Log(c.URL))

@@ -64,6 +64,9 @@ type Error struct {
 	JobID   string
 	Failure *httpclient.Failure
 	Terms   terms.Terms
+	// Host is the API's host (api.mintlify.com), which Public names when
+	// the network failed.
+	Host string
 }
 
 func (e *Error) Error() string {
@@ -75,6 +78,39 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Failure }
+
+// Public is the error's text for a reader outside the run (a comment on
+// the thread, the job summary): a failure of the network is said in the
+// API's terms ("could not reach the Agent API (api.mintlify.com): DNS
+// lookup failed"), without the runner's resolver and addresses that Error
+// keeps for the log. Any other failure reads as Error does.
+func (e *Error) Public() string {
+	cause, ok := httpclient.NetCause(e.Failure.Err)
+	if !ok {
+		return e.Error()
+	}
+	op := e.Op
+	if e.JobID != "" {
+		op += " " + escape.Log(e.JobID)
+	}
+	what := "could not reach"
+	if e.Failure.Kind == httpclient.MayHaveActed {
+		// The request was sent; its answer was lost.
+		what = "lost the answer of"
+	}
+	return op + ": " + what + " the Agent API (" + escape.Log(e.Host) + "): " + cause + e.advice()
+}
+
+// Public is err's text for a reader outside the run: each *Error in it
+// worded by its Public; the words wrapped around it stay.
+func Public(err error) string {
+	text := err.Error()
+	var e *Error
+	if errors.As(err, &e) {
+		text = strings.Replace(text, e.Error(), e.Public(), 1)
+	}
+	return text
+}
 
 // advice says what to do, by what the failure means.
 func (e *Error) advice() string {
@@ -233,7 +269,7 @@ func (c *Client) send(ctx context.Context, op, id string, r Request) (*Job, erro
 	var f *httpclient.Failure
 	switch {
 	case errors.As(err, &f):
-		return nil, &Error{Op: op, JobID: id, Failure: f, Terms: c.Terms}
+		return nil, &Error{Op: op, JobID: id, Failure: f, Terms: c.Terms, Host: req.URL.Host}
 	case err != nil:
 		return nil, fmt.Errorf("%s: %w", op, httpclient.StripURLs(err))
 	}

@@ -123,8 +123,11 @@ func (c *Changes) NothingToSend() string {
 	if !c.Whole {
 		what = "the new commits change"
 	}
-	if c.Total == 0 {
+	switch c.Total {
+	case 0:
 		return what + " no file: nothing to send to the docs job"
+	case 1:
+		return what + " 1 file, not under paths: nothing to send to the docs job"
 	}
 	return fmt.Sprintf("%s %d files, none under paths: nothing to send to the docs job", what, c.Total)
 }

@@ -189,6 +189,8 @@ func TestNothingToSend(t *testing.T) {
 		{Changes{Total: 3, Whole: true}, "the pull request changes 3 files, none under paths: nothing to send to the docs job"},
 		{Changes{Total: 2}, "the new commits change 2 files, none under paths: nothing to send to the docs job"},
 		{Changes{}, "the new commits change no file: nothing to send to the docs job"},
+		{Changes{Total: 1}, "the new commits change 1 file, not under paths: nothing to send to the docs job"},
+		{Changes{Total: 1, Whole: true}, "the pull request changes 1 file, not under paths: nothing to send to the docs job"},
 	}
 	for _, tt := range tests {
 		if got := tt.c.NothingToSend(); got != tt.want {

@@ -43,7 +43,7 @@ func isSHA(s string) bool {
 func (t *Thread) Adopt(ctx context.Context) (*Earlier, error) {
 	self := t.Self()
 	if self == "" {
-		return nil, ErrUnknownIdentity
+		return nil, t.unknownSelf()
 	}
 	pg := t.comments()
 	c, err := pg.newest(ctx, func(c *ghclient.Comment) bool {

@@ -29,7 +29,7 @@ import (
 func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 	self := t.Self()
 	if self == "" {
-		return backlog.Thread{}, ErrUnknownIdentity
+		return backlog.Thread{}, t.unknownSelf()
 	}
 	t.mu.Lock()
 	mine := t.id

@@ -25,10 +25,31 @@ type GitHub interface {
 
 var _ GitHub = (*ghclient.Client)(nil)
 
-// ErrUnknownIdentity is PreviousJob's answer when the run does not know the
-// login of its own token, because it could not write its comment: anyone
-// can type a marker, so without that login no marker can be trusted.
-var ErrUnknownIdentity = errors.New("the token's own login is not known (this run could not write its comment), so no earlier run's marker can be told from a forged one")
+// ErrUnknownIdentity is Previous's answer when the run does not know the
+// login of its own token, because neither its reaction nor its comment
+// could be written: anyone can type a marker, so without that login no
+// marker can be trusted. A Thread's answer says which of them failed.
+var ErrUnknownIdentity = errors.New("the token's own login is not known, so no earlier run's marker can be told from a forged one")
+
+// identityError is ErrUnknownIdentity saying why the login is not known.
+type identityError struct{ why string }
+
+func (e *identityError) Error() string {
+	return "the token's own login is not known (" + e.why + "), so no earlier run's marker can be told from a forged one"
+}
+
+func (e *identityError) Is(target error) bool { return target == ErrUnknownIdentity }
+
+// unknownSelf is ErrUnknownIdentity with what failed that would have told
+// the token's login: the reaction, the comment, or both.
+func (t *Thread) unknownSelf() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.lost == "" {
+		return ErrUnknownIdentity
+	}
+	return &identityError{why: t.lost}
+}
 
 // Thread is the issue or pull request a run answers in. Show and React
 // never fail the run: a comment that cannot be written is a warning, and the
@@ -57,6 +78,9 @@ type Thread struct {
 	author string // who wrote the run's comment: the identity of github-token
 	last   string
 	broken bool // creating the comment failed: never try again, or there could be two
+	// lost says what failed that would have told the token's login ("the
+	// 👀 reaction on #7 could not be added"), for unknownSelf.
+	lost string
 
 	// pages are the comments read, shared by Read and PreviousJob, which
 	// only the run itself calls, one after the other: it is not guarded.
@@ -90,12 +114,18 @@ func (t *Thread) Claim(ctx context.Context, commentID int64, kind request.Kind) 
 // when it cannot.
 func (t *Thread) react(ctx context.Context, commentID int64, kind request.Kind, content string) (*ghclient.Reaction, error) {
 	r, err := t.GH.AddReaction(ctx, t.Owner, t.Repo, commentID, kind, content)
-	if err != nil {
-		t.warn("add a reaction to the comment", err)
-		return nil, err
-	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if err != nil {
+		on := "the comment"
+		if kind == request.Event {
+			// The reaction is on the issue or pull request itself.
+			on = fmt.Sprintf("#%d", t.Number)
+		}
+		t.lost = join(t.lost, "the reaction on "+on+" could not be added")
+		t.warn("add a reaction to "+on, err)
+		return nil, err
+	}
 	if t.author == "" {
 		t.author = r.By
 	}
@@ -134,7 +164,7 @@ func (t *Thread) keeping() *keeping {
 func (t *Thread) Previous(ctx context.Context) (*Earlier, error) {
 	self := t.Self()
 	if self == "" {
-		return nil, ErrUnknownIdentity
+		return nil, t.unknownSelf()
 	}
 	c, err := t.comments().newest(ctx, func(c *ghclient.Comment) bool {
 		return ownedBy(c, self) && IsOwn(c.Body) && JobFromMarker(c.Body) != ""
@@ -203,6 +233,7 @@ func (t *Thread) Show(ctx context.Context, s State) {
 		}
 		if c == nil {
 			t.broken = true
+			t.lost = join(t.lost, "the comment could not be written")
 			t.warn("write the comment", err)
 			return
 		}
@@ -255,6 +286,14 @@ func (t *Thread) URL() string {
 
 // warn prints one warning per kind of failure: a token that cannot comment
 // fails every call the same way, and a passing rate limit must not hide it.
+// join adds why to the reasons in lost.
+func join(lost, why string) string {
+	if lost == "" {
+		return why
+	}
+	return lost + ", and " + why
+}
+
 func (t *Thread) warn(what string, err error) {
 	kind := "other"
 	switch {

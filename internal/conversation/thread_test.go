@@ -101,8 +101,8 @@ func TestShowNoDuplicateAfterFailedCreate(t *testing.T) {
 		t.Errorf("Self, URL = %q, %q; want none", th.Self(), th.URL())
 	}
 	job, err := previousJob(ctx, th)
-	if job != "" || !errors.Is(err, ErrUnknownIdentity) {
-		t.Errorf("PreviousJob() = %q, %v; want ErrUnknownIdentity", job, err)
+	if job != "" || !errors.Is(err, ErrUnknownIdentity) || !strings.Contains(fmt.Sprint(err), "(the comment could not be written)") {
+		t.Errorf("Previous() = %q, %v; want ErrUnknownIdentity, saying the comment failed", job, err)
 	}
 	if n := len(rec.Calls()); n != 1 {
 		t.Errorf("PreviousJob sent %d calls without an identity, want none", n-1)
@@ -128,6 +128,35 @@ func TestReact(t *testing.T) {
 	}
 	if got := w.all(); len(got) != 1 || !strings.HasPrefix(got[0], "could not add a reaction to the comment: HTTP 500") {
 		t.Errorf("warnings = %q, want one", got)
+	}
+}
+
+// TestReactionFailedLeavesNoIdentity: when the 👀 on a pull request itself
+// fails (a code pull request's run), the warning and the error of what
+// needed the token's login say the reaction failed, not the comment, which
+// the run then writes.
+func TestReactionFailedLeavesNoIdentity(t *testing.T) {
+	t.Parallel()
+	rec := &Recorder{Self: self, Fail: func(call string) error {
+		if strings.HasPrefix(call, "AddReaction") {
+			return errors.New("HTTP 500")
+		}
+		return nil
+	}}
+	var w warnings
+	th := newThread(rec, &w)
+	ctx := context.Background()
+	th.React(ctx, 12, request.Event, "eyes")
+	if got := w.all(); len(got) != 1 || got[0] != "could not add a reaction to #12: HTTP 500; the job is not affected" {
+		t.Errorf("warnings = %q, want the reaction's", got)
+	}
+	_, err := th.Adopt(ctx)
+	if !errors.Is(err, ErrUnknownIdentity) || !strings.Contains(err.Error(), "(the reaction on #12 could not be added)") || strings.Contains(err.Error(), "comment") {
+		t.Errorf("Adopt() error = %v; want ErrUnknownIdentity saying the reaction failed", err)
+	}
+	th.Show(ctx, State{Phase: Error, Error: err.Error()})
+	if len(rec.Comments(12)) != 1 || th.Self() != self {
+		t.Errorf("the run's comment was not written after the reaction failed: %q", rec.Calls())
 	}
 }
 

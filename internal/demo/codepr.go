@@ -92,6 +92,9 @@ func (d *demo) codePR(ctx context.Context) error {
 	if err := d.event(rc.EventPath, push); err != nil {
 		return err
 	}
+	// The push starts a workflow run of its own, which the comment and the
+	// new head's commit status link to.
+	rc.RunID = "5152"
 	if err := d.run(ctx, "pushed", clk, rc, false); err != nil {
 		return err
 	}
@@ -123,6 +126,6 @@ func (d *demo) codeComment(gh *fakegithub.Server, when string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(d.w, "# The comment on pull request #7 %s (edited %d times), as it reads on GitHub:\n%s", when, comments[0].Edits, indent(text))
+	fmt.Fprintf(d.w, "# The comment on pull request #7 %s (edited %s), as it reads on GitHub:\n%s", when, times(comments[0].Edits), indent(text))
 	return nil
 }

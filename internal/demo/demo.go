@@ -135,8 +135,8 @@ func (d *demo) conversation(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(d.w, "# The comment on issue #12 (created once, edited %d times), as it reads on GitHub:\n%s",
-		comments[0].Edits, indent(comment))
+	fmt.Fprintf(d.w, "# The comment on issue #12 (created once, edited %s), as it reads on GitHub:\n%s",
+		times(comments[0].Edits), indent(comment))
 	fmt.Fprintf(d.w, "# The prompt the agent got:\n%s", indent(api.Requests()[0].Prompt()))
 	backlink := gh.Comments(101)
 	if len(backlink) != 1 {
@@ -257,4 +257,16 @@ func (d *demo) run(ctx context.Context, name string, clk *clock.Fake, rc runner.
 
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ") + "\n"
+}
+
+// times says how many times something happened as a reader would: "once",
+// "twice", "3 times".
+func times(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/escape"
@@ -46,6 +47,11 @@ type Config struct {
 	Paths *pathfilter.Filter
 	// Preview asks for the preview of the branch a job's pull request is on.
 	Preview bool
+	// PreviewSet is true when preview was given rather than left to its
+	// default: a command line that did not ask for previews is not told
+	// why it got none. In Actions the runner passes action.yml's default,
+	// so it is always set there.
+	PreviewSet bool
 	// DocsToken writes to the repository of the agent's pull request when
 	// that is not this one; "" when not given.
 	DocsToken string
@@ -149,6 +155,8 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 
 	if c.ProjectID = get(raw, "project-id"); c.ProjectID == "" {
 		bad("project-id", "is required: set it to your Mintlify project id")
+	} else if err := checkProjectID(c.ProjectID); err != nil {
+		errs = append(errs, err)
 	}
 	c.APIKey = strings.TrimSpace(raw["api-key"])
 	switch {
@@ -241,6 +249,7 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	if c.Paths, err = pathfilter.Parse(raw["paths"]); err != nil {
 		errs = append(errs, pathsError(err))
 	}
+	c.PreviewSet = strings.TrimSpace(raw["preview"]) != ""
 	if c.Preview, err = ParseBool(get(raw, "preview")); err != nil {
 		bad("preview", err.Error())
 	}
@@ -266,6 +275,36 @@ func pathsError(err error) *Error {
 		}
 		return pe.Error() + " (paths: | is read line by line, not as YAML)"
 	}}
+}
+
+// APIKeysPage is where the dashboard shows the project id and makes admin
+// API keys.
+const APIKeysPage = "https://app.mintlify.com/settings/organization/api-keys"
+
+// checkProjectID refuses an id that cannot be one, before anything is
+// sent: the id is a segment of every request's path, so a URL or a path
+// pasted in its place would otherwise be escaped into a request to an
+// address that does not exist (/v2/agent/https:%2F%2F…/job), and a dry run
+// would show it as if it were fine. Mintlify's ids are letters and digits;
+// - and _ are let through for ids of other forms.
+func checkProjectID(id string) *Error {
+	if strings.Contains(id, "://") {
+		// Pasting the dashboard's address, or the API's, is the likely
+		// mistake: say where each part goes.
+		return &Error{Input: "project-id", InTerms: func(t terms.Terms) string {
+			return "is a URL: give the project id alone, as the API keys page (" + APIKeysPage +
+				") shows it; the API's address, if not the default, goes in " + t.Name("base-url")
+		}}
+	}
+	i := strings.IndexFunc(id, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-' || r == '_')
+	})
+	if i < 0 {
+		return nil
+	}
+	r, _ := utf8.DecodeRuneInString(id[i:])
+	return &Error{Input: "project-id", Problem: "holds " + strconv.QuoteRune(r) +
+		": a project id is letters, digits, - and _ only; copy it from the API keys page (" + APIKeysPage + ")"}
 }
 
 // oneLogin reports whether s, its leading "@" already dropped, can be one

@@ -36,7 +36,7 @@ func TestRead(t *testing.T) {
 				return c.Prompt == "Fix typos" && c.BaseURL.String() == "https://api.mintlify.com" && c.Wait &&
 					c.Timeout == 30*time.Minute && c.PollInterval == 0 && c.Comment == "auto" &&
 					c.RequiredPermission == "write" && c.TriggerLabel == "" && c.TriggerAssignee == "" &&
-					c.Paths.All() && c.Preview && c.DocsToken == ""
+					c.Paths.All() && c.Preview && !c.PreviewSet && c.DocsToken == ""
 			},
 		},
 		{
@@ -44,7 +44,7 @@ func TestRead(t *testing.T) {
 			raw:  valid(map[string]string{"paths": "src/**\n  !src/**/*_test.go  \n", "preview": "false", "docs-token": " ghp_docs "}),
 			check: func(c Config) bool {
 				return !c.Paths.All() && c.Paths.Match("src/api/limits.go") && !c.Paths.Match("src/api/limits_test.go") &&
-					!c.Paths.Match("README.md") && !c.Preview && c.DocsToken == "ghp_docs"
+					!c.Paths.Match("README.md") && !c.Preview && c.PreviewSet && c.DocsToken == "ghp_docs"
 			},
 		},
 		{
@@ -147,6 +147,59 @@ func TestPathsInTerms(t *testing.T) {
 			}
 			if got := AsFlags(err).Error(); got != tt.flags {
 				t.Errorf("on a command line:\n%s\nwant\n%s", got, tt.flags)
+			}
+		})
+	}
+}
+
+// TestProjectID holds the characters a project id may have: the id is a
+// segment of every request's path, so anything else is refused before a
+// request is built, in the terms of the run that gave it.
+func TestProjectID(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		id       string
+		workflow string // the error in a workflow's terms; "" for none
+		flags    string // the same error on a command line
+	}{
+		{id: "6475a9f0c2e4d1b3a7f8e901"},
+		{id: "proj-1"},
+		{id: "Acme_Docs-2"},
+		{id: "  proj-1 "}, // the spaces around are trimmed, as for every input
+		{
+			id:       "https://dashboard.mintlify.com/acme/docs",
+			workflow: "input project-id is a URL: give the project id alone, as the API keys page (" + APIKeysPage + ") shows it; the API's address, if not the default, goes in base-url",
+			flags:    "--project-id is a URL: give the project id alone, as the API keys page (" + APIKeysPage + ") shows it; the API's address, if not the default, goes in --base-url",
+		},
+		{
+			id:       "acme/docs",
+			workflow: "input project-id holds '/': a project id is letters, digits, - and _ only; copy it from the API keys page (" + APIKeysPage + ")",
+			flags:    "--project-id holds '/': a project id is letters, digits, - and _ only; copy it from the API keys page (" + APIKeysPage + ")",
+		},
+		{id: "proj 1", workflow: "input project-id holds ' ':", flags: "--project-id holds ' ':"},
+		{id: "..", workflow: "input project-id holds '.':", flags: "--project-id holds '.':"},
+		{id: "proj%2F1", workflow: "input project-id holds '%':", flags: "--project-id holds '%':"},
+		{id: "proj?x=1", workflow: "input project-id holds '?':", flags: "--project-id holds '?':"},
+		{id: "prój", workflow: "input project-id holds 'ó':", flags: "--project-id holds 'ó':"},
+		{id: "p\x00", workflow: `input project-id holds '\x00':`, flags: `--project-id holds '\x00':`},
+	} {
+		t.Run(tc.id, func(t *testing.T) {
+			t.Parallel()
+			c, _, err := Read(valid(map[string]string{"project-id": tc.id}), t.TempDir())
+			if tc.workflow == "" {
+				if err != nil || c.ProjectID != strings.TrimSpace(tc.id) {
+					t.Errorf("Read() = %q, %v; want the id and no error", c.ProjectID, err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("Read() gave no error")
+			}
+			if !strings.HasPrefix(err.Error(), tc.workflow) {
+				t.Errorf("error = %q\nwant it to start %q", err, tc.workflow)
+			}
+			if got := AsFlags(err).Error(); !strings.HasPrefix(got, tc.flags) {
+				t.Errorf("on a command line, error = %q\nwant it to start %q", got, tc.flags)
 			}
 		})
 	}
