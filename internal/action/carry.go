@@ -45,6 +45,9 @@ type run struct {
 	docsHeld  bool                  // docs-token was held back from a pull request outside the job's repository
 	agentPull *ghclient.PullRequest // the agent's pull request, once read
 	reported  bool                  // finish has reported the outcome
+	// statuses are the commit statuses the run set, by commit: one is
+	// not set twice.
+	statuses map[string]ghclient.CommitStatus
 }
 
 // carryOut does what p says and returns how it went: it judges the run's

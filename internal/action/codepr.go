@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/codepr"
@@ -31,6 +32,9 @@ type code struct {
 	// owed are the head commits whose status shows the job working, the
 	// earlier runs' among them: the job's end settles them all.
 	owed []string
+	// waiting is the newest head whose change the job has not heard
+	// (conversation.Earlier.Waiting), "" when nothing waits.
+	waiting string
 }
 
 // startCode starts or continues the docs job of a code pull request: it
@@ -62,14 +66,15 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		// later writes it back as it read it, so that the next push
 		// continues the same job rather than creating a second.
 		o.JobID, o.FollowUp = earlier.JobID, true
-		since, r.code.heard, r.code.owed = earlier.Head, earlier.Head, earlier.Owed
+		since, r.code.heard, r.code.owed, r.code.waiting = earlier.Head, earlier.Head, earlier.Owed, earlier.Waiting
 		if since == "" {
 			since = pr.Before
 		}
 		r.logf("the docs job of pull request #%d is %s, in %s", t.Number, escape.Log(earlier.JobID), escape.Log(earlier.URL))
-		if earlier.Unsettled {
-			r.settleEarlier(ctx, api, gh, p, earlier)
-		}
+	}
+	var seen *agentapi.Job // the earlier job as this run read it
+	if earlier != nil && earlier.Unsettled {
+		seen = r.settleEarlier(ctx, api, gh, p, earlier)
 	}
 	changes, err := codepr.Read(ctx, gh, pr, since, r.cfg.Paths)
 	if err != nil {
@@ -92,13 +97,18 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		if err != nil {
 			return nil, o.fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
 		}
-		o.Job, r.code.heard, r.code.idle = job, pr.HeadSHA, true
+		o.Job, r.code.heard, r.code.idle, r.code.waiting = job, pr.HeadSHA, true, ""
 		if !job.Terminal() {
 			r.code.status(ctx, r, o, false)
 		}
 		return job, nil
 	}
 
+	if earlier != nil && !p.Wait {
+		if job, folded := r.fold(ctx, api, earlier, seen, o); folded {
+			return job, nil
+		}
+	}
 	about := prompt.CodePR{Owner: t.Owner, Repo: t.Repo, Number: t.Number, Title: t.Title, Body: t.IssueBody, URL: t.URL}
 	var job *agentapi.Job
 	o.stage = stageStart
@@ -123,13 +133,38 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	if err != nil {
 		return nil, o.fail(ctx, err)
 	}
-	o.JobID, o.Job, r.code.heard = job.ID, job, pr.HeadSHA
+	o.JobID, o.Job, r.code.heard, r.code.waiting = job.ID, job, pr.HeadSHA, ""
 	if err := r.out.JobID(job.ID); err != nil {
 		return nil, o.fail(ctx, err)
 	}
 	r.show(ctx, o, conversation.Working)
 	r.code.status(ctx, r, o, false)
 	return job, nil
+}
+
+// fold holds a push's change while the pull request's job still works on
+// what it heard, in a run that does not wait: the record says the change
+// waits (waiting), the head's status is pending, and the run that finds
+// the job ended (the next push, or a settle run) sends everything that
+// waits in one follow-up. seen is the job as the run read it already; nil
+// to read it. It reports whether the change was held; a job it cannot read,
+// or one that ended, is sent the change at once.
+func (r *run) fold(ctx context.Context, api *agentapi.Client, earlier *conversation.Earlier, seen *agentapi.Job, o *Outcome) (*agentapi.Job, bool) {
+	job := seen
+	if job == nil {
+		var err error
+		if job, err = api.Get(ctx, earlier.JobID); err != nil {
+			r.logf("job %s could not be read (%s): sending this push's change now", escape.Log(earlier.JobID), escape.Log(err.Error()))
+			return nil, false
+		}
+	}
+	if job.Terminal() {
+		return nil, false
+	}
+	o.Job, r.code.waiting = job, r.code.pr.HeadSHA
+	r.logf("job %s is %s: this push's change waits, and the run that finds the job ended sends it with any later push in one follow-up", escape.Log(job.ID), escape.Log(job.Status))
+	r.code.status(ctx, r, o, false)
+	return job, true
 }
 
 // status sets the commit status of o on the pull request's head commit:
@@ -170,8 +205,13 @@ func (c *code) status(ctx context.Context, r *run, o *Outcome, ended bool) {
 	r.setStatus(ctx, c.gh, c.pr.Owner, c.pr.Repo, heads, codepr.Status(out))
 }
 
-// setStatus sets s on each of heads.
+// setStatus sets s on each of heads, but not again on a head this run
+// already set it on.
 func (r *run) setStatus(ctx context.Context, gh *ghclient.Client, owner, repo string, heads []string, s ghclient.CommitStatus) {
+	heads = slices.DeleteFunc(slices.Clone(heads), func(sha string) bool { return r.statuses[sha] == s })
+	if len(heads) == 0 {
+		return
+	}
 	for _, sha := range heads {
 		if err := gh.SetStatus(ctx, owner, repo, sha, s); err != nil {
 			advice := ""
@@ -181,6 +221,10 @@ func (r *run) setStatus(ctx context.Context, gh *ghclient.Client, owner, repo st
 			r.log.Warning(fmt.Sprintf("could not set the commit status %s: %s%s; the job is not affected", codepr.StatusContext, escape.Log(err.Error()), advice))
 			return
 		}
+		if r.statuses == nil {
+			r.statuses = map[string]ghclient.CommitStatus{}
+		}
+		r.statuses[sha] = s
 	}
 	on := ""
 	if len(heads) > 1 {

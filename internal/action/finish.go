@@ -156,7 +156,7 @@ func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
 	if r.code != nil {
 		// The next run sends what comes after it, and settles the
 		// statuses the job still owes.
-		s.Head, s.Owed = r.code.heard, r.code.owed
+		s.Head, s.Owed, s.Waiting = r.code.heard, r.code.owed, r.code.waiting
 	}
 	return s
 }

@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/codepr"
@@ -10,6 +11,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
 
@@ -26,12 +28,13 @@ const SettleMost = 20
 // this run's continues the job. A job that ended is reported: the earlier
 // comment's end (a code pull request's comment is this run's own, which
 // reports it), the commit status on every head it owed, the backlink and
-// review request on its pull request and the preview.
-func (r *run) settleEarlier(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, e *conversation.Earlier) {
+// review request on its pull request and the preview. It returns the job
+// as it read it, nil when it could not.
+func (r *run) settleEarlier(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, e *conversation.Earlier) *agentapi.Job {
 	job, err := api.Get(ctx, e.JobID)
 	if err != nil {
 		r.logf("the job an earlier run left working, %s, could not be read: %s; the next run settles it", escape.Log(e.JobID), escape.Log(err.Error()))
-		return
+		return nil
 	}
 	ownComment := r.code != nil
 	if !job.Terminal() {
@@ -40,21 +43,24 @@ func (r *run) settleEarlier(ctx context.Context, api *agentapi.Client, gh *ghcli
 			r.thread.Settle(ctx, e, conversation.State{Phase: conversation.Continued, JobID: e.JobID, Record: e.Record(),
 				Head: e.Head, ContinuedIn: r.thread.URL(), RunURL: escape.URL(r.rc.RunURL())})
 		}
-		return
+		return job
 	}
 	shown := r.report(ctx, gh, p, r.thread, e, job)
 	if ownComment {
-		r.code.owed = nil
+		// What waits is this run's to send, with its own push.
+		_, r.code.owed = e.Heard()
 	} else {
 		r.thread.Settle(ctx, e, r.settledState(e, shown))
 	}
 	r.logf("settled the job an earlier run left working: %s", r.ended(shown))
+	return job
 }
 
 // report does what a run that waited for job would have done at its end,
 // for the earlier record e in th: the backlink and review request on its
 // pull request, the preview, and the final commit status on the heads e
-// owes. It returns what it saw, for the comment.
+// owes whose change the job heard (a head whose change waits keeps its
+// pending status). It returns what it saw, for the comment.
 func (r *run) report(ctx context.Context, gh *ghclient.Client, p plan.Plan, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) *Outcome {
 	shown := &Outcome{JobID: job.ID, Job: job}
 	if job.Status != agentapi.StatusFailed {
@@ -63,9 +69,9 @@ func (r *run) report(ctx context.Context, gh *ghclient.Client, p plan.Plan, th *
 		r.backlink(ctx, gh, from, job, th)
 		r.preview(ctx, gh, shown)
 	}
-	if len(e.Owed) > 0 {
+	if heard, _ := e.Heard(); len(heard) > 0 {
 		out := codepr.Outcome{RunURL: r.rc.RunURL(), PRLink: r.prURL(shown), Preview: shown.Preview.URL, Failed: job.Status == agentapi.StatusFailed}
-		r.setStatus(ctx, gh, th.Owner, th.Repo, e.Owed, codepr.Status(out))
+		r.setStatus(ctx, gh, th.Owner, th.Repo, heard, codepr.Status(out))
 	}
 	return shown
 }
@@ -142,6 +148,16 @@ func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.
 			r.logf("#%d: job %s is %s; left for the next run", c.Issue, escape.Log(job.ID), escape.Log(job.Status))
 			continue
 		}
+		if e.Waiting != "" {
+			if sent, done := r.sendWaiting(ctx, api, gh, th, e, job); done {
+				if sent {
+					working++
+				}
+				continue
+			}
+			// Nothing of it passed paths: the job's end covers it.
+			e.Waiting = ""
+		}
 		shown := r.report(ctx, gh, p, th, e, job)
 		if th.Settle(ctx, e, r.settledState(e, shown)) {
 			settled++
@@ -149,4 +165,38 @@ func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		}
 	}
 	return &Outcome{Settled: fmt.Sprintf("settled %d threads; %d jobs still working", settled, working)}
+}
+
+// sendWaiting sends, in one follow-up, the change of a code pull request
+// that waits in the record e (pushes made while its job worked), now that
+// the job has ended: the change from the head the job heard of to the
+// newest head that waits, filtered by paths. The record then says the job
+// heard it, and works again; the statuses it owes stay pending. done is
+// false when nothing of it passed paths (the record is settled as if
+// nothing waited) ; sent says the follow-up went. A change or a follow-up
+// that cannot be read or sent is a warning: the record stays for the next
+// run.
+func (r *run) sendWaiting(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (sent, done bool) {
+	pr := codepr.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number, HeadSHA: e.Waiting}
+	changes, err := codepr.Read(ctx, gh, pr, e.Head, r.cfg.Paths)
+	if err != nil {
+		r.log.Warning(fmt.Sprintf("#%d: could not read the change that waits for job %s: %s; the next run sends it", th.Number, escape.Log(job.ID), escape.Log(err.Error())))
+		return false, true
+	}
+	if changes.NothingToSend() != "" {
+		r.logf("#%d: %s", th.Number, changes.NothingToSend())
+		return false, false
+	}
+	url, _, _ := strings.Cut(e.URL, "#")
+	about := prompt.CodePR{Owner: th.Owner, Repo: th.Repo, Number: th.Number, URL: url}
+	sentTo, err := api.Message(ctx, job.ID, prompt.CodePushPrompt(about, changes.Files, changes.Rewritten))
+	if err != nil {
+		r.log.Warning(fmt.Sprintf("#%d: could not send job %s the change that waits: %s; the next run sends it", th.Number, escape.Log(job.ID), escape.Log(err.Error())))
+		return false, true
+	}
+	r.logf("#%d: sent job %s the change that waited (%d files), status %s", th.Number, escape.Log(sentTo.ID), len(changes.Files), escape.Log(sentTo.Status))
+	th.Settle(ctx, e, conversation.State{Phase: conversation.Working, JobID: e.JobID, Status: sentTo.Status, FollowUp: true,
+		Record: e.Record(), Head: e.Waiting, Owed: e.Owed, Unsettled: true, RunURL: escape.URL(r.rc.RunURL()),
+		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
+	return true, true
 }

@@ -13,17 +13,7 @@ import (
 const headPrefix = "<!-- agent-job-action:head="
 
 // HeadFromMarker returns the commit SHA in body's head marker, or "".
-func HeadFromMarker(body string) string {
-	_, rest, ok := strings.Cut(body, headPrefix)
-	if !ok {
-		return ""
-	}
-	sha, _, ok := strings.Cut(rest, markerSuffix)
-	if !ok || !isSHA(sha) {
-		return ""
-	}
-	return sha
-}
+func HeadFromMarker(body string) string { return shaMarker(body, headPrefix) }
 
 // isSHA reports whether s is a full commit SHA (40 or 64 hex digits): only
 // that may stand in a marker, which must not close its HTML comment.

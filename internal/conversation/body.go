@@ -70,6 +70,9 @@ type State struct {
 	// Owed are the head commits whose commit status shows the job
 	// working, which its end settles (see Owe).
 	Owed []string
+	// Waiting is the newest head commit whose change waits to be sent
+	// (Earlier.Waiting), "" for none.
+	Waiting string
 	// Preview is the job's preview, already Markdown (preview.Shown), ""
 	// for none.
 	Preview string

@@ -22,6 +22,7 @@ var ErrSearchCut = errors.New("the thread has more comments than one run reads (
 const (
 	unsettledMarker = "<!-- agent-job-action:unsettled -->"
 	owedPrefix      = "<!-- agent-job-action:owed="
+	waitingPrefix   = "<!-- agent-job-action:waiting="
 )
 
 // MaxOwed bounds the head commits a record keeps owing a status: the newest
@@ -45,6 +46,11 @@ type Earlier struct {
 	// Owed are the head commits whose commit status shows the job
 	// working, oldest first.
 	Owed []string
+	// Waiting is the newest head commit of a code pull request whose
+	// change (since Head) the job has not heard: pushes made while the
+	// job worked, for the run that finds it ended to send in one
+	// follow-up. "" when nothing waits.
+	Waiting string
 	// Markers are the comment's hidden markers as written, each on its
 	// own line (the answered requests' record among them).
 	Markers string
@@ -53,7 +59,8 @@ type Earlier struct {
 // EarlierOf reads the record in c, one of the token's own comments.
 func EarlierOf(c *ghclient.Comment) *Earlier {
 	return &Earlier{JobID: JobFromMarker(c.Body), Head: HeadFromMarker(c.Body), URL: c.URL, CommentID: c.ID,
-		Unsettled: strings.Contains(c.Body, unsettledMarker), Owed: OwedFromMarker(c.Body), Markers: markers(c.Body)}
+		Unsettled: strings.Contains(c.Body, unsettledMarker), Owed: OwedFromMarker(c.Body),
+		Waiting: shaMarker(c.Body, waitingPrefix), Markers: markers(c.Body)}
 }
 
 // Record returns the answered requests' record among e's markers (the
@@ -65,6 +72,17 @@ func (e *Earlier) Record() string {
 		}
 	}
 	return ""
+}
+
+// Heard splits the heads e owes a status into those whose change the job
+// has heard (up to Head), which its end settles, and those pushed since,
+// whose change waits (Waiting) and which a job's end must not settle.
+func (e *Earlier) Heard() (heard, unsent []string) {
+	if e.Waiting == "" {
+		return e.Owed, nil
+	}
+	i := slices.Index(e.Owed, e.Head)
+	return e.Owed[:i+1], e.Owed[i+1:]
 }
 
 // OwedFromMarker returns the head commits body's owed marker lists; a
@@ -96,10 +114,27 @@ func Owe(owed []string, sha string) []string {
 	return owed[max(0, len(owed)-MaxOwed):]
 }
 
+// shaMarker returns the commit SHA body's marker that starts with prefix
+// holds, or "".
+func shaMarker(body, prefix string) string {
+	_, rest, ok := strings.Cut(body, prefix)
+	if !ok {
+		return ""
+	}
+	sha, _, ok := strings.Cut(rest, markerSuffix)
+	if !ok || !isSHA(sha) {
+		return ""
+	}
+	return sha
+}
+
 // settlement writes the markers of where the job stands.
 func settlement(b *strings.Builder, s State) {
 	if s.Unsettled {
 		b.WriteString(unsettledMarker + "\n")
+	}
+	if isSHA(s.Waiting) {
+		b.WriteString(waitingPrefix + s.Waiting + markerSuffix + "\n")
 	}
 	var owed []string
 	for _, sha := range s.Owed {

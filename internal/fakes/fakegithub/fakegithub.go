@@ -228,6 +228,14 @@ func (s *Server) Comments(number int) []Comment {
 	return out
 }
 
+// SetFault replaces Options.Fault for the requests from now on: a test
+// breaks GitHub between two runs.
+func (s *Server) SetFault(f func(w http.ResponseWriter, r *http.Request) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opt.Fault = f
+}
+
 // SeedComment adds a comment as if author had written it, without counting
 // it as created, and returns its id.
 func (s *Server) SeedComment(number int, author string, isBot bool, body string) int64 {
@@ -311,7 +319,10 @@ func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
 			writeError(w, http.StatusNotFound, "Not Found")
 			return
 		}
-		if s.opt.Fault != nil && s.opt.Fault(w, r) {
+		s.mu.Lock()
+		fault := s.opt.Fault
+		s.mu.Unlock()
+		if fault != nil && fault(w, r) {
 			return
 		}
 		h(w, r)

@@ -1,0 +1,375 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
+	"github.com/agentjob/agent-job-action/internal/fakes/faults"
+)
+
+// The record's markers of where a job stands.
+const (
+	unsettled = "<!-- agent-job-action:unsettled -->"
+	owedMark  = "<!-- agent-job-action:owed="
+)
+
+// apiCalls are the Agent API requests since the index from, as "METHOD
+// path".
+func (h *harness) apiCalls(from int) []string {
+	var out []string
+	for _, r := range h.api.Requests()[from:] {
+		out = append(out, r.Method+" "+r.Path)
+	}
+	return out
+}
+
+// writes are the GitHub requests since from that change something.
+func (w *codeWorld) writes(from int) []string {
+	return slices.DeleteFunc(w.ghCalls(from), func(c string) bool { return strings.HasPrefix(c, "GET ") })
+}
+
+// settleRun makes the next run a settle run on a schedule.
+func (w *codeWorld) settleRun() {
+	w.setEvent("schedule", map[string]any{"schedule": "*/15 * * * *"})
+	w.vars["INPUT_SETTLE"] = "true"
+	w.vars["INPUT_WAIT"] = "false"
+	delete(w.vars, "INPUT_PROMPT")
+}
+
+// TestCodePRNoWaitSettled: with wait: false no runner waits on the agent.
+// The run that opens the pull request creates the job and ends with its
+// head pending and a record that the job works. The next push, once the
+// job has ended, first settles what the opening run left (the head it
+// covered gets the job's end, the agent's pull request its backlink) and
+// then sends its own change, leaving its head pending; a settle: true run
+// on a schedule reports the end of that on the new head and in the
+// comment, sending the Agent API nothing but a read; a second settle
+// writes nothing anywhere.
+func TestCodePRNoWaitSettled(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_WAIT"] = "false"
+	w.vars["INPUT_PREVIEW"] = "false"
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 0)
+	w.wantOutputs(map[string]string{"status": "active", "job-id": "job_0001"})
+	if got := w.statuses(); len(got) != 1 || !strings.HasPrefix(got[0], "1111 pending: ") {
+		t.Fatalf("statuses after opening: %q, want the head pending", got)
+	}
+	c := w.gh.Comments(7)
+	if len(c) != 1 || !strings.Contains(c[0].Body, unsettled) || !strings.Contains(c[0].Body, owedMark+head1+" -->") ||
+		!strings.Contains(c[0].Body, "`wait: false`); the next run of this workflow in this thread, or a `settle: true` run, reports its end here.") {
+		t.Fatalf("comment after opening: %+v", c)
+	}
+
+	// The job ends; a push comes.
+	w.clk.Advance(10 * time.Minute)
+	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
+	w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(codeFiles[:1:1], retry))
+	w.setEvent("pull_request", push(head1, head2))
+	from, apiFrom := len(w.gh.Requests()), len(w.api.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("push: %v\n%s", err, w.stdout.String())
+	}
+	if got, want := w.apiCalls(apiFrom), []string{"GET /v2/agent/proj-1/job/job_0001", "POST /v2/agent/proj-1/job/job_0001/message"}; !slices.Equal(got, want) {
+		t.Errorf("the push sent the Agent API %q, want the settling read, then its follow-up: %q", got, want)
+	}
+	got := w.statuses()
+	if len(got) != 3 || !strings.HasPrefix(got[1], "1111 success: Docs updated in a pull request https://github.com/acme/docs/pull/101") || !strings.HasPrefix(got[2], "2222 pending: ") {
+		t.Errorf("statuses after the push:\n%s\nwant the opening head settled with the job's end, then the new head pending", strings.Join(got, "\n"))
+	}
+	if !slices.Contains(w.writes(from), "POST /repos/acme/docs/issues/101/comments") {
+		t.Errorf("GitHub writes %q lack the backlink on the agent's pull request", w.writes(from))
+	}
+	c = w.gh.Comments(7)
+	if len(c) != 1 || !strings.Contains(c[0].Body, unsettled) || !strings.Contains(c[0].Body, owedMark+head2+" -->") || !strings.Contains(c[0].Body, "head="+head2) {
+		t.Errorf("comment after the push: %+v, want the one record: the job works, owing %s's status", c, head2)
+	}
+	w.wantLog("settled the job an earlier run left working: job job_0001 completed, pull request https://github.com/acme/docs/pull/101")
+
+	// A settle run after the follow-up's work has ended.
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	from, apiFrom = len(w.gh.Requests()), len(w.api.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+	}
+	w.wantOutputs(map[string]string{"status": "settled"})
+	if got := w.apiCalls(apiFrom); !slices.Equal(got, []string{"GET /v2/agent/proj-1/job/job_0001"}) {
+		t.Errorf("the settle run sent the Agent API %q, want one read", got)
+	}
+	got = w.statuses()
+	if len(got) != 4 || !strings.HasPrefix(got[3], "2222 success: Docs updated in a pull request") {
+		t.Errorf("statuses after the settle run:\n%s", strings.Join(got, "\n"))
+	}
+	c = w.gh.Comments(7)
+	if len(c) != 1 || strings.Contains(c[0].Body, unsettled) || strings.Contains(c[0].Body, owedMark) ||
+		!strings.Contains(c[0].Body, "✅ **Done.**") || !strings.Contains(c[0].Body, "job=job_0001") || !strings.Contains(c[0].Body, "head="+head2) {
+		t.Errorf("comment after the settle run: %+v, want the job's end with the record kept", c)
+	}
+	if calls := w.ghCalls(from); !slices.Contains(calls, "GET /repos/acme/docs/issues/comments?direction=desc&page=1&per_page=100&sort=updated") {
+		t.Errorf("the settle run did not read the repository's comments: %q", calls)
+	}
+	w.wantLog("settled 1 threads; 0 jobs still working")
+
+	// A second settle writes nothing, and sends the Agent API nothing.
+	from, apiFrom = len(w.gh.Requests()), len(w.api.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("second settle: %v\n%s", err, w.stdout.String())
+	}
+	if writes := w.writes(from); len(writes) != 0 {
+		t.Errorf("the second settle wrote to GitHub: %q", writes)
+	}
+	if got := w.apiCalls(apiFrom); len(got) != 0 {
+		t.Errorf("the second settle sent the Agent API %q", got)
+	}
+}
+
+// TestCodePRPushesFolded: pushes made while the job works, in runs that do
+// not wait, are held in the record as a change that waits, their heads
+// pending; the run that finds the job ended (here a settle run) sends
+// everything that waits in one follow-up. A pull request opened and pushed
+// three times while its job works costs one create and one follow-up, and
+// every change reaches the job.
+func TestCodePRPushesFolded(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_WAIT"] = "false"
+	w.vars["INPUT_PREVIEW"] = "false"
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+	}
+	files := slices.Clone(codeFiles)
+	heads := []string{head1, head2, head3, head4}
+	var all []fakegithub.File
+	for i := 1; i < len(heads); i++ {
+		w.clk.Advance(time.Minute)
+		f := fakegithub.File{Name: "src/push" + string(rune('0'+i)) + ".go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
+		files, all = append(files, f), append(all, f)
+		w.moveHead(heads[i-1], heads[i], fakegithub.Comparison{Files: []fakegithub.File{f}}, files)
+		w.setEvent("pull_request", push(heads[i-1], heads[i]))
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("push %d: %v\n%s", i, err, w.stdout.String())
+		}
+	}
+	w.wantRequests(1, 0)
+	w.wantLog("job job_0001 is active: this push's change waits")
+	c := w.gh.Comments(7)
+	if len(c) != 1 || !strings.Contains(c[0].Body, "<!-- agent-job-action:waiting="+head4+" -->") || !strings.Contains(c[0].Body, "head="+head1) {
+		t.Fatalf("comment after the pushes: %+v, want the job to have heard %s and %s to wait", c, head1, head4)
+	}
+	// The whole change since the head the job heard, in one comparison.
+	w.gh.SeedComparison("acme/docs", head1, head4, fakegithub.Comparison{Files: all})
+
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 1)
+	var followUp string
+	for _, r := range w.api.Requests() {
+		if strings.HasSuffix(r.Path, "/message") {
+			followUp = r.Prompt()
+		}
+	}
+	for _, f := range all {
+		if !strings.Contains(followUp, `"`+f.Name+`"`) {
+			t.Errorf("the follow-up lacks %s:\n%s", f.Name, followUp)
+		}
+	}
+	for _, s := range w.statuses() {
+		if !strings.Contains(s, " pending: ") {
+			t.Errorf("a status other than pending while the job works on what waited: %s", s)
+		}
+	}
+	c = w.gh.Comments(7)
+	if len(c) != 1 || !strings.Contains(c[0].Body, unsettled) || strings.Contains(c[0].Body, "waiting=") || !strings.Contains(c[0].Body, "head="+head4) {
+		t.Errorf("comment after sending what waited: %+v", c)
+	}
+
+	// The job ends: one settle reports it on every head.
+	w.clk.Advance(10 * time.Minute)
+	w.vars["GITHUB_RUN_ID"] = "4243"
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("second settle: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 1)
+	final := map[string]string{}
+	for _, s := range w.statuses() {
+		final[s[:4]] = s
+	}
+	for _, h := range heads {
+		if !strings.Contains(final[h[:4]], " success: ") {
+			t.Errorf("head %s ends %q, want success", h[:4], final[h[:4]])
+		}
+	}
+}
+
+// TestDocsNoWaitSettledByNextRequest: a /docs request with wait: false
+// leaves its comment saying the job works; the next request in the thread
+// first reports the end of that job in the earlier comment (with the
+// record of what it answered), then continues the job in its own.
+func TestDocsNoWaitSettledByNextRequest(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fakeapi.Scenario{Runtime: 5 * time.Minute})
+	gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs Document the rate limits."))
+	h.vars["INPUT_TRIGGER-PHRASE"] = "/docs"
+	h.vars["INPUT_WAIT"] = "false"
+	if err := h.run(context.Background()); err != nil {
+		t.Fatalf("first: %v\n%s", err, h.stdout.String())
+	}
+	first := gh.Comments(12)
+	if len(first) != 1 || !strings.Contains(first[0].Body, unsettled) {
+		t.Fatalf("first comment: %+v", first)
+	}
+
+	h.clk.Advance(10 * time.Minute)
+	next := issueComment("writer", "/docs Add an example too.")
+	next["comment"].(map[string]any)["id"] = 9002
+	next["comment"].(map[string]any)["html_url"] = "https://github.com/acme/docs/issues/12#issuecomment-9002"
+	h.setEvent("issue_comment", next)
+	apiFrom := len(h.api.Requests())
+	if err := h.run(context.Background()); err != nil {
+		t.Fatalf("next: %v\n%s", err, h.stdout.String())
+	}
+	if got, want := h.apiCalls(apiFrom), []string{"GET /v2/agent/proj-1/job/job_0001", "POST /v2/agent/proj-1/job/job_0001/message"}; !slices.Equal(got, want) {
+		t.Errorf("the next request sent the Agent API %q, want %q", got, want)
+	}
+	cs := gh.Comments(12)
+	if len(cs) != 2 {
+		t.Fatalf("comments: %+v, want the earlier one and the next run's", cs)
+	}
+	settled := cs[0].Body
+	for _, want := range []string{"✅ **Done.** Job `job_0001` completed and opened a pull request: https://github.com/acme/docs/pull/101",
+		"<!-- agent-job-action:answered sent=c9001", "job=job_0001", "Reported by a later run of this workflow."} {
+		if !strings.Contains(settled, want) {
+			t.Errorf("the earlier comment lacks %q:\n%s", want, settled)
+		}
+	}
+	if strings.Contains(settled, unsettled) {
+		t.Errorf("the earlier comment is still unsettled:\n%s", settled)
+	}
+	if !strings.Contains(cs[1].Body, unsettled) || !strings.Contains(cs[1].Body, "job=job_0001") {
+		t.Errorf("the next comment: %s", cs[1].Body)
+	}
+}
+
+// TestRunEndsBeforeItsJob: a run that reaches its timeout while the job
+// works, and one whose follow-up is rate-limited past the time it has
+// left, leave the head pending (not failed) and the record of the job
+// whole; a later run settles what they left.
+func TestRunEndsBeforeItsJob(t *testing.T) {
+	t.Parallel()
+	t.Run("the timeout", func(t *testing.T) {
+		t.Parallel()
+		w := newCodeWorld(t, fakeapi.Scenario{Runtime: 20 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+		w.vars["INPUT_TIMEOUT"] = "10m"
+		if err := w.run(context.Background()); err == nil {
+			t.Fatalf("a run at its timeout succeeded:\n%s", w.stdout.String())
+		}
+		w.wantOutputs(map[string]string{"timed-out": "true", "job-id": "job_0001"})
+		got := w.statuses()
+		if last := got[len(got)-1]; !strings.HasPrefix(last, "1111 pending: ") {
+			t.Errorf("statuses %q, want the head left pending", got)
+		}
+		c := w.gh.Comments(7)
+		if len(c) != 1 || !strings.Contains(c[0].Body, unsettled) || !strings.Contains(c[0].Body, "⏳ **Still working.** This run's timeout (10m0s) passed") {
+			t.Fatalf("comment: %+v", c)
+		}
+
+		w.clk.Advance(30 * time.Minute)
+		w.settleRun()
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+		}
+		if got := w.statuses(); !strings.HasPrefix(got[len(got)-1], "1111 success: Docs updated") {
+			t.Errorf("statuses after settling: %q", got)
+		}
+	})
+	t.Run("a rate limit past the timeout", func(t *testing.T) {
+		t.Parallel()
+		w := newCodeWorld(t, fakeapi.Scenario{Runtime: 3 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+		}
+		retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
+		w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(codeFiles), retry))
+		w.setEvent("pull_request", push(head1, head2))
+		w.api.FailOn(len(w.api.Requests())+1, faults.RateLimited(faults.Seconds(3600)))
+		if err := w.run(context.Background()); err == nil {
+			t.Fatalf("a rate-limited push succeeded:\n%s", w.stdout.String())
+		}
+		got := w.statuses()
+		if last := got[len(got)-1]; !strings.HasPrefix(last, "2222 pending: ") {
+			t.Errorf("statuses %q, want the new head pending, not failed", got)
+		}
+		c := w.gh.Comments(7)
+		if len(c) != 1 || !strings.Contains(c[0].Body, "job=job_0001") || !strings.Contains(c[0].Body, "head="+head1) || !strings.Contains(c[0].Body, unsettled) {
+			t.Fatalf("comment: %+v, want the record kept: the job, the head it heard", c)
+		}
+		// The next push sends everything since the head the job heard.
+		w.moveHead(head2, head3, fakegithub.Comparison{Files: codeFiles[:1]}, append(slices.Clone(codeFiles), retry))
+		w.gh.SeedComparison("acme/docs", head1, head3, fakegithub.Comparison{Files: []fakegithub.File{retry, codeFiles[0]}})
+		w.setEvent("pull_request", push(head2, head3))
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("next push: %v\n%s", err, w.stdout.String())
+		}
+		// The fake counts the follow-up it refused with 429 too.
+		w.wantRequests(1, 2)
+		final := map[string]string{}
+		for _, s := range w.statuses() {
+			final[s[:4]] = s
+		}
+		for _, h := range []string{"2222", "3333"} {
+			if !strings.Contains(final[h], " success: ") {
+				t.Errorf("head %s ends %q, want success", h, final[h])
+			}
+		}
+	})
+}
+
+// TestFailureAfterTheRecordKeepsIt: a push whose change cannot be read
+// fails after the run read the pull request's record; the comment it
+// leaves keeps the job and the head the job heard, so the next push
+// continues the same job instead of creating a second.
+func TestFailureAfterTheRecordKeepsIt(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 3 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+	}
+	// GitHub cannot say what the push changed: every comparison fails.
+	w.moveHead(head1, head2, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
+		if strings.Contains(r.URL.Path, "/compare/") {
+			rw.WriteHeader(http.StatusUnprocessableEntity)
+			return true
+		}
+		return false
+	})
+	w.setEvent("pull_request", push(head1, head2))
+	if err := w.run(context.Background()); err == nil {
+		t.Fatalf("a push whose change cannot be read succeeded:\n%s", w.stdout.String())
+	}
+	c := w.gh.Comments(7)
+	if len(c) != 1 || !strings.Contains(c[0].Body, "job=job_0001") || !strings.Contains(c[0].Body, "head="+head1) {
+		t.Fatalf("comment after the failure: %+v, want the record kept", c)
+	}
+	w.gh.SetFault(nil)
+	w.moveHead(head1, head3, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+	w.setEvent("pull_request", push(head2, head3))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("next push: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 1)
+}
