@@ -96,17 +96,7 @@ func (w *codeWorld) moveHead(from, to string, cmp fakegithub.Comparison, files [
 }
 
 // ghCalls are the GitHub requests since the index from, as "METHOD path".
-func (w *codeWorld) ghCalls(from int) []string {
-	var out []string
-	for _, r := range w.gh.Requests()[from:] {
-		q := ""
-		if r.Query != "" {
-			q = "?" + r.Query
-		}
-		out = append(out, r.Method+" "+r.Path+q)
-	}
-	return out
-}
+func (w *codeWorld) ghCalls(from int) []string { return ghCalls(w.gh, from) }
 
 // statuses are the commit statuses set, as "sha state: description".
 func (w *codeWorld) statuses() []string {
@@ -123,9 +113,7 @@ func (w *codeWorld) statuses() []string {
 func (w *codeWorld) wantLog(lines ...string) {
 	w.t.Helper()
 	for _, l := range lines {
-		if !strings.Contains(w.stdout.String(), l) {
-			w.t.Errorf("log lacks %q:\n%s", l, w.stdout.String())
-		}
+		w.harness.wantLog(l)
 	}
 }
 

@@ -118,7 +118,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 				return answered
 			}
 			send = a.send
-		case p.Job == plan.Continue:
+		case p.Job == plan.Continue && r.trig.IsComment():
 			// The workflow's prompt: the request only triggered it.
 			r.answers = alone(p.Own)
 			r.thread.Show(ctx, r.state(o, conversation.Working))
@@ -316,9 +316,12 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 		}
 		target := ""
 		if earlier != nil {
-			target = earlier.JobID
+			var seen *agentapi.Job
 			if earlier.Unsettled {
-				r.settleEarlier(ctx, api, gh, p, earlier)
+				seen = r.settleEarlier(ctx, api, gh, p, earlier)
+			}
+			if r.docsPROpen(ctx, api, gh, earlier, seen) {
+				target = earlier.JobID
 			}
 		}
 		if target == "" {

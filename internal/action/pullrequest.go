@@ -130,3 +130,46 @@ func (r *run) requestReview(ctx context.Context, gh *ghclient.Client, pr prlink.
 	}
 	r.logf("asked %s to review pull request #%d", escape.Log(strings.Join(asked, ", ")), pr.Number)
 }
+
+// docsPROpen reports whether the thread's job, the one the record e
+// names, may be continued: one docs pull request per thread, so a job
+// whose pull request is merged or closed gets a new job, and one with none
+// yet, or with an open one, a follow-up. seen is the job as the run read
+// it already, nil when it did not: the pull request the record names is
+// then read from GitHub alone. A pull request that cannot be read is
+// continued, as before the rule: a second job is the costlier mistake.
+func (r *run) docsPROpen(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, e *conversation.Earlier, seen *agentapi.Job) bool {
+	link := e.PR
+	if seen != nil {
+		link = seen.PR()
+	}
+	pr, ok := prlink.Judge(link, r.rc.ServerURL)
+	if !ok {
+		return true
+	}
+	docs := gh
+	if !strings.EqualFold(pr.Owner, r.trig.Owner) || !strings.EqualFold(pr.Repo, r.trig.Repo) {
+		// docs-token goes only to the job's own repository, which the
+		// job's record from the API says.
+		job := seen
+		if job == nil {
+			var err error
+			if job, err = api.Get(ctx, e.JobID); err != nil {
+				return true
+			}
+		}
+		if docs = r.docsGitHub(gh, pr, job.Source.Repository); docs == nil {
+			return true
+		}
+	}
+	info, err := r.agentPR(ctx, docs, pr)
+	if err != nil || info.Open {
+		return true
+	}
+	how := "closed"
+	if info.Merged {
+		how = "merged"
+	}
+	r.logf("the docs pull request of job %s, #%d, is %s: starting a new job", escape.Log(e.JobID), pr.Number, how)
+	return false
+}

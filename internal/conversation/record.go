@@ -23,6 +23,7 @@ const (
 	unsettledMarker = "<!-- agent-job-action:unsettled -->"
 	owedPrefix      = "<!-- agent-job-action:owed="
 	waitingPrefix   = "<!-- agent-job-action:waiting="
+	prPrefix        = "<!-- agent-job-action:pr="
 )
 
 // MaxOwed bounds the head commits a record keeps owing a status: the newest
@@ -51,6 +52,9 @@ type Earlier struct {
 	// job worked, for the run that finds it ended to send in one
 	// follow-up. "" when nothing waits.
 	Waiting string
+	// PR is the job's pull request as the record names it (State.PRURL),
+	// "" for none; the reader checks it again before trusting it.
+	PR string
 	// Markers are the comment's hidden markers as written, each on its
 	// own line (the answered requests' record among them).
 	Markers string
@@ -60,7 +64,7 @@ type Earlier struct {
 func EarlierOf(c *ghclient.Comment) *Earlier {
 	return &Earlier{JobID: JobFromMarker(c.Body), Head: HeadFromMarker(c.Body), URL: c.URL, CommentID: c.ID,
 		Unsettled: strings.Contains(c.Body, unsettledMarker), Owed: OwedFromMarker(c.Body),
-		Waiting: shaMarker(c.Body, waitingPrefix), Markers: markers(c.Body)}
+		Waiting: shaMarker(c.Body, waitingPrefix), PR: prMarker(c.Body), Markers: markers(c.Body)}
 }
 
 // Record returns the answered requests' record among e's markers (the
@@ -128,10 +132,26 @@ func shaMarker(body, prefix string) string {
 	return sha
 }
 
+// prMarker returns the pull request body's pr marker names, or "".
+func prMarker(body string) string {
+	_, rest, ok := strings.Cut(body, prPrefix)
+	if !ok {
+		return ""
+	}
+	link, _, ok := strings.Cut(rest, markerSuffix)
+	if !ok || len(link) > 512 || strings.ContainsAny(link, " <>\n") {
+		return ""
+	}
+	return link
+}
+
 // settlement writes the markers of where the job stands.
 func settlement(b *strings.Builder, s State) {
 	if s.Unsettled {
 		b.WriteString(unsettledMarker + "\n")
+	}
+	if s.PRURL != "" && len(s.PRURL) <= 512 && !strings.ContainsAny(s.PRURL, " <>\n") && !strings.Contains(s.PRURL, "--") {
+		b.WriteString(prPrefix + s.PRURL + markerSuffix + "\n")
 	}
 	if isSHA(s.Waiting) {
 		b.WriteString(waitingPrefix + s.Waiting + markerSuffix + "\n")

@@ -19,6 +19,8 @@ type PullRequest struct {
 	Number  int
 	Author  string // the login that opened it
 	HeadRef string // the branch the changes are on
+	// Open is false once it is closed, merged or not; Merged says which.
+	Open, Merged bool
 }
 
 // PullRequest returns pull request number.
@@ -34,6 +36,8 @@ func (c *Client) PullRequest(ctx context.Context, owner, repo string, number int
 		Number:  pr.GetNumber(),
 		Author:  pr.GetUser().GetLogin(),
 		HeadRef: pr.GetHead().GetRef(),
+		Open:    pr.GetState() == "open",
+		Merged:  pr.GetMerged(),
 	}, nil
 }
 

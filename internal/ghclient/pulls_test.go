@@ -24,7 +24,12 @@ func TestPullRequest(t *testing.T) {
 		{
 			name: "same repository",
 			pull: fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "mintlify[bot]", HeadRef: "agent/rate-limits"},
-			want: PullRequest{Number: 7, Author: "mintlify[bot]", HeadRef: "agent/rate-limits"},
+			want: PullRequest{Number: 7, Author: "mintlify[bot]", HeadRef: "agent/rate-limits", Open: true},
+		},
+		{
+			name: "merged",
+			pull: fakegithub.Pull{Repo: "acme/docs", Number: 9, Author: "mintlify[bot]", HeadRef: "agent/faq", State: "closed", Merged: true},
+			want: PullRequest{Number: 9, Author: "mintlify[bot]", HeadRef: "agent/faq", Merged: true},
 		},
 		{
 			name: "from a fork, closed",

@@ -32,8 +32,9 @@ const (
 	// never falls back to a new job.
 	FollowUp
 	// Continue sends the prompt to the job an earlier run named in the
-	// thread, found by its marker; a new job is started when there is none,
-	// or when that job takes no more messages.
+	// thread, found by its marker; a new job is started when there is
+	// none, when that job's pull request is merged or closed, or when it
+	// takes no more messages.
 	Continue
 	// Watch sends nothing: with job-id and no prompt, the run reads the job
 	// and waits for it (or, with wait: false, reports where it stands). It
@@ -201,7 +202,10 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 		p.Job, p.JobID = Watch, cfg.JobID
 	case cfg.JobID != "":
 		p.Job, p.JobID = FollowUp, cfg.JobID
-	case t.IsComment() && commenting:
+	case commenting:
+		// One open docs pull request per thread: a run that answers in a
+		// thread continues the job an earlier run there left, while that
+		// job's pull request is open (see Continue).
 		p.Job = Continue
 	default:
 		p.Job = Create
@@ -214,7 +218,7 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	if commenting {
 		p.Answer = &Thread{Owner: t.Owner, Repo: t.Repo, Number: number, CommentCount: t.CommentCount}
 		p.React = t.IsComment() && t.Own.Kind.Reacts()
-		p.Thread = p.Job == Continue && p.Workflow == ""
+		p.Thread = p.Job == Continue && p.Workflow == "" && t.IsComment()
 	}
 	if checkOwn {
 		p.Check = &Check{Owner: t.Owner, Repo: t.Repo, Login: t.Sender}

@@ -75,9 +75,9 @@ func TestDecide(t *testing.T) {
 		{name: "dispatch that does not wait has no pull request to link",
 			cfg: cfg(withPrompt, func(c *inputs.Config) { c.Wait = false }), trig: &event.Trigger{Event: "workflow_dispatch", Owner: "acme", Repo: "handbook", Sender: "octo"},
 			job: Create, workflow: "Fix the typo."},
-		{name: "schedule with issue-number comments there without a check",
+		{name: "schedule with issue-number comments there without a check, continuing the thread's job",
 			cfg: cfg(withPrompt, func(c *inputs.Config) { c.IssueNumber = 7 }), trig: &event.Trigger{Event: "schedule", Owner: "acme", Repo: "handbook"},
-			job: Create, workflow: "Fix the typo.", answer: 7, github: true},
+			job: Continue, workflow: "Fix the typo.", answer: 7, github: true},
 		{name: "push does not check the pusher",
 			cfg: cfg(withPrompt), trig: &event.Trigger{Event: "push", Owner: "acme", Repo: "handbook", Sender: "octo"},
 			job: Create, workflow: "Fix the typo.", github: true},
@@ -131,7 +131,7 @@ func TestDecide(t *testing.T) {
 			own: true, job: Continue},
 		{name: "issue opened: the event is the request, checked and answered",
 			cfg: cfg(), trig: issue("opened", "maint"),
-			check: "maint", own: true, job: Create, answer: 5, github: true},
+			check: "maint", own: true, job: Continue, answer: 5, github: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,6 +25,7 @@ type Pull struct {
 	HeadRepo string
 	HeadSHA  string
 	State    string // "" means open
+	Merged   bool   // with State "closed": merged, not closed unmerged
 	Draft    bool
 	// Reviewers are the logins asked to review, in the order asked.
 	Reviewers []string
@@ -305,6 +306,7 @@ func renderPull(p *Pull) map[string]any {
 		"id":                  int64(p.Number) * 1000,
 		"number":              p.Number,
 		"state":               state,
+		"merged":              p.Merged,
 		"html_url":            fmt.Sprintf("https://github.com/%s/pull/%d", p.Repo, p.Number),
 		"title":               p.Title,
 		"body":                p.Body,
