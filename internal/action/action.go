@@ -11,9 +11,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/admit"
 	"github.com/agentjob/agent-job-action/internal/clock"
-	"github.com/agentjob/agent-job-action/internal/codepr"
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/plan"
@@ -98,33 +96,9 @@ func (r *run) inTerms(err error) error {
 	return err
 }
 
-// withheld returns why a run whose inputs are incomplete does nothing, or
-// "": GitHub gives the run of a pull request from a fork no secrets, and a
-// run that Dependabot causes only Dependabot's, so their inputs lack
-// api-key. That is no error of the workflow's when the run would not act
-// anyway: for a fork's pull request, or for a bot that allowed-bots (as
-// given, cfg holding what could be read) does not name. A bot it names
-// gets the error, which says what is missing.
-func (r *run) withheld(ctx context.Context, cfg inputs.Config) string {
-	if r.rc.EventName == "" {
-		return ""
-	}
-	t, err := event.Read(ctx, r.rc.EventName, r.rc.EventPath, r.rc.Repository)
-	if err != nil {
-		return ""
-	}
-	if code, ok := plan.CodePR(t); ok && code.Fork {
-		_, why := codepr.Decide(code)
-		return why
-	}
-	if own := plan.Asker(t); own != nil && own.Bot {
-		rules := admit.Rules{AllowedBots: cfg.AllowedBots}
-		if !rules.Permitted(own, "") {
-			return admit.Decision{Verdict: admit.Refused}.Skip(rules, own, t.Owner, t.Repo)
-		}
-	}
-	return ""
-}
+// defaultTimeout bounds the read of the event when the timeout input could
+// not be read: the input's own default.
+const defaultTimeout = 30 * time.Minute
 
 // flatten splits a joined error into its parts, one ::error:: line each.
 func flatten(err error) []error {
@@ -143,22 +117,26 @@ func (r *run) execute(ctx context.Context) (End, error) {
 	if r.rc.InActions {
 		workspace = cmp.Or(r.rc.Workspace, ".")
 	}
-	cfg, warnings, err := inputs.Read(r.rc.Inputs, workspace)
-	if err != nil {
-		if why := r.withheld(ctx, cfg); why != "" {
+	cfg, warnings, inErr := inputs.Read(r.rc.Inputs, workspace)
+	// The event is read once, under the timeout, which bounds the whole
+	// step (its default when the input could not be read).
+	bound := cfg.Timeout
+	if bound <= 0 {
+		bound = defaultTimeout
+	}
+	readCtx, cancelRead := context.WithTimeout(ctx, bound)
+	trig, evErr := event.Read(readCtx, r.rc.EventName, r.rc.EventPath, r.rc.Repository)
+	cancelRead()
+	if inErr != nil {
+		if why := plan.Withheld(cfg, trig); evErr == nil && r.rc.EventName != "" && why != "" {
 			return Skipped, r.finish(ctx, r.skip(why))
 		}
-		return Invalid, r.inTerms(err)
+		return Invalid, r.inTerms(inErr)
 	}
-	r.cfg = cfg
-	// The payload is read under the timeout, which bounds the whole step.
-	readCtx, cancelRead := context.WithTimeout(ctx, cfg.Timeout)
-	trig, err := event.Read(readCtx, r.rc.EventName, r.rc.EventPath, r.rc.Repository)
-	cancelRead()
-	if err != nil {
-		return Invalid, err
+	if evErr != nil {
+		return Invalid, evErr
 	}
-	r.trig = trig
+	r.cfg, r.trig = cfg, trig
 	p, err := plan.Decide(cfg, trig)
 	if err != nil {
 		return Invalid, r.inTerms(err)

@@ -147,7 +147,7 @@ func (r *run) logRequest(what string, req *request.Request, why string) {
 // an earlier run already answered this request.
 func (r *run) answer(ctx context.Context, gh *ghclient.Client, p plan.Plan, level string, o *Outcome) (*answering, *Outcome) {
 	if r.thread.Self() == "" {
-		r.thread.Show(ctx, r.state(o, conversation.Working))
+		r.show(ctx, o, conversation.Working)
 	}
 	a := r.gather(ctx, gh, p, level)
 	if a.by != nil {
@@ -156,11 +156,11 @@ func (r *run) answer(ctx context.Context, gh *ghclient.Client, p plan.Plan, leve
 		return nil, done
 	}
 	r.answers = a
-	r.thread.Show(ctx, r.state(o, conversation.Working))
+	r.show(ctx, o, conversation.Working)
 	if r.thread.URL() == "" {
 		r.answers = alone(a.own)
 	} else if r.claim(ctx, a) {
-		r.thread.Show(ctx, r.state(o, conversation.Working))
+		r.show(ctx, o, conversation.Working)
 	}
 	if len(r.answers.send) > 1 {
 		r.logf("answering %d requests of this thread at once", len(r.answers.send))

@@ -121,10 +121,10 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 		case p.Job == plan.Continue && r.trig.IsComment():
 			// The workflow's prompt: the request only triggered it.
 			r.answers = alone(p.Own)
-			r.thread.Show(ctx, r.state(o, conversation.Working))
+			r.show(ctx, o, conversation.Working)
 			r.answeringIn(p)
 		default:
-			r.thread.Show(ctx, r.state(o, conversation.Working))
+			r.show(ctx, o, conversation.Working)
 			r.answeringIn(p)
 		}
 	}
@@ -194,8 +194,8 @@ func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *Ou
 		if err != nil {
 			return "", o.fail(ctx, err)
 		}
-		if !p.Rules.Permitted(p.Opener, opener) {
-			return "", r.skip(openerRefused(p, opener, r.trig))
+		if why := p.OpenerRefused(opener, r.trig); why != "" {
+			return "", r.skip(why)
 		}
 	}
 	if p.Lines && p.Rules.Permitted(p.Own, level) {
@@ -227,16 +227,6 @@ func (r *run) permission(ctx context.Context, gh *ghclient.Client, c *plan.Check
 	return "", fmt.Errorf("%s: %w; nobody is trusted without it (%s)", what, err, r.permissionAdvice(err))
 }
 
-// openerRefused is the skip's line for a code pull request whose opener
-// may not ask (level "" for a bot): its runs are a fork's, whoever pushes.
-func openerRefused(p plan.Plan, level string, t *event.Trigger) string {
-	who := fmt.Sprintf("%s, who has %s permission on %s/%s (required-permission is %s)",
-		escape.Log(p.Opener.Author), escape.Log(level), escape.Log(t.Owner), escape.Log(t.Repo), p.Rules.Required)
-	if p.Opener.Bot {
-		who = escape.Log(p.Opener.Author) + ", a bot not in allowed-bots"
-	}
-	return fmt.Sprintf("pull request #%d was opened by %s: it is treated as a fork's, so no docs job is started and nothing of it is sent", t.Number, who)
-}
 
 // admit judges the run's own request with its author's permission level
 // and returns the run's outcome when the run ends there: skipped when the
@@ -293,8 +283,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 	)
 	switch p.Job {
 	case plan.Watch:
-		o.JobID = p.JobID
-		if err := r.out.JobID(p.JobID); err != nil {
+		if err := r.name(o, p.JobID, false); err != nil {
 			return nil, err
 		}
 		if job, err = api.Get(ctx, p.JobID); err != nil {
@@ -347,12 +336,21 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 	if err != nil {
 		return nil, err
 	}
-	o.JobID, o.Job = job.ID, job
-	if err := r.out.JobID(job.ID); err != nil {
+	o.Job = job
+	if err := r.name(o, job.ID, o.FollowUp); err != nil {
 		return nil, err
 	}
 	r.show(ctx, o, conversation.Working)
 	return job, nil
+}
+
+// name is the one place that says which job the run reports, id ("" for
+// none): the outcome, from which the comment's record and the outputs are
+// written, and the job-id output at once, so that a failure or a
+// cancellation later still leaves it. followUp says the run continues it.
+func (r *run) name(o *Outcome, id string, followUp bool) error {
+	o.JobID, o.FollowUp = id, followUp
+	return r.out.JobID(id)
 }
 
 // takesNoMessages reports whether err is the API refusing a follow-up
@@ -368,8 +366,7 @@ func takesNoMessages(err error) (*httpclient.Failure, bool) {
 // comment says why.
 func (r *run) standIn(o *Outcome, old string, f *httpclient.Failure) error {
 	o.Note = fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.", conversation.JobRef(old), f.Status)
-	o.JobID, o.FollowUp = "", false
-	return r.out.JobID("")
+	return r.name(o, "", false)
 }
 
 func (r *run) create(ctx context.Context, api *agentapi.Client, text string) (*agentapi.Job, error) {
@@ -382,8 +379,7 @@ func (r *run) create(ctx context.Context, api *agentapi.Client, text string) (*a
 }
 
 func (r *run) message(ctx context.Context, api *agentapi.Client, text string, o *Outcome, id string) (*agentapi.Job, error) {
-	o.JobID = id
-	if err := r.out.JobID(id); err != nil {
+	if err := r.name(o, id, false); err != nil {
 		return nil, err
 	}
 	job, err := api.Message(ctx, id, text)
@@ -404,8 +400,10 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *Outcome {
 			level = p.Rules.Required
 		}
 		// A bot opener is judged as a run would: by allowed-bots.
-		if p.Opener != nil && p.Opener.Bot && !p.Rules.Permitted(p.Opener, "") {
-			return r.skip(openerRefused(p, "", r.trig))
+		if p.Opener != nil && p.Opener.Bot {
+			if why := p.OpenerRefused("", r.trig); why != "" {
+				return r.skip(why)
+			}
 		}
 		if done := r.admit(p, level); done != nil {
 			return done

@@ -57,15 +57,15 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 			}
 			return nil, o.fail(ctx, fmt.Errorf("find the docs job of pull request #%d: %w", t.Number, err))
 		}
-	} else if pr.Action == "synchronize" {
-		return nil, r.skip("comment is false: a push has no record of the pull request's docs job to continue (the run's comment is that record)")
 	}
 	since := ""
 	if earlier != nil {
 		// The record, kept from here on whatever happens: a run that fails
 		// later writes it back as it read it, so that the next push
 		// continues the same job rather than creating a second.
-		o.JobID, o.FollowUp = earlier.JobID, true
+		if err := r.name(o, earlier.JobID, true); err != nil {
+			return nil, o.fail(ctx, err)
+		}
 		since, r.code.heard, r.code.owed, r.code.waiting = earlier.Head, earlier.Head, earlier.Owed, earlier.Waiting
 		if since == "" {
 			since = pr.Before
@@ -83,16 +83,12 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	if changes.Rewritten {
 		r.logf("the branch was rewritten (a force push) since the job last heard of it: sending the pull request's whole change again")
 	}
-	if none := changes.NothingToSend(); none != "" && earlier == nil {
+	if why := plan.NothingNew(changes, earlier != nil); why != "" {
 		r.code.noChange = true
-		return nil, r.skip(none)
-	} else if none != "" {
+		return nil, r.skip(why)
+	} else if none := changes.NothingToSend(); none != "" {
 		// Nothing new: the job is reported as it stands, and waited for.
 		r.logf("%s", none)
-		o.JobID, o.FollowUp = earlier.JobID, true
-		if err := r.out.JobID(earlier.JobID); err != nil {
-			return nil, o.fail(ctx, err)
-		}
 		job, err := api.Get(ctx, earlier.JobID)
 		if err != nil {
 			return nil, o.fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
@@ -133,8 +129,8 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	if err != nil {
 		return nil, o.fail(ctx, err)
 	}
-	o.JobID, o.Job, r.code.heard, r.code.waiting = job.ID, job, pr.HeadSHA, ""
-	if err := r.out.JobID(job.ID); err != nil {
+	o.Job, r.code.heard, r.code.waiting = job, pr.HeadSHA, ""
+	if err := r.name(o, job.ID, o.FollowUp); err != nil {
 		return nil, o.fail(ctx, err)
 	}
 	r.show(ctx, o, conversation.Working)

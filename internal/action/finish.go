@@ -34,7 +34,7 @@ func (r *run) finish(ctx context.Context, o *Outcome) error {
 		r.code.status(ctx, r, o, true)
 	}
 	if r.thread != nil && (o.Skipped == "" || r.thread.URL() != "") {
-		r.thread.Show(ctx, r.final(o, runErr))
+		r.write(ctx, r.thread, nil, r.final(o, runErr))
 	}
 	res := report.Result{
 		JobID:    o.JobID,
@@ -179,11 +179,24 @@ func (r *run) prURL(o *Outcome) string {
 	return pr.URL(r.rc.ServerURL)
 }
 
-// show edits the comment, if the run has one.
+// show edits the run's comment, if it has one, to o in phase p.
 func (r *run) show(ctx context.Context, o *Outcome, p conversation.Phase) {
-	if r.thread != nil {
-		r.thread.Show(ctx, r.state(o, p))
+	r.write(ctx, r.thread, nil, r.state(o, p))
+}
+
+// write is the one writer of the action's comments: the run's own in th
+// (earlier nil), or the earlier run's record it settles there. It reports
+// whether GitHub took the write; a failure is a warning (package
+// conversation), and a run without a comment (th nil) writes nothing.
+func (r *run) write(ctx context.Context, th *conversation.Thread, earlier *conversation.Earlier, s conversation.State) bool {
+	switch {
+	case th == nil:
+		return false
+	case earlier != nil:
+		return th.Settle(ctx, earlier, s)
 	}
+	th.Show(ctx, s)
+	return true
 }
 
 func (r *run) notice(o *Outcome) {

@@ -40,7 +40,7 @@ func (r *run) settleEarlier(ctx context.Context, api *agentapi.Client, gh *ghcli
 	if !job.Terminal() {
 		r.logf("the job an earlier run left working, %s, is %s", escape.Log(job.ID), escape.Log(job.Status))
 		if !ownComment {
-			r.thread.Settle(ctx, e, conversation.State{Phase: conversation.Continued, JobID: e.JobID, Record: e.Record(),
+			r.write(ctx, r.thread, e, conversation.State{Phase: conversation.Continued, JobID: e.JobID, Record: e.Record(),
 				Head: e.Head, ContinuedIn: r.thread.URL(), RunURL: escape.URL(r.rc.RunURL())})
 		}
 		return job
@@ -50,7 +50,7 @@ func (r *run) settleEarlier(ctx context.Context, api *agentapi.Client, gh *ghcli
 		// What waits is this run's to send, with its own push.
 		_, r.code.owed = e.Heard()
 	} else {
-		r.thread.Settle(ctx, e, r.settledState(e, shown))
+		r.write(ctx, r.thread, e, r.settledState(e, shown))
 	}
 	r.logf("settled the job an earlier run left working: %s", r.ended(shown))
 	return job
@@ -159,7 +159,7 @@ func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.
 			e.Waiting = ""
 		}
 		shown := r.report(ctx, gh, p, th, e, job)
-		if th.Settle(ctx, e, r.settledState(e, shown)) {
+		if r.write(ctx, th, e, r.settledState(e, shown)) {
 			settled++
 			r.logf("#%d: settled %s", c.Issue, r.ended(shown))
 		}
@@ -195,7 +195,7 @@ func (r *run) sendWaiting(ctx context.Context, api *agentapi.Client, gh *ghclien
 		return false, true
 	}
 	r.logf("#%d: sent job %s the change that waited (%d files), status %s", th.Number, escape.Log(sentTo.ID), len(changes.Files), escape.Log(sentTo.Status))
-	th.Settle(ctx, e, conversation.State{Phase: conversation.Working, JobID: e.JobID, Status: sentTo.Status, FollowUp: true,
+	r.write(ctx, th, e, conversation.State{Phase: conversation.Working, JobID: e.JobID, Status: sentTo.Status, FollowUp: true,
 		Record: e.Record(), Head: e.Waiting, Owed: e.Owed, Unsettled: true, RunURL: escape.URL(r.rc.RunURL()),
 		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
 	return true, true

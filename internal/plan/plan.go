@@ -144,6 +144,10 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 			p.Skip = why
 			return p, nil
 		}
+		if code.Action == "synchronize" && cfg.Comment == "false" {
+			p.Skip = "comment is false: a push has no record of the pull request's docs job to continue (the run's comment is that record)"
+			return p, nil
+		}
 		p.Code = &code
 	}
 	if p.Skip = refusal(cfg, t, p.Code != nil); p.Skip != "" {
@@ -344,4 +348,54 @@ func byPerson(eventName string) bool {
 		return false
 	}
 	return true
+}
+
+// The decisions a run takes from what it read, as the plan names the
+// reads: each returns why the run does nothing, or "" when it acts.
+
+// OpenerRefused decides from the code pull request opener's permission
+// level (read as p.OpenerCheck names; "" for a bot): its runs are a fork's
+// when the opener may not ask, whoever sends the event.
+func (p Plan) OpenerRefused(level string, t *event.Trigger) string {
+	if p.Opener == nil || p.Rules.Permitted(p.Opener, level) {
+		return ""
+	}
+	who := fmt.Sprintf("%s, who has %s permission on %s/%s (required-permission is %s)",
+		escape.Log(p.Opener.Author), escape.Log(level), escape.Log(t.Owner), escape.Log(t.Repo), p.Rules.Required)
+	if p.Opener.Bot {
+		who = escape.Log(p.Opener.Author) + ", a bot not in allowed-bots"
+	}
+	return fmt.Sprintf("pull request #%d was opened by %s: it is treated as a fork's, so no docs job is started and nothing of it is sent", t.Number, who)
+}
+
+// NothingNew decides from the changes a code pull request's run read:
+// with nothing under paths and no job yet (record false), there is nothing
+// to do; with a job, the run reports it as it stands (""), logging why it
+// sends nothing.
+func NothingNew(c *codepr.Changes, record bool) string {
+	if record {
+		return ""
+	}
+	return c.NothingToSend()
+}
+
+// Withheld decides a run whose inputs could not be read whole (cfg holds
+// what could): GitHub gives the run of a pull request from a fork no
+// secrets, and a run that Dependabot causes only Dependabot's, so their
+// inputs lack api-key. That is no error of the workflow's when the run
+// would not act anyway: for a fork's pull request, or for a bot that
+// allowed-bots does not name. A bot it names gets the error, which says
+// what is missing.
+func Withheld(cfg inputs.Config, t *event.Trigger) string {
+	if code, ok := CodePR(t); ok && code.Fork {
+		_, why := codepr.Decide(code)
+		return why
+	}
+	if own := Asker(t); own != nil && own.Bot {
+		rules := admit.Rules{AllowedBots: cfg.AllowedBots}
+		if !rules.Permitted(own, "") {
+			return admit.Decision{Verdict: admit.Refused}.Skip(rules, own, t.Owner, t.Repo)
+		}
+	}
+	return ""
 }
