@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
@@ -596,8 +597,14 @@ func TestDocsInAnotherRepository(t *testing.T) {
 				}
 				return
 			}
-			if c := w.gh.Comments(101); len(c) != 1 || !strings.Contains(c[0].Body, "<!-- agent-job-action:backlink -->") {
-				t.Errorf("comments on acme/handbook#101: %+v, want the backlink", c)
+			c := w.gh.Comments(101)
+			if len(c) != 1 || !strings.Contains(c[0].Body, "<!-- agent-job-action:backlink -->") {
+				t.Fatalf("comments on acme/handbook#101: %+v, want the backlink", c)
+			}
+			// A request there continues the job only as the same login: the
+			// backlink names it.
+			if want := "only in a workflow of this repository whose `github-token` is a token of " + escape.Code(c[0].Author) + ","; c[0].Author == "" || !strings.Contains(c[0].Body, want) {
+				t.Errorf("the backlink by %q does not say %q:\n%s", c[0].Author, want, c[0].Body)
 			}
 			if pr, _ := w.gh.PullRequest("acme/handbook", 101); strings.Join(pr.Reviewers, ",") != "writer" {
 				t.Errorf("reviewers asked: %v, want the code pull request's author", pr.Reviewers)

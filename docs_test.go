@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -263,4 +265,324 @@ func yamlBlocks(src []byte) []codeBlock {
 		return ast.WalkContinue, nil
 	})
 	return blocks
+}
+
+// TestREADMEFitsOnePage (issue 32, item 3): the README is usage; scenarios
+// and details live in docs/, which it links.
+func TestREADMEFitsOnePage(t *testing.T) {
+	t.Parallel()
+	src, err := readRepo("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(src, []byte("\n")); n > 400 {
+		t.Errorf("README.md has %d lines, more than 400: move a scenario or a detail to docs/", n)
+	}
+}
+
+// TestDocsExamplesWorkAsCopied (issue 32, item 2): what a reader copies
+// from any page works: every input given to the action (or to the reusable
+// workflow) exists, every complete workflow grants the permissions its
+// steps use, a workflow the pages show twice (by its name) has the same
+// triggers, permissions, concurrency and inputs each time, and a page that
+// uses concurrency's queue key shows the actionlint line it needs.
+func TestDocsExamplesWorkAsCopied(t *testing.T) {
+	t.Parallel()
+	ex := readExampleRules(t)
+	var srcs []examplePage
+	for _, page := range pages(t) {
+		src, err := readRepo(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, examplePage{page, src})
+	}
+	for _, p := range ex.problems(srcs) {
+		t.Error(p)
+	}
+
+	// The checks notice each kind of mistake the pages once held.
+	page := func(blocks ...string) []examplePage {
+		return []examplePage{{"docs/x.md", []byte("```yaml\n" + strings.Join(blocks, "```\n\n```yaml\n") + "```\n")}}
+	}
+	const weekly = `name: Weekly
+on:
+  schedule:
+    - cron: "0 6 * * 1"
+permissions:
+  issues: write
+  pull-requests: write
+jobs:
+  m:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: agentjob/agent-job-action@v1
+        with:
+          prompt: x
+          issue-number: 34
+`
+	if p := ex.problems(page(weekly)); len(p) != 0 {
+		t.Fatalf("a good example has problems: %q", p)
+	}
+	for _, tt := range []struct{ name, want string }{
+		{"unknown input", "no input trigger-labels"},
+		{"no backlink permission", "pull-requests: write"},
+		{"triggers differ", "on: differs"},
+		{"queue without the line", "actionlint"},
+		{"filter by if", "trigger-label"},
+	} {
+		var blocks []string
+		switch tt.name {
+		case "unknown input":
+			blocks = []string{strings.Replace(weekly, "issue-number", "trigger-labels", 1)}
+		case "no backlink permission":
+			blocks = []string{strings.Replace(weekly, "  pull-requests: write\n", "", 1)}
+		case "triggers differ":
+			blocks = []string{weekly, strings.Replace(weekly, "schedule:\n    - cron: \"0 6 * * 1\"", "workflow_dispatch:", 1)}
+		case "queue without the line":
+			blocks = []string{strings.Replace(weekly, "jobs:", "concurrency:\n  group: g\n  queue: max\njobs:", 1)}
+		case "filter by if":
+			blocks = []string{strings.Replace(weekly, "    runs-on:", "    if: github.event.label.name == 'docs'\n    runs-on:", 1)}
+		}
+		p := ex.problems(page(blocks...))
+		if !slices.ContainsFunc(p, func(s string) bool { return strings.Contains(s, tt.want) }) {
+			t.Errorf("%s: problems %q, want one that says %q", tt.name, p, tt.want)
+		}
+	}
+}
+
+type examplePage struct {
+	name string
+	src  []byte
+}
+
+// exampleRules is what the examples are held to, read from the repository.
+type exampleRules struct {
+	inputs        map[string]bool // action.yml's
+	reusable      map[string]bool // docs-agent.yml's inputs and secrets
+	reusablePerms map[string]string
+	queueIgnore   string // .github/actionlint.yaml's ignore line for queue:
+}
+
+func readExampleRules(t *testing.T) exampleRules {
+	t.Helper()
+	var action struct {
+		Inputs map[string]any `yaml:"inputs"`
+	}
+	var reusable struct {
+		On struct {
+			Call struct {
+				Inputs  map[string]any `yaml:"inputs"`
+				Secrets map[string]any `yaml:"secrets"`
+			} `yaml:"workflow_call"`
+		} `yaml:"on"`
+		Jobs map[string]struct {
+			Permissions map[string]string `yaml:"permissions"`
+		} `yaml:"jobs"`
+	}
+	var lint struct {
+		Paths map[string]struct {
+			Ignore []string `yaml:"ignore"`
+		} `yaml:"paths"`
+	}
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{"action.yml", &action}, {".github/workflows/docs-agent.yml", &reusable}, {".github/actionlint.yaml", &lint}} {
+		src, err := readRepo(f.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := yaml.Unmarshal(src, f.v); err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+	}
+	r := exampleRules{inputs: map[string]bool{}, reusable: map[string]bool{}, reusablePerms: map[string]string{}}
+	for name := range action.Inputs {
+		r.inputs[name] = true
+	}
+	for name := range reusable.On.Call.Inputs {
+		r.reusable[name] = true
+	}
+	for name := range reusable.On.Call.Secrets {
+		r.reusable[name] = true
+	}
+	for _, job := range reusable.Jobs {
+		maps.Copy(r.reusablePerms, job.Permissions)
+	}
+	for _, p := range lint.Paths {
+		for _, line := range p.Ignore {
+			if strings.Contains(line, `"queue"`) {
+				r.queueIgnore = line
+			}
+		}
+	}
+	if len(r.inputs) < 20 || len(r.reusable) < 5 || len(r.reusablePerms) == 0 || r.queueIgnore == "" {
+		t.Fatalf("read too little: %d inputs, %d of the reusable workflow's, its permissions %v, queue ignore %q",
+			len(r.inputs), len(r.reusable), r.reusablePerms, r.queueIgnore)
+	}
+	return r
+}
+
+// exampleWorkflow is a complete workflow a page shows.
+type exampleWorkflow struct {
+	Name        string                `yaml:"name"`
+	On          any                   `yaml:"on"`
+	Permissions any                   `yaml:"permissions"`
+	Concurrency any                   `yaml:"concurrency"`
+	Jobs        map[string]exampleJob `yaml:"jobs"`
+}
+
+type exampleJob struct {
+	If    string            `yaml:"if"`
+	Uses  string            `yaml:"uses"`
+	With  map[string]any    `yaml:"with"`
+	Steps []exampleStep     `yaml:"steps"`
+	Perms map[string]string `yaml:"permissions"`
+}
+
+type exampleStep struct {
+	Uses string         `yaml:"uses"`
+	With map[string]any `yaml:"with"`
+}
+
+func (s exampleStep) isAction() bool {
+	return strings.HasPrefix(s.Uses, "agentjob/agent-job-action@") || strings.HasPrefix(s.Uses, "agentjob/agent-job-action/binary@")
+}
+
+// problems lists what is wrong with the examples of pages.
+func (r exampleRules) problems(pages []examplePage) []string {
+	var problems []string
+	type seen struct {
+		where string
+		wf    exampleWorkflow
+		with  map[string]any // the action step's, nil when none
+	}
+	byName := map[string]seen{}
+	for _, page := range pages {
+		queue := false
+		for _, block := range yamlBlocks(page.src) {
+			where := fmt.Sprintf("%s:%d", page.name, block.line)
+			var wf exampleWorkflow
+			var steps []exampleStep
+			var single exampleStep
+			switch {
+			case yaml.Unmarshal([]byte(block.text), &steps) == nil:
+			case yaml.Unmarshal([]byte(block.text), &wf) == nil && wf.On != nil && wf.Jobs != nil:
+			case yaml.Unmarshal([]byte(block.text), &single) == nil:
+				steps = []exampleStep{single}
+			}
+			for _, s := range steps {
+				problems = append(problems, r.unknownInputs(where, s)...)
+			}
+			if wf.Jobs == nil {
+				continue
+			}
+			if c, ok := wf.Concurrency.(map[string]any); ok && c["queue"] != nil {
+				queue = true
+			}
+			var with map[string]any
+			for name, job := range wf.Jobs {
+				if strings.HasSuffix(strings.SplitN(job.Uses, "@", 2)[0], "/docs-agent.yml") {
+					for k := range job.With {
+						if !r.reusable[k] {
+							problems = append(problems, fmt.Sprintf("%s: the reusable workflow has no input %s", where, k))
+						}
+					}
+					problems = append(problems, missingPerms(where, wf.Permissions, r.reusablePerms)...)
+				}
+				for _, s := range job.Steps {
+					problems = append(problems, r.unknownInputs(where, s)...)
+					if !s.isAction() {
+						continue
+					}
+					with = s.With
+					problems = append(problems, missingPerms(where, wf.Permissions, neededPerms(wf.On, s.With))...)
+					if strings.Contains(job.If, "label") {
+						problems = append(problems, fmt.Sprintf("%s: job %s filters labels with if:; the action's trigger-label does that and says why it skipped", where, name))
+					}
+				}
+			}
+			if first, ok := byName[wf.Name]; ok {
+				for _, f := range []struct {
+					what      string
+					got, want any
+					both      bool // compared only when both run the action in a step
+				}{
+					{"on:", wf.On, first.wf.On, false},
+					{"permissions:", wf.Permissions, first.wf.Permissions, false},
+					{"concurrency:", wf.Concurrency, first.wf.Concurrency, true},
+					{"the action's inputs", with, first.with, true},
+				} {
+					if f.both && (with == nil || first.with == nil) {
+						continue
+					}
+					if !reflect.DeepEqual(f.got, f.want) {
+						problems = append(problems, fmt.Sprintf("%s: %q's %s differs from %s's: %v, there %v", where, wf.Name, f.what, first.where, f.got, f.want))
+					}
+				}
+			} else {
+				byName[wf.Name] = seen{where, wf, with}
+			}
+		}
+		if queue && !bytes.Contains(page.src, []byte(r.queueIgnore)) {
+			problems = append(problems, fmt.Sprintf("%s: shows concurrency's queue: without the actionlint ignore line a reader needs for it: %s", page.name, r.queueIgnore))
+		}
+	}
+	return problems
+}
+
+func (r exampleRules) unknownInputs(where string, s exampleStep) []string {
+	var problems []string
+	if !s.isAction() {
+		return nil
+	}
+	for k := range s.With {
+		if !r.inputs[k] {
+			problems = append(problems, fmt.Sprintf("%s: action.yml has no input %s", where, k))
+		}
+	}
+	return problems
+}
+
+// neededPerms is what the README's Setup says the action's step needs,
+// given the workflow's triggers and the step's inputs.
+func neededPerms(on any, with map[string]any) map[string]string {
+	events := map[string]bool{}
+	switch on := on.(type) {
+	case string:
+		events[on] = true
+	case []any:
+		for _, e := range on {
+			events[fmt.Sprint(e)] = true
+		}
+	case map[string]any:
+		for e := range maps.Keys(on) {
+			events[e] = true
+		}
+	}
+	off := func(name string) bool { return fmt.Sprint(with[name]) == "false" }
+	need := map[string]string{}
+	if !off("wait") && !off("comment") {
+		need["pull-requests"] = "write" // the backlink
+	}
+	if !off("comment") && (events["issues"] || events["issue_comment"] || with["issue-number"] != nil) {
+		need["issues"] = "write"
+	}
+	if events["pull_request"] {
+		need["contents"], need["statuses"] = "read", "write"
+	}
+	return need
+}
+
+func missingPerms(where string, granted any, need map[string]string) []string {
+	g, _ := granted.(map[string]any)
+	var problems []string
+	for _, scope := range slices.Sorted(maps.Keys(need)) {
+		level := fmt.Sprint(g[scope])
+		if level != need[scope] && level != "write" {
+			problems = append(problems, fmt.Sprintf("%s: permissions: lack %s: %s", where, scope, need[scope]))
+		}
+	}
+	return problems
 }

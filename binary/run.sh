@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# Runs the action without Docker: downloads the agent-job-action binary that
-# this copy of the action was released with, for the runner's OS and
-# architecture, checks its SHA-256 against SHA256SUMS beside this script, and
-# runs it in place of this script. The binary gets this script's environment
-# (the INPUT_* variables, GITHUB_OUTPUT, ...) and arguments unchanged.
+# Runs the action without Docker. On a release, it downloads the
+# agent-job-action binary that this copy of the action was released with,
+# for the runner's OS and architecture, checks its SHA-256 against SHA256SUMS
+# beside this script, and runs it in place of this script. At a commit or a
+# branch (no release), it builds the binary from this copy of the action's
+# own source with the runner's Go, and runs that. Either way the binary gets
+# this script's environment (the INPUT_* variables, GITHUB_OUTPUT, ...) and
+# arguments unchanged.
 #
 # binary/action.yml runs it. The release workflow writes AGENT_JOB_ACTION_TAG
 # into that file and SHA256SUMS beside this one, on the commit the release
-# tags point at; on a branch neither names a release, and this script refuses
-# to run rather than fetch something it cannot check.
+# tags point at; on a branch neither names a release, so there is nothing to
+# download and nothing to check a download against: the binary is built
+# from the source beside this script, as the release builds it
+# (.github/workflows/release.yml).
 #
 # Environment:
 #   RUNNER_OS, RUNNER_ARCH          which binary (set by the runner)
-#   AGENT_JOB_ACTION_TAG            the release, such as v1.2.3
+#   AGENT_JOB_ACTION_TAG            the release, such as v1.2.3; empty: build
 #   AGENT_JOB_ACTION_DOWNLOAD_URL   where releases are, as <url>/<tag>/<asset>;
 #                                   default GitHub's release downloads of
 #                                   this repository
@@ -26,6 +31,75 @@ fail() {
 	echo "::error title=agent-job-action binary::$*" >&2
 	exit 1
 }
+
+# The script's own folder, with Windows backslashes made forward slashes,
+# which both Git Bash's tools and Windows programs accept.
+here=${BASH_SOURCE[0]//\\//}
+case $here in
+*/*) here=${here%/*} ;;
+*) here=. ;;
+esac
+tmp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
+tmp=${tmp//\\//}
+
+# run execs the binary: it takes this process's place, so the runner's
+# cancel signal reaches it, and its exit status is the step's.
+run() {
+	if [[ $1 == *.exe ]]; then
+		# Git Bash rewrites arguments and environment values that look like
+		# POSIX paths (/docs becomes C:/Program Files/Git/docs) when it
+		# starts a Windows program; inputs must reach the binary as written.
+		export MSYS_NO_PATHCONV=1 MSYS2_ARG_CONV_EXCL='*' MSYS2_ENV_CONV_EXCL='*'
+	fi
+	exec "$@"
+}
+
+tag=${AGENT_JOB_ACTION_TAG:-}
+if [[ -z $tag ]]; then
+	# No release: build this copy of the action, whose Go module is the
+	# folder above this one, as the release workflow builds its binaries.
+	# What runs is what the source here says, so there is no checksum to
+	# check and none is claimed.
+	root="$here/.."
+	if [[ ! -f $root/go.mod ]]; then
+		fail "this copy of the action is not a release, and $root holds no go.mod to build it from. Use a release tag (uses: agentjob/agent-job-action/binary@v1). Nothing was run."
+	fi
+	if ! command -v go >/dev/null 2>&1; then
+		fail "this copy of the action is not a release, so it builds from source with Go, and the runner has no go: add actions/setup-go before this step, or use a release tag (uses: agentjob/agent-job-action/binary@v1). Nothing was run."
+	fi
+	if ! goenv=$(cd "$root" && go env GOVERSION GOOS GOARCH GOEXE GOCACHE GOMODCACHE); then
+		fail "go cannot run in $root (its reason is above). Nothing was run."
+	fi
+	# One value a line, GOEXE's empty but on Windows; no CR kept.
+	goenv=${goenv//$'\r'/}
+	{
+		read -r goversion
+		read -r goos
+		read -r goarch
+		read -r goexe
+		read -r gocache
+		read -r gomodcache
+	} <<<"$goenv"
+	# go keeps its caches under HOME; a runner without HOME (a self-hosted
+	# runner as a service, a container) gets them in RUNNER_TEMP, which the
+	# runner empties after the job.
+	if [[ -z $gocache || $gocache == off ]]; then
+		export GOCACHE="${tmp%/}/agent-job-action-go-build"
+	fi
+	if [[ -z $gomodcache ]]; then
+		export GOMODCACHE="${tmp%/}/agent-job-action-go-mod" GOFLAGS="${GOFLAGS:-} -modcacherw"
+	fi
+	dir=$(mktemp -d "${tmp%/}/agent-job-action.XXXXXX")
+	bin="$dir/agent-job-action$goexe"
+	echo "agent-job-action: no release pinned here, so building $goos/$goarch from the action's source with $goversion (a minute or two with a cold build cache)" >&2
+	start=$(date +%s)
+	if ! (cd "$root" && CGO_ENABLED=0 go build -trimpath -tags nodemo -ldflags "-s -w" -o "$bin" .); then
+		rm -rf "$dir"
+		fail "could not build the action from its source with $goversion (go's reason is above). Use a release tag (uses: agentjob/agent-job-action/binary@v1). Nothing was run."
+	fi
+	echo "agent-job-action built from source in $(($(date +%s) - start))s; no checksum applies, as no release was downloaded" >&2
+	run "$bin" "$@"
+fi
 
 case ${RUNNER_OS:-} in
 Linux) os=linux ;;
@@ -44,22 +118,11 @@ if [[ $os == windows ]]; then
 fi
 asset="agent-job-action_${os}_${arch}${ext}"
 
-tag=${AGENT_JOB_ACTION_TAG:-}
-if [[ -z $tag ]]; then
-	fail "this copy of the action is not a release, so it pins no binary: use a release tag (uses: agentjob/agent-job-action/binary@v1), or the container action (uses: agentjob/agent-job-action@main) to run a branch. Nothing was run."
-fi
 tag_re='^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$'
 if ! [[ $tag =~ $tag_re ]]; then
 	fail "AGENT_JOB_ACTION_TAG '$tag' is not a release tag such as v1.2.3. Nothing was run."
 fi
 
-# The script's own folder, with Windows backslashes made forward slashes,
-# which both Git Bash's tools and Windows programs accept.
-here=${BASH_SOURCE[0]//\\//}
-case $here in
-*/*) here=${here%/*} ;;
-*) here=. ;;
-esac
 sums="$here/SHA256SUMS"
 if [[ ! -f $sums ]]; then
 	fail "no SHA256SUMS beside $here/run.sh: this copy of the action pins no checksums. Use a release tag. Nothing was run."
@@ -100,8 +163,6 @@ if [[ $base == *@* ]]; then
 fi
 url="$base/$tag/$asset"
 
-tmp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
-tmp=${tmp//\\//}
 dir=$(mktemp -d "${tmp%/}/agent-job-action.XXXXXX")
 bin="$dir/$asset"
 # --proto-redir: GitHub answers with a redirect to its file storage; never
@@ -132,12 +193,4 @@ fi
 chmod +x "$bin"
 
 echo "agent-job-action $tag $os/$arch, SHA-256 $want verified" >&2
-if [[ $os == windows ]]; then
-	# Git Bash rewrites arguments and environment values that look like
-	# POSIX paths (/docs becomes C:/Program Files/Git/docs) when it starts a
-	# Windows program; inputs must reach the binary as written.
-	export MSYS_NO_PATHCONV=1 MSYS2_ARG_CONV_EXCL='*' MSYS2_ENV_CONV_EXCL='*'
-fi
-# exec: the binary takes this process's place, so the runner's cancel signal
-# reaches it, and its exit status is the step's.
-exec "$bin" "$@"
+run "$bin" "$@"

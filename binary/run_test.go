@@ -161,10 +161,6 @@ type result struct {
 // what the system needs and env.
 func runScript(t *testing.T, sums *string, env map[string]string, args ...string) result {
 	t.Helper()
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Fatalf("run.sh needs bash: %v", err)
-	}
 	script, err := os.ReadFile("run.sh")
 	if err != nil {
 		t.Fatal(err)
@@ -177,6 +173,16 @@ func runScript(t *testing.T, sums *string, env map[string]string, args ...string
 		if err := os.WriteFile(filepath.Join(actionDir, "SHA256SUMS"), []byte(*sums), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	return runScriptIn(t, actionDir, env, args...)
+}
+
+// runScriptIn runs actionDir's run.sh as runScript does.
+func runScriptIn(t *testing.T, actionDir string, env map[string]string, args ...string) result {
+	t.Helper()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatalf("run.sh needs bash: %v", err)
 	}
 	runnerTemp := t.TempDir()
 	recordPath := filepath.Join(t.TempDir(), "record.json")

@@ -92,6 +92,7 @@ func (r *run) backlink(ctx context.Context, gh *ghclient.Client, p plan.Plan, jo
 		if rx, err := docs.AddReaction(ctx, pr.Owner, pr.Repo, int64(pr.Number), request.Event, "eyes"); err == nil {
 			b.Self = rx.By
 		}
+		text.Elsewhere, text.Login = true, b.Self
 	case th != nil:
 		b.Self = th.Self()
 		if p.Answer.Owner == pr.Owner && p.Answer.Repo == pr.Repo && p.Answer.Number == pr.Number {

@@ -34,6 +34,13 @@ type BacklinkText struct {
 	// TriggerPhrase is the phrase that starts a request, "" when none is
 	// set.
 	TriggerPhrase string
+	// Elsewhere is true when the pull request is in another repository than
+	// the run's: there a request continues the job only in a workflow whose
+	// token is the login that wrote the backlink, as a run trusts only the
+	// markers its own login wrote.
+	Elsewhere bool
+	// Login is the login that writes the backlink, "" when unknown.
+	Login string
 }
 
 // RenderBacklink returns the backlink's Markdown.
@@ -49,10 +56,19 @@ func RenderBacklink(t BacklinkText) string {
 	}
 	fmt.Fprintf(&b, "🤖 Agent job %s works on this pull request, answering %s.\n\n", JobRef(t.JobID), what)
 	if t.TriggerPhrase != "" {
-		fmt.Fprintf(&b, "**To ask for changes**, write %s and what to change: in a comment here, on a line of the diff, or in a review. The same job takes it up.\n", escape.Code(t.TriggerPhrase))
+		fmt.Fprintf(&b, "**To ask for changes**, write %s and what to change: in a comment here, on a line of the diff, or in a review. ", escape.Code(t.TriggerPhrase))
 	} else {
-		b.WriteString("**To ask for changes**, say what to change: in a comment here, on a line of the diff, or in a review. The same job takes it up.\n")
+		b.WriteString("**To ask for changes**, say what to change: in a comment here, on a line of the diff, or in a review. ")
 	}
+	if !t.Elsewhere {
+		b.WriteString("The same job takes it up.\n")
+		return b.String()
+	}
+	who := "the login that wrote this comment"
+	if t.Login != "" {
+		who = escape.Code(t.Login) + ", the login that wrote this comment"
+	}
+	fmt.Fprintf(&b, "The same job takes it up only in a workflow of this repository whose `github-token` is a token of %s; a workflow with another token starts a new job.\n", who)
 	return b.String()
 }
 

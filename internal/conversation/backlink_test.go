@@ -26,6 +26,10 @@ func TestRenderBacklinkGolden(t *testing.T) {
 		{"backlink-pull-request.md", BacklinkText{JobID: "job_0001", Source: FromPullRequest, SourceURL: "https://github.com/acme/docs/pull/3", TriggerPhrase: "@docs-agent"}},
 		{"backlink-workflow-run.md", BacklinkText{JobID: "job_0001", Source: FromWorkflowRun,
 			SourceURL: "https://github.com/acme/docs/actions/runs/42", TriggerPhrase: "/docs"}},
+		{"backlink-elsewhere.md", BacklinkText{JobID: "job_0001", Source: FromPullRequest,
+			SourceURL: "https://github.com/acme/app/pull/3", TriggerPhrase: "/docs", Elsewhere: true, Login: "docs-bot"}},
+		{"backlink-elsewhere-unknown-login.md", BacklinkText{JobID: "job_0001", Source: FromPullRequest,
+			SourceURL: "https://github.com/acme/app/pull/3", TriggerPhrase: "/docs", Elsewhere: true}},
 		{"backlink-unsafe.md", BacklinkText{JobID: "job_0001", Source: FromComment,
 			SourceURL: "javascript:alert(1)//https://github.com/", TriggerPhrase: "`/docs`<b>"}},
 	}
