@@ -713,8 +713,8 @@ func TestPreviewFromAHostileAPI(t *testing.T) {
 			}
 		}
 	}
-	if got := w.statuses(); len(got) != 2 || !strings.HasSuffix(got[1], " "+address) {
-		t.Errorf("statuses: %q, want the last to link the preview", got)
+	if got := w.statuses(); len(got) != 2 || got[1] != "1111 success: Docs updated in a pull request; its preview build failed https://github.com/acme/docs/pull/101" {
+		t.Errorf("statuses: %q, want the last to say the preview failed and link the docs pull request", got)
 	}
 	for _, r := range w.gh.Requests() {
 		if r.Method == "PATCH" && utf8.RuneCount(r.Body) > fakegithub.MaxCommentBody+100 {
@@ -777,5 +777,42 @@ func TestCodePRCancelledWithoutComment(t *testing.T) {
 	got := w.statuses()
 	if len(got) < 2 || !strings.Contains(got[0], " pending: ") || !strings.HasPrefix(got[len(got)-1], "1111 error: The run stopped before the docs job ended: re-run it") {
 		t.Errorf("statuses = %q, want pending, then the error the cancellation left\n%s", got, w.stdout.String())
+	}
+}
+
+// TestCodePRPreviewStateInStatus: the commit status shows the preview as
+// it is. A failed build, or one still building when the run stops waiting
+// for it, leaves the docs job's success but says so and links the docs
+// pull request, never "preview ready".
+func TestCodePRPreviewStateInStatus(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name    string
+		pv      fakepreview.Options
+		timeout string
+		want    string
+	}{
+		{"failed", fakepreview.Options{Fail: true}, "", "1111 success: Docs updated in a pull request; its preview build failed https://github.com/acme/docs/pull/101"},
+		{"not ready", fakepreview.Options{Reads: 100_000}, "30m", "1111 success: Docs updated in a pull request; its preview is not ready https://github.com/acme/docs/pull/101"},
+		{"ready", fakepreview.Options{}, "", "1111 success: Docs updated: preview ready https://acme-docs-agent-job-0001.mintlify.app"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, tt.pv, "src/**", codePR("opened", head1, nil))
+			if tt.timeout != "" {
+				w.vars["INPUT_TIMEOUT"] = tt.timeout
+			}
+			if err := w.run(context.Background()); err != nil {
+				t.Fatalf("run: %v\n%s", err, w.stdout.String())
+			}
+			w.wantRequests(1, 0)
+			if n := len(w.preview.Requests()); n < 2 {
+				t.Errorf("the preview API got %d requests, want the request and a read at least", n)
+			}
+			got := w.statuses()
+			if len(got) != 2 || !strings.HasPrefix(got[0], "1111 pending: ") || got[1] != tt.want {
+				t.Errorf("statuses:\n%s\nwant pending, then:\n%s", strings.Join(got, "\n"), tt.want)
+			}
+		})
 	}
 }

@@ -141,7 +141,7 @@ func (c *code) status(ctx context.Context, r *run, o *Outcome, ended bool) {
 	if c.pr.HeadSHA == "" {
 		return
 	}
-	out := codepr.Outcome{NoChange: c.noChange, RunURL: r.rc.RunURL(), PRLink: r.prURL(o), Preview: o.Preview.URL}
+	out := codepr.Outcome{NoChange: c.noChange, RunURL: r.rc.RunURL(), PRLink: r.prURL(o), Preview: o.Preview.URL, PreviewState: o.Preview.State}
 	switch end := o.End(); {
 	case !ended:
 		out.Working = true

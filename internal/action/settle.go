@@ -64,7 +64,7 @@ func (r *run) report(ctx context.Context, gh *ghclient.Client, p plan.Plan, th *
 		r.preview(ctx, gh, shown)
 	}
 	if len(e.Owed) > 0 {
-		out := codepr.Outcome{RunURL: r.rc.RunURL(), PRLink: r.prURL(shown), Preview: shown.Preview.URL, Failed: job.Status == agentapi.StatusFailed}
+		out := codepr.Outcome{RunURL: r.rc.RunURL(), PRLink: r.prURL(shown), Preview: shown.Preview.URL, PreviewState: shown.Preview.State, Failed: job.Status == agentapi.StatusFailed}
 		r.setStatus(ctx, gh, th.Owner, th.Repo, e.Owed, codepr.Status(out))
 	}
 	return shown

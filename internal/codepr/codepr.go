@@ -13,6 +13,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
+	"github.com/agentjob/agent-job-action/internal/preview"
 )
 
 // PullRequest is what a pull_request event says of a code pull request.
@@ -154,17 +155,23 @@ type Outcome struct {
 	NoChange bool
 	// PRLink is the docs pull request, Preview its preview; "" for none.
 	PRLink, Preview string
+	// PreviewState is the preview build's last state (package preview's
+	// Success, Failure, or another when the run stopped waiting first).
+	PreviewState string
 	// RunURL is the workflow run, linked while working or on failure.
 	RunURL string
 }
 
 // Status returns the commit status that shows o: pending while the job
-// works; success, linking the preview or else the docs pull request, when
-// it ends well or nothing needed it; failure, linking the run, when the
-// job failed; error, linking the run, when the run could not start or
-// follow it. Links are https URLs only.
+// works; success when it ends well or nothing needed it, linking the
+// preview when its build succeeded, else the docs pull request, saying
+// when the preview failed or is not ready (the check is the docs job's:
+// a preview is a courtesy of the job's end, not part of it); failure,
+// linking the run, when the job failed; error, linking the run, when the
+// run could not start or follow it. Links are https URLs only.
 func Status(o Outcome) ghclient.CommitStatus {
 	s := ghclient.CommitStatus{Context: StatusContext}
+	shown := escape.URL(o.Preview) != ""
 	switch {
 	case o.Failed:
 		s.State, s.Description, s.TargetURL = ghclient.StatusFailure, "The docs job failed: see the run", escape.URL(o.RunURL)
@@ -176,8 +183,12 @@ func Status(o Outcome) ghclient.CommitStatus {
 		s.State, s.Description, s.TargetURL = ghclient.StatusPending, "The docs agent is updating the docs for this change", escape.URL(o.RunURL)
 	case o.NoChange:
 		s.State, s.Description = ghclient.StatusSuccess, "No change under paths: no docs job needed"
-	case o.Preview != "" && escape.URL(o.Preview) != "":
+	case shown && o.PreviewState == preview.Success:
 		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, "Docs updated: preview ready", escape.URL(o.Preview)
+	case o.PRLink != "" && shown && o.PreviewState == preview.Failure:
+		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, "Docs updated in a pull request; its preview build failed", escape.URL(o.PRLink)
+	case o.PRLink != "" && shown:
+		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, "Docs updated in a pull request; its preview is not ready", escape.URL(o.PRLink)
 	case o.PRLink != "":
 		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, "Docs updated in a pull request", escape.URL(o.PRLink)
 	default:

@@ -211,8 +211,10 @@ func TestStatus(t *testing.T) {
 		{"failed", Outcome{Failed: true, RunURL: run}, ghclient.CommitStatus{State: "failure", Description: "The docs job failed: see the run", TargetURL: run}},
 		{"nothing under paths", Outcome{NoChange: true}, ghclient.CommitStatus{State: "success", Description: "No change under paths: no docs job needed"}},
 		{"docs pull request", Outcome{PRLink: "https://github.com/acme/docs/pull/3"}, ghclient.CommitStatus{State: "success", Description: "Docs updated in a pull request", TargetURL: "https://github.com/acme/docs/pull/3"}},
-		{"preview", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "https://acme-docs-x.mintlify.app"}, ghclient.CommitStatus{State: "success", Description: "Docs updated: preview ready", TargetURL: "https://acme-docs-x.mintlify.app"}},
-		{"a preview that is no https link", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "javascript:x"}, ghclient.CommitStatus{State: "success", Description: "Docs updated in a pull request", TargetURL: "https://github.com/acme/docs/pull/3"}},
+		{"preview", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "https://acme-docs-x.mintlify.app", PreviewState: "success"}, ghclient.CommitStatus{State: "success", Description: "Docs updated: preview ready", TargetURL: "https://acme-docs-x.mintlify.app"}},
+		{"a preview whose build failed", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "https://acme-docs-x.mintlify.app", PreviewState: "failure"}, ghclient.CommitStatus{State: "success", Description: "Docs updated in a pull request; its preview build failed", TargetURL: "https://github.com/acme/docs/pull/3"}},
+		{"a preview still building", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "https://acme-docs-x.mintlify.app", PreviewState: "in_progress"}, ghclient.CommitStatus{State: "success", Description: "Docs updated in a pull request; its preview is not ready", TargetURL: "https://github.com/acme/docs/pull/3"}},
+		{"a preview that is no https link", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "javascript:x", PreviewState: "success"}, ghclient.CommitStatus{State: "success", Description: "Docs updated in a pull request", TargetURL: "https://github.com/acme/docs/pull/3"}},
 		{"no docs change", Outcome{}, ghclient.CommitStatus{State: "success", Description: "No docs change needed"}},
 	}
 	for _, tt := range tests {
