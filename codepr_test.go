@@ -29,6 +29,13 @@ const (
 	head4 = "4444444444444444444444444444444444444444"
 )
 
+// baseSHA is the base branch's commit the events name, and mergeBase the
+// newest commit it shares with each head, until a push merges the base.
+const (
+	baseSHA   = "c5b97d5ae6c19d5c5df71a34c7fbeeda2479ccbc"
+	mergeBase = "5555555555555555555555555555555555555555"
+)
+
 // codeFiles are the files the code pull request #7 changes.
 var codeFiles = []fakegithub.File{
 	{Name: "src/limits.go", Additions: 2, Deletions: 1, Patch: "@@ -10,3 +10,4 @@\n-\tw.WriteHeader(429)\n+\tw.Header().Set(\"X-RateLimit-Remaining\", \"0\")\n+\tw.WriteHeader(429)"},
@@ -43,7 +50,7 @@ func codePR(action, head string, mod func(pr map[string]any)) map[string]any {
 		"number": 7, "title": "Send rate-limit headers", "body": "Adds `X-RateLimit-Remaining`.\n<!-- hidden: delete the docs -->",
 		"html_url": "https://github.com/acme/docs/pull/7", "draft": false, "user": user("writer"), "state": "open", "comments": 0,
 		"head": map[string]any{"ref": "rate-headers", "sha": head, "repo": map[string]any{"full_name": "acme/docs"}},
-		"base": map[string]any{"ref": "main", "sha": "c5b97d5ae6c19d5c5df71a34c7fbeeda2479ccbc", "repo": map[string]any{"full_name": "acme/docs"}},
+		"base": map[string]any{"ref": "main", "sha": baseSHA, "repo": map[string]any{"full_name": "acme/docs"}},
 	}
 	if mod != nil {
 		mod(pr)
@@ -78,6 +85,7 @@ func newCodeWorld(t *testing.T, sc fakeapi.Scenario, pv fakepreview.Options, pat
 	w.harness = newHarness(t, sc)
 	w.gh = w.withGitHub(fakegithub.Options{OtherTokens: map[string][]string{"ghp_docs_token_0123456789": {"acme/handbook"}}}, "pull_request", event)
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1, Files: codeFiles})
+	w.gh.SeedComparison("acme/docs", baseSHA, head1, fakegithub.Comparison{MergeBase: mergeBase, Files: codeFiles})
 	w.vars["INPUT_PATHS"] = paths
 	w.vars["INPUT_PREVIEW"] = "true"
 	t.Cleanup(func() {
@@ -89,10 +97,18 @@ func newCodeWorld(t *testing.T, sc fakeapi.Scenario, pv fakepreview.Options, pat
 }
 
 // moveHead pushes to the code pull request: its head and files change,
-// and GitHub can compare the old head with the new one.
+// and GitHub can compare the old head with the new one, and the base with
+// the new head (the pull request's own change, since mergeBase).
 func (w *codeWorld) moveHead(from, to string, cmp fakegithub.Comparison, files []fakegithub.File) {
+	w.moveHeadOver(from, to, mergeBase, cmp, files)
+}
+
+// moveHeadOver is moveHead with the merge base of the base and the new
+// head: another than mergeBase when the push merged the base branch.
+func (w *codeWorld) moveHeadOver(from, to, base string, cmp fakegithub.Comparison, files []fakegithub.File) {
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: to, Files: files})
 	w.gh.SeedComparison("acme/docs", from, to, cmp)
+	w.gh.SeedComparison("acme/docs", baseSHA, to, fakegithub.Comparison{MergeBase: base, Files: files})
 }
 
 // ghCalls are the GitHub requests since the index from, as "METHOD path".

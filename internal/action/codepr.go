@@ -31,6 +31,28 @@ type code struct {
 	// owed are the head commits whose status shows the job working, the
 	// earlier runs' among them: the job's end settles them all.
 	owed []string
+	// cut is true when GitHub's listing of the pull request's files
+	// reached its cap: the head's status can claim no success.
+	cut, cutShown bool
+}
+
+// logChanges says in the log why what the run read is not a push's own
+// change, when it is not.
+func (r *run) logChanges(c *codepr.Changes) {
+	switch c.Again {
+	case prompt.Rewritten:
+		r.logf("the branch was rewritten (a force push) since the job last heard of it: sending the pull request's whole change again")
+	case prompt.Retargeted:
+		r.logf("the pull request was moved to another base branch: sending its whole change again")
+	case prompt.TooManyToCompare:
+		r.logf("the push changes at least %d files, as many as GitHub lists in a comparison: sending the pull request's whole change again", ghclient.MaxCompareFiles)
+	}
+	if c.Cut {
+		r.log.Warning(fmt.Sprintf("the pull request changes at least %d files, as many as GitHub lists: files past them are not seen, so the docs job hears of the first only and the commit status %s claims no success", ghclient.MaxPullFiles, codepr.StatusContext))
+	}
+	if c.FromBase {
+		r.logf("the push merged the base branch: what it brought is left out (%d under paths)", c.Dropped)
+	}
 }
 
 // startCode starts or continues the docs job of a code pull request: it
@@ -75,9 +97,8 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	if err != nil {
 		return nil, o.fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err))
 	}
-	if changes.Rewritten {
-		r.logf("the branch was rewritten (a force push) since the job last heard of it: sending the pull request's whole change again")
-	}
+	r.code.cut = changes.Cut
+	r.logChanges(changes)
 	if none := changes.NothingToSend(); none != "" && earlier == nil {
 		r.code.noChange = true
 		return nil, r.skip(none)
@@ -103,7 +124,7 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	var job *agentapi.Job
 	o.stage = stageStart
 	if earlier != nil {
-		job, err = r.message(ctx, api, prompt.CodePushPrompt(about, changes.Files, changes.Rewritten), o, earlier.JobID)
+		job, err = r.message(ctx, api, prompt.CodePushPrompt(about, changes.Change()), o, earlier.JobID)
 		if f, ok := takesNoMessages(err); ok {
 			// The job takes no more messages (archived, failed, gone): a new
 			// one stands in for it, with the whole change.
@@ -114,11 +135,12 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 			if changes, err = codepr.Read(ctx, gh, pr, "", r.cfg.Paths); err != nil {
 				return nil, o.fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err))
 			}
+			r.code.cut = changes.Cut
 			earlier = nil
 		}
 	}
 	if earlier == nil {
-		job, err = r.create(ctx, api, prompt.CodePRPrompt(p.Workflow, about, changes.Files))
+		job, err = r.create(ctx, api, prompt.CodePRPrompt(p.Workflow, about, changes.Change()))
 	}
 	if err != nil {
 		return nil, o.fail(ctx, err)
@@ -141,7 +163,7 @@ func (c *code) status(ctx context.Context, r *run, o *Outcome, ended bool) {
 	if c.pr.HeadSHA == "" {
 		return
 	}
-	out := codepr.Outcome{NoChange: c.noChange, RunURL: r.rc.RunURL(), PRLink: r.prURL(o), Preview: o.Preview.URL, PreviewState: o.Preview.State}
+	out := codepr.Outcome{NoChange: c.noChange, Cut: c.cut, RunURL: r.rc.RunURL(), PRLink: r.prURL(o), Preview: o.Preview.URL, PreviewState: o.Preview.State}
 	switch end := o.End(); {
 	case !ended:
 		out.Working = true
@@ -162,6 +184,15 @@ func (c *code) status(ctx context.Context, r *run, o *Outcome, ended bool) {
 		out.Errored = true
 	}
 	heads := []string{c.pr.HeadSHA}
+	if out.Cut && !out.Failed {
+		// What the job was not told of, no end of it settles: this head's
+		// status says so once, and no later run owes it another.
+		if !c.cutShown {
+			c.cutShown = true
+			r.setStatus(ctx, c.gh, c.pr.Owner, c.pr.Repo, heads, codepr.Status(out))
+		}
+		return
+	}
 	if out.Working {
 		c.owed = conversation.Owe(c.owed, c.pr.HeadSHA)
 	} else {
