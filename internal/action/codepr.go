@@ -93,6 +93,9 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 			r.settleEarlier(ctx, api, gh, p, earlier)
 		}
 	}
+	if pr.Action == "closed" {
+		return nil, r.closeCode(ctx, api, gh, o, earlier)
+	}
 	changes, err := codepr.Read(ctx, gh, pr, since, r.cfg.Paths)
 	if err != nil {
 		return nil, o.fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err))
@@ -152,6 +155,51 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	r.show(ctx, o, conversation.Working)
 	r.code.status(ctx, r, o, false)
 	return job, nil
+}
+
+// closeCode stops following the docs job of a closed pull request: the
+// Agent API cannot cancel a job, so the run sends it nothing and reads it
+// once, tells its pull request that the code landed (merged) or will not
+// (closed unmerged; a person closes or keeps the docs pull request), and
+// ends the record: the comment says the job is stopped. A job still
+// working stays unsettled, so that a settle run reports its end on the
+// heads it owes.
+func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, o *Outcome, earlier *conversation.Earlier) *Outcome {
+	pr := r.code.pr
+	if earlier == nil {
+		return r.skip(fmt.Sprintf("pull request #%d was closed and has no docs job: nothing to stop", pr.Number))
+	}
+	o.closed = true
+	if err := r.out.JobID(earlier.JobID); err != nil {
+		return o.fail(ctx, err)
+	}
+	job, err := api.Get(ctx, earlier.JobID)
+	if err != nil {
+		return o.fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
+	}
+	o.Job = job
+	how := "closed without being merged"
+	if pr.Merged {
+		how = "merged"
+	}
+	r.logf("pull request #%d was %s: job %s gets nothing more", pr.Number, how, escape.Log(job.ID))
+	link, ok := r.pullRequest(o)
+	if !ok {
+		return o
+	}
+	docs := r.docsGitHub(gh, link, job.Source.Repository)
+	if docs == nil {
+		r.log.Notice(fmt.Sprintf("pull request %s/%s#%d was not told: it is in another repository, which %s cannot write to (set %s to a token that can)",
+			escape.Log(link.Owner), escape.Log(link.Repo), link.Number, r.rc.Terms().Name("github-token"), r.rc.Terms().Name("docs-token")))
+		return o
+	}
+	c, err := docs.CreateComment(ctx, link.Owner, link.Repo, link.Number, conversation.ClosedText(pr.Number, r.trig.URL, pr.Merged))
+	if err != nil {
+		r.log.Warning(fmt.Sprintf("could not tell pull request %s/%s#%d: %s", escape.Log(link.Owner), escape.Log(link.Repo), link.Number, escape.Log(err.Error())))
+		return o
+	}
+	r.logf("told the docs pull request: %s", escape.Log(c.URL))
+	return o
 }
 
 // status sets the commit status of o on the pull request's head commit:
