@@ -104,3 +104,31 @@ func TestCodePRClosed(t *testing.T) {
 		}
 	})
 }
+
+// TestCodePRDoesNotAdoptADocsRequest: only the code workflow's record is
+// the pull request's docs job. A /docs request answered in the pull
+// request before (in a draft, say) has its own job and comment; the code
+// workflow's first run creates the pull request's job, with its own
+// instruction and the change, rather than sending a follow-up to that one.
+func TestCodePRDoesNotAdoptADocsRequest(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("ready_for_review", head1, nil))
+	w.api.AddJob("job_docs", "completed")
+	w.gh.SeedComment(7, "github-actions[bot]", true, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_docs -->\n✅ **Done.** Job `job_docs` completed.\n")
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("ready: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 0)
+	for _, r := range w.api.Requests() {
+		if strings.Contains(r.Path, "job_docs") {
+			t.Errorf("the Agent API got %s %s", r.Method, r.Path)
+		}
+	}
+	if p := w.api.Requests()[0].Prompt(); !strings.HasPrefix(p, "Update the documentation for this change.") {
+		t.Errorf("prompt:\n%s", p)
+	}
+	c := w.gh.Comments(7)
+	if len(c) != 2 || !strings.Contains(c[0].Body, "job=job_docs") || !strings.Contains(c[1].Body, "job=job_0001") || !strings.Contains(c[1].Body, "head="+head1) {
+		t.Errorf("comments on #7: %+v, want the /docs comment as it was and the code workflow's own", c)
+	}
+}
