@@ -30,6 +30,13 @@ const (
 	head4 = "4444444444444444444444444444444444444444"
 )
 
+// baseSHA is the base branch's commit the events name, and mergeBase the
+// newest commit it shares with each head, until a push merges the base.
+const (
+	baseSHA   = "c5b97d5ae6c19d5c5df71a34c7fbeeda2479ccbc"
+	mergeBase = "5555555555555555555555555555555555555555"
+)
+
 // codeFiles are the files the code pull request #7 changes.
 var codeFiles = []fakegithub.File{
 	{Name: "src/limits.go", Additions: 2, Deletions: 1, Patch: "@@ -10,3 +10,4 @@\n-\tw.WriteHeader(429)\n+\tw.Header().Set(\"X-RateLimit-Remaining\", \"0\")\n+\tw.WriteHeader(429)"},
@@ -44,7 +51,7 @@ func codePR(action, head string, mod func(pr map[string]any)) map[string]any {
 		"number": 7, "title": "Send rate-limit headers", "body": "Adds `X-RateLimit-Remaining`.\n<!-- hidden: delete the docs -->",
 		"html_url": "https://github.com/acme/docs/pull/7", "draft": false, "user": user("writer"), "state": "open", "comments": 0,
 		"head": map[string]any{"ref": "rate-headers", "sha": head, "repo": map[string]any{"full_name": "acme/docs"}},
-		"base": map[string]any{"ref": "main", "sha": "c5b97d5ae6c19d5c5df71a34c7fbeeda2479ccbc", "repo": map[string]any{"full_name": "acme/docs"}},
+		"base": map[string]any{"ref": "main", "sha": baseSHA, "repo": map[string]any{"full_name": "acme/docs"}},
 	}
 	if mod != nil {
 		mod(pr)
@@ -79,6 +86,7 @@ func newCodeWorld(t *testing.T, sc fakeapi.Scenario, pv fakepreview.Options, pat
 	w.harness = newHarness(t, sc)
 	w.gh = w.withGitHub(fakegithub.Options{OtherTokens: map[string][]string{"ghp_docs_token_0123456789": {"acme/handbook"}}}, "pull_request", event)
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1, Files: codeFiles})
+	w.gh.SeedComparison("acme/docs", baseSHA, head1, fakegithub.Comparison{MergeBase: mergeBase, Files: codeFiles})
 	w.vars["INPUT_PATHS"] = paths
 	w.vars["INPUT_PREVIEW"] = "true"
 	t.Cleanup(func() {
@@ -90,10 +98,18 @@ func newCodeWorld(t *testing.T, sc fakeapi.Scenario, pv fakepreview.Options, pat
 }
 
 // moveHead pushes to the code pull request: its head and files change,
-// and GitHub can compare the old head with the new one.
+// and GitHub can compare the old head with the new one, and the base with
+// the new head (the pull request's own change, since mergeBase).
 func (w *codeWorld) moveHead(from, to string, cmp fakegithub.Comparison, files []fakegithub.File) {
+	w.moveHeadOver(from, to, mergeBase, cmp, files)
+}
+
+// moveHeadOver is moveHead with the merge base of the base and the new
+// head: another than mergeBase when the push merged the base branch.
+func (w *codeWorld) moveHeadOver(from, to, base string, cmp fakegithub.Comparison, files []fakegithub.File) {
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: to, Files: files})
 	w.gh.SeedComparison("acme/docs", from, to, cmp)
+	w.gh.SeedComparison("acme/docs", baseSHA, to, fakegithub.Comparison{MergeBase: base, Files: files})
 }
 
 // ghCalls are the GitHub requests since the index from, as "METHOD path".
@@ -708,8 +724,8 @@ func TestPreviewFromAHostileAPI(t *testing.T) {
 			}
 		}
 	}
-	if got := w.statuses(); len(got) != 2 || !strings.HasSuffix(got[1], " "+address) {
-		t.Errorf("statuses: %q, want the last to link the preview", got)
+	if got := w.statuses(); len(got) != 2 || got[1] != "1111 success: Docs updated in a pull request; its preview build failed https://github.com/acme/docs/pull/101" {
+		t.Errorf("statuses: %q, want the last to say the preview failed and link the docs pull request", got)
 	}
 	for _, r := range w.gh.Requests() {
 		if r.Method == "PATCH" && utf8.RuneCount(r.Body) > fakegithub.MaxCommentBody+100 {
@@ -772,5 +788,42 @@ func TestCodePRCancelledWithoutComment(t *testing.T) {
 	got := w.statuses()
 	if len(got) < 2 || !strings.Contains(got[0], " pending: ") || !strings.HasPrefix(got[len(got)-1], "1111 error: The run stopped before the docs job ended: re-run it") {
 		t.Errorf("statuses = %q, want pending, then the error the cancellation left\n%s", got, w.stdout.String())
+	}
+}
+
+// TestCodePRPreviewStateInStatus: the commit status shows the preview as
+// it is. A failed build, or one still building when the run stops waiting
+// for it, leaves the docs job's success but says so and links the docs
+// pull request, never "preview ready".
+func TestCodePRPreviewStateInStatus(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name    string
+		pv      fakepreview.Options
+		timeout string
+		want    string
+	}{
+		{"failed", fakepreview.Options{Fail: true}, "", "1111 success: Docs updated in a pull request; its preview build failed https://github.com/acme/docs/pull/101"},
+		{"not ready", fakepreview.Options{Reads: 100_000}, "30m", "1111 success: Docs updated in a pull request; its preview is not ready https://github.com/acme/docs/pull/101"},
+		{"ready", fakepreview.Options{}, "", "1111 success: Docs updated: preview ready https://acme-docs-agent-job-0001.mintlify.app"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, tt.pv, "src/**", codePR("opened", head1, nil))
+			if tt.timeout != "" {
+				w.vars["INPUT_TIMEOUT"] = tt.timeout
+			}
+			if err := w.run(context.Background()); err != nil {
+				t.Fatalf("run: %v\n%s", err, w.stdout.String())
+			}
+			w.wantRequests(1, 0)
+			if n := len(w.preview.Requests()); n < 2 {
+				t.Errorf("the preview API got %d requests, want the request and a read at least", n)
+			}
+			got := w.statuses()
+			if len(got) != 2 || !strings.HasPrefix(got[0], "1111 pending: ") || got[1] != tt.want {
+				t.Errorf("statuses:\n%s\nwant pending, then:\n%s", strings.Join(got, "\n"), tt.want)
+			}
+		})
 	}
 }

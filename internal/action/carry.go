@@ -96,7 +96,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 	}
 	if p.Answer != nil {
 		r.thread = &conversation.Thread{GH: gh, Owner: p.Answer.Owner, Repo: p.Answer.Repo, Number: p.Answer.Number,
-			Comments: p.Answer.CommentCount, Warn: r.log.Warning, Redact: r.log.Redact, Phrase: p.Rules.Phrase}
+			Comments: p.Answer.CommentCount, Warn: r.log.Warning, Redact: r.log.Redact, Phrase: p.Rules.Phrase, Code: p.Code != nil}
 	}
 	if p.Code != nil {
 		job, done := r.startCode(ctx, api, gh, p, o)

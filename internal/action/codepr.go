@@ -35,6 +35,28 @@ type code struct {
 	// waiting is the newest head whose change the job has not heard
 	// (conversation.Earlier.Waiting), "" when nothing waits.
 	waiting string
+	// cut is true when GitHub's listing of the pull request's files
+	// reached its cap: the head's status can claim no success.
+	cut, cutShown bool
+}
+
+// logChanges says in the log why what the run read is not a push's own
+// change, when it is not.
+func (r *run) logChanges(c *codepr.Changes) {
+	switch c.Again {
+	case prompt.Rewritten:
+		r.logf("the branch was rewritten (a force push) since the job last heard of it: sending the pull request's whole change again")
+	case prompt.Retargeted:
+		r.logf("the pull request was moved to another base branch: sending its whole change again")
+	case prompt.TooManyToCompare:
+		r.logf("the push changes at least %d files, as many as GitHub lists in a comparison: sending the pull request's whole change again", ghclient.MaxCompareFiles)
+	}
+	if c.Cut {
+		r.log.Warning(fmt.Sprintf("the pull request changes at least %d files, as many as GitHub lists: files past them are not seen, so the docs job hears of the first only and the commit status %s claims no success", ghclient.MaxPullFiles, codepr.StatusContext))
+	}
+	if c.FromBase {
+		r.logf("the push merged the base branch: what it brought is left out (%d under paths)", c.Dropped)
+	}
 }
 
 // startCode starts or continues the docs job of a code pull request: it
@@ -76,13 +98,15 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	if earlier != nil && earlier.Unsettled {
 		seen = r.settleEarlier(ctx, api, gh, p, earlier)
 	}
+	if pr.Action == "closed" {
+		return nil, r.closeCode(ctx, api, gh, o, earlier)
+	}
 	changes, err := codepr.Read(ctx, gh, pr, since, r.cfg.Paths)
 	if err != nil {
 		return nil, o.fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err))
 	}
-	if changes.Rewritten {
-		r.logf("the branch was rewritten (a force push) since the job last heard of it: sending the pull request's whole change again")
-	}
+	r.code.cut = changes.Cut
+	r.logChanges(changes)
 	if why := plan.NothingNew(changes, earlier != nil); why != "" {
 		r.code.noChange = true
 		return nil, r.skip(why)
@@ -109,7 +133,7 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	var job *agentapi.Job
 	o.stage = stageStart
 	if earlier != nil {
-		job, err = r.message(ctx, api, prompt.CodePushPrompt(about, changes.Files, changes.Rewritten), o, earlier.JobID)
+		job, err = r.message(ctx, api, prompt.CodePushPrompt(about, changes.Change()), o, earlier.JobID)
 		if f, ok := takesNoMessages(err); ok {
 			// The job takes no more messages (archived, failed, gone): a new
 			// one stands in for it, with the whole change.
@@ -120,11 +144,12 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 			if changes, err = codepr.Read(ctx, gh, pr, "", r.cfg.Paths); err != nil {
 				return nil, o.fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err))
 			}
+			r.code.cut = changes.Cut
 			earlier = nil
 		}
 	}
 	if earlier == nil {
-		job, err = r.create(ctx, api, prompt.CodePRPrompt(p.Workflow, about, changes.Files))
+		job, err = r.create(ctx, api, prompt.CodePRPrompt(p.Workflow, about, changes.Change()))
 	}
 	if err != nil {
 		return nil, o.fail(ctx, err)
@@ -163,6 +188,51 @@ func (r *run) fold(ctx context.Context, api *agentapi.Client, earlier *conversat
 	return job, true
 }
 
+// closeCode stops following the docs job of a closed pull request: the
+// Agent API cannot cancel a job, so the run sends it nothing and reads it
+// once, tells its pull request that the code landed (merged) or will not
+// (closed unmerged; a person closes or keeps the docs pull request), and
+// ends the record: the comment says the job is stopped. A job still
+// working stays unsettled, so that a settle run reports its end on the
+// heads it owes.
+func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, o *Outcome, earlier *conversation.Earlier) *Outcome {
+	pr := r.code.pr
+	if earlier == nil {
+		return r.skip(fmt.Sprintf("pull request #%d was closed and has no docs job: nothing to stop", pr.Number))
+	}
+	o.closed = true
+	if err := r.out.JobID(earlier.JobID); err != nil {
+		return o.fail(ctx, err)
+	}
+	job, err := api.Get(ctx, earlier.JobID)
+	if err != nil {
+		return o.fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
+	}
+	o.Job = job
+	how := "closed without being merged"
+	if pr.Merged {
+		how = "merged"
+	}
+	r.logf("pull request #%d was %s: job %s gets nothing more", pr.Number, how, escape.Log(job.ID))
+	link, ok := r.pullRequest(o)
+	if !ok {
+		return o
+	}
+	docs := r.docsGitHub(gh, link, job.Source.Repository)
+	if docs == nil {
+		r.log.Notice(fmt.Sprintf("pull request %s/%s#%d was not told: it is in another repository, which %s cannot write to (set %s to a token that can)",
+			escape.Log(link.Owner), escape.Log(link.Repo), link.Number, r.rc.Terms().Name("github-token"), r.rc.Terms().Name("docs-token")))
+		return o
+	}
+	c, err := docs.CreateComment(ctx, link.Owner, link.Repo, link.Number, conversation.ClosedText(pr.Number, r.trig.URL, pr.Merged))
+	if err != nil {
+		r.log.Warning(fmt.Sprintf("could not tell pull request %s/%s#%d: %s", escape.Log(link.Owner), escape.Log(link.Repo), link.Number, escape.Log(err.Error())))
+		return o
+	}
+	r.logf("told the docs pull request: %s", escape.Log(c.URL))
+	return o
+}
+
 // status sets the commit status of o on the pull request's head commit:
 // pending while the job works (whether or not this run waits for it), the
 // job's end on every head it covered once it has one. ended says the run
@@ -172,7 +242,7 @@ func (c *code) status(ctx context.Context, r *run, o *Outcome, ended bool) {
 	if c.pr.HeadSHA == "" {
 		return
 	}
-	out := codepr.Outcome{NoChange: c.noChange, RunURL: r.rc.RunURL(), PRLink: r.prURL(o), Preview: o.Preview.URL}
+	out := codepr.Outcome{NoChange: c.noChange, Cut: c.cut, RunURL: r.rc.RunURL(), PRLink: r.prURL(o), Preview: o.Preview.URL, PreviewState: o.Preview.State}
 	switch end := o.End(); {
 	case !ended:
 		out.Working = true
@@ -193,6 +263,15 @@ func (c *code) status(ctx context.Context, r *run, o *Outcome, ended bool) {
 		out.Errored = true
 	}
 	heads := []string{c.pr.HeadSHA}
+	if out.Cut && !out.Failed {
+		// What the job was not told of, no end of it settles: this head's
+		// status says so once, and no later run owes it another.
+		if !c.cutShown {
+			c.cutShown = true
+			r.setStatus(ctx, c.gh, c.pr.Owner, c.pr.Repo, heads, codepr.Status(out))
+		}
+		return
+	}
 	if out.Working {
 		c.owed = conversation.Owe(c.owed, c.pr.HeadSHA)
 	} else {

@@ -104,6 +104,9 @@ func (r *run) explain(o *Outcome) error {
 
 // final is the comment's last state.
 func (r *run) final(o *Outcome, runErr error) conversation.State {
+	if end := o.End(); o.closed && (end == Completed || end == NotWaiting) {
+		return r.state(o, conversation.Stopped)
+	}
 	switch o.End() {
 	case JobFailed:
 		return r.state(o, conversation.Failed)

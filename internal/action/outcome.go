@@ -26,8 +26,11 @@ type Outcome struct {
 	JobID      string        // the job the run created or continued
 	Job        *agentapi.Job // the last record seen; nil when none
 	Polls      int
-	FollowUp   bool   // the prompt went to an existing job
-	Note       string // one more sentence for the comment, safe Markdown
+	FollowUp   bool // the prompt went to an existing job
+	// closed says the code pull request was closed: the run sent its
+	// job nothing and stopped following it.
+	closed bool
+	Note   string // one more sentence for the comment, safe Markdown
 	// Preview is the preview of the job's pull request; its URL is "" when
 	// there is none.
 	Preview preview.Shown

@@ -70,7 +70,7 @@ func (r *run) report(ctx context.Context, gh *ghclient.Client, p plan.Plan, th *
 		r.preview(ctx, gh, shown)
 	}
 	if heard, _ := e.Heard(); len(heard) > 0 {
-		out := codepr.Outcome{RunURL: r.rc.RunURL(), PRLink: r.prURL(shown), Preview: shown.Preview.URL, Failed: job.Status == agentapi.StatusFailed}
+		out := codepr.Outcome{RunURL: r.rc.RunURL(), PRLink: r.prURL(shown), Preview: shown.Preview.URL, PreviewState: shown.Preview.State, Failed: job.Status == agentapi.StatusFailed}
 		r.setStatus(ctx, gh, th.Owner, th.Repo, heard, codepr.Status(out))
 	}
 	return shown
@@ -189,7 +189,7 @@ func (r *run) sendWaiting(ctx context.Context, api *agentapi.Client, gh *ghclien
 	}
 	url, _, _ := strings.Cut(e.URL, "#")
 	about := prompt.CodePR{Owner: th.Owner, Repo: th.Repo, Number: th.Number, URL: url}
-	sentTo, err := api.Message(ctx, job.ID, prompt.CodePushPrompt(about, changes.Files, changes.Rewritten))
+	sentTo, err := api.Message(ctx, job.ID, prompt.CodePushPrompt(about, changes.Change()))
 	if err != nil {
 		r.log.Warning(fmt.Sprintf("#%d: could not send job %s the change that waits: %s; the next run sends it", th.Number, escape.Log(job.ID), escape.Log(err.Error())))
 		return false, true

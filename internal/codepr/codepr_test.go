@@ -2,6 +2,7 @@ package codepr
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
+	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
@@ -29,7 +31,13 @@ func TestDecide(t *testing.T) {
 		{"draft opened", PullRequest{Action: "opened", Number: 7, Draft: true}, false, "pull request #7 is a draft: its docs job starts when it is ready for review"},
 		{"draft pushed", PullRequest{Action: "synchronize", Number: 7, Draft: true}, false, "pull request #7 is a draft"},
 		{"fork", PullRequest{Action: "opened", Number: 7, Fork: true}, false, "pull request #7 comes from a fork: GitHub gives its runs no secrets"},
-		{"closed", PullRequest{Action: "closed", Number: 7}, false, "the pull request action closed neither opens nor pushes to it"},
+		{"closed", PullRequest{Action: "closed", Number: 7}, true, ""},
+		{"a draft closed", PullRequest{Action: "closed", Number: 7, Draft: true}, true, ""},
+		{"a fork closed", PullRequest{Action: "closed", Number: 7, Fork: true}, false, "pull request #7 comes from a fork"},
+		{"retargeted", PullRequest{Action: "edited", Number: 7, Retargeted: true}, true, ""},
+		{"a draft retargeted", PullRequest{Action: "edited", Number: 7, Retargeted: true, Draft: true}, false, "pull request #7 is a draft"},
+		{"edited, same base", PullRequest{Action: "edited", Number: 7}, false, "pull request #7 was edited but not moved to another base: its change is the same"},
+		{"labeled", PullRequest{Action: "labeled", Number: 7}, false, "the pull request action labeled neither opens, pushes to, retargets nor closes it: only opened, reopened, ready_for_review, synchronize, edited, closed are"},
 		{"hostile action", PullRequest{Action: "::error::x", Number: 7}, false, `the pull request action "::error::x" neither`},
 	}
 	for _, tt := range tests {
@@ -70,6 +78,17 @@ func TestRead(t *testing.T) {
 		whole      bool
 		rewritten  bool
 		requests   []string
+		// more are further comparisons, by "base...head"; base is the
+		// event's base commit; files replace prFiles; retargeted is the
+		// event's word.
+		more       map[string]fakegithub.Comparison
+		base       string
+		files      []fakegithub.File
+		retargeted bool
+		again      prompt.Again
+		cut        bool
+		fromBase   bool
+		dropped    int
 	}{
 		{
 			name: "no job yet, every file",
@@ -120,15 +139,75 @@ func TestRead(t *testing.T) {
 			want: []string{"README.md"}, total: 4, whole: true, rewritten: true,
 			requests: []string{"GET /repos/acme/api/pulls/7/files"},
 		},
+		{
+			name: "retargeted: the whole change, no comparison", since: before, retargeted: true, paths: "src/**",
+			want: []string{"src/limits.go", "src/limits_test.go", "api/v2.go"}, total: 4, whole: true, again: prompt.Retargeted,
+			requests: []string{"GET /repos/acme/api/pulls/7/files"},
+		},
+		{
+			name: "a push past the comparison's cap: the whole change", since: before, paths: "src/**",
+			comparison: &fakegithub.Comparison{Files: many("vendor/x", 300)},
+			want:       []string{"src/limits.go", "src/limits_test.go", "api/v2.go"}, total: 4, whole: true, again: prompt.TooManyToCompare,
+			requests: []string{"GET /repos/acme/api/compare/" + before + "..." + after, "GET /repos/acme/api/pulls/7/files"},
+		},
+		{
+			name: "299 files compared are whole", since: before, paths: "vendor/**",
+			comparison: &fakegithub.Comparison{Files: many("vendor/x", 299)}, want: names(many("vendor/x", 299)), total: 299,
+			requests: []string{"GET /repos/acme/api/compare/" + before + "..." + after},
+		},
+		{
+			name: "a pull request at the files' cap is cut", paths: "src/**", files: many("vendor/x", 3000),
+			want: nil, total: 3000, whole: true, cut: true,
+			requests: filePages(30),
+		},
+		{
+			name: "2,999 files are whole", paths: "src/**", files: many("vendor/x", 2999),
+			want: nil, total: 2999, whole: true,
+			requests: filePages(30),
+		},
+		{
+			name: "a push that merged the base: its files are left out", since: before, base: baseTip, paths: "src/**",
+			comparison: &fakegithub.Comparison{Files: []fakegithub.File{{Name: "src/limits.go", Patch: "@@ push and base @@"}, {Name: "src/base.go"}, {Name: "src/reverted.go"}}},
+			more: map[string]fakegithub.Comparison{
+				baseTip + "..." + after:  {MergeBase: baseTip, Files: []fakegithub.File{{Name: "src/limits.go", Patch: "@@ own @@"}}},
+				baseTip + "..." + before: {MergeBase: oldBase, Files: []fakegithub.File{{Name: "src/limits.go"}, {Name: "src/reverted.go"}}},
+			},
+			want: []string{"src/limits.go", "src/reverted.go"}, total: 3, fromBase: true, dropped: 1,
+			requests: []string{"GET /repos/acme/api/compare/" + before + "..." + after, "GET /repos/acme/api/compare/" + baseTip + "..." + after, "GET /repos/acme/api/compare/" + baseTip + "..." + before},
+		},
+		{
+			name: "a push that merged nothing of the base stands", since: before, base: baseTip, paths: "src/**",
+			comparison: &fakegithub.Comparison{Files: []fakegithub.File{{Name: "src/limits.go"}, {Name: "src/new.go"}}},
+			more: map[string]fakegithub.Comparison{
+				baseTip + "..." + after:  {MergeBase: oldBase, Files: []fakegithub.File{{Name: "src/limits.go"}}},
+				baseTip + "..." + before: {MergeBase: oldBase, Files: []fakegithub.File{{Name: "src/limits.go"}}},
+			},
+			want: []string{"src/limits.go", "src/new.go"}, total: 2,
+			requests: []string{"GET /repos/acme/api/compare/" + before + "..." + after, "GET /repos/acme/api/compare/" + baseTip + "..." + after, "GET /repos/acme/api/compare/" + baseTip + "..." + before},
+		},
+		{
+			name: "a push with nothing under paths compares no more", since: before, base: baseTip, paths: "src/**",
+			comparison: &fakegithub.Comparison{Files: []fakegithub.File{{Name: "docs/x.md"}}},
+			want:       nil, total: 1,
+			requests: []string{"GET /repos/acme/api/compare/" + before + "..." + after},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := fakegithub.New(fakegithub.Options{Check: ghspec.Checker()})
 			t.Cleanup(srv.Close)
-			srv.SeedPull(fakegithub.Pull{Repo: "acme/api", Number: 7, Author: "ada", HeadSHA: after, Files: prFiles})
+			files := prFiles
+			if tt.files != nil {
+				files = tt.files
+			}
+			srv.SeedPull(fakegithub.Pull{Repo: "acme/api", Number: 7, Author: "ada", HeadSHA: after, Files: files})
 			if tt.comparison != nil {
 				srv.SeedComparison("acme/api", before, after, *tt.comparison)
+			}
+			for basehead, c := range tt.more {
+				b, h, _ := strings.Cut(basehead, "...")
+				srv.SeedComparison("acme/api", b, h, c)
 			}
 			gh, err := ghclient.New(srv.Client(), srv.Client(), srv.URL, fakegithub.DefaultToken)
 			if err != nil {
@@ -138,7 +217,8 @@ func TestRead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pr := PullRequest{Action: "synchronize", Owner: "acme", Repo: "api", Number: 7, HeadSHA: after, Before: before, Forced: tt.forced}
+			pr := PullRequest{Action: "synchronize", Owner: "acme", Repo: "api", Number: 7, HeadSHA: after, Before: before, Forced: tt.forced,
+				BaseSHA: tt.base, Retargeted: tt.retargeted}
 			got, err := Read(context.Background(), gh, pr, tt.since, paths)
 			if err != nil {
 				t.Fatalf("Read() error = %v", err)
@@ -147,9 +227,15 @@ func TestRead(t *testing.T) {
 			for _, f := range got.Files {
 				names = append(names, f.Name)
 			}
-			if !slices.Equal(names, tt.want) || got.Total != tt.total || got.Whole != tt.whole || got.Rewritten != tt.rewritten {
+			if tt.rewritten {
+				tt.again = prompt.Rewritten
+			}
+			if got.Cut != tt.cut || got.FromBase != tt.fromBase || got.Dropped != tt.dropped || got.Again != tt.again {
+				t.Errorf("Read() cut %v, from base %v (%d dropped), again %v; want %v, %v (%d), %v", got.Cut, got.FromBase, got.Dropped, got.Again, tt.cut, tt.fromBase, tt.dropped, tt.again)
+			}
+			if !slices.Equal(names, tt.want) || got.Total != tt.total || got.Whole != tt.whole || (got.Again == prompt.Rewritten) != tt.rewritten {
 				t.Errorf("Read() = %q of %d, whole %v, rewritten %v; want %q of %d, whole %v, rewritten %v",
-					names, got.Total, got.Whole, got.Rewritten, tt.want, tt.total, tt.whole, tt.rewritten)
+					names, got.Total, got.Whole, got.Again == prompt.Rewritten, tt.want, tt.total, tt.whole, tt.rewritten)
 			}
 			var reqs []string
 			for _, r := range srv.Requests() {
@@ -163,6 +249,38 @@ func TestRead(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The base branch's commits, before and after a push that merges it.
+const (
+	oldBase = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	baseTip = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+)
+
+// many returns n files named prefix0, prefix1, ...
+func many(prefix string, n int) []fakegithub.File {
+	out := make([]fakegithub.File, n)
+	for i := range out {
+		out[i] = fakegithub.File{Name: fmt.Sprintf("%s%d", prefix, i)}
+	}
+	return out
+}
+
+func names(files []fakegithub.File) []string {
+	var out []string
+	for _, f := range files {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// filePages are the requests that list a pull request's n pages of files.
+func filePages(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "GET /repos/acme/api/pulls/7/files"
+	}
+	return out
 }
 
 func TestReadError(t *testing.T) {
@@ -191,6 +309,9 @@ func TestNothingToSend(t *testing.T) {
 		{Changes{}, "the new commits change no file: nothing to send to the docs job"},
 		{Changes{Total: 1}, "the new commits change 1 file, not under paths: nothing to send to the docs job"},
 		{Changes{Total: 1, Whole: true}, "the pull request changes 1 file, not under paths: nothing to send to the docs job"},
+		{Changes{Total: 3000, Whole: true, Cut: true}, "the pull request changes at least 3000 files, as many as GitHub lists, none of them under paths: nothing to send to the docs job, and the files past them were not seen"},
+		{Changes{Total: 4, Dropped: 2}, "the new commits change 4 files: the 2 under paths came from merging the base branch: nothing to send to the docs job"},
+		{Changes{Total: 1, Dropped: 1}, "the new commits change 1 file: the 1 under paths came from merging the base branch: nothing to send to the docs job"},
 	}
 	for _, tt := range tests {
 		if got := tt.c.NothingToSend(); got != tt.want {
@@ -211,9 +332,14 @@ func TestStatus(t *testing.T) {
 		{"failed", Outcome{Failed: true, RunURL: run}, ghclient.CommitStatus{State: "failure", Description: "The docs job failed: see the run", TargetURL: run}},
 		{"nothing under paths", Outcome{NoChange: true}, ghclient.CommitStatus{State: "success", Description: "No change under paths: no docs job needed"}},
 		{"docs pull request", Outcome{PRLink: "https://github.com/acme/docs/pull/3"}, ghclient.CommitStatus{State: "success", Description: "Docs updated in a pull request", TargetURL: "https://github.com/acme/docs/pull/3"}},
-		{"preview", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "https://acme-docs-x.mintlify.app"}, ghclient.CommitStatus{State: "success", Description: "Docs updated: preview ready", TargetURL: "https://acme-docs-x.mintlify.app"}},
-		{"a preview that is no https link", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "javascript:x"}, ghclient.CommitStatus{State: "success", Description: "Docs updated in a pull request", TargetURL: "https://github.com/acme/docs/pull/3"}},
+		{"preview", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "https://acme-docs-x.mintlify.app", PreviewState: "success"}, ghclient.CommitStatus{State: "success", Description: "Docs updated: preview ready", TargetURL: "https://acme-docs-x.mintlify.app"}},
+		{"a preview whose build failed", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "https://acme-docs-x.mintlify.app", PreviewState: "failure"}, ghclient.CommitStatus{State: "success", Description: "Docs updated in a pull request; its preview build failed", TargetURL: "https://github.com/acme/docs/pull/3"}},
+		{"a preview still building", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "https://acme-docs-x.mintlify.app", PreviewState: "in_progress"}, ghclient.CommitStatus{State: "success", Description: "Docs updated in a pull request; its preview is not ready", TargetURL: "https://github.com/acme/docs/pull/3"}},
+		{"a preview that is no https link", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "javascript:x", PreviewState: "success"}, ghclient.CommitStatus{State: "success", Description: "Docs updated in a pull request", TargetURL: "https://github.com/acme/docs/pull/3"}},
 		{"no docs change", Outcome{}, ghclient.CommitStatus{State: "success", Description: "No docs change needed"}},
+		{"a listing at GitHub's cap, nothing under paths", Outcome{Cut: true, NoChange: true, RunURL: run}, ghclient.CommitStatus{State: "error", Description: "GitHub listed only 3000 files: the rest went unseen, so no success is claimed; see the run", TargetURL: run}},
+		{"a listing at GitHub's cap, the job done", Outcome{Cut: true, PRLink: "https://github.com/acme/docs/pull/3", RunURL: run}, ghclient.CommitStatus{State: "error", Description: "GitHub listed only 3000 files: the rest went unseen, so no success is claimed; see the run", TargetURL: run}},
+		{"a listing at GitHub's cap, the job failed", Outcome{Cut: true, Failed: true, RunURL: run}, ghclient.CommitStatus{State: "failure", Description: "The docs job failed: see the run", TargetURL: run}},
 	}
 	for _, tt := range tests {
 		tt.want.Context = StatusContext

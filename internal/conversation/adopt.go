@@ -22,7 +22,8 @@ func isSHA(s string) bool {
 }
 
 // Adopt finds the newest run comment the token's own login wrote in this
-// thread that names a job (not a backlink), and makes it this run's
+// thread that names a job (not a backlink; for a Code thread, one that
+// names a head commit: the code workflow's own record), and makes it this run's
 // comment: Show then edits it in place rather than writing another. It
 // returns nil when there is none; the run then writes its own. As
 // Previous, it trusts only the token's own comments, and needs Self:
@@ -37,7 +38,8 @@ func (t *Thread) Adopt(ctx context.Context) (*Earlier, error) {
 	}
 	pg := t.comments()
 	c, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
-		return ownedBy(c, self) && IsOwn(c.Body) && !strings.Contains(c.Body, backlinkMarker) && JobFromMarker(c.Body) != ""
+		return ownedBy(c, self) && IsOwn(c.Body) && !strings.Contains(c.Body, backlinkMarker) && JobFromMarker(c.Body) != "" &&
+			(!t.Code || HeadFromMarker(c.Body) != "")
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the thread's comments to find its docs job: %w", err)

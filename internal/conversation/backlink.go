@@ -154,3 +154,20 @@ func (b *Backlink) failed(where string, err error) error {
 	}
 	return fmt.Errorf("%s: %w", where, err)
 }
+
+// ClosedText is the comment a docs pull request gets when the code pull
+// request whose docs job opened it is closed (url, its address): merged,
+// the code it documents has landed; closed unmerged, the job gets nothing
+// more, and the docs pull request is left for a person to close or keep,
+// since its change may stand on its own. It is marked as the action's own,
+// so that no run takes it for a request.
+func ClosedText(number int, url string, merged bool) string {
+	what := fmt.Sprintf("#%d", number)
+	if u := escape.URL(url); u != "" {
+		what = fmt.Sprintf("[#%d](%s)", number, u)
+	}
+	if merged {
+		return ownMark + "\n" + fmt.Sprintf("🏁 The code pull request %s was merged: the code this pull request documents has landed.", what) + "\n"
+	}
+	return ownMark + "\n" + fmt.Sprintf("🏁 The code pull request %s was closed without being merged: the docs job gets nothing more from it. Close this pull request unless its change stands on its own.", what) + "\n"
+}

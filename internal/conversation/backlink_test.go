@@ -248,3 +248,15 @@ func newFake(t testing.TB, opt fakegithub.Options) (*ghclient.Client, *fakegithu
 	}
 	return gh, srv
 }
+
+func TestClosedText(t *testing.T) {
+	t.Parallel()
+	merged := ClosedText(7, "https://github.com/acme/api/pull/7", true)
+	closed := ClosedText(7, "javascript:alert(1)", false)
+	if !IsOwn(merged) || !strings.Contains(merged, "[#7](https://github.com/acme/api/pull/7) was merged: the code this pull request documents has landed.") {
+		t.Errorf("merged:\n%s", merged)
+	}
+	if !IsOwn(closed) || !strings.Contains(closed, "The code pull request #7 was closed without being merged") || strings.Contains(closed, "javascript") {
+		t.Errorf("closed:\n%s", closed)
+	}
+}

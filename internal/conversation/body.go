@@ -30,6 +30,7 @@ const (
 	NotWaiting              // started, and this run does not wait (wait: false)
 	Answered                // an earlier run already answered the request (AnsweredIn)
 	Continued               // a later request continued the job (ContinuedIn), which reports it
+	Stopped                 // the code pull request was closed: its job gets nothing more (Note says how)
 )
 
 // State is what the comment shows.
@@ -294,6 +295,15 @@ func Render(s State) string {
 			where = fmt.Sprintf("[a later comment](%s)", u)
 		}
 		fmt.Fprintf(&b, "➡️ **Continued.** %s goes on with a later request; its end is reported in %s.\n", job, where)
+	case Stopped:
+		fmt.Fprintf(&b, "🏁 **Stopped.** This pull request is closed: %s gets nothing more from this workflow.", lower(job))
+		if link := escape.URL(s.PRURL); link != "" {
+			fmt.Fprintf(&b, " Its pull request was told: %s", link)
+		}
+		b.WriteString("\n")
+		if s.Unsettled {
+			b.WriteString("\nThe job was still working: it goes on on the server; a `settle: true` run reports its end here.\n")
+		}
 	case Error:
 		fmt.Fprintf(&b, "❌ **Could not finish.** %s\n", escape.Markdown(s.Error))
 	case Answered:

@@ -71,6 +71,11 @@ type Thread struct {
 	// Phrase is the trigger phrase: of the thread's comments, Read keeps
 	// the text of those that hold it, and of the action's own comments.
 	Phrase string
+	// Code says the thread is a code pull request whose docs job the run
+	// follows: Adopt then takes only a record the code workflow wrote (one
+	// that names a head commit), never a /docs request's, whose job was not
+	// given the code workflow's instruction.
+	Code bool
 
 	mu     sync.Mutex
 	id     int64

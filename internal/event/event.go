@@ -52,6 +52,12 @@ type Trigger struct {
 	Draft   bool
 	Fork    bool
 	Before  string
+	// BaseSHA is the base branch's commit the payload names; Retargeted
+	// says an edited event moved the pull request to another base
+	// (changes.base); Merged says a closed one was merged.
+	BaseSHA    string
+	Retargeted bool
+	Merged     bool
 	// Opener is who opened the pull request of a pull_request event, who
 	// may be someone other than Sender: a push by one person runs the
 	// workflow of every open pull request with that head, whoever opened
@@ -309,6 +315,8 @@ func readPullRequest(payload []byte, t *Trigger) error {
 	t.Assignee = e.GetAssignee().GetLogin()
 	head, base := e.PullRequest.GetHead(), e.PullRequest.GetBase()
 	t.HeadSHA, t.Draft, t.Before = head.GetSHA(), e.PullRequest.GetDraft(), e.GetBefore()
+	t.BaseSHA, t.Merged = base.GetSHA(), e.PullRequest.GetMerged()
+	t.Retargeted = t.Action == "edited" && e.GetChanges().GetBase() != nil
 	// A fork deleted since has no head repository left.
 	from, to := head.GetRepo().GetFullName(), base.GetRepo().GetFullName()
 	t.Fork = to != "" && !strings.EqualFold(from, to)

@@ -26,6 +26,14 @@ type File struct {
 // pull request, 30 pages of PerPage.
 const maxFilePages = 30
 
+// The most files GitHub lists: of a pull request (PullFiles) and of a
+// comparison of two commits (Compare). A listing that reaches its cap
+// may leave files out, and GitHub does not say whether it did.
+const (
+	MaxPullFiles    = maxFilePages * PerPage
+	MaxCompareFiles = 300
+)
+
 // PullFiles returns the files pull request number changes, with their
 // patches, in GitHub's order: one request for each PerPage files (a page
 // too large for the response cap is read in parts), at most the 3,000
@@ -59,10 +67,16 @@ type Comparison struct {
 	// follows base), identical, behind (head is an ancestor of base) or
 	// diverged (neither follows the other).
 	Status string
-	// Files are the files changed from base to head, at most the 300
-	// GitHub lists.
+	// Files are the files changed from base to head, at most the
+	// MaxCompareFiles GitHub lists.
 	Files []*File
+	// MergeBase is the newest commit both base and head follow.
+	MergeBase string
 }
+
+// Cut reports whether the comparison lists as many files as GitHub lists
+// at most, so that some may be left out.
+func (c *Comparison) Cut() bool { return len(c.Files) >= MaxCompareFiles }
 
 // Rewritten reports whether head does not follow base: the branch was
 // pushed with --force (rewritten or reset), so the files changed from base
@@ -87,7 +101,7 @@ func (c *Client) Compare(ctx context.Context, owner, repo, base, head string) (*
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, clean(err))
 	}
-	out := &Comparison{Status: cmp.GetStatus()}
+	out := &Comparison{Status: cmp.GetStatus(), MergeBase: cmp.GetMergeBaseCommit().GetSHA()}
 	for _, f := range cmp.Files {
 		out.Files = append(out.Files, fromCommitFile(f))
 	}

@@ -289,21 +289,21 @@ func refusal(cfg inputs.Config, t *event.Trigger, code bool) string {
 	return ""
 }
 
-// CodePR returns the code pull request of a pull_request event that opens
-// one, makes it ready for review or pushes to it: its docs job follows its
-// changes. Other actions (labeled, assigned) and pull_request_target are
-// requests as for an issue.
+// CodePR returns the code pull request of a pull_request event whose
+// action is one of codepr.Actions (it opens one, makes it ready for
+// review, pushes to it, edits or closes it): its docs job follows its
+// changes, and codepr.Decide judges the event. Other actions (labeled,
+// assigned) and pull_request_target are requests as for an issue.
 func CodePR(t *event.Trigger) (codepr.PullRequest, bool) {
 	if t.Event != "pull_request" || t.Number == 0 {
 		return codepr.PullRequest{}, false
 	}
-	switch t.Action {
-	case "opened", "reopened", "ready_for_review", "synchronize":
-	default:
+	if !codepr.Acts(t.Action) {
 		return codepr.PullRequest{}, false
 	}
 	return codepr.PullRequest{Action: t.Action, Owner: t.Owner, Repo: t.Repo, Number: t.Number,
-		Draft: t.Draft, Fork: t.Fork, HeadSHA: t.HeadSHA, Before: t.Before}, true
+		Draft: t.Draft, Fork: t.Fork, HeadSHA: t.HeadSHA, Before: t.Before,
+		BaseSHA: t.BaseSHA, Retargeted: t.Retargeted, Merged: t.Merged}, true
 }
 
 // origin returns what asked for the job, for the backlink on its pull

@@ -1,6 +1,7 @@
 package fakegithub
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -22,6 +23,8 @@ type File struct {
 type Comparison struct {
 	Status string // ahead, behind, diverged or identical; "" means ahead
 	Files  []File
+	// MergeBase is the newest commit both sides follow; "" means base.
+	MergeBase string
 }
 
 // Status is a commit status set through the API.
@@ -108,7 +111,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		"diff_url":          "https://github.com/" + repo + "/compare/" + basehead + ".diff",
 		"patch_url":         "https://github.com/" + repo + "/compare/" + basehead + ".patch",
 		"base_commit":       commit(base),
-		"merge_base_commit": commit(base),
+		"merge_base_commit": commit(cmp.Or(c.MergeBase, base)),
 		"status":            status,
 		"ahead_by":          1,
 		"behind_by":         behind,
