@@ -45,6 +45,8 @@ type run struct {
 	docsHeld  bool                  // docs-token was held back from a pull request outside the job's repository
 	agentPull *ghclient.PullRequest // the agent's pull request, once read
 	reported  bool                  // finish has reported the outcome
+	cost      report.Cost           // what the run sent and waited (see bill)
+	billed    *report.Cost          // the cost finish reported; nil before
 }
 
 // carryOut does what p says and returns how it went: it judges the run's
@@ -131,6 +133,9 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 		o.invalid = true
 		return o.fail(ctx, r.inTerms(err))
 	}
+	if done := r.overCap(ctx, gh, p, level, o); done != nil {
+		return done
+	}
 	o.stage = stageStart
 	job, err := r.startJob(ctx, api, gh, p, text, o)
 	if err != nil {
@@ -157,7 +162,9 @@ func (r *run) wait(ctx context.Context, api *agentapi.Client, gh *ghclient.Clien
 		Observer: &observer{r: r, ctx: ctx, o: o},
 		Beat:     cmp.Or(r.deps.Heartbeat, runlog.Heartbeat),
 	}
+	from := r.deps.Clock.Now()
 	res, err := w.Wait(ctx, job)
+	r.cost.Waited = r.deps.Clock.Now().Sub(from)
 	r.log.EndGroup()
 	o.Job, o.Polls = res.Job, res.Polls
 	if err != nil {
@@ -371,6 +378,7 @@ func (r *run) create(ctx context.Context, api *agentapi.Client, text string) (*a
 	if err != nil {
 		return nil, err
 	}
+	r.spent(false)
 	r.logf("created job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
 	return job, nil
 }
@@ -384,6 +392,7 @@ func (r *run) message(ctx context.Context, api *agentapi.Client, text string, o 
 	if err != nil {
 		return nil, err
 	}
+	r.spent(true)
 	o.FollowUp = true
 	r.logf("sent follow-up to job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
 	return job, nil
