@@ -34,10 +34,10 @@ func (r *run) overCap(ctx context.Context, gh *ghclient.Client, p plan.Plan, lev
 		switch {
 		case n.Sent < c.Thread:
 		case c.MayPass(level):
-			r.logf("#%d has had %d creates and follow-ups (max-sends-per-thread: %d); passed: the request is by %s, who has %s permission",
-				r.thread.Number, n.Sent, c.Thread, escape.Log(p.Own.Author), escape.Log(level))
+			r.logf("#%d has had %s (max-sends-per-thread: %d); passed: the request is by %s, who has %s permission",
+				r.thread.Number, sends(n.Sent), c.Thread, escape.Log(p.Own.Author), escape.Log(level))
 		default:
-			return r.atCap(o, fmt.Sprintf("#%d has had %d creates and follow-ups (max-sends-per-thread: %d)", r.thread.Number, n.Sent, c.Thread))
+			return r.atCap(o, fmt.Sprintf("#%d has had %s (max-sends-per-thread: %d)", r.thread.Number, sends(n.Sent), c.Thread))
 		}
 	}
 	if c.Day > 0 {
@@ -53,7 +53,7 @@ func (r *run) overCap(ctx context.Context, gh *ghclient.Client, p plan.Plan, lev
 			r.logf("counted the sends recorded in the repository's %d most recently written comments only", n.Read)
 		}
 		if n.Sent >= c.Day {
-			return r.atCap(o, fmt.Sprintf("the repository has had %d creates and follow-ups today, UTC (max-sends-per-day: %d)", n.Sent, c.Day))
+			return r.atCap(o, fmt.Sprintf("the repository has had %s today, UTC (max-sends-per-day: %d)", sends(n.Sent), c.Day))
 		}
 	}
 	return nil
@@ -95,4 +95,12 @@ func (r *run) spent(followUp bool) {
 // capSentence is the comment's sentence for a cap's reason.
 func capSentence(why string) string {
 	return strings.ToUpper(why[:1]) + why[1:] + "."
+}
+
+// sends is n creates and follow-ups, in words.
+func sends(n int) string {
+	if n == 1 {
+		return "1 create or follow-up"
+	}
+	return fmt.Sprintf("%d creates and follow-ups", n)
 }
