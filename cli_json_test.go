@@ -33,8 +33,12 @@ func TestCLIJSON(t *testing.T) {
 		if res.code != 0 {
 			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
 		}
-		var job map[string]any
-		if err := json.Unmarshal([]byte(res.stdout), &job); err != nil || job["id"] != "job_0001" || job["status"] != "completed" {
+		var record struct {
+			Job  map[string]any `json:"job"`
+			Cost map[string]int `json:"cost"`
+		}
+		err := json.Unmarshal([]byte(res.stdout), &record)
+		if job := record.Job; err != nil || job["id"] != "job_0001" || job["status"] != "completed" || record.Cost["creates"] != 1 {
 			t.Errorf("stdout is not the record (%v):\n%s", err, res.stdout)
 		}
 		data, _ := os.ReadFile(output)
@@ -64,8 +68,11 @@ func TestCLIJSON(t *testing.T) {
 				t.Errorf("stdout holds %U raw:\n%q", r, res.stdout)
 			}
 		}
-		var job map[string]any
-		if err := json.Unmarshal([]byte(res.stdout), &job); err != nil || job["prLink"] != hostile || job["model"] != "m\u202eodel" {
+		var record struct {
+			Job map[string]any `json:"job"`
+		}
+		err := json.Unmarshal([]byte(res.stdout), &record)
+		if job := record.Job; err != nil || job["prLink"] != hostile || job["model"] != "m\u202eodel" {
 			t.Errorf("the record does not decode to the API's values (%v): %q", err, res.stdout)
 		}
 		if !strings.Contains(res.stdout, `\u202e`) {

@@ -283,17 +283,25 @@ func TestCLI(t *testing.T) {
 		if strings.Count(res.stdout, "\n") != 1 {
 			t.Errorf("stdout is not one line of JSON:\n%s", res.stdout)
 		}
-		var job struct {
-			ID     string  `json:"id"`
-			Status string  `json:"status"`
-			PRLink *string `json:"prLink"`
-			Source struct {
-				Repository string `json:"repository"`
-			} `json:"source"`
+		var record struct {
+			Job struct {
+				ID     string  `json:"id"`
+				Status string  `json:"status"`
+				PRLink *string `json:"prLink"`
+				Source struct {
+					Repository string `json:"repository"`
+				} `json:"source"`
+			} `json:"job"`
+			Cost map[string]int `json:"cost"`
 		}
-		if err := json.Unmarshal([]byte(res.stdout), &job); err != nil {
+		if err := json.Unmarshal([]byte(res.stdout), &record); err != nil {
 			t.Fatalf("stdout is not JSON: %v\n%s", err, res.stdout)
 		}
+		// The fake job ends at its first read.
+		if c := record.Cost; c["creates"] != 1 || c["followUps"] != 0 || c["reads"] < 1 || c["githubRequests"] != 0 {
+			t.Errorf("cost %v, want 1 create, no follow-up, a read at least, and nothing sent to GitHub", c)
+		}
+		job := record.Job
 		if job.ID != "job_0001" || job.Status != "completed" || job.PRLink == nil || *job.PRLink != "https://github.com/acme/docs/pull/101" ||
 			job.Source.Repository != "https://github.com/acme/docs" {
 			t.Errorf("record %+v", job)
@@ -304,13 +312,14 @@ func TestCLI(t *testing.T) {
 		wantHumanLog(t, "stderr", res.stderr)
 	})
 
-	t.Run("--json without a job prints null", func(t *testing.T) {
+	t.Run("--json without a job prints a null job", func(t *testing.T) {
 		t.Parallel()
 		api := newCLIFake(t, fakeapi.Scenario{})
 		res := cliRun{args: []string{"--json", "--dry-run", "--prompt", "p", "--base-url", api.URL, "--project-id", "proj-1"},
 			vars: map[string]string{"MINTLIFY_API_KEY": testKey}}.exec(t, bin)
-		if res.code != 0 || res.stdout != "null\n" {
-			t.Errorf("exit %d, stdout %q; want 0 and null\nstderr:\n%s", res.code, res.stdout, res.stderr)
+		want := `{"job":null,"cost":{"creates":0,"followUps":0,"reads":0,"githubRequests":0,"waitedSeconds":0}}` + "\n"
+		if res.code != 0 || res.stdout != want {
+			t.Errorf("exit %d, stdout %q; want 0 and %q\nstderr:\n%s", res.code, res.stdout, want, res.stderr)
 		}
 		if !strings.Contains(res.stderr, "Authorization: Bearer ***") || len(api.Requests()) != 0 {
 			t.Errorf("the dry run's request is not on stderr, or something was sent:\n%s", res.stderr)

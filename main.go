@@ -153,7 +153,7 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 	if !cmd.JSON {
 		return err
 	}
-	record, rerr := cli.JobRecord(res.Outputs["job"])
+	record, rerr := cli.Record(res.Outputs["job"], res.Cost)
 	if rerr == nil {
 		_, rerr = stdout.Write(record)
 	}

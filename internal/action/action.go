@@ -49,6 +49,9 @@ type Streams struct {
 type Result struct {
 	// Outputs holds every output as written, redacted, by name.
 	Outputs map[string]string
+	// Cost is what the run cost; nil when it stopped before it could
+	// send anything.
+	Cost *report.Cost
 }
 
 // Run runs the step described by rc. A non-nil error means a non-zero
@@ -67,7 +70,7 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 	r := &run{rc: rc, deps: deps, log: log, out: out, start: deps.Clock.Now()}
 	end, err := r.execute(ctx)
 	if err == nil {
-		return Result{Outputs: out.Values()}, nil
+		return Result{Outputs: out.Values(), Cost: r.billed}, nil
 	}
 	for _, e := range flatten(err) {
 		log.Error(e.Error())
@@ -84,7 +87,7 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 		// The job went well but its report could not be written.
 		end = Errored
 	}
-	return Result{Outputs: out.Values()}, &Error{End: end, Err: err}
+	return Result{Outputs: out.Values(), Cost: r.billed}, &Error{End: end, Err: err}
 }
 
 // inTerms names the inputs in err as the run's mode does: flags on a

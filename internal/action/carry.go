@@ -48,6 +48,8 @@ type run struct {
 	// statuses are the commit statuses the run set, by commit: one is
 	// not set twice.
 	statuses map[string]ghclient.CommitStatus
+	cost     report.Cost  // what the run sent and waited (see bill)
+	billed   *report.Cost // the cost finish reported; nil before
 }
 
 // carryOut does what p says and returns how it went: it judges the run's
@@ -134,6 +136,9 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 		o.invalid = true
 		return o.fail(ctx, r.inTerms(err))
 	}
+	if done := r.overCap(ctx, gh, p, level, o); done != nil {
+		return done
+	}
 	o.stage = stageStart
 	job, err := r.startJob(ctx, api, gh, p, text, o)
 	if err != nil {
@@ -160,7 +165,9 @@ func (r *run) wait(ctx context.Context, api *agentapi.Client, gh *ghclient.Clien
 		Observer: &observer{r: r, ctx: ctx, o: o},
 		Beat:     cmp.Or(r.deps.Heartbeat, runlog.Heartbeat),
 	}
+	from := r.deps.Clock.Now()
 	res, err := w.Wait(ctx, job)
+	r.cost.Waited = r.deps.Clock.Now().Sub(from)
 	r.log.EndGroup()
 	o.Job, o.Polls = res.Job, res.Polls
 	if err != nil {
@@ -226,7 +233,6 @@ func (r *run) permission(ctx context.Context, gh *ghclient.Client, c *plan.Check
 	}
 	return "", fmt.Errorf("%s: %w; nobody is trusted without it (%s)", what, err, r.permissionAdvice(err))
 }
-
 
 // admit judges the run's own request with its author's permission level
 // and returns the run's outcome when the run ends there: skipped when the
@@ -374,6 +380,7 @@ func (r *run) create(ctx context.Context, api *agentapi.Client, text string) (*a
 	if err != nil {
 		return nil, err
 	}
+	r.spent(false)
 	r.logf("created job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
 	return job, nil
 }
@@ -386,6 +393,7 @@ func (r *run) message(ctx context.Context, api *agentapi.Client, text string, o 
 	if err != nil {
 		return nil, err
 	}
+	r.spent(true)
 	o.FollowUp = true
 	r.logf("sent follow-up to job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
 	return job, nil

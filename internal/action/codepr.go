@@ -130,6 +130,9 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		}
 	}
 	about := prompt.CodePR{Owner: t.Owner, Repo: t.Repo, Number: t.Number, Title: t.Title, Body: t.IssueBody, URL: t.URL}
+	if done := r.overCap(ctx, gh, p, "", o); done != nil {
+		return nil, done
+	}
 	var job *agentapi.Job
 	o.stage = stageStart
 	if earlier != nil {
@@ -242,7 +245,13 @@ func (c *code) status(ctx context.Context, r *run, o *Outcome, ended bool) {
 	if c.pr.HeadSHA == "" {
 		return
 	}
-	out := codepr.Outcome{NoChange: c.noChange, Cut: c.cut, RunURL: r.rc.RunURL(), PRLink: r.prURL(o), Preview: o.Preview.URL, PreviewState: o.Preview.State}
+	out := codepr.Outcome{NoChange: c.noChange, Cut: c.cut, RunURL: r.rc.RunURL(), PRLink: r.prURL(o), Preview: o.Preview.URL, PreviewState: o.Preview.State, Capped: o.capReason()}
+	if out.Capped != "" {
+		// This head only: the heads an earlier push left owing wait for
+		// their job's end.
+		r.setStatus(ctx, c.gh, c.pr.Owner, c.pr.Repo, []string{c.pr.HeadSHA}, codepr.Status(out))
+		return
+	}
 	switch end := o.End(); {
 	case !ended:
 		out.Working = true

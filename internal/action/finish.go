@@ -30,10 +30,10 @@ func (r *run) finish(ctx context.Context, o *Outcome) error {
 	}
 	// The status first: it settles the heads the comment then no longer
 	// owes.
-	if r.code != nil && (o.Skipped == "" || r.code.noChange) {
+	if r.code != nil && (o.Skipped == "" || r.code.noChange || o.Capped) {
 		r.code.status(ctx, r, o, true)
 	}
-	if r.thread != nil && (o.Skipped == "" || r.thread.URL() != "") {
+	if r.thread != nil && (o.Skipped == "" || r.thread.URL() != "" || o.Capped) {
 		r.write(ctx, r.thread, nil, r.final(o, runErr))
 	}
 	res := report.Result{
@@ -43,6 +43,7 @@ func (r *run) finish(ctx context.Context, o *Outcome) error {
 		TimedOut: o.End() == TimedOut,
 		Elapsed:  r.elapsed(),
 		Polls:    o.Polls,
+		Cost:     r.bill(),
 	}
 	if pr, ok := r.pullRequest(o); ok {
 		res.PRURL, res.PRNumber = pr.URL(r.rc.ServerURL), pr.Number
@@ -124,6 +125,11 @@ func (r *run) final(o *Outcome, runErr error) conversation.State {
 	case NotWaiting:
 		return r.state(o, conversation.NotWaiting)
 	case Skipped:
+		if o.Capped {
+			s := r.state(o, conversation.Capped)
+			s.Cap = capSentence(o.Skipped)
+			return s
+		}
 		return r.state(o, conversation.Answered)
 	}
 	return r.state(o, conversation.Done)

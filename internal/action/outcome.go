@@ -16,6 +16,9 @@ var ErrJobFailed = errors.New("job failed")
 // it, if any. How the run ended (End) is derived from it in one place.
 type Outcome struct {
 	Skipped string // why the run did nothing; "" when it acted
+	// Capped says Skipped is a cap reached (plan.Caps): the comment and a
+	// code pull request's commit status say so.
+	Capped bool
 	// Settled says what a settle run (settle: true) settled; "" for
 	// other runs.
 	Settled string

@@ -39,8 +39,8 @@ type Command struct {
 	// Flags holds the inputs given as flags, by input name; a flag given
 	// with an empty value is there, empty.
 	Flags map[string]string
-	// JSON asks for the final job record on standard output, the log on
-	// standard error.
+	// JSON asks for the final job record and the run's cost on standard
+	// output, the log on standard error.
 	JSON bool
 	// KeyFromStdin reads the API key from standard input.
 	KeyFromStdin bool
@@ -57,7 +57,7 @@ func usagef(format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...)}
 }
 
-// JSONFlag prints the final job record as JSON on standard output.
+// JSONFlag prints the final job record and the run's cost as JSON on standard output.
 const JSONFlag = "json"
 
 // maxKeyBytes bounds what --api-key-stdin reads: a key is a few dozen bytes,

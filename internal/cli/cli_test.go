@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/terms"
 
@@ -276,32 +277,35 @@ type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
-func TestJobRecord(t *testing.T) {
+func TestRecord(t *testing.T) {
 	t.Parallel()
+	cost := &report.Cost{Creates: 1, Reads: 4, GitHub: 9, Waited: 90 * time.Second, WaitedSeconds: 90}
+	const costJSON = `"cost":{"creates":1,"followUps":0,"reads":4,"githubRequests":9,"waitedSeconds":90}`
 	tests := []struct {
 		name    string
 		job     string
+		cost    *report.Cost
 		want    string
 		wantErr string
 	}{
-		{"the record, compacted", "{\"id\": \"job_0001\", \"status\": \"completed\"}", `{"id":"job_0001","status":"completed"}` + "\n", ""},
-		{"escapes kept", `{"prLink":"a\u202eb"}`, `{"prLink":"a\u202eb"}` + "\n", ""},
-		{"no job", "", "null\n", ""},
-		{"white space only", " \n", "null\n", ""},
-		{"not JSON", "{oops", "", "not JSON"},
+		{"the record, compacted", "{\"id\": \"job_0001\", \"status\": \"completed\"}", cost, `{"job":{"id":"job_0001","status":"completed"},` + costJSON + "}\n", ""},
+		{"escapes kept", `{"prLink":"a\u202eb"}`, cost, `{"job":{"prLink":"a\u202eb"},` + costJSON + "}\n", ""},
+		{"no job", "", cost, `{"job":null,` + costJSON + "}\n", ""},
+		{"white space only, no cost", " \n", nil, `{"job":null,"cost":null}` + "\n", ""},
+		{"not JSON", "{oops", cost, "", "not JSON"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := JobRecord(tt.job)
+			got, err := Record(tt.job, tt.cost)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Errorf("JobRecord error %v, want %q", err, tt.wantErr)
+					t.Errorf("Record error %v, want %q", err, tt.wantErr)
 				}
 				return
 			}
 			if err != nil || string(got) != tt.want {
-				t.Errorf("JobRecord = %q, %v; want %q", got, err, tt.want)
+				t.Errorf("Record = %q, %v; want %q", got, err, tt.want)
 			}
 		})
 	}

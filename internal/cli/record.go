@@ -5,23 +5,33 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/agentjob/agent-job-action/internal/report"
 )
 
-// JobRecord returns the --json record: job, the job output as the run
-// wrote it (the last job record, redacted, with every control and
-// invisible character of its strings written as a \u escape: see package
-// report), compacted to one line of JSON, or null when the run saw no job.
-// Taking the record the run wrote, rather than the job it held, keeps one
-// place (package report) that decides what an output may show.
-func JobRecord(job string) ([]byte, error) {
+// Record returns the --json record, one line of JSON:
+// {"job": ..., "cost": ...}. job is the job output as the run wrote it
+// (the last job record, redacted, with every control and invisible
+// character of its strings written as a \u escape: see package report),
+// compacted, or null when the run saw no job. Taking the record the run
+// wrote, rather than the job it held, keeps one place (package report)
+// that decides what an output may show. cost is what the run cost, null
+// when it stopped before it could send anything.
+func Record(job string, cost *report.Cost) ([]byte, error) {
 	job = strings.TrimSpace(job)
-	if job == "" {
-		return []byte("null\n"), nil
-	}
 	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(job)); err != nil {
+	b.WriteString(`{"job":`)
+	if job == "" {
+		b.WriteString("null")
+	} else if err := json.Compact(&b, []byte(job)); err != nil {
 		return nil, fmt.Errorf("the job output is not JSON (%v): see the job output in the log", err)
 	}
-	b.WriteByte('\n')
+	b.WriteString(`,"cost":`)
+	c, err := json.Marshal(cost) // a struct of numbers always marshals
+	if err != nil {
+		return nil, err
+	}
+	b.Write(c)
+	b.WriteString("}\n")
 	return b.Bytes(), nil
 }

@@ -56,7 +56,7 @@ variable:
 		entry(w, name+"  ("+def+")", in.Description)
 	}
 	entry(w, "--"+terms.KeyStdinFlag, "Read the API key from standard input (it is never a flag: ps and shell history would show it).")
-	entry(w, "--"+JSONFlag, "Print the final job record (JSON, null when there is none) on standard output instead of the output lines.")
+	entry(w, "--"+JSONFlag, `Print {"job": the final job record (null when there is none), "cost": what the run cost} as one line of JSON on standard output instead of the output lines.`)
 
 	fmt.Fprint(w, "\nEnvironment:\n")
 	entry(w, "INPUT_<NAME>", "Any input as the runner passes it, name upper-cased, hyphens kept (INPUT_PROJECT-ID).")

@@ -288,6 +288,9 @@ type Outcome struct {
 	PreviewState string
 	// RunURL is the workflow run, linked while working or on failure.
 	RunURL string
+	// Capped is why nothing was sent, at a cap on what is sent; "" when
+	// no cap was reached.
+	Capped string
 }
 
 // Status returns the commit status that shows o: pending while the job
@@ -311,6 +314,8 @@ func Status(o Outcome) ghclient.CommitStatus {
 		s.State, s.Description, s.TargetURL = ghclient.StatusError, fmt.Sprintf("GitHub listed only %d files: the rest went unseen, so no success is claimed; see the run", ghclient.MaxPullFiles), escape.URL(o.RunURL)
 	case o.Working:
 		s.State, s.Description, s.TargetURL = ghclient.StatusPending, "The docs agent is updating the docs for this change", escape.URL(o.RunURL)
+	case o.Capped != "":
+		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, "Docs job cap reached: "+o.Capped, escape.URL(o.RunURL)
 	case o.NoChange:
 		s.State, s.Description = ghclient.StatusSuccess, "No change under paths: no docs job needed"
 	case shown && o.PreviewState == preview.Success:

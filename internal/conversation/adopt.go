@@ -54,6 +54,7 @@ func (t *Thread) Adopt(ctx context.Context) (*Earlier, error) {
 	defer t.mu.Unlock()
 	if t.id == 0 && !t.broken {
 		t.id, t.url, t.last = c.ID, c.URL, c.Body
+		t.sent = SendsFromMarker(c.Body)
 	}
 	return EarlierOf(c), nil
 }

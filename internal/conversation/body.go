@@ -31,6 +31,7 @@ const (
 	Answered                // an earlier run already answered the request (AnsweredIn)
 	Continued               // a later request continued the job (ContinuedIn), which reports it
 	Stopped                 // the code pull request was closed: its job gets nothing more (Note says how)
+	Capped                  // a cap on what is sent was reached (Cap): nothing was sent
 )
 
 // State is what the comment shows.
@@ -45,8 +46,10 @@ type State struct {
 	PRURL    string
 	FollowUp bool // the prompt went to an existing job
 	// Note is one more sentence, already safe Markdown (built with escape).
-	Note    string
-	Error   string // for Error and Failed; untrusted
+	Note  string
+	Error string // for Error and Failed; untrusted
+	// Cap says which cap stopped the run, for Capped; untrusted.
+	Cap     string
 	RunURL  string
 	Elapsed time.Duration
 	Timeout time.Duration
@@ -77,6 +80,10 @@ type State struct {
 	// Preview is the job's preview, already Markdown (preview.Shown), ""
 	// for none.
 	Preview string
+	// Sent counts the creates and follow-ups the comment's runs sent,
+	// kept as a hidden marker that the caps count (Thread.SentHere,
+	// SentOn). Thread.Show writes the thread's own count.
+	Sent Sends
 	// Answered are the requests the run sent, shown when there is more
 	// than its own; Left are those it left out, with why; Later those it
 	// did not judge, which the next run judges.
@@ -244,6 +251,9 @@ func Render(s State) string {
 	if isSHA(s.Head) {
 		b.WriteString(headPrefix + s.Head + markerSuffix + "\n")
 	}
+	if m := s.Sent.Marker(); m != "" {
+		b.WriteString(m + "\n")
+	}
 	settlement(&b, s)
 	job := "The job"
 	if s.JobID != "" {
@@ -306,6 +316,8 @@ func Render(s State) string {
 		}
 	case Error:
 		fmt.Fprintf(&b, "❌ **Could not finish.** %s\n", escape.Markdown(s.Error))
+	case Capped:
+		fmt.Fprintf(&b, "⏸️ **Not sent: the docs job cap is reached.** %s Nothing was sent to the agent.\n", escape.Markdown(s.Cap))
 	case Answered:
 		where := "an earlier comment"
 		if u := escape.URL(s.AnsweredIn); u != "" {

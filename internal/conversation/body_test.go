@@ -35,6 +35,7 @@ func TestRenderGolden(t *testing.T) {
 		{"timed-out-while-creating.md", State{Phase: TimedOut, Timeout: 30 * time.Minute, RunURL: run}},
 		{"not-waiting.md", State{Phase: NotWaiting, JobID: "job_0001", Status: "active", RunURL: run}},
 		{"error.md", State{Phase: Error, Error: "create job: HTTP 429: rate limit <b>exceeded</b> @team", RunURL: run}},
+		{"capped.md", State{Phase: Capped, JobID: "job_0001", Cap: "This thread has had 3 creates and follow-ups; max-sends-per-thread is 3.", RunURL: run, Sent: Sends{Total: 3, Day: "2026-11-28", OnDay: 1}}},
 		{"hostile-job-id.md", State{Phase: Working, JobID: "x -->\n\n@everyone [click](https://evil)", Status: "act*ive*", RunURL: run}},
 	}
 	for _, tt := range tests {

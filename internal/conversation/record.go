@@ -58,13 +58,15 @@ type Earlier struct {
 	// Markers are the comment's hidden markers as written, each on its
 	// own line (the answered requests' record among them).
 	Markers string
+	// Sent counts what the runs that wrote the comment sent.
+	Sent Sends
 }
 
 // EarlierOf reads the record in c, one of the token's own comments.
 func EarlierOf(c *ghclient.Comment) *Earlier {
 	return &Earlier{JobID: JobFromMarker(c.Body), Head: HeadFromMarker(c.Body), URL: c.URL, CommentID: c.ID,
 		Unsettled: strings.Contains(c.Body, unsettledMarker), Owed: OwedFromMarker(c.Body),
-		Waiting: shaMarker(c.Body, waitingPrefix), PR: prMarker(c.Body), Markers: markers(c.Body)}
+		Waiting: shaMarker(c.Body, waitingPrefix), PR: prMarker(c.Body), Markers: markers(c.Body), Sent: SendsFromMarker(c.Body)}
 }
 
 // Record returns the answered requests' record among e's markers (the

@@ -82,7 +82,8 @@ type Thread struct {
 	url    string
 	author string // who wrote the run's comment: the identity of github-token
 	last   string
-	broken bool // creating the comment failed: never try again, or there could be two
+	sent   Sends // what the run's comment counts as sent (Spend)
+	broken bool  // creating the comment failed: never try again, or there could be two
 	// lost says what failed that would have told the token's login ("the
 	// 👀 reaction on #7 could not be added"), for unknownSelf.
 	lost string
@@ -188,6 +189,8 @@ func (t *Thread) Previous(ctx context.Context) (*Earlier, error) {
 // failure is a warning, and the comment stays as it was, unsettled, for
 // the next run.
 func (t *Thread) Settle(ctx context.Context, e *Earlier, s State) bool {
+	// What e's runs sent stays counted.
+	s.Sent = e.Sent
 	body := t.Redact(Render(s))
 	if _, err := t.GH.UpdateComment(ctx, t.Owner, t.Repo, e.CommentID, body); err != nil {
 		t.warn("report the earlier job's end in its comment", err)
@@ -227,6 +230,7 @@ func ownedBy(c *ghclient.Comment, self string) bool {
 func (t *Thread) Show(ctx context.Context, s State) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	s.Sent = t.sent
 	body := t.Redact(Render(s))
 	switch {
 	case t.broken || body == t.last:

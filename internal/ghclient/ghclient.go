@@ -38,6 +38,8 @@ type Comment struct {
 	Author      string
 	AuthorIsBot bool
 	CreatedAt   time.Time
+	// UpdatedAt is when it was last written: created or edited.
+	UpdatedAt time.Time
 	// Issue is the number of the issue or pull request it is on, as its
 	// issue_url ends; 0 when that does not end in a number.
 	Issue int
@@ -397,6 +399,7 @@ func fromIssueComment(ic *github.IssueComment) *Comment {
 		Author:      ic.GetUser().GetLogin(),
 		AuthorIsBot: request.IsBot(ic.GetUser().GetLogin(), ic.GetUser().GetType()),
 		CreatedAt:   ic.GetCreatedAt().Time,
+		UpdatedAt:   ic.GetUpdatedAt().Time,
 		Issue:       issueNumber(ic.GetIssueURL()),
 	}
 }

@@ -109,7 +109,7 @@ func TestCreateComment(t *testing.T) {
 		want := Comment{
 			ID: got.ID, Body: "Agent job started.", Author: "github-actions[bot]", AuthorIsBot: true,
 			URL:       fmt.Sprintf("https://github.com/acme/docs/issues/12#issuecomment-%d", got.ID),
-			CreatedAt: fakegithub.CreatedAt(got.ID), Issue: 12,
+			CreatedAt: fakegithub.CreatedAt(got.ID), UpdatedAt: fakegithub.CreatedAt(got.ID), Issue: 12,
 		}
 		if got.ID == 0 || *got != want {
 			t.Errorf("CreateComment() = %+v, want %+v", *got, want)
@@ -223,7 +223,7 @@ func TestListCommentsPage(t *testing.T) {
 				for n, cm := range got.Comments {
 					i := tc.wantFrom + n
 					want := Comment{ID: ids[i], Body: fmt.Sprintf("comment %d", i), Author: authors[i%3].login, AuthorIsBot: request.IsBot(authors[i%3].login, map[bool]string{true: "Bot"}[authors[i%3].isBot]),
-						URL: fmt.Sprintf("https://github.com/acme/docs/issues/7#issuecomment-%d", ids[i]), CreatedAt: fakegithub.CreatedAt(ids[i]), Issue: 7}
+						URL: fmt.Sprintf("https://github.com/acme/docs/issues/7#issuecomment-%d", ids[i]), CreatedAt: fakegithub.CreatedAt(ids[i]), UpdatedAt: fakegithub.CreatedAt(ids[i]), Issue: 7}
 					if *cm != want {
 						t.Fatalf("comment %d = %+v, want %+v", i, *cm, want)
 					}

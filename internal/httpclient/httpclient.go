@@ -21,12 +21,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -90,6 +92,7 @@ type Options struct {
 type Client struct {
 	http *http.Client // one attempt, with the body cap, the timeout and the redirect policy
 	opt  Options
+	sent *tally
 }
 
 // NewJSONRequest is a request to an API that takes a bearer key and
@@ -139,8 +142,9 @@ func New(o Options) *Client {
 	if base == nil {
 		base = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	return &Client{opt: o, http: &http.Client{
-		Transport:     capBody{base: base, max: o.MaxBodyBytes},
+	sent := &tally{n: map[Sent]int{}}
+	return &Client{opt: o, sent: sent, http: &http.Client{
+		Transport:     capBody{base: counting{base: base, sent: sent}, max: o.MaxBodyBytes},
 		Timeout:       o.RequestTimeout,
 		CheckRedirect: checkRedirect,
 	}}
@@ -667,3 +671,37 @@ type cleanError struct {
 
 func (e *cleanError) Error() string { return e.msg }
 func (e *cleanError) Unwrap() error { return e.err }
+
+// Sent is one kind of request a client sent: its method, host (with the
+// port, when the address names one) and path.
+type Sent struct {
+	Method, Host, Path string
+}
+
+// Sent returns how many requests the client has sent, by kind: every
+// attempt, a retry included, whatever its answer, as a service counts
+// what it was asked.
+func (c *Client) Sent() map[Sent]int {
+	c.sent.mu.Lock()
+	defer c.sent.mu.Unlock()
+	return maps.Clone(c.sent.n)
+}
+
+// tally counts the requests sent, by kind.
+type tally struct {
+	mu sync.Mutex
+	n  map[Sent]int
+}
+
+// counting counts each request it carries, before it is sent.
+type counting struct {
+	base http.RoundTripper
+	sent *tally
+}
+
+func (t counting) RoundTrip(r *http.Request) (*http.Response, error) {
+	t.sent.mu.Lock()
+	t.sent.n[Sent{Method: r.Method, Host: r.URL.Host, Path: r.URL.Path}]++
+	t.sent.mu.Unlock()
+	return t.base.RoundTrip(r)
+}

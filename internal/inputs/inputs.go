@@ -55,6 +55,11 @@ type Config struct {
 	// DocsToken writes to the repository of the agent's pull request when
 	// that is not this one; "" when not given.
 	DocsToken string
+	// MaxSendsPerThread and MaxSendsPerDay cap the creates and follow-ups
+	// sent from one thread, and from the repository in one day (UTC); 0
+	// is no cap.
+	MaxSendsPerThread int
+	MaxSendsPerDay    int
 }
 
 // ErrEmptyPrompt is the problem with a run that has no prompt from the
@@ -253,6 +258,8 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	if c.Preview, err = ParseBool(get(raw, "preview")); err != nil {
 		bad("preview", err.Error())
 	}
+	c.MaxSendsPerThread = atMost(raw, "max-sends-per-thread", bad)
+	c.MaxSendsPerDay = atMost(raw, "max-sends-per-day", bad)
 	c.DocsToken = strings.TrimSpace(raw["docs-token"])
 	if strings.ContainsFunc(c.DocsToken, func(r rune) bool { return r < 0x21 || r == 0x7f }) {
 		bad("docs-token", "contains spaces or control characters: copy the token again")
@@ -311,4 +318,23 @@ func checkProjectID(id string) *Error {
 // GitHub login rather than several or an address.
 func oneLogin(s string) bool {
 	return !strings.ContainsFunc(s, unicode.IsSpace) && !strings.Contains(s, "@")
+}
+
+// maxCap bounds a cap on sends: a larger number is no cap a team means.
+const maxCap = 100_000
+
+// atMost reads the cap input name: empty is no cap (0); otherwise a whole
+// number from 1 to maxCap. A cap of 0 would stop every run: a workflow
+// that means that is disabled instead.
+func atMost(raw map[string]string, name string, bad func(input, problem string)) int {
+	v := get(raw, name)
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > maxCap {
+		bad(name, "must be a whole number of creates and follow-ups from 1 to 100000, or empty for no cap")
+		return 0
+	}
+	return n
 }

@@ -57,6 +57,24 @@ func TestRead(t *testing.T) {
 			},
 		},
 		{
+			name:  "caps",
+			raw:   valid(map[string]string{"max-sends-per-thread": " 3 ", "max-sends-per-day": "40"}),
+			check: func(c Config) bool { return c.MaxSendsPerThread == 3 && c.MaxSendsPerDay == 40 },
+		},
+		{
+			name:  "no caps by default",
+			raw:   valid(nil),
+			check: func(c Config) bool { return c.MaxSendsPerThread == 0 && c.MaxSendsPerDay == 0 },
+		},
+		{
+			name: "caps that are no whole number of sends",
+			raw:  valid(map[string]string{"max-sends-per-thread": "0", "max-sends-per-day": "1.5"}),
+			wantErr: []string{
+				"input max-sends-per-thread must be a whole number of creates and follow-ups from 1 to 100000, or empty for no cap",
+				"input max-sends-per-day must be a whole number of creates and follow-ups from 1 to 100000, or empty for no cap",
+			},
+		},
+		{
 			name:    "paths that only exclude",
 			raw:     valid(map[string]string{"paths": "!docs/**"}),
 			wantErr: []string{"input paths only excludes: every pattern starts with !, and a path must match a pattern that includes it (list one first, such as **, then the exclusions)"},

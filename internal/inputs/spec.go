@@ -43,6 +43,8 @@ var Inputs = []Input{
 	{Name: "paths", Description: "For a code pull request (pull_request opened, reopened, ready_for_review, synchronize): the changed files the docs follow, one pattern a line, as in a workflow's on.pull_request.paths (*, **, ?, +, [], ! to exclude; the last matching pattern decides), written bare: a quote, a list marker or a comment is an error that names its line. Empty: every file."},
 	{Name: "preview", Default: "true", Description: "When the job ends with a pull request on a branch, ask for that branch's Mintlify preview deployment, wait for it within timeout, and show its link. false: do not."},
 	{Name: "docs-token", Description: "A token that can write to the repository of the agent's pull request when that is another repository (docs kept apart from code), for the backlink comment and the review request there. Empty: github-token, and both are skipped in another repository. Pass it from a secret."},
+	{Name: "max-sends-per-thread", Description: "Most creates and follow-ups sent to the Agent Job API from one issue or pull request, counted from the action's own comments there. At the cap a run sends nothing and says so in its comment and commit status. A comment request by someone with maintain or admin permission passes it. Empty: no cap."},
+	{Name: "max-sends-per-day", Description: "Most creates and follow-ups sent to the Agent Job API from this repository per day (UTC), counted from the action's own comments written that day. At the cap a run sends nothing and says so in its comment and commit status. Empty: no cap."},
 }
 
 // Outputs lists every output in action.yml order.

@@ -124,10 +124,38 @@ type Plan struct {
 	// action).
 	Settle bool
 
+	// Caps are the caps on what the run sends, read before it sends;
+	// nil when none applies.
+	Caps *Caps
+
 	// GitHub is true when the run talks to GitHub at all.
 	GitHub bool
 	DryRun bool
 	Wait   bool
+}
+
+// Caps are the caps a run reads before it sends a create or a follow-up:
+// the creates and follow-ups the action's own comments count, in the
+// thread (conversation.Thread.SentHere) and in the repository on the day
+// (conversation.SentOn). A run at a cap sends nothing.
+type Caps struct {
+	Owner, Repo string
+	// Thread is the most sends from the thread the run answers in
+	// (Answer); 0 for no cap.
+	Thread int
+	// Day is the most sends from the repository per day (UTC); 0 for no
+	// cap.
+	Day int
+	// Pass says the run's own request is a person's explicit one (a
+	// comment, review or line comment): its author passes Thread with
+	// maintain or admin permission, read by Check. Day is never passed.
+	Pass bool
+}
+
+// MayPass reports whether a request whose author has permission level
+// passes the cap per thread.
+func (c *Caps) MayPass(level string) bool {
+	return c.Pass && (level == "maintain" || level == "admin")
 }
 
 // Decide returns the plan for cfg and the event t. An error is a problem
@@ -214,6 +242,10 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	default:
 		p.Job = Create
 	}
+	capped := (cfg.MaxSendsPerThread > 0 || cfg.MaxSendsPerDay > 0) && p.Job != Watch
+	if capped && !commenting {
+		return p, uncounted(cfg)
+	}
 	if cfg.DryRun {
 		// A dry run sends nothing anywhere, GitHub included.
 		p.Lines = false
@@ -227,10 +259,28 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	if checkOwn {
 		p.Check = &Check{Owner: t.Owner, Repo: t.Repo, Login: t.Sender}
 	}
+	if capped {
+		p.Caps = &Caps{Owner: t.Owner, Repo: t.Repo, Thread: cfg.MaxSendsPerThread, Day: cfg.MaxSendsPerDay, Pass: t.IsComment()}
+	}
 	if checkOpener {
 		p.OpenerCheck = &Check{Owner: t.Owner, Repo: t.Repo, Login: t.Opener}
 	}
 	return p, nil
+}
+
+// uncounted is the error of a capped run that writes no comment: the caps
+// count the action's comments, so what it sent would count for nothing.
+func uncounted(cfg inputs.Config) error {
+	input := "max-sends-per-thread"
+	if cfg.MaxSendsPerThread == 0 {
+		input = "max-sends-per-day"
+	}
+	return &inputs.Error{Input: input, InTerms: func(t terms.Terms) string {
+		if cfg.Comment == "false" {
+			return "is set, but comment is false: the caps count what the action's comments record, so a run that writes none would not be counted: set " + t.Name("comment") + " to auto"
+		}
+		return "is set, but this run has no issue or pull request to comment in: the caps count what the action's comments record, so its sends would not be counted: set " + t.Name("issue-number")
+	}}
 }
 
 // settling is the plan of a settle run: whatever its event, it answers no

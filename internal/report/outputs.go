@@ -140,6 +140,25 @@ type Result struct {
 	// Preview is the job's preview, already Markdown (preview.Shown), ""
 	// for none.
 	Preview string
+	// Cost is what the run cost; nil when it stopped before it could send
+	// anything (inputs it cannot use).
+	Cost *Cost
+}
+
+// Cost is what a run cost: the Agent Job API's creates and follow-ups
+// (each starts paid agent work) and reads (which the API does not count
+// against its rate limit), the requests sent to GitHub's API (each
+// counts against the token's rate limit), and the time the run waited
+// for the job, which the runner bills.
+type Cost struct {
+	Creates   int `json:"creates"`
+	FollowUps int `json:"followUps"`
+	Reads     int `json:"reads"`
+	// GitHub counts every attempt, a retry included.
+	GitHub int           `json:"githubRequests"`
+	Waited time.Duration `json:"-"`
+	// WaitedSeconds is Waited in whole seconds, for --json.
+	WaitedSeconds int `json:"waitedSeconds"`
 }
 
 // JobID writes the job-id output on its own, as soon as the id is known, so

@@ -40,6 +40,11 @@ func TestSummaryGolden(t *testing.T) {
 				Job: job(t, `{"id":"job_0001","status":"active","model":"opus","source":{"repository":"https://github.com/acme/docs","ref":null},"prLink":null}`)}
 		}},
 		{"summary-dry-run.md", func(*testing.T) Result { return Result{Status: "dry-run"} }},
+		{"summary-cost.md", func(t *testing.T) Result {
+			return Result{JobID: "job_0001", Status: "completed", Elapsed: 8*time.Minute + 3*time.Second, Polls: 9,
+				Job:  job(t, `{"id":"job_0001","status":"completed","model":"sonnet","source":{"repository":"https://github.com/acme/docs"},"prLink":null}`),
+				Cost: &Cost{FollowUps: 1, Reads: 10, GitHub: 7, Waited: 8 * time.Minute}}
+		}},
 		{"summary-hostile.md", func(t *testing.T) Result {
 			return Result{JobID: "x|y", Status: "weird<script>", Elapsed: time.Second, Polls: 1,
 				Job: job(t, `{"id":"x|y","status":"weird<script>","model":"m | [x](javascript:alert(1))\n# title","source":{"repository":"@everyone"},"prLink":"javascript:alert(1)"}`)}
@@ -105,6 +110,15 @@ func FuzzSummary(f *testing.F) {
 func newLog() (*runlog.Actions, *bytes.Buffer) {
 	var b bytes.Buffer
 	return runlog.NewActions(&b), &b
+}
+
+// TestSummaryCostOfAFailedRun: a run that failed before it had a job
+// still says what it cost, then why it failed.
+func TestSummaryCostOfAFailedRun(t *testing.T) {
+	t.Parallel()
+	r := Result{Status: "error", Failure: "create job: HTTP 401: bad key", RunURL: "https://github.com/acme/docs/actions/runs/42",
+		Cost: &Cost{GitHub: 2}}
+	golden.Check(t, filepath.Join("testdata", "summary-cost-failed.md"), Summary(r))
 }
 
 // TestSummaryPreview: a job's preview follows the table.

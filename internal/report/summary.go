@@ -15,7 +15,8 @@ import (
 // is a plain token is shown in a code span, where nothing links and it can
 // be copied as it is.
 //
-// The job's preview, when there is one, follows the table.
+// The job's preview, when there is one, follows the table, then what the
+// run cost.
 //
 // A failed run says why under the table (or alone, when the run failed
 // before it had a job to show): the error with the service's own reason
@@ -24,16 +25,25 @@ import (
 func Summary(r Result) string {
 	var b strings.Builder
 	b.WriteString("### Agent job\n\n")
+	wrote := false
 	if r.Job != nil || r.JobID != "" || r.Failure == "" {
 		table(&b, r)
 		if r.Preview != "" {
 			b.WriteString("\n" + r.Preview)
 		}
-		if r.Failure != "" {
+		wrote = true
+	}
+	if c := r.Cost; c != nil {
+		if wrote {
 			b.WriteString("\n")
 		}
+		b.WriteString(c.Line() + "\n")
+		wrote = true
 	}
 	if r.Failure != "" {
+		if wrote {
+			b.WriteString("\n")
+		}
 		fmt.Fprintf(&b, "**The run failed** (status %s): %s\n", escape.Markdown(r.Status), escape.Markdown(r.Failure))
 		if link := escape.URL(r.RunURL); link != "" {
 			fmt.Fprintf(&b, "\nThe whole log is in [the workflow run](%s).\n", link)
@@ -90,4 +100,19 @@ func WriteSummary(red Redactor, path, markdown string) error {
 		return fmt.Errorf("write job summary: %w", err)
 	}
 	return nil
+}
+
+// Line says what c cost in one sentence, for the summary.
+func (c Cost) Line() string {
+	return fmt.Sprintf("**Cost:** Agent Job API: %s, %s, %s; GitHub API: %s; waited for the job: %s.",
+		count(c.Creates, "create"), count(c.FollowUps, "follow-up"), count(c.Reads, "read"),
+		count(c.GitHub, "request"), c.Waited.Round(time.Second))
+}
+
+// count is n things, in words.
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
+)
+
+// ownSent is one of the action's own comments on a job that counts n
+// sends, the newest on day.
+func ownSent(job string, n int, day string, onDay int) string {
+	return fmt.Sprintf("<!-- agent-job-action -->\n<!-- agent-job-action:job=%s -->\n<!-- agent-job-action:sent=%d,%s:%d -->\n✅ **Done.**", job, n, day, onDay)
+}
+
+// TestCapPerThread: the thread's sends are counted from the action's own
+// comments there; at max-sends-per-thread nothing reaches the Agent API,
+// one line says so, the comment says so, and the run succeeds. A person's
+// copy of a marker counts nothing, and a maintainer's request passes.
+func TestCapPerThread(t *testing.T) {
+	t.Parallel()
+	seed := func(gh *fakegithub.Server) {
+		h := gh
+		h.SeedComment(12, fakegithub.BotLogin, true, ownSent("job_0777", 2, "2026-11-20", 2))
+		h.SeedComment(12, "mallory", false, ownSent("job_evil", 90, "2026-11-22", 90))
+		h.SeedComment(12, fakegithub.BotLogin, true, ownSent("job_0777", 1, "2026-11-21", 1))
+	}
+	t.Run("at the cap", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+		gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs also mention the Retry-After header"))
+		h.api.AddJob("job_0777", "completed")
+		seed(gh)
+		h.vars["INPUT_MAX-SENDS-PER-THREAD"] = "3"
+		if err := h.run(context.Background()); err != nil {
+			t.Fatalf("run: %v\n%s", err, h.stdout.String())
+		}
+		if n := len(h.api.Requests()); n != 0 {
+			t.Errorf("%d requests reached the Agent API at the cap, want none", n)
+		}
+		want := "docs job cap reached, nothing sent: #12 has had 3 creates and follow-ups (max-sends-per-thread: 3)"
+		if got := strings.Count(h.stdout.String(), want); got != 1 {
+			t.Errorf("the log says %q %d times, want once:\n%s", want, got, h.stdout.String())
+		}
+		cs := gh.Comments(12)
+		if len(cs) != 4 {
+			t.Fatalf("%d comments on #12, want the three seeded and this run's", len(cs))
+		}
+		goldenFile(t, "comment-capped-thread.md", cs[3].Body)
+		h.wantOutputs(map[string]string{"status": "skipped", "job-id": ""})
+		if !strings.Contains(h.file("GITHUB_STEP_SUMMARY"), "**Cost:** Agent Job API: 0 creates, 0 follow-ups, 0 reads;") {
+			t.Errorf("summary:\n%s", h.file("GITHUB_STEP_SUMMARY"))
+		}
+	})
+	t.Run("under the cap, whatever a person's copy of a marker says", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+		gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs also mention the Retry-After header"))
+		h.api.AddJob("job_0777", "completed")
+		seed(gh)
+		h.vars["INPUT_MAX-SENDS-PER-THREAD"] = "4"
+		if err := h.run(context.Background()); err != nil {
+			t.Fatalf("run: %v\n%s", err, h.stdout.String())
+		}
+		h.wantRequests(0, 1)
+		cs := gh.Comments(12)
+		if !strings.Contains(cs[len(cs)-1].Body, "<!-- agent-job-action:sent=1,2026-11-22:1 -->") {
+			t.Errorf("this run's comment does not count its follow-up:\n%s", cs[len(cs)-1].Body)
+		}
+	})
+	t.Run("a maintainer's request passes", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+		gh := h.withGitHub(fakegithub.Options{Permissions: map[string]string{"lead": "maintain"}}, "issue_comment", issueComment("lead", "/docs also mention the Retry-After header"))
+		h.api.AddJob("job_0777", "completed")
+		seed(gh)
+		h.vars["INPUT_MAX-SENDS-PER-THREAD"] = "3"
+		if err := h.run(context.Background()); err != nil {
+			t.Fatalf("run: %v\n%s", err, h.stdout.String())
+		}
+		h.wantRequests(0, 1)
+		if want := "#12 has had 3 creates and follow-ups (max-sends-per-thread: 3); passed: the request is by lead, who has maintain permission"; !strings.Contains(h.stdout.String(), want) {
+			t.Errorf("the log lacks %q:\n%s", want, h.stdout.String())
+		}
+	})
+}
+
+// TestCapPerDay: a weekly run with a tracking issue counts the sends the
+// action's own comments recorded today (UTC) across the repository; at
+// max-sends-per-day it sends nothing and says so in the tracking issue.
+func TestCapPerDay(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		max  string
+		sent bool
+	}{
+		{name: "at the cap", max: "3"},
+		{name: "under the cap", max: "4", sent: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+			gh := h.withGitHub(fakegithub.Options{}, "schedule", map[string]any{})
+			h.vars["INPUT_PROMPT"] = "Update the changelog page."
+			h.vars["INPUT_ISSUE-NUMBER"] = "30"
+			h.vars["INPUT_MAX-SENDS-PER-DAY"] = tc.max
+			gh.SeedComment(3, fakegithub.BotLogin, true, ownSent("job_0100", 4, "2026-11-22", 2))
+			gh.SeedComment(5, fakegithub.BotLogin, true, ownSent("job_0200", 9, "2026-11-21", 9)) // yesterday's
+			gh.SeedComment(5, "mallory", false, ownSent("job_evil", 50, "2026-11-22", 50))
+			gh.SeedComment(8, fakegithub.BotLogin, true, ownSent("job_0300", 1, "2026-11-22", 1))
+			if err := h.run(context.Background()); err != nil {
+				t.Fatalf("run: %v\n%s", err, h.stdout.String())
+			}
+			var listed bool
+			for _, r := range gh.Requests() {
+				listed = listed || r.Method == "GET" && r.Path == "/repos/acme/docs/issues/comments" && strings.Contains(r.Query, "sort=updated") && strings.Contains(r.Query, "direction=desc")
+			}
+			if !listed {
+				t.Error("the repository's comments were not read, the most recently written first")
+			}
+			cs := gh.Comments(30)
+			if len(cs) != 1 {
+				t.Fatalf("%d comments on the tracking issue, want 1", len(cs))
+			}
+			if tc.sent {
+				h.wantRequests(1, 0)
+				if !strings.Contains(cs[0].Body, "<!-- agent-job-action:sent=1,2026-11-22:1 -->") {
+					t.Errorf("the comment does not count its create:\n%s", cs[0].Body)
+				}
+				return
+			}
+			if n := len(h.api.Requests()); n != 0 {
+				t.Errorf("%d requests reached the Agent API at the cap, want none", n)
+			}
+			want := "docs job cap reached, nothing sent: the repository has had 3 creates and follow-ups today, UTC (max-sends-per-day: 3)"
+			if got := strings.Count(h.stdout.String(), want); got != 1 {
+				t.Errorf("the log says %q %d times, want once:\n%s", want, got, h.stdout.String())
+			}
+			goldenFile(t, "comment-capped-day.md", cs[0].Body)
+			h.wantOutputs(map[string]string{"status": "skipped"})
+		})
+	}
+}
+
+// TestCapCodePR: a code pull request's comment counts its job's sends,
+// push after push; at max-sends-per-thread a push sends nothing, and its
+// commit status is a success that says why, on its own head only.
+func TestCapCodePR(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 30 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_MAX-SENDS-PER-THREAD"] = "1"
+	w.vars["INPUT_WAIT"] = "false"
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 0)
+
+	// The job has ended (a push while it works would wait, sending
+	// nothing, which no cap stops).
+	w.clk.Advance(31 * time.Minute)
+	w.moveHead(head1, head2, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+	w.setEvent("pull_request", push(head1, head2))
+	from := len(w.gh.Statuses())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("push: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 0)
+	w.wantLog("docs job cap reached, nothing sent: #7 has had 1 create or follow-up (max-sends-per-thread: 1)")
+	got := w.statuses()[from:]
+	// The opening head gets the ended job's status first (the run settles
+	// what the opening run left), then the push's head the cap.
+	want := []string{"1111 success: Docs updated: preview ready https://acme-docs-agent-job-0001.mintlify.app",
+		"2222 success: Docs job cap reached: #7 has had 1 create or follow-up (max-sends-per-thread: 1) https://github.com/acme/docs/actions/runs/4242"}
+	if !slices.Equal(got, want) {
+		t.Errorf("statuses:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	c := w.gh.Comments(7)
+	if len(c) != 1 {
+		t.Fatalf("%d comments, want the one comment of the pull request", len(c))
+	}
+	for _, m := range []string{"<!-- agent-job-action:job=job_0001 -->", "<!-- agent-job-action:head=" + head1 + " -->", "<!-- agent-job-action:sent=1,2026-11-22:1 -->", "Not sent: the docs job cap is reached"} {
+		if !strings.Contains(c[0].Body, m) {
+			t.Errorf("the comment lacks %q (the job, the head it heard of, what was sent, why nothing more was):\n%s", m, c[0].Body)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/plan"
+)
+
+// overCap reads the counts p.Caps names, right before the run sends a
+// create or a follow-up, and returns the run's outcome when a cap is
+// reached: nothing is sent, and the comment and a code pull request's
+// commit status say why. level is the permission of the author of the
+// run's own request, which may pass the cap per thread (plan.Caps.Pass).
+// A count that cannot be read fails the run before anything is sent: a
+// cap the team chose is not guessed past.
+func (r *run) overCap(ctx context.Context, gh *ghclient.Client, p plan.Plan, level string, o *Outcome) *Outcome {
+	c := p.Caps
+	if c == nil || r.thread == nil {
+		return nil
+	}
+	if c.Thread > 0 {
+		n, err := r.thread.SentHere(ctx)
+		if err != nil {
+			return o.fail(ctx, fmt.Errorf("count what was sent from #%d for max-sends-per-thread: %w; nothing was sent", r.thread.Number, err))
+		}
+		if n.Cut {
+			r.logf("counted the sends recorded in the newest %d comments of #%d only", n.Read, r.thread.Number)
+		}
+		switch {
+		case n.Sent < c.Thread:
+		case c.MayPass(level):
+			r.logf("#%d has had %s (max-sends-per-thread: %d); passed: the request is by %s, who has %s permission",
+				r.thread.Number, sends(n.Sent), c.Thread, escape.Log(p.Own.Author), escape.Log(level))
+		default:
+			return r.atCap(o, fmt.Sprintf("#%d has had %s (max-sends-per-thread: %d)", r.thread.Number, sends(n.Sent), c.Thread))
+		}
+	}
+	if c.Day > 0 {
+		self := r.thread.Self()
+		if self == "" {
+			return o.fail(ctx, fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", conversation.ErrUnknownIdentity))
+		}
+		n, err := conversation.SentOn(ctx, gh, c.Owner, c.Repo, self, r.deps.Clock.Now())
+		if err != nil {
+			return o.fail(ctx, fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", err))
+		}
+		if n.Cut {
+			r.logf("counted the sends recorded in the repository's %d most recently written comments only", n.Read)
+		}
+		if n.Sent >= c.Day {
+			return r.atCap(o, fmt.Sprintf("the repository has had %s today, UTC (max-sends-per-day: %d)", sends(n.Sent), c.Day))
+		}
+	}
+	return nil
+}
+
+// atCap ends a run at a cap: one line, exit 0, nothing sent. The requests
+// the run meant to send are recorded as not sent, so that the next run
+// that may send sends them.
+func (r *run) atCap(o *Outcome, why string) *Outcome {
+	r.log.Printf("docs job cap reached, nothing sent: %s", why)
+	o.Skipped, o.Capped = why, true
+	if r.answers != nil {
+		r.answers.unsent = true
+	}
+	return o
+}
+
+// capReason is why the run sent nothing at a cap, or "".
+func (o *Outcome) capReason() string {
+	if o.Capped {
+		return o.Skipped
+	}
+	return ""
+}
+
+// spent counts a create or follow-up the API took: in the run's comment,
+// which is what the caps count, and in the run's cost.
+func (r *run) spent(followUp bool) {
+	if r.thread != nil {
+		r.thread.Spend(r.deps.Clock.Now())
+	}
+	if followUp {
+		r.cost.FollowUps++
+	} else {
+		r.cost.Creates++
+	}
+}
+
+// capSentence is the comment's sentence for a cap's reason.
+func capSentence(why string) string {
+	return strings.ToUpper(why[:1]) + why[1:] + "."
+}
+
+// sends is n creates and follow-ups, in words.
+func sends(n int) string {
+	if n == 1 {
+		return "1 create or follow-up"
+	}
+	return fmt.Sprintf("%d creates and follow-ups", n)
+}
