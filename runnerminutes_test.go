@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"math"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,20 +52,40 @@ func TestRunnerMinutesPerCodePR(t *testing.T) {
 				t.Errorf("wait: true, %s: the run took %s, less than the job", what, took)
 			}
 		}
+		// Without waiting, a settle run starts on the agent's pull
+		// request's event as the job ends (the settle workflow of
+		// docs/no-wait.md).
+		settle := func() {
+			if wait {
+				return
+			}
+			event, vars := w.vars["GITHUB_EVENT_NAME"], map[string]string{"INPUT_SETTLE": "", "INPUT_WAIT": w.vars["INPUT_WAIT"]}
+			data, _ := os.ReadFile(w.vars["GITHUB_EVENT_PATH"])
+			w.settleRun()
+			run("settle")
+			w.vars["GITHUB_EVENT_NAME"] = event
+			for k, v := range vars {
+				w.vars[k] = v
+			}
+			if err := os.WriteFile(w.vars["GITHUB_EVENT_PATH"], data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
 		run("opened")
 		for i := 1; i < len(heads); i++ {
 			// The next push comes once the job has ended.
 			w.clk.Advance(job + time.Minute)
+			settle()
 			f := fakegithub.File{Name: "src/push" + string(rune('0'+i)) + ".go", Status: "added", Additions: 1, Patch: "@@ +1 @@"}
 			files = append(files, f)
 			w.moveHead(heads[i-1], heads[i], fakegithub.Comparison{Files: []fakegithub.File{f}}, files)
 			w.setEvent("pull_request", push(heads[i-1], heads[i]))
 			run("push")
 		}
-		if !wait {
-			w.clk.Advance(job + time.Minute)
-			w.settleRun()
-			run("settle")
+		w.clk.Advance(job + time.Minute)
+		settle()
+		if got := w.statuses(); !strings.Contains(got[len(got)-1], "4444 success: ") {
+			t.Errorf("wait: %v: statuses end %q, want the last head's success", wait, got[len(got)-1])
 		}
 		t.Logf("wait: %v: %d runs of %v on the simulated clock: %d runner minutes billed; %d creates and %d follow-ups",
 			wait, len(runs), runs, minutes, w.api.Creates(), w.api.Messages())
