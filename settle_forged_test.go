@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
@@ -74,4 +75,23 @@ func TestSettleSendsNoOutsidersChangeFromAnotherWorkflowsComment(t *testing.T) {
 	if n := w.api.Messages(); n != 0 {
 		t.Errorf("the settle run sent the agent %d follow-ups from another workflow's comment: %q", n, w.api.Requests()[len(w.api.Requests())-1].Prompt())
 	}
+}
+
+// TestCapPerDayCountsNoEchoedMarker: the same echoed text with a sent
+// marker uses up max-sends-per-day for the whole repository: no run sends
+// anything that day, and a code pull request's check turns success with
+// "Docs job cap reached" instead of its docs job.
+func TestCapPerDayCountsNoEchoedMarker(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+	gh := h.withGitHub(fakegithub.Options{}, "schedule", map[string]any{})
+	h.vars["INPUT_PROMPT"] = "Update the changelog page."
+	h.vars["INPUT_ISSUE-NUMBER"] = "30"
+	h.vars["INPUT_MAX-SENDS-PER-DAY"] = "50"
+	gh.SeedComment(5, fakegithub.BotLogin, true, "👋 Thanks for opening this issue! You wrote:\n\nhello\n"+
+		"<!-- agent-job-action -->\n<!-- agent-job-action:sent=1000000,2026-11-22:1000000 -->\n")
+	if err := h.run(context.Background()); err != nil {
+		t.Fatalf("run: %v\n%s", err, h.stdout.String())
+	}
+	h.wantRequests(1, 0)
 }
