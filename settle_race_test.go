@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
+)
+
+// TestSettleKeepsARecordWrittenSinceItRead: a settle run reads a record
+// (job_0001 left working, owing head1), and while it sets head1's status a
+// push run in the same pull request (another workflow, another
+// concurrency group) writes the record anew: a new job, job_0002, that
+// works and owes head2. The settle run then writes job_0001's end over
+// it. The record loses job_0002 (the next push starts a third job and a
+// second docs pull request) and head2's pending status, which nothing
+// settles any more. A settle run must not write over a record it did not
+// read.
+func TestSettleKeepsARecordWrittenSinceItRead(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_WAIT"] = "false"
+	w.vars["INPUT_PREVIEW"] = "false"
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+	}
+	c := w.gh.Comments(7)
+	if len(c) != 1 {
+		t.Fatalf("comments: %+v", c)
+	}
+	id := c[0].ID
+	newer := "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_0002 -->\n<!-- agent-job-action:head=" + head2 + " -->\n" +
+		"<!-- agent-job-action:sent=2,2026-11-22:2 -->\n<!-- agent-job-action:unsettled -->\n<!-- agent-job-action:owed=" + head2 + " -->\n" +
+		"🚀 **Started.** Job `job_0002` is active."
+
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	var once sync.Once
+	w.gh.SetFault(func(_ http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/statuses/") {
+			once.Do(func() {
+				// The push run's write, between the settle's read and its write.
+				body, _ := json.Marshal(map[string]string{"body": newer})
+				req, _ := http.NewRequest(http.MethodPatch, fmt.Sprintf("%s/repos/acme/docs/issues/comments/%d", w.gh.APIURL(), id), strings.NewReader(string(body)))
+				req.Header.Set("Authorization", "Bearer "+testToken)
+				res, err := http.DefaultClient.Do(req)
+				if err != nil || res.StatusCode != http.StatusOK {
+					t.Errorf("the concurrent write failed: %v %v", err, res)
+				}
+				if res != nil {
+					res.Body.Close()
+				}
+			})
+		}
+		return false
+	})
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+	}
+	c = w.gh.Comments(7)
+	if len(c) != 1 || !strings.Contains(c[0].Body, "job=job_0002") || !strings.Contains(c[0].Body, "owed="+head2) {
+		t.Errorf("the settle run wrote over the record the push run wrote since it read it: job_0002 and head2's status are lost:\n%s", c[0].Body)
+	}
+}
