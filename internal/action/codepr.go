@@ -203,7 +203,8 @@ func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	if earlier == nil {
 		return r.skip(fmt.Sprintf("pull request #%d was closed and has no docs job: nothing to stop", pr.Number))
 	}
-	o.closed = true
+	// What waits for the job is never sent: the pull request is closed.
+	o.closed, r.code.waiting = true, ""
 	if err := r.out.JobID(earlier.JobID); err != nil {
 		return o.fail(ctx, err)
 	}

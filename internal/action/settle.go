@@ -1,8 +1,10 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
@@ -117,6 +119,12 @@ func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	}
 	self := ""
 	settled, working := 0, 0
+	// The token that writes records is an app's or GITHUB_TOKEN's, a bot:
+	// a bot's record is the first to react to, so that the 👀 that tells
+	// the login lands on one of the action's own comments.
+	slices.SortStableFunc(found.Comments, func(a, b *ghclient.Comment) int {
+		return cmp.Compare(boolInt(!a.AuthorIsBot), boolInt(!b.AuthorIsBot))
+	})
 	for _, c := range found.Comments {
 		if settled+working == SettleMost {
 			r.logf("settled at most %d threads; the next settle run goes on", SettleMost)
@@ -149,7 +157,7 @@ func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.
 			continue
 		}
 		if e.Waiting != "" {
-			if sent, done := r.sendWaiting(ctx, api, gh, th, e, job); done {
+			if sent, done := r.sendWaiting(ctx, api, gh, p, th, e, job); done {
 				if sent {
 					working++
 				}
@@ -176,7 +184,7 @@ func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.
 // nothing waited) ; sent says the follow-up went. A change or a follow-up
 // that cannot be read or sent is a warning: the record stays for the next
 // run.
-func (r *run) sendWaiting(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (sent, done bool) {
+func (r *run) sendWaiting(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (sent, done bool) {
 	pr := codepr.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number, HeadSHA: e.Waiting}
 	changes, err := codepr.Read(ctx, gh, pr, e.Head, r.cfg.Paths)
 	if err != nil {
@@ -187,6 +195,10 @@ func (r *run) sendWaiting(ctx context.Context, api *agentapi.Client, gh *ghclien
 		r.logf("#%d: %s", th.Number, changes.NothingToSend())
 		return false, false
 	}
+	if why := r.waitingCapped(ctx, gh, p, th); why != "" {
+		r.log.Printf("docs job cap reached, nothing sent: %s; the change that waits for job %s stays for a later run", why, escape.Log(job.ID))
+		return false, true
+	}
 	url, _, _ := strings.Cut(e.URL, "#")
 	about := prompt.CodePR{Owner: th.Owner, Repo: th.Repo, Number: th.Number, URL: url}
 	sentTo, err := api.Message(ctx, job.ID, prompt.CodePushPrompt(about, changes.Change()))
@@ -194,9 +206,47 @@ func (r *run) sendWaiting(ctx context.Context, api *agentapi.Client, gh *ghclien
 		r.log.Warning(fmt.Sprintf("#%d: could not send job %s the change that waits: %s; the next run sends it", th.Number, escape.Log(job.ID), escape.Log(err.Error())))
 		return false, true
 	}
+	r.spent(true)
+	e.Sent = e.Sent.Add(r.deps.Clock.Now())
 	r.logf("#%d: sent job %s the change that waited (%d files), status %s", th.Number, escape.Log(sentTo.ID), len(changes.Files), escape.Log(sentTo.Status))
 	r.write(ctx, th, e, conversation.State{Phase: conversation.Working, JobID: e.JobID, Status: sentTo.Status, FollowUp: true,
 		Record: e.Record(), Head: e.Waiting, Owed: e.Owed, Unsettled: true, RunURL: escape.URL(r.rc.RunURL()),
 		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
 	return true, true
+}
+
+// waitingCapped is why a settle run may not send th the change that waits
+// (the caps p names, counted as a run in th counts them), or "". A count it
+// cannot read is a cap: nothing is sent past what the team chose.
+func (r *run) waitingCapped(ctx context.Context, gh *ghclient.Client, p plan.Plan, th *conversation.Thread) string {
+	c := p.Caps
+	if c == nil {
+		return ""
+	}
+	if c.Thread > 0 {
+		n, err := th.SentHere(ctx)
+		switch {
+		case err != nil:
+			return fmt.Sprintf("#%d: its sends could not be counted (%s)", th.Number, escape.Log(err.Error()))
+		case n.Sent >= c.Thread:
+			return fmt.Sprintf("#%d has had %s (max-sends-per-thread: %d)", th.Number, sends(n.Sent), c.Thread)
+		}
+	}
+	if c.Day > 0 {
+		n, err := conversation.SentOn(ctx, gh, c.Owner, c.Repo, th.Self(), r.deps.Clock.Now())
+		switch {
+		case err != nil:
+			return fmt.Sprintf("today's sends could not be counted (%s)", escape.Log(err.Error()))
+		case n.Sent >= c.Day:
+			return fmt.Sprintf("the repository has had %s today, UTC (max-sends-per-day: %d)", sends(n.Sent), c.Day)
+		}
+	}
+	return ""
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

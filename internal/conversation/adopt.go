@@ -38,8 +38,9 @@ func (t *Thread) Adopt(ctx context.Context) (*Earlier, error) {
 	}
 	pg := t.comments()
 	c, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
-		return ownedBy(c, self) && IsOwn(c.Body) && !strings.Contains(c.Body, backlinkMarker) && JobFromMarker(c.Body) != "" &&
-			(!t.Code || HeadFromMarker(c.Body) != "")
+		m := markers(c.Body)
+		return ownedBy(c, self) && !strings.Contains(m, backlinkMarker) && JobFromMarker(m) != "" &&
+			(!t.Code || HeadFromMarker(m) != "")
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the thread's comments to find its docs job: %w", err)

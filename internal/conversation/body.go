@@ -225,15 +225,30 @@ func IsOwn(body string) bool {
 	return strings.Contains(body, ownMark)
 }
 
+// IsRecord reports whether body can hold a record of the action's: it
+// starts with the action's mark, as every comment the action writes does.
+// A comment that holds the mark further down (another workflow that
+// repeats someone's text, say) holds none, whoever wrote it.
+func IsRecord(body string) bool { return strings.HasPrefix(body, ownMark) }
+
+// maxMarkers bounds what is read of a record: the action's own markers
+// take a few KiB at most.
+const maxMarkers = 16 << 10
+
 // markers is what a reader of the thread needs of one of the action's own
-// comments: its hidden markers (the job, the record), each on a line of
-// its own. The text a person reads is dropped.
+// comments: the hidden markers (the job, the record) in the block of lines
+// that starts it, up to maxMarkers bytes; "" for a body that is no record.
+// The text a person reads, and any marker after it, is dropped.
 func markers(body string) string {
+	if !IsRecord(body) {
+		return ""
+	}
 	var b strings.Builder
 	for line := range strings.Lines(body) {
-		if strings.HasPrefix(line, "<!-- agent-job-action") {
-			b.WriteString(line)
+		if !strings.HasPrefix(line, "<!-- agent-job-action") || b.Len()+len(line) > maxMarkers {
+			break
 		}
+		b.WriteString(line)
 	}
 	return b.String()
 }

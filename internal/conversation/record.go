@@ -63,10 +63,12 @@ type Earlier struct {
 }
 
 // EarlierOf reads the record in c, one of the token's own comments.
+// Only the block of markers that starts the comment is read (see markers).
 func EarlierOf(c *ghclient.Comment) *Earlier {
-	return &Earlier{JobID: JobFromMarker(c.Body), Head: HeadFromMarker(c.Body), URL: c.URL, CommentID: c.ID,
-		Unsettled: strings.Contains(c.Body, unsettledMarker), Owed: OwedFromMarker(c.Body),
-		Waiting: shaMarker(c.Body, waitingPrefix), PR: prMarker(c.Body), Markers: markers(c.Body), Sent: SendsFromMarker(c.Body)}
+	m := markers(c.Body)
+	return &Earlier{JobID: JobFromMarker(m), Head: HeadFromMarker(m), URL: c.URL, CommentID: c.ID,
+		Unsettled: strings.Contains(m, unsettledMarker), Owed: OwedFromMarker(m),
+		Waiting: shaMarker(m, waitingPrefix), PR: prMarker(m), Markers: m, Sent: SendsFromMarker(m)}
 }
 
 // Record returns the answered requests' record among e's markers (the
@@ -202,8 +204,8 @@ type Unsettled struct {
 // records it finds, not by the repository.
 func FindUnsettled(ctx context.Context, gh RepoComments, owner, repo string) (*Unsettled, error) {
 	keep := func(_ int64, _ string, body string) string {
-		if IsOwn(body) && strings.Contains(body, unsettledMarker) && !strings.Contains(body, backlinkMarker) {
-			return markers(body)
+		if m := markers(body); strings.Contains(m, unsettledMarker) && !strings.Contains(m, backlinkMarker) {
+			return m
 		}
 		return ""
 	}

@@ -94,6 +94,21 @@ func (r *Recorder) UpdateComment(_ context.Context, owner, repo string, id int64
 	return &c, nil
 }
 
+// GetComment returns a comment as it is now.
+func (r *Recorder) GetComment(_ context.Context, owner, repo string, id int64) (*ghclient.Comment, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.call(fmt.Sprintf("GetComment %s/%s %d", owner, repo, id)); err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(r.comments, func(x *recorded) bool { return x.c.ID == id })
+	if i < 0 {
+		return nil, fmt.Errorf("get comment %d: not found", id)
+	}
+	c := r.comments[i].c
+	return &c, nil
+}
+
 // ListCommentsPage returns one page of number's comments, with the
 // bodies keep keeps.
 func (r *Recorder) ListCommentsPage(_ context.Context, owner, repo string, number, page int, keep ghclient.Keep) (*ghclient.CommentPage, error) {

@@ -143,8 +143,8 @@ func (t *Thread) SentHere(ctx context.Context) (Tally, error) {
 	var out Tally
 	_, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
 		out.Read++
-		if ownedBy(c, self) && IsOwn(c.Body) && !strings.Contains(c.Body, backlinkMarker) {
-			out.Sent += SendsFromMarker(c.Body).Total
+		if m := markers(c.Body); ownedBy(c, self) && !strings.Contains(m, backlinkMarker) {
+			out.Sent += SendsFromMarker(m).Total
 		}
 		return false
 	})
@@ -170,8 +170,8 @@ func SentOn(ctx context.Context, gh RepoComments, owner, repo, self string, now 
 	day := Day(now)
 	start, _ := time.Parse(dayLayout, day)
 	keep := func(_ int64, author, body string) string {
-		if ownedBy(&ghclient.Comment{Author: author}, self) && IsOwn(body) {
-			return SendsFromMarker(body).Marker()
+		if ownedBy(&ghclient.Comment{Author: author}, self) {
+			return SendsFromMarker(markers(body)).Marker()
 		}
 		return ""
 	}

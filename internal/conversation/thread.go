@@ -17,6 +17,7 @@ import (
 type GitHub interface {
 	CreateComment(ctx context.Context, owner, repo string, number int, body string) (*ghclient.Comment, error)
 	UpdateComment(ctx context.Context, owner, repo string, id int64, body string) (*ghclient.Comment, error)
+	GetComment(ctx context.Context, owner, repo string, id int64) (*ghclient.Comment, error)
 	ListCommentsPage(ctx context.Context, owner, repo string, number, page int, keep ghclient.Keep) (*ghclient.CommentPage, error)
 	AddReaction(ctx context.Context, owner, repo string, commentID int64, kind request.Kind, content string) (*ghclient.Reaction, error)
 	LineComments(ctx context.Context, owner, repo string, number int, keep ghclient.Keep) ([]*ghclient.ReviewComment, error)
@@ -173,7 +174,7 @@ func (t *Thread) Previous(ctx context.Context) (*Earlier, error) {
 		return nil, t.unknownSelf()
 	}
 	c, err := t.comments().newest(ctx, func(c *ghclient.Comment) bool {
-		return ownedBy(c, self) && IsOwn(c.Body) && JobFromMarker(c.Body) != ""
+		return ownedBy(c, self) && JobFromMarker(markers(c.Body)) != ""
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the thread's comments to find an earlier job: %w", err)
@@ -188,7 +189,20 @@ func (t *Thread) Previous(ctx context.Context) (*Earlier, error) {
 // reported by a later run. It returns whether GitHub took the edit; a
 // failure is a warning, and the comment stays as it was, unsettled, for
 // the next run.
+//
+// The comment is read again first: a run that wrote it since e was read
+// (a push's run adopting it) holds a newer record, which is left as it
+// is, for the run after.
 func (t *Thread) Settle(ctx context.Context, e *Earlier, s State) bool {
+	now, err := t.GH.GetComment(ctx, t.Owner, t.Repo, e.CommentID)
+	if err != nil {
+		t.warn("read the earlier job's comment again before reporting its end", err)
+		return false
+	}
+	if markers(now.Body) != e.Markers {
+		t.Warn(fmt.Sprintf("the record in %s changed since this run read it: left for the next run", e.URL))
+		return false
+	}
 	// What e's runs sent stays counted.
 	s.Sent = e.Sent
 	body := t.Redact(Render(s))

@@ -117,6 +117,18 @@ func (c *Client) UpdateComment(ctx context.Context, owner, repo string, id int64
 	return fromIssueComment(ic), nil
 }
 
+// GetComment returns the comment id as it is now.
+func (c *Client) GetComment(ctx context.Context, owner, repo string, id int64) (*Comment, error) {
+	if err := CheckRepo(owner, repo); err != nil {
+		return nil, fmt.Errorf("get comment %d: %w", id, err)
+	}
+	ic, _, err := c.gh.Issues.GetComment(ctx, owner, repo, id)
+	if err != nil {
+		return nil, fmt.Errorf("get comment %d: %w", id, clean(err))
+	}
+	return fromIssueComment(ic), nil
+}
+
 // CommentPage is one page of the comments on an issue or pull request.
 type CommentPage struct {
 	Comments []*Comment // oldest first, as GitHub lists them

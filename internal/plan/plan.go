@@ -307,7 +307,13 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	case t.Owner == "":
 		return Plan{}, fmt.Errorf("GITHUB_REPOSITORY is not set: a settle run needs the repository whose threads it settles")
 	}
-	return Plan{Settle: true, GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false",
+	var caps *Caps
+	if cfg.MaxSendsPerThread > 0 || cfg.MaxSendsPerDay > 0 {
+		// A change that waits, which a settle run sends, counts as any
+		// follow-up does.
+		caps = &Caps{Owner: t.Owner, Repo: t.Repo, Thread: cfg.MaxSendsPerThread, Day: cfg.MaxSendsPerDay}
+	}
+	return Plan{Settle: true, GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false", Caps: caps,
 		Answer: &Thread{Owner: t.Owner, Repo: t.Repo}, Asked: conversation.FromComment, Reviewers: cfg.Reviewers}, nil
 }
 

@@ -146,7 +146,9 @@ func New(opt Options) *Server {
 	s := &Server{opt: opt, nextID: 1001, reviews: map[reviewKey][]ReviewComment{}, submitted: map[int][]Review{}, compares: map[string]Comparison{}}
 	mux := http.NewServeMux()
 	p := opt.Prefix
-	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/issues/{number}/comments", s.authorized(s.listComments))
+	// GET .../issues/{number}/comments and .../issues/comments/{id} overlap
+	// as patterns (issues/comments/comments), so one handler tells them apart.
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/issues/{a}/{b}", s.authorized(s.issueGet))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/issues/comments", s.authorized(s.listRepoComments))
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/issues/{number}/comments", s.authorized(s.createComment))
 	mux.HandleFunc("PATCH "+p+"/repos/{owner}/{repo}/issues/comments/{id}", s.authorized(s.editComment))
@@ -418,6 +420,36 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
 	out := render(r, c)
 	s.mu.Unlock()
 	writeJSON(w, http.StatusCreated, out)
+}
+
+// issueGet serves a GET of an issue's comments or of one comment.
+func (s *Server) issueGet(w http.ResponseWriter, r *http.Request) {
+	a, b := r.PathValue("a"), r.PathValue("b")
+	switch {
+	case a == "comments":
+		r.SetPathValue("id", b)
+		s.getComment(w, r)
+	case b == "comments":
+		r.SetPathValue("number", a)
+		s.listComments(w, r)
+	default:
+		s.catchAll(w, r)
+	}
+}
+
+func (s *Server) getComment(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathInt(w, r, "id")
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := slices.IndexFunc(s.comments, func(c *Comment) bool { return c.ID == id })
+	if i < 0 {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	writeJSON(w, http.StatusOK, render(r, s.comments[i]))
 }
 
 func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
