@@ -9,7 +9,6 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
-	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
 )
 
 // TestSettleSendsNothingAfterThePullRequestClosed: a push folded while the
@@ -19,12 +18,7 @@ import (
 // send that job the change that waited: the pull request is closed.
 func TestSettleSendsNothingAfterThePullRequestClosed(t *testing.T) {
 	t.Parallel()
-	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
-	w.vars["INPUT_WAIT"] = "false"
-	w.vars["INPUT_PREVIEW"] = "false"
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
-	}
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
 	w.clk.Advance(time.Minute)
 	f := fakegithub.File{Name: "src/push.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
 	w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{f}}, append(slices.Clone(codeFiles), f))

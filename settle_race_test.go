@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
 )
 
 // TestSettleKeepsARecordWrittenSinceItRead: a settle run reads a record
@@ -25,12 +24,7 @@ import (
 // read.
 func TestSettleKeepsARecordWrittenSinceItRead(t *testing.T) {
 	t.Parallel()
-	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
-	w.vars["INPUT_WAIT"] = "false"
-	w.vars["INPUT_PREVIEW"] = "false"
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
-	}
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
 	c := w.gh.Comments(7)
 	if len(c) != 1 {
 		t.Fatalf("comments: %+v", c)

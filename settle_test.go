@@ -35,6 +35,23 @@ func (w *codeWorld) writes(from int) []string {
 	return slices.DeleteFunc(w.ghCalls(from), func(c string) bool { return strings.HasPrefix(c, "GET ") })
 }
 
+// openedNoWait is code pull request #7 opened at head1 with wait: false and
+// no preview, its run done: the job works, its record left unsettled.
+// mods change the inputs before the run.
+func openedNoWait(t *testing.T, sc fakeapi.Scenario, mods ...func(vars map[string]string)) *codeWorld {
+	t.Helper()
+	w := newCodeWorld(t, sc, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_WAIT"] = "false"
+	w.vars["INPUT_PREVIEW"] = "false"
+	for _, m := range mods {
+		m(w.vars)
+	}
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+	}
+	return w
+}
+
 // settleRun makes the next run a settle run on a schedule.
 func (w *codeWorld) settleRun() {
 	w.setEvent("schedule", map[string]any{"schedule": "*/15 * * * *"})
@@ -54,12 +71,7 @@ func (w *codeWorld) settleRun() {
 // writes nothing anywhere.
 func TestCodePRNoWaitSettled(t *testing.T) {
 	t.Parallel()
-	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
-	w.vars["INPUT_WAIT"] = "false"
-	w.vars["INPUT_PREVIEW"] = "false"
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
-	}
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
 	w.wantRequests(1, 0)
 	w.wantOutputs(map[string]string{"status": "active", "job-id": "job_0001"})
 	if got := w.statuses(); len(got) != 1 || !strings.HasPrefix(got[0], "1111 pending: ") {
@@ -142,12 +154,7 @@ func TestCodePRNoWaitSettled(t *testing.T) {
 // every change reaches the job.
 func TestCodePRPushesFolded(t *testing.T) {
 	t.Parallel()
-	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
-	w.vars["INPUT_WAIT"] = "false"
-	w.vars["INPUT_PREVIEW"] = "false"
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
-	}
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
 	files := slices.Clone(codeFiles)
 	heads := []string{head1, head2, head3, head4}
 	var all []fakegithub.File

@@ -444,12 +444,20 @@ func (s *Server) getComment(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if c := s.comment(w, id); c != nil {
+		writeJSON(w, http.StatusOK, render(r, c))
+	}
+}
+
+// comment is the comment id, or nil when the fake holds none, which it
+// answers with 404; s.mu is held.
+func (s *Server) comment(w http.ResponseWriter, id int64) *Comment {
 	i := slices.IndexFunc(s.comments, func(c *Comment) bool { return c.ID == id })
 	if i < 0 {
 		writeError(w, http.StatusNotFound, "Not Found")
-		return
+		return nil
 	}
-	writeJSON(w, http.StatusOK, render(r, s.comments[i]))
+	return s.comments[i]
 }
 
 func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
@@ -459,12 +467,10 @@ func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	i := slices.IndexFunc(s.comments, func(c *Comment) bool { return c.ID == id })
-	if i < 0 {
-		writeError(w, http.StatusNotFound, "Not Found")
+	c := s.comment(w, id)
+	if c == nil {
 		return
 	}
-	c := s.comments[i]
 	c.Body = body
 	c.Edits++
 	s.wrote(c.ID)
