@@ -150,8 +150,8 @@ func (r *run) answer(ctx context.Context, gh *ghclient.Client, p plan.Plan, leve
 		r.show(ctx, o, conversation.Working)
 	}
 	a := r.gather(ctx, gh, p, level)
-	if a.by != nil {
-		done := r.skip("an earlier run already sent this request to the agent, as its comment says: " + escape.Log(a.by.URL))
+	if why := plan.AnsweredBy(a.by); why != "" {
+		done := r.skip(why)
 		done.AnsweredIn = a.by.URL
 		return nil, done
 	}

@@ -31,13 +31,11 @@ func (r *run) overCap(ctx context.Context, gh *ghclient.Client, p plan.Plan, lev
 		if n.Cut {
 			r.logf("counted the sends recorded in the newest %d comments of #%d only", n.Read, r.thread.Number)
 		}
-		switch {
-		case n.Sent < c.Thread:
-		case c.MayPass(level):
-			r.logf("#%d has had %s (max-sends-per-thread: %d); passed: the request is by %s, who has %s permission",
-				r.thread.Number, sends(n.Sent), c.Thread, escape.Log(p.Own.Author), escape.Log(level))
-		default:
-			return r.atCap(o, fmt.Sprintf("#%d has had %s (max-sends-per-thread: %d)", r.thread.Number, sends(n.Sent), c.Thread))
+		switch why, passed := c.OverThread(r.thread.Number, n.Sent, level); {
+		case passed:
+			r.logf("%s; passed: the request is by %s, who has %s permission", why, escape.Log(p.Own.Author), escape.Log(level))
+		case why != "":
+			return r.atCap(o, why)
 		}
 	}
 	if c.Day > 0 {
@@ -52,8 +50,8 @@ func (r *run) overCap(ctx context.Context, gh *ghclient.Client, p plan.Plan, lev
 		if n.Cut {
 			r.logf("counted the sends recorded in the repository's %d most recently written comments only", n.Read)
 		}
-		if n.Sent >= c.Day {
-			return r.atCap(o, fmt.Sprintf("the repository has had %s today, UTC (max-sends-per-day: %d)", sends(n.Sent), c.Day))
+		if why := c.OverDay(n.Sent); why != "" {
+			return r.atCap(o, why)
 		}
 	}
 	return nil
@@ -97,10 +95,3 @@ func capSentence(why string) string {
 	return strings.ToUpper(why[:1]) + why[1:] + "."
 }
 
-// sends is n creates and follow-ups, in words.
-func sends(n int) string {
-	if n == 1 {
-		return "1 create or follow-up"
-	}
-	return fmt.Sprintf("%d creates and follow-ups", n)
-}

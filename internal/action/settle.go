@@ -228,8 +228,9 @@ func (r *run) waitingCapped(ctx context.Context, gh *ghclient.Client, p plan.Pla
 		switch {
 		case err != nil:
 			return fmt.Sprintf("#%d: its sends could not be counted (%s)", th.Number, escape.Log(err.Error()))
-		case n.Sent >= c.Thread:
-			return fmt.Sprintf("#%d has had %s (max-sends-per-thread: %d)", th.Number, sends(n.Sent), c.Thread)
+		}
+		if why, _ := c.OverThread(th.Number, n.Sent, ""); why != "" {
+			return why
 		}
 	}
 	if c.Day > 0 {
@@ -237,8 +238,9 @@ func (r *run) waitingCapped(ctx context.Context, gh *ghclient.Client, p plan.Pla
 		switch {
 		case err != nil:
 			return fmt.Sprintf("today's sends could not be counted (%s)", escape.Log(err.Error()))
-		case n.Sent >= c.Day:
-			return fmt.Sprintf("the repository has had %s today, UTC (max-sends-per-day: %d)", sends(n.Sent), c.Day)
+		}
+		if why := c.OverDay(n.Sent); why != "" {
+			return why
 		}
 	}
 	return ""

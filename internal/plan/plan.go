@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/admit"
+	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/codepr"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
@@ -156,6 +157,37 @@ type Caps struct {
 // passes the cap per thread.
 func (c *Caps) MayPass(level string) bool {
 	return c.Pass && (level == "maintain" || level == "admin")
+}
+
+// OverThread decides from the sends counted in the thread number: why the
+// run sends nothing (""), or, for a request whose author passes the cap
+// (level, see MayPass), passed.
+func (c *Caps) OverThread(number, sent int, level string) (why string, passed bool) {
+	if c.Thread <= 0 || sent < c.Thread {
+		return "", false
+	}
+	why = fmt.Sprintf("#%d has had %s (max-sends-per-thread: %d)", number, Sends(sent), c.Thread)
+	if c.MayPass(level) {
+		return why, true
+	}
+	return why, false
+}
+
+// OverDay decides from the sends counted in the repository today: why the
+// run sends nothing, or "".
+func (c *Caps) OverDay(sent int) string {
+	if c.Day <= 0 || sent < c.Day {
+		return ""
+	}
+	return fmt.Sprintf("the repository has had %s today, UTC (max-sends-per-day: %d)", Sends(sent), c.Day)
+}
+
+// Sends is n creates and follow-ups, in words.
+func Sends(n int) string {
+	if n == 1 {
+		return "1 create or follow-up"
+	}
+	return fmt.Sprintf("%d creates and follow-ups", n)
 }
 
 // Decide returns the plan for cfg and the event t. An error is a problem
@@ -433,6 +465,16 @@ func NothingNew(c *codepr.Changes, record bool) string {
 		return ""
 	}
 	return c.NothingToSend()
+}
+
+// AnsweredBy decides from the thread the run read: a request an earlier
+// run already sent (by, that run's comment; nil when none did) is not sent
+// again.
+func AnsweredBy(by *backlog.Owned) string {
+	if by == nil {
+		return ""
+	}
+	return "an earlier run already sent this request to the agent, as its comment says: " + escape.Log(by.URL)
 }
 
 // Withheld decides a run whose inputs could not be read whole (cfg holds

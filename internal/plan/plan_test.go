@@ -340,3 +340,37 @@ func TestDecideCodePROpener(t *testing.T) {
 		})
 	}
 }
+
+// TestCapsOver: the caps decide from the counts a run read; a maintainer's
+// request passes the thread's cap and never the day's.
+func TestCapsOver(t *testing.T) {
+	t.Parallel()
+	c := &Caps{Thread: 3, Day: 10, Pass: true}
+	for _, tt := range []struct {
+		sent   int
+		level  string
+		why    string
+		passed bool
+	}{
+		{sent: 2, level: "write"},
+		{sent: 3, level: "write", why: "#12 has had 3 creates and follow-ups (max-sends-per-thread: 3)"},
+		{sent: 4, level: "maintain", why: "#12 has had 4 creates and follow-ups (max-sends-per-thread: 3)", passed: true},
+	} {
+		why, passed := c.OverThread(12, tt.sent, tt.level)
+		if why != tt.why || passed != tt.passed {
+			t.Errorf("OverThread(%d, %s) = %q, %v; want %q, %v", tt.sent, tt.level, why, passed, tt.why, tt.passed)
+		}
+	}
+	if got := c.OverDay(9); got != "" {
+		t.Errorf("OverDay(9) = %q", got)
+	}
+	if got, want := c.OverDay(10), "the repository has had 10 creates and follow-ups today, UTC (max-sends-per-day: 10)"; got != want {
+		t.Errorf("OverDay(10) = %q, want %q", got, want)
+	}
+	if got, want := Sends(1), "1 create or follow-up"; got != want {
+		t.Errorf("Sends(1) = %q", got)
+	}
+	if got := AnsweredBy(nil); got != "" {
+		t.Errorf("AnsweredBy(nil) = %q", got)
+	}
+}
