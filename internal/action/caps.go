@@ -94,4 +94,3 @@ func (r *run) spent(followUp bool) {
 func capSentence(why string) string {
 	return strings.ToUpper(why[:1]) + why[1:] + "."
 }
-
