@@ -87,7 +87,7 @@ func TestRunnerMinutesPerCodePR(t *testing.T) {
 		if got := w.statuses(); !strings.Contains(got[len(got)-1], "4444 success: ") {
 			t.Errorf("wait: %v: statuses end %q, want the last head's success", wait, got[len(got)-1])
 		}
-		t.Logf("wait: %v: %d runs of %v on the simulated clock: %d runner minutes billed; %d creates and %d follow-ups",
-			wait, len(runs), runs, minutes, w.api.Creates(), w.api.Messages())
+		t.Logf("wait: %v: %d runs of %v on the simulated clock: %d runner minutes billed; %d creates and %d follow-ups, %d Agent API requests in all, %d GitHub requests",
+			wait, len(runs), runs, minutes, w.api.Creates(), w.api.Messages(), len(w.api.Requests()), len(w.gh.Requests()))
 	}
 }
