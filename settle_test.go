@@ -380,3 +380,130 @@ func TestFailureAfterTheRecordKeepsIt(t *testing.T) {
 	}
 	w.wantRequests(1, 1)
 }
+
+// pushWhileWorking pushes src/push.go to #7 (head1 to head2) while its job
+// works, in a run that does not wait: the change waits in the record.
+func pushWhileWorking(t *testing.T, w *codeWorld) {
+	t.Helper()
+	w.clk.Advance(time.Minute)
+	f := fakegithub.File{Name: "src/push.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
+	w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{f}}, append(slices.Clone(codeFiles), f))
+	w.setEvent("pull_request", push(head1, head2))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("push: %v\n%s", err, w.stdout.String())
+	}
+}
+
+// finalStatuses are the last status each head got, by its first four
+// characters.
+func (w *codeWorld) finalStatuses() map[string]string {
+	final := map[string]string{}
+	for _, s := range w.statuses() {
+		final[s[:4]] = s
+	}
+	return final
+}
+
+// TestSettleAJobThatFailedWithAChangeWaiting: a job that failed cannot
+// take the change pushed while it worked. The settle run sends it nothing,
+// reports the failure on the head the job heard and an error on the head
+// it never heard, and settles the record, keeping the head the job heard:
+// a second settle run reads nothing of the job again.
+func TestSettleAJobThatFailedWithAChangeWaiting(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute, Outcome: "failed"})
+	pushWhileWorking(t, w)
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	apiFrom := len(w.api.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+	}
+	if got := w.apiCalls(apiFrom); !slices.Equal(got, []string{"GET /v2/agent/proj-1/job/job_0001"}) {
+		t.Errorf("the settle run sent the Agent API %q, want one read", got)
+	}
+	final := w.finalStatuses()
+	if !strings.Contains(final["1111"], " failure: ") || !strings.HasPrefix(final["2222"], "2222 error: The docs job ended before it heard this push") {
+		t.Errorf("statuses end %q", final)
+	}
+	c := w.gh.Comments(7)
+	if len(c) != 1 || strings.Contains(c[0].Body, unsettled) || !strings.Contains(c[0].Body, "head="+head1) {
+		t.Errorf("comment: %+v, want the record settled, keeping the head the job heard", c)
+	}
+	apiFrom = len(w.api.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("second settle: %v\n%s", err, w.stdout.String())
+	}
+	if got := w.apiCalls(apiFrom); len(got) != 0 {
+		t.Errorf("a second settle sent the Agent API %q", got)
+	}
+}
+
+// TestDocsRequestLeavesTheCodeRecord: a /docs request in a code pull
+// request continues the pull request's job, but its record (the statuses
+// it owes, the change that waits) stays the code workflow's: a settle run
+// then sends the change that waited and reports the job's end on every
+// head.
+func TestDocsRequestLeavesTheCodeRecord(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
+	pushWhileWorking(t, w)
+	w.clk.Advance(10 * time.Minute)
+	ev := issueComment("writer", "/docs Mention the header in the FAQ too.")
+	ev["issue"].(map[string]any)["number"] = 7
+	ev["issue"].(map[string]any)["html_url"] = "https://github.com/acme/docs/pull/7"
+	ev["issue"].(map[string]any)["pull_request"] = map[string]any{"url": "https://api.github.com/repos/acme/docs/pulls/7"}
+	ev["comment"].(map[string]any)["html_url"] = "https://github.com/acme/docs/pull/7#issuecomment-9001"
+	w.setEvent("issue_comment", ev)
+	w.vars["INPUT_TRIGGER-PHRASE"] = "/docs"
+	delete(w.vars, "INPUT_PROMPT")
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("/docs: %v\n%s", err, w.stdout.String())
+	}
+	w.clk.Advance(30 * time.Minute)
+	w.settleRun()
+	for range 2 {
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+		}
+		w.clk.Advance(30 * time.Minute)
+	}
+	sent := false
+	for _, r := range w.api.Requests() {
+		sent = sent || strings.Contains(r.Prompt(), "src/push.go")
+	}
+	if !sent {
+		t.Error("the change that waited never reached the job")
+	}
+	for _, h := range []string{"1111", "2222"} {
+		if s := w.finalStatuses()[h]; !strings.Contains(s, " success: ") {
+			t.Errorf("head %s ends %q, want success", h, s)
+		}
+	}
+}
+
+// TestClosedClaimsNothingForAHeadNeverSent: closing a code pull request
+// whose last push waited for the job gives that head a status that says its
+// change was not sent, never the job's success, now or when a settle run
+// later reports the job's end.
+func TestClosedClaimsNothingForAHeadNeverSent(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
+	pushWhileWorking(t, w)
+	w.setEvent("pull_request", codePR("closed", head2, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", false }))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("closed: %v\n%s", err, w.stdout.String())
+	}
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+	}
+	final := w.finalStatuses()
+	if !strings.HasPrefix(final["2222"], "2222 success: Pull request closed: this push's change was not sent to the docs job") {
+		t.Errorf("head 2222 ends %q", final["2222"])
+	}
+	if !strings.Contains(final["1111"], " success: Docs updated") {
+		t.Errorf("head 1111 ends %q", final["1111"])
+	}
+}

@@ -324,6 +324,9 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 			break
 		}
 		job, err = r.message(ctx, api, text, o, target)
+		if err == nil && earlier.Unsettled {
+			r.continued(ctx, earlier)
+		}
 		if f, ok := takesNoMessages(err); ok {
 			r.logf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))
 			if err := r.standIn(o, target, f); err != nil {

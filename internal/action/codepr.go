@@ -204,8 +204,18 @@ func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		return r.skip(fmt.Sprintf("pull request #%d was closed and has no docs job: nothing to stop", pr.Number))
 	}
 	// What waits for the job is never sent: the pull request is closed.
+	// The heads pushed since the job last heard are told so; they are
+	// owed nothing more.
 	o.closed, r.code.waiting = true, ""
-	if err := r.out.JobID(earlier.JobID); err != nil {
+	var unsent []string
+	r.code.owed, unsent = earlier.Heard()
+	r.setStatus(ctx, gh, pr.Owner, pr.Repo, unsent, ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusSuccess,
+		Description: "Pull request closed: this push's change was not sent to the docs job"})
+	if slices.Contains(unsent, pr.HeadSHA) {
+		// The head's status is said; the run's end sets none on it.
+		r.code.pr.HeadSHA = ""
+	}
+	if err := r.name(o, earlier.JobID, true); err != nil {
 		return o.fail(ctx, err)
 	}
 	job, err := api.Get(ctx, earlier.JobID)

@@ -40,11 +40,16 @@ func (r *run) settleEarlier(ctx context.Context, api *agentapi.Client, gh *ghcli
 	}
 	ownComment := r.code != nil
 	if !job.Terminal() {
+		// Still working: a request that continues it says so in the
+		// earlier comment once its follow-up went (continued).
 		r.logf("the job an earlier run left working, %s, is %s", escape.Log(job.ID), escape.Log(job.Status))
-		if !ownComment {
-			r.write(ctx, r.thread, e, conversation.State{Phase: conversation.Continued, JobID: e.JobID, Record: e.Record(),
-				Head: e.Head, ContinuedIn: r.thread.URL(), RunURL: escape.URL(r.rc.RunURL())})
-		}
+		return job
+	}
+	if !ownComment && e.Code() {
+		// A code pull request's record, met by a request in its thread: it
+		// owes statuses and may hold a change that waits, which only the
+		// code workflow's next run or a settle run sends.
+		r.logf("the job of the code pull request's record, %s, %s: its record is left to the code workflow or a settle run", escape.Log(job.ID), escape.Log(job.Status))
 		return job
 	}
 	shown := r.report(ctx, gh, p, r.thread, e, job)
@@ -56,6 +61,31 @@ func (r *run) settleEarlier(ctx context.Context, api *agentapi.Client, gh *ghcli
 	}
 	r.logf("settled the job an earlier run left working: %s", r.ended(shown))
 	return job
+}
+
+// continued says in an earlier request's comment e, whose job was still
+// working, that this run's request continues the job: this run's comment
+// reports its end. A code pull request's record is left as it is.
+func (r *run) continued(ctx context.Context, e *conversation.Earlier) {
+	if e.Code() {
+		return
+	}
+	r.write(ctx, r.thread, e, conversation.State{Phase: conversation.Continued, JobID: e.JobID, Record: e.Record(),
+		ContinuedIn: r.thread.URL(), RunURL: escape.URL(r.rc.RunURL())})
+}
+
+// abandon gives up the change that waits in the record e, for a job that
+// ended unable to take it (failed, archived, gone): the heads pushed since
+// the job last heard get an error that says so, and the record keeps the
+// head the job heard, so that the next push sends everything since it (to
+// a new job, if this one takes no more). It reports whether it set them.
+func (r *run) abandon(ctx context.Context, gh *ghclient.Client, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) {
+	heard, unsent := e.Heard()
+	s := ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusError,
+		Description: "The docs job ended before it heard this push: push again", TargetURL: escape.URL(r.rc.RunURL())}
+	r.setStatus(ctx, gh, th.Owner, th.Repo, unsent, s)
+	r.logf("#%d: job %s is %s and cannot take the change that waits; the heads pushed since it last heard get an error", th.Number, escape.Log(job.ID), escape.Log(job.Status))
+	e.Owed, e.Waiting = heard, ""
 }
 
 // report does what a run that waited for job would have done at its end,
@@ -156,15 +186,23 @@ func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.
 			r.logf("#%d: job %s is %s; left for the next run", c.Issue, escape.Log(job.ID), escape.Log(job.Status))
 			continue
 		}
-		if e.Waiting != "" {
-			if sent, done := r.sendWaiting(ctx, api, gh, p, th, e, job); done {
-				if sent {
-					working++
-				}
+		if e.Waiting != "" && job.Status != agentapi.StatusFailed {
+			sent, err := r.sendWaiting(ctx, api, gh, p, th, e, job)
+			_, gone := takesNoMessages(err)
+			switch {
+			case sent:
+				working++
 				continue
+			case err != nil && !gone:
+				r.log.Warning(fmt.Sprintf("#%d: %s; the next run tries again", c.Issue, escape.Log(err.Error())))
+				continue
+			case err == nil:
+				// Nothing of it passed paths: the job's end covers it.
+				e.Waiting = ""
 			}
-			// Nothing of it passed paths: the job's end covers it.
-			e.Waiting = ""
+		}
+		if e.Waiting != "" {
+			r.abandon(ctx, gh, th, e, job)
 		}
 		shown := r.report(ctx, gh, p, th, e, job)
 		if r.write(ctx, th, e, r.settledState(e, shown)) {
@@ -179,32 +217,29 @@ func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.
 // that waits in the record e (pushes made while its job worked), now that
 // the job has ended: the change from the head the job heard of to the
 // newest head that waits, filtered by paths. The record then says the job
-// heard it, and works again; the statuses it owes stay pending. done is
-// false when nothing of it passed paths (the record is settled as if
-// nothing waited) ; sent says the follow-up went. A change or a follow-up
-// that cannot be read or sent is a warning: the record stays for the next
-// run.
-func (r *run) sendWaiting(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (sent, done bool) {
+// heard it, and works again; the statuses it owes stay pending. sent says
+// the follow-up went; neither sent nor an error, nothing of the change
+// passed paths. A change that cannot be read, a cap, or a follow-up the API
+// refused is the error, for the caller to tell apart (a job that takes no
+// more messages); the record stays as it was.
+func (r *run) sendWaiting(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (bool, error) {
 	pr := codepr.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number, HeadSHA: e.Waiting}
 	changes, err := codepr.Read(ctx, gh, pr, e.Head, r.cfg.Paths)
 	if err != nil {
-		r.log.Warning(fmt.Sprintf("#%d: could not read the change that waits for job %s: %s; the next run sends it", th.Number, escape.Log(job.ID), escape.Log(err.Error())))
-		return false, true
+		return false, fmt.Errorf("could not read the change that waits for job %s: %w", escape.Log(job.ID), err)
 	}
 	if changes.NothingToSend() != "" {
 		r.logf("#%d: %s", th.Number, changes.NothingToSend())
-		return false, false
+		return false, nil
 	}
 	if why := r.waitingCapped(ctx, gh, p, th); why != "" {
-		r.log.Printf("docs job cap reached, nothing sent: %s; the change that waits for job %s stays for a later run", why, escape.Log(job.ID))
-		return false, true
+		return false, fmt.Errorf("docs job cap reached, nothing sent: %s; the change that waits for job %s stays for a later run", why, escape.Log(job.ID))
 	}
 	url, _, _ := strings.Cut(e.URL, "#")
 	about := prompt.CodePR{Owner: th.Owner, Repo: th.Repo, Number: th.Number, URL: url}
 	sentTo, err := api.Message(ctx, job.ID, prompt.CodePushPrompt(about, changes.Change()))
 	if err != nil {
-		r.log.Warning(fmt.Sprintf("#%d: could not send job %s the change that waits: %s; the next run sends it", th.Number, escape.Log(job.ID), escape.Log(err.Error())))
-		return false, true
+		return false, fmt.Errorf("could not send job %s the change that waits: %w", escape.Log(job.ID), err)
 	}
 	r.spent(true)
 	e.Sent = e.Sent.Add(r.deps.Clock.Now())
@@ -212,7 +247,7 @@ func (r *run) sendWaiting(ctx context.Context, api *agentapi.Client, gh *ghclien
 	r.write(ctx, th, e, conversation.State{Phase: conversation.Working, JobID: e.JobID, Status: sentTo.Status, FollowUp: true,
 		Record: e.Record(), Head: e.Waiting, Owed: e.Owed, Unsettled: true, RunURL: escape.URL(r.rc.RunURL()),
 		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
-	return true, true
+	return true, nil
 }
 
 // waitingCapped is why a settle run may not send th the change that waits

@@ -232,8 +232,9 @@ func IsOwn(body string) bool {
 func IsRecord(body string) bool { return strings.HasPrefix(body, ownMark) }
 
 // maxMarkers bounds what is read of a record: the action's own markers
-// take a few KiB at most.
-const maxMarkers = 16 << 10
+// take a few KiB at most, and the answered requests' record, last, up to
+// the 32 KiB package backlog reads.
+const maxMarkers = 40 << 10
 
 // markers is what a reader of the thread needs of one of the action's own
 // comments: the hidden markers (the job, the record) in the block of lines
@@ -260,9 +261,8 @@ func Render(s State) string {
 	if m := Marker(s.JobID); m != "" {
 		b.WriteString(m + "\n")
 	}
-	if s.Record != "" {
-		b.WriteString(s.Record + "\n")
-	}
+	// The answered requests' record, which may be long, comes last: the
+	// markers a reader needs most are read first, within maxMarkers.
 	if isSHA(s.Head) {
 		b.WriteString(headPrefix + s.Head + markerSuffix + "\n")
 	}
@@ -270,6 +270,9 @@ func Render(s State) string {
 		b.WriteString(m + "\n")
 	}
 	settlement(&b, s)
+	if s.Record != "" {
+		b.WriteString(s.Record + "\n")
+	}
 	job := "The job"
 	if s.JobID != "" {
 		job = "Job " + JobRef(s.JobID)

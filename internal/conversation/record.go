@@ -82,6 +82,10 @@ func (e *Earlier) Record() string {
 	return ""
 }
 
+// Code reports whether e is a code pull request's record: it names the
+// head commit its job heard, or owes commit statuses.
+func (e *Earlier) Code() bool { return e.Head != "" || len(e.Owed) > 0 }
+
 // Heard splits the heads e owes a status into those whose change the job
 // has heard (up to Head), which its end settles, and those pushed since,
 // whose change waits (Waiting) and which a job's end must not settle.
