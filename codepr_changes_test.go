@@ -83,6 +83,35 @@ func TestCodePRAtGitHubsCap(t *testing.T) {
 	}
 }
 
+// TestCodePRCutStaysCut: a later push that GitHub compares whole does not
+// make the job's end a success for a pull request whose listing was cut:
+// the record keeps the cut, and the new head's status claims no success
+// either, until the whole change is listed again.
+func TestCodePRCutStaysCut(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	files := append(codeFiles[:1:1], vendored(2999)...)
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1, Files: files})
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+	}
+	if c := w.gh.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "<!-- agent-job-action:cut -->") {
+		t.Fatalf("comment: %+v, want the cut recorded", c)
+	}
+	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
+	w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(files), retry))
+	w.setEvent("pull_request", push(head1, head2))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("push: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 1)
+	for _, s := range w.statuses() {
+		if strings.Contains(s, " success: ") {
+			t.Errorf("a status claims success for a cut pull request: %s", s)
+		}
+	}
+}
+
 // TestCodePRPushPastTheComparisonsCap: a push that changes 300 files or
 // more, as many as GitHub lists in a comparison, cannot be told from what
 // it leaves out: the job hears the pull request's whole change again,

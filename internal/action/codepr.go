@@ -105,7 +105,9 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	if err != nil {
 		return nil, o.fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err))
 	}
-	r.code.cut = changes.Cut
+	// A cut listing the job heard stays cut until the whole change is
+	// listed again.
+	r.code.cut = changes.Cut || earlier != nil && earlier.Cut && !changes.Whole
 	r.logChanges(changes)
 	if why := plan.NothingNew(changes, earlier != nil); why != "" {
 		r.code.noChange = true

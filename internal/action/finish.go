@@ -165,7 +165,7 @@ func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
 	if r.code != nil {
 		// The next run sends what comes after it, and settles the
 		// statuses the job still owes.
-		s.Head, s.Owed, s.Waiting = r.code.heard, r.code.owed, r.code.waiting
+		s.Head, s.Owed, s.Waiting, s.Cut = r.code.heard, r.code.owed, r.code.waiting, r.code.cut
 	}
 	return s
 }

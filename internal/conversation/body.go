@@ -77,6 +77,8 @@ type State struct {
 	// Waiting is the newest head commit whose change waits to be sent
 	// (Earlier.Waiting), "" for none.
 	Waiting string
+	// Cut says the job heard a listing GitHub cut (Earlier.Cut).
+	Cut bool
 	// Preview is the job's preview, already Markdown (preview.Shown), ""
 	// for none.
 	Preview string

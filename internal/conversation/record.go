@@ -22,6 +22,7 @@ var ErrSearchCut = errors.New("the thread has more comments than one run reads (
 const (
 	unsettledMarker = "<!-- agent-job-action:unsettled -->"
 	owedPrefix      = "<!-- agent-job-action:owed="
+	cutMarker       = "<!-- agent-job-action:cut -->"
 	waitingPrefix   = "<!-- agent-job-action:waiting="
 	prPrefix        = "<!-- agent-job-action:pr="
 )
@@ -52,6 +53,10 @@ type Earlier struct {
 	// job worked, for the run that finds it ended to send in one
 	// follow-up. "" when nothing waits.
 	Waiting string
+	// Cut says the job heard a listing of the pull request's files that
+	// GitHub cut at its cap: until a whole listing is sent again (a force
+	// push, a retarget), no status of the job may claim success.
+	Cut bool
 	// PR is the job's pull request as the record names it (State.PRURL),
 	// "" for none; the reader checks it again before trusting it.
 	PR string
@@ -68,7 +73,8 @@ func EarlierOf(c *ghclient.Comment) *Earlier {
 	m := markers(c.Body)
 	return &Earlier{JobID: JobFromMarker(m), Head: HeadFromMarker(m), URL: c.URL, CommentID: c.ID,
 		Unsettled: strings.Contains(m, unsettledMarker), Owed: OwedFromMarker(m),
-		Waiting: shaMarker(m, waitingPrefix), PR: prMarker(m), Markers: m, Sent: SendsFromMarker(m)}
+		Waiting: shaMarker(m, waitingPrefix), PR: prMarker(m), Markers: m, Sent: SendsFromMarker(m),
+		Cut: strings.Contains(m, cutMarker)}
 }
 
 // Record returns the answered requests' record among e's markers (the
@@ -157,6 +163,9 @@ func prMarker(body string) string {
 func settlement(b *strings.Builder, s State) {
 	if s.Unsettled {
 		b.WriteString(unsettledMarker + "\n")
+	}
+	if s.Cut {
+		b.WriteString(cutMarker + "\n")
 	}
 	if s.PRURL != "" && len(s.PRURL) <= 512 && !strings.ContainsAny(s.PRURL, " <>\n") && !strings.Contains(s.PRURL, "--") {
 		b.WriteString(prPrefix + s.PRURL + markerSuffix + "\n")
