@@ -99,7 +99,7 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		seen = r.settleEarlier(ctx, api, gh, p, earlier)
 	}
 	if pr.Action == "closed" {
-		return nil, r.closeCode(ctx, api, gh, o, earlier)
+		return nil, r.closeCode(ctx, api, gh, o, earlier, seen)
 	}
 	changes, err := codepr.Read(ctx, gh, pr, since, r.cfg.Paths)
 	if err != nil {
@@ -115,7 +115,7 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	} else if none := changes.NothingToSend(); none != "" {
 		// Nothing new: the job is reported as it stands, and waited for.
 		r.logf("%s", none)
-		job, err := api.Get(ctx, earlier.JobID)
+		job, err := readOnce(ctx, api, earlier.JobID, seen)
 		if err != nil {
 			return nil, o.fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
 		}
@@ -176,13 +176,10 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 // to read it. It reports whether the change was held; a job it cannot read,
 // or one that ended, is sent the change at once.
 func (r *run) fold(ctx context.Context, api *agentapi.Client, earlier *conversation.Earlier, seen *agentapi.Job, o *Outcome) (*agentapi.Job, bool) {
-	job := seen
-	if job == nil {
-		var err error
-		if job, err = api.Get(ctx, earlier.JobID); err != nil {
-			r.logf("job %s could not be read (%s): sending this push's change now", escape.Log(earlier.JobID), escape.Log(err.Error()))
-			return nil, false
-		}
+	job, err := readOnce(ctx, api, earlier.JobID, seen)
+	if err != nil {
+		r.logf("job %s could not be read (%s): sending this push's change now", escape.Log(earlier.JobID), escape.Log(err.Error()))
+		return nil, false
 	}
 	if job.Terminal() {
 		return nil, false
@@ -200,7 +197,7 @@ func (r *run) fold(ctx context.Context, api *agentapi.Client, earlier *conversat
 // ends the record: the comment says the job is stopped. A job still
 // working stays unsettled, so that a settle run reports its end on the
 // heads it owes.
-func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, o *Outcome, earlier *conversation.Earlier) *Outcome {
+func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, o *Outcome, earlier *conversation.Earlier, seen *agentapi.Job) *Outcome {
 	pr := r.code.pr
 	if earlier == nil {
 		return r.skip(fmt.Sprintf("pull request #%d was closed and has no docs job: nothing to stop", pr.Number))
@@ -220,7 +217,7 @@ func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	if err := r.name(o, earlier.JobID, true); err != nil {
 		return o.fail(ctx, err)
 	}
-	job, err := api.Get(ctx, earlier.JobID)
+	job, err := readOnce(ctx, api, earlier.JobID, seen)
 	if err != nil {
 		return o.fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
@@ -85,7 +86,7 @@ func (r *run) preview(ctx context.Context, gh *ghclient.Client, o *Outcome) {
 // link is the API's word, and the token must not follow it elsewhere. Such
 // a pull request gets nil, and one warning a run.
 func (r *run) docsGitHub(gh *ghclient.Client, pr prlink.PullRequest, source string) *ghclient.Client {
-	if strings.EqualFold(pr.Owner, r.trig.Owner) && strings.EqualFold(pr.Repo, r.trig.Repo) {
+	if r.ownRepo(pr) {
 		return gh
 	}
 	if r.cfg.DocsToken == "" {
@@ -105,6 +106,21 @@ func (r *run) docsGitHub(gh *ghclient.Client, pr prlink.PullRequest, source stri
 		r.docs, _ = ghclient.New(r.hc.HTTPClient(httpclient.Repeatable), r.hc.HTTPClient(httpclient.Once), r.rc.APIURL, r.cfg.DocsToken)
 	}
 	return r.docs
+}
+
+// ownRepo reports whether pr is in the repository the workflow runs in,
+// which github-token is for.
+func (r *run) ownRepo(pr prlink.PullRequest) bool {
+	return strings.EqualFold(pr.Owner, r.trig.Owner) && strings.EqualFold(pr.Repo, r.trig.Repo)
+}
+
+// readOnce returns the job id as the run read it already (seen), or reads
+// it when it did not: a run reads an earlier record's job once.
+func readOnce(ctx context.Context, api *agentapi.Client, id string, seen *agentapi.Job) (*agentapi.Job, error) {
+	if seen != nil {
+		return seen, nil
+	}
+	return api.Get(ctx, id)
 }
 
 // agentPR reads the agent's pull request pr once a run: the review request

@@ -149,15 +149,12 @@ func (r *run) docsPROpen(ctx context.Context, api *agentapi.Client, gh *ghclient
 		return true
 	}
 	docs := gh
-	if !strings.EqualFold(pr.Owner, r.trig.Owner) || !strings.EqualFold(pr.Repo, r.trig.Repo) {
+	if !r.ownRepo(pr) {
 		// docs-token goes only to the job's own repository, which the
 		// job's record from the API says.
-		job := seen
-		if job == nil {
-			var err error
-			if job, err = api.Get(ctx, e.JobID); err != nil {
-				return true
-			}
+		job, err := readOnce(ctx, api, e.JobID, seen)
+		if err != nil {
+			return true
 		}
 		if docs = r.docsGitHub(gh, pr, job.Source.Repository); docs == nil {
 			return true
