@@ -106,11 +106,7 @@ func (e *Earlier) Heard() (heard, unsent []string) {
 // OwedFromMarker returns the head commits body's owed marker lists; a
 // marker with anything but full SHAs in it is none.
 func OwedFromMarker(body string) []string {
-	_, rest, ok := strings.Cut(body, owedPrefix)
-	if !ok {
-		return nil
-	}
-	list, _, ok := strings.Cut(rest, markerSuffix)
+	list, ok := markerValue(body, owedPrefix)
 	if !ok {
 		return nil
 	}
@@ -135,28 +131,35 @@ func Owe(owed []string, sha string) []string {
 // shaMarker returns the commit SHA body's marker that starts with prefix
 // holds, or "".
 func shaMarker(body, prefix string) string {
+	if sha, ok := markerValue(body, prefix); ok && isSHA(sha) {
+		return sha
+	}
+	return ""
+}
+
+// markerValue returns what stands between prefix and the end of the first
+// marker body holds that starts with it; ok is false when there is none.
+func markerValue(body, prefix string) (string, bool) {
 	_, rest, ok := strings.Cut(body, prefix)
 	if !ok {
-		return ""
+		return "", false
 	}
-	sha, _, ok := strings.Cut(rest, markerSuffix)
-	if !ok || !isSHA(sha) {
-		return ""
-	}
-	return sha
+	value, _, ok := strings.Cut(rest, markerSuffix)
+	return value, ok
+}
+
+// plainLink reports whether link may stand in a marker: short, with
+// nothing that could end the HTML comment or the line.
+func plainLink(link string) bool {
+	return len(link) <= 512 && !strings.ContainsAny(link, " <>\n") && !strings.Contains(link, "--")
 }
 
 // prMarker returns the pull request body's pr marker names, or "".
 func prMarker(body string) string {
-	_, rest, ok := strings.Cut(body, prPrefix)
-	if !ok {
-		return ""
+	if link, ok := markerValue(body, prPrefix); ok && plainLink(link) {
+		return link
 	}
-	link, _, ok := strings.Cut(rest, markerSuffix)
-	if !ok || len(link) > 512 || strings.ContainsAny(link, " <>\n") {
-		return ""
-	}
-	return link
+	return ""
 }
 
 // settlement writes the markers of where the job stands.
@@ -167,7 +170,7 @@ func settlement(b *strings.Builder, s State) {
 	if s.Cut {
 		b.WriteString(cutMarker + "\n")
 	}
-	if s.PRURL != "" && len(s.PRURL) <= 512 && !strings.ContainsAny(s.PRURL, " <>\n") && !strings.Contains(s.PRURL, "--") {
+	if s.PRURL != "" && plainLink(s.PRURL) {
 		b.WriteString(prPrefix + s.PRURL + markerSuffix + "\n")
 	}
 	if isSHA(s.Waiting) {
@@ -223,23 +226,39 @@ func FindUnsettled(ctx context.Context, gh RepoComments, owner, repo string) (*U
 		return ""
 	}
 	out := &Unsettled{}
+	var err error
+	out.Read, out.Cut, err = readRecent(ctx, gh, owner, repo, SettlePages, keep, func(c *ghclient.Comment) bool {
+		if c.Body != "" && JobFromMarker(c.Body) != "" && c.Issue != 0 {
+			out.Comments = append(out.Comments, c)
+		}
+		return false
+	})
+	if err != nil {
+		return out, fmt.Errorf("read the repository's comments to find the jobs earlier runs left working: %w", err)
+	}
+	return out, nil
+}
+
+// readRecent reads the repository's most recently written comments, at
+// most pages pages of them, keeping of each what keep keeps, and passes
+// each to visit; a page in which visit says enough is the last read. cut
+// says the pages ran out with more to read.
+func readRecent(ctx context.Context, gh RepoComments, owner, repo string, pages int, keep ghclient.Keep, visit func(*ghclient.Comment) (enough bool)) (read int, cut bool, err error) {
 	for page := 1; ; page++ {
-		if page > SettlePages {
-			out.Cut = true
-			return out, nil
+		if page > pages {
+			return read, true, nil
 		}
 		pg, err := gh.ListRepoCommentsPage(ctx, owner, repo, page, keep)
 		if err != nil {
-			return out, fmt.Errorf("read the repository's comments to find the jobs earlier runs left working: %w", err)
+			return read, false, err
 		}
-		out.Read += len(pg.Comments)
+		read += len(pg.Comments)
+		enough := false
 		for _, c := range pg.Comments {
-			if c.Body != "" && JobFromMarker(c.Body) != "" && c.Issue != 0 {
-				out.Comments = append(out.Comments, c)
-			}
+			enough = visit(c) || enough
 		}
-		if pg.Next == 0 {
-			return out, nil
+		if pg.Next == 0 || enough {
+			return read, false, nil
 		}
 	}
 }

@@ -73,11 +73,7 @@ func (s Sends) Marker() string {
 // SendsFromMarker returns the count in body's sent marker; a marker that
 // does not read as Marker writes it counts none.
 func SendsFromMarker(body string) Sends {
-	_, rest, ok := strings.Cut(body, sentPrefix)
-	if !ok {
-		return Sends{}
-	}
-	value, _, ok := strings.Cut(rest, markerSuffix)
+	value, ok := markerValue(body, sentPrefix)
 	if !ok {
 		return Sends{}
 	}
@@ -176,25 +172,16 @@ func SentOn(ctx context.Context, gh RepoComments, owner, repo, self string, now 
 		return ""
 	}
 	var out Tally
-	for page := 1; ; page++ {
-		if page > DayPages {
-			out.Cut = true
-			return out, nil
+	var err error
+	out.Read, out.Cut, err = readRecent(ctx, gh, owner, repo, DayPages, keep, func(c *ghclient.Comment) bool {
+		if ownedBy(c, self) {
+			out.Sent += SendsFromMarker(c.Body).On(day)
 		}
-		pg, err := gh.ListRepoCommentsPage(ctx, owner, repo, page, keep)
-		if err != nil {
-			return Tally{}, fmt.Errorf("read the repository's comments to count what was sent today: %w", err)
-		}
-		older := false
-		for _, c := range pg.Comments {
-			out.Read++
-			if ownedBy(c, self) {
-				out.Sent += SendsFromMarker(c.Body).On(day)
-			}
-			older = older || !c.UpdatedAt.IsZero() && c.UpdatedAt.Before(start)
-		}
-		if pg.Next == 0 || older {
-			return out, nil
-		}
+		// Written before today: the pages after it are older still.
+		return !c.UpdatedAt.IsZero() && c.UpdatedAt.Before(start)
+	})
+	if err != nil {
+		return Tally{}, fmt.Errorf("read the repository's comments to count what was sent today: %w", err)
 	}
+	return out, nil
 }
