@@ -157,37 +157,30 @@ func (k Keep) cut(id int64, author string, body *string) {
 // lists them oldest first and has no other order, so a reader that wants
 // the newest computes their page.
 func (c *Client) ListCommentsPage(ctx context.Context, owner, repo string, number, page int, keep Keep) (*CommentPage, error) {
-	if err := CheckRepo(owner, repo); err != nil {
-		return nil, fmt.Errorf("list comments on #%d: %w", number, err)
-	}
-	list, links, err := readPage(page, func(page, perPage int) ([]*github.IssueComment, *github.Response, error) {
-		opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: perPage, Page: page}}
-		return c.gh.Issues.ListComments(ctx, owner, repo, number, opt)
-	}, func(ic *github.IssueComment) { keep.cut(ic.GetID(), ic.GetUser().GetLogin(), ic.Body) })
-	if err != nil {
-		return nil, fmt.Errorf("list comments on #%d: %w", number, err)
-	}
-	out := &CommentPage{Next: links.next, Last: links.last}
-	for _, ic := range list {
-		out.Comments = append(out.Comments, fromIssueComment(ic))
-	}
-	return out, nil
+	return c.listComments(ctx, owner, repo, number, page, keep, github.IssueListCommentsOptions{}, fmt.Sprintf("comments on #%d", number))
 }
 
 // ListRepoCommentsPage returns page (from 1) of the comments on every
 // issue and pull request of the repository, the most recently written
 // first, PerPage to a page, with the bodies keep keeps.
 func (c *Client) ListRepoCommentsPage(ctx context.Context, owner, repo string, page int, keep Keep) (*CommentPage, error) {
+	newest := github.IssueListCommentsOptions{Sort: github.String("updated"), Direction: github.String("desc")}
+	return c.listComments(ctx, owner, repo, 0, page, keep, newest, "the repository's comments")
+}
+
+// listComments reads page of the comments of issue number, or of the whole
+// repository for 0, in the order opt asks, with the bodies keep keeps;
+// what names them in an error.
+func (c *Client) listComments(ctx context.Context, owner, repo string, number, page int, keep Keep, opt github.IssueListCommentsOptions, what string) (*CommentPage, error) {
 	if err := CheckRepo(owner, repo); err != nil {
-		return nil, fmt.Errorf("list the repository's comments: %w", err)
+		return nil, fmt.Errorf("list %s: %w", what, err)
 	}
 	list, links, err := readPage(page, func(page, perPage int) ([]*github.IssueComment, *github.Response, error) {
-		opt := &github.IssueListCommentsOptions{Sort: github.String("updated"), Direction: github.String("desc"),
-			ListOptions: github.ListOptions{PerPage: perPage, Page: page}}
-		return c.gh.Issues.ListComments(ctx, owner, repo, 0, opt)
+		opt.ListOptions = github.ListOptions{PerPage: perPage, Page: page}
+		return c.gh.Issues.ListComments(ctx, owner, repo, number, &opt)
 	}, func(ic *github.IssueComment) { keep.cut(ic.GetID(), ic.GetUser().GetLogin(), ic.Body) })
 	if err != nil {
-		return nil, fmt.Errorf("list the repository's comments: %w", err)
+		return nil, fmt.Errorf("list %s: %w", what, err)
 	}
 	out := &CommentPage{Next: links.next, Last: links.last}
 	for _, ic := range list {
