@@ -19,42 +19,58 @@ import (
 // A count that cannot be read fails the run before anything is sent: a
 // cap the team chose is not guessed past.
 func (r *run) overCap(ctx context.Context, gh *ghclient.Client, p plan.Plan, level string, o *Outcome) *Outcome {
-	c := p.Caps
-	if c == nil || r.thread == nil {
+	if p.Caps == nil || r.thread == nil {
 		return nil
 	}
+	author := ""
+	if p.Own != nil {
+		author = p.Own.Author
+	}
+	why, err := r.capReached(ctx, gh, p.Caps, r.thread, level, author)
+	switch {
+	case err != nil:
+		return o.fail(ctx, err)
+	case why != "":
+		return r.atCap(o, why)
+	}
+	return nil
+}
+
+// capReached counts what was sent, as c names: from th, and from the
+// repository today (the token's login, th.Self, wrote the comments that
+// count). It returns why nothing more may be sent, "" when it may. level is
+// the permission of the request's author, who (see plan.Caps.MayPass).
+func (r *run) capReached(ctx context.Context, gh *ghclient.Client, c *plan.Caps, th *conversation.Thread, level, who string) (string, error) {
 	if c.Thread > 0 {
-		n, err := r.thread.SentHere(ctx)
+		n, err := th.SentHere(ctx)
 		if err != nil {
-			return o.fail(ctx, fmt.Errorf("count what was sent from #%d for max-sends-per-thread: %w; nothing was sent", r.thread.Number, err))
+			return "", fmt.Errorf("count what was sent from #%d for max-sends-per-thread: %w; nothing was sent", th.Number, err)
 		}
 		if n.Cut {
-			r.logf("counted the sends recorded in the newest %d comments of #%d only", n.Read, r.thread.Number)
+			r.logf("counted the sends recorded in the newest %d comments of #%d only", n.Read, th.Number)
 		}
-		switch why, passed := c.OverThread(r.thread.Number, n.Sent, level); {
+		switch why, passed := c.OverThread(th.Number, n.Sent, level); {
 		case passed:
-			r.logf("%s; passed: the request is by %s, who has %s permission", why, escape.Log(p.Own.Author), escape.Log(level))
+			r.logf("%s; passed: the request is by %s, who has %s permission", why, escape.Log(who), escape.Log(level))
 		case why != "":
-			return r.atCap(o, why)
+			return why, nil
 		}
 	}
 	if c.Day > 0 {
-		self := r.thread.Self()
+		self := th.Self()
 		if self == "" {
-			return o.fail(ctx, fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", conversation.ErrUnknownIdentity))
+			return "", fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", conversation.ErrUnknownIdentity)
 		}
 		n, err := conversation.SentOn(ctx, gh, c.Owner, c.Repo, self, r.deps.Clock.Now())
 		if err != nil {
-			return o.fail(ctx, fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", err))
+			return "", fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", err)
 		}
 		if n.Cut {
 			r.logf("counted the sends recorded in the repository's %d most recently written comments only", n.Read)
 		}
-		if why := c.OverDay(n.Sent); why != "" {
-			return r.atCap(o, why)
-		}
+		return c.OverDay(n.Sent), nil
 	}
-	return nil
+	return "", nil
 }
 
 // atCap ends a run at a cap: one line, exit 0, nothing sent. The requests

@@ -232,8 +232,16 @@ func (r *run) sendWaiting(ctx context.Context, api *agentapi.Client, gh *ghclien
 		r.logf("#%d: %s", th.Number, changes.NothingToSend())
 		return false, nil
 	}
-	if why := r.waitingCapped(ctx, gh, p, th); why != "" {
-		return false, fmt.Errorf("docs job cap reached, nothing sent: %s; the change that waits for job %s stays for a later run", why, escape.Log(job.ID))
+	if p.Caps != nil {
+		// A count that cannot be read is a cap: nothing is sent past
+		// what the team chose.
+		why, err := r.capReached(ctx, gh, p.Caps, th, "", "")
+		if err != nil {
+			return false, err
+		}
+		if why != "" {
+			return false, fmt.Errorf("docs job cap reached, nothing sent: %s; the change that waits for job %s stays for a later run", why, escape.Log(job.ID))
+		}
 	}
 	url, _, _ := strings.Cut(e.URL, "#")
 	about := prompt.CodePR{Owner: th.Owner, Repo: th.Repo, Number: th.Number, URL: url}
@@ -248,37 +256,6 @@ func (r *run) sendWaiting(ctx context.Context, api *agentapi.Client, gh *ghclien
 		Record: e.Record(), Head: e.Waiting, Owed: e.Owed, Unsettled: true, RunURL: escape.URL(r.rc.RunURL()),
 		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
 	return true, nil
-}
-
-// waitingCapped is why a settle run may not send th the change that waits
-// (the caps p names, counted as a run in th counts them), or "". A count it
-// cannot read is a cap: nothing is sent past what the team chose.
-func (r *run) waitingCapped(ctx context.Context, gh *ghclient.Client, p plan.Plan, th *conversation.Thread) string {
-	c := p.Caps
-	if c == nil {
-		return ""
-	}
-	if c.Thread > 0 {
-		n, err := th.SentHere(ctx)
-		switch {
-		case err != nil:
-			return fmt.Sprintf("#%d: its sends could not be counted (%s)", th.Number, escape.Log(err.Error()))
-		}
-		if why, _ := c.OverThread(th.Number, n.Sent, ""); why != "" {
-			return why
-		}
-	}
-	if c.Day > 0 {
-		n, err := conversation.SentOn(ctx, gh, c.Owner, c.Repo, th.Self(), r.deps.Clock.Now())
-		switch {
-		case err != nil:
-			return fmt.Sprintf("today's sends could not be counted (%s)", escape.Log(err.Error()))
-		}
-		if why := c.OverDay(n.Sent); why != "" {
-			return why
-		}
-	}
-	return ""
 }
 
 func boolInt(b bool) int {
