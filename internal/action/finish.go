@@ -120,7 +120,7 @@ func (r *run) final(o *Outcome, runErr error) conversation.State {
 		// Redacted before it is cut, or a piece of a secret would be left
 		// that no redactor knows, and before Render escapes it, or a
 		// secret would be escaped out of the redactor's sight.
-		s.Error = truncate(r.log.Redact(agentapi.Public(runErr)), maxErrorRunes)
+		s.Error = escape.Cut(r.log.Redact(agentapi.Public(runErr)), maxErrorRunes)
 		return s
 	case NotWaiting:
 		return r.state(o, conversation.NotWaiting)
@@ -137,13 +137,6 @@ func (r *run) final(o *Outcome, runErr error) conversation.State {
 
 // maxErrorRunes keeps an API's error text from outgrowing a comment.
 const maxErrorRunes = 300
-
-func truncate(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}
 
 func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
 	s := conversation.State{

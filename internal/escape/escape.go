@@ -142,6 +142,19 @@ func Line(s string) string {
 	}, s)
 }
 
+// Cut returns the first n characters of s, and "…" after them when s is
+// longer: a text from a service kept within what a page takes. It cuts
+// between characters, never inside one.
+func Cut(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
+}
+
 // URL returns s when it is an https URL safe to put in a Markdown link, and
 // "" otherwise. A "|" is written %7C, the same URL to a server, so that a
 // link in a table cell does not split the cell.

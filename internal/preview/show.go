@@ -54,7 +54,7 @@ func (s Shown) Markdown() string {
 	case Failure:
 		out = fmt.Sprintf("🔎 **Preview:** the build of %s failed", link)
 		if s.Summary != "" {
-			out += ": " + escape.Markdown(cut(s.Summary, MaxSummary))
+			out += ": " + escape.Markdown(escape.Cut(s.Summary, MaxSummary))
 		}
 		out += "\n"
 	default:
@@ -75,15 +75,4 @@ func linked(address string) string {
 		return ""
 	}
 	return fmt.Sprintf("[%s](%s)", escape.Markdown(u.Hostname()), dest)
-}
-
-// cut returns s's first n characters, with "…" in place of the rest.
-func cut(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i] + "…"
-		}
-		n--
-	}
-	return s
 }
