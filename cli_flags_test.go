@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -235,32 +233,5 @@ func TestCLIVersion(t *testing.T) {
 		if res.code != 0 || res.stderr != "" || res.stdout != "agent-job-action "+tt.want+"\n" {
 			t.Errorf("%s --version: exit %d, stdout %q, stderr %q; want %q", filepath.Base(tt.bin), res.code, res.stdout, res.stderr, tt.want)
 		}
-	}
-}
-
-// TestRetryLineNamesTheCause (issue 26, item 5): the first retry line says
-// why the attempt failed (no such host), not only that there was no
-// response, through main.run with a transport whose every dial fails as a
-// lookup of an unknown host does; time is simulated.
-func TestRetryLineNamesTheCause(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, fakeapi.Scenario{})
-	h.vars["INPUT_BASE-URL"] = "https://api.example.invalid"
-	h.env.Transport = &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
-		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "api.example.invalid", IsNotFound: true}}
-	}}
-	err := h.run(context.Background())
-	if exitCode(err) != cli.ExitError {
-		t.Fatalf("exit %d (%v)\n%s", exitCode(err), err, h.stdout.String())
-	}
-	log := h.stdout.String()
-	if !strings.Contains(log, "] no response: dial tcp: lookup api.example.invalid: no such host; retry 1 in 1s\n") {
-		t.Errorf("the first retry line does not name the cause:\n%s", log)
-	}
-	if strings.Count(log, "no such host") != 5 || !strings.Contains(log, "::error::create job: ") {
-		t.Errorf("want four retry lines and the error, each naming the cause:\n%s", log)
-	}
-	if n := len(h.api.Requests()); n != 0 {
-		t.Errorf("%d requests reached the fake", n)
 	}
 }

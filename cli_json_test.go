@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,7 +59,7 @@ func TestCLIJSON(t *testing.T) {
 		hostile := "https://github.com/acme/docs/pull/101\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u0085\u2028x"
 		rec, _ := json.Marshal(map[string]any{"id": "job_1", "status": "completed", "model": "m\u202eodel",
 			"source": map[string]any{"repository": "r", "ref": nil}, "prLink": hostile, "createdAt": "t", "archivedAt": nil})
-		srv, _ := hostileAPI(t, string(rec))
+		srv := answering(t, string(rec))
 		res := cliRun{args: []string{"--json", "--prompt", "p", "--base-url", srv.URL, "--project-id", "proj-1"},
 			vars: map[string]string{"MINTLIFY_API_KEY": testKey}}.exec(t, bin)
 		if res.code != 0 {
@@ -79,4 +81,19 @@ func TestCLIJSON(t *testing.T) {
 			t.Errorf("no \\u202e escape: %s", res.stdout)
 		}
 	})
+}
+
+// answering serves job, as it is, to every request: a create's answer is
+// 201, any other 200. The values are an attacker's who controls the API.
+func answering(t *testing.T, job string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusCreated)
+		}
+		_, _ = w.Write([]byte(job))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
 }

@@ -488,7 +488,7 @@ var heartbeats = regexp.MustCompile(`(?m)^\[[ 0-9hms.]+\] job \S+: still \S+\n`)
 
 // TestCLIInActionsKeepsTheStepLog runs the built binary as the runner does
 // (GITHUB_ACTIONS=true, INPUT_* variables, the runner's files, no
-// arguments): its log is the golden step log of testdata/logs, elapsed
+// arguments): its log is the golden step log of internal/action/testdata/logs, elapsed
 // times aside (and the heartbeats, which come with the minutes), its
 // outputs go to GITHUB_OUTPUT, and stderr stays empty.
 func TestCLIInActionsKeepsTheStepLog(t *testing.T) {
@@ -516,14 +516,14 @@ func TestCLIInActionsKeepsTheStepLog(t *testing.T) {
 				"INPUT_WAIT": "true", "INPUT_TIMEOUT": "30m", "INPUT_POLL-INTERVAL": "auto", "INPUT_DRY-RUN": "false",
 				"INPUT_PREVIEW": "false",
 			}}.exec(t, bin)
-			golden, err := os.ReadFile(filepath.Join("testdata", "logs", tt.golden))
+			golden, err := os.ReadFile(filepath.Join("internal", "action", "testdata", "logs", tt.golden))
 			if err != nil {
 				t.Fatal(err)
 			}
 			// A Windows checkout may turn the golden file's line ends to CRLF.
 			want := elapsed.ReplaceAllString(heartbeats.ReplaceAllString(strings.ReplaceAll(string(golden), "\r\n", "\n"), ""), "[T] ")
 			if got := elapsed.ReplaceAllString(res.stdout, "[T] "); got != want {
-				t.Errorf("step log:\n%s\nwant testdata/logs/%s:\n%s", got, tt.golden, want)
+				t.Errorf("step log:\n%s\nwant internal/action/testdata/logs/%s:\n%s", got, tt.golden, want)
 			}
 			if res.code != tt.code || res.stderr != "" {
 				t.Errorf("exit %d, want %d; stderr %q", res.code, tt.code, res.stderr)

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package action_test
 
 import "time"
 

@@ -1,8 +1,10 @@
-package main
+package action_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -12,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/action"
+	"github.com/agentjob/agent-job-action/internal/cli"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/fakes/faults"
@@ -447,5 +451,32 @@ func TestFaultsGitHub(t *testing.T) {
 				t.Errorf("log lacks warning %q:\n%s", tt.warn, h.stdout.String())
 			}
 		})
+	}
+}
+
+// TestRetryLineNamesTheCause (issue 26, item 5): the first retry line says
+// why the attempt failed (no such host), not only that there was no
+// response, through the run with a transport whose every dial fails as a
+// lookup of an unknown host does; time is simulated.
+func TestRetryLineNamesTheCause(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fakeapi.Scenario{})
+	h.vars["INPUT_BASE-URL"] = "https://api.example.invalid"
+	h.env.Transport = &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "api.example.invalid", IsNotFound: true}}
+	}}
+	err := h.run(context.Background())
+	if runErr := (*action.Error)(nil); !errors.As(err, &runErr) || runErr.End != action.Errored {
+		t.Fatalf("run ended %v, want action.Errored (exit %d)\n%s", err, cli.ExitError, h.stdout.String())
+	}
+	log := h.stdout.String()
+	if !strings.Contains(log, "] no response: dial tcp: lookup api.example.invalid: no such host; retry 1 in 1s\n") {
+		t.Errorf("the first retry line does not name the cause:\n%s", log)
+	}
+	if strings.Count(log, "no such host") != 5 || !strings.Contains(log, "::error::create job: ") {
+		t.Errorf("want four retry lines and the error, each naming the cause:\n%s", log)
+	}
+	if n := len(h.api.Requests()); n != 0 {
+		t.Errorf("%d requests reached the fake", n)
 	}
 }

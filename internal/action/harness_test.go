@@ -1,0 +1,316 @@
+package action_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/action"
+	"github.com/agentjob/agent-job-action/internal/cli"
+	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/runlog"
+	"github.com/agentjob/agent-job-action/internal/runner"
+	"github.com/agentjob/agent-job-action/internal/testbed/golden"
+)
+
+// The harness runs action.Run as the program does on a runner: INPUT_*
+// variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, an event file,
+// against the recording fakes of internal/fakes. It keeps the names of the
+// root package's harness (newHarness, h.run, h.outputs, h.wantOutputs, …),
+// so that a test of the run's behaviour moves here from the root by its
+// package clause and imports alone; h.got says in one value what a user and
+// each service saw.
+
+const testKey = "mint_test_0123456789abcdef"
+
+// hangGuard is how long a test lets a run take that must end on its own
+// (at its timeout, on a signal, past a request that never answers) before
+// it calls the run hung. It guards that the run ends, not how fast: the
+// time taken is logged, and no test asserts speed on the wall clock, which
+// a loaded machine stretches. It is well below the HTTP client's own bound
+// on a request (30 s), so that a run that sat that out is caught.
+const hangGuard = 10 * time.Second
+
+// Env is what a run takes from the process, as the program's main passes
+// it: the environment, standard error, and stand-ins for time and the
+// network.
+type Env struct {
+	Getenv func(string) string
+	Stderr io.Writer
+	action.Deps
+}
+
+// run is the program's run of a step, wired as main wires it: the runner
+// context from env, the Actions log on stdout inside Actions, and outside
+// it the results on stdout and a plain log on Stderr. Its error is
+// action.Run's. It takes main's arguments for a step, none: flags are the
+// command line's, tested at the root.
+func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
+	if len(args) > 0 {
+		return fmt.Errorf("the harness runs a step, with no arguments; got %q", args)
+	}
+	env.Version = "dev"
+	if env.Stderr == nil {
+		env.Stderr = io.Discard
+	}
+	rc := runner.FromEnv(env.Getenv)
+	rc.CommandLine = !rc.InActions
+	cmd, err := cli.Parse(nil)
+	if err != nil {
+		return err
+	}
+	if err := cmd.Apply(ctx, &rc, env.Getenv, cli.Stdin{Hint: env.Stderr, HintAfter: cli.KeyHintAfter}); err != nil {
+		return err
+	}
+	var streams action.Streams
+	if rc.InActions {
+		streams.Log = runlog.NewActions(stdout)
+	} else {
+		c := runlog.NewPlain(env.Stderr)
+		defer c.Close()
+		streams.Log, streams.Results = c, stdout
+	}
+	_, err = action.Run(ctx, rc, env.Deps, streams)
+	return err
+}
+
+// harness runs the step as the runner would, against the fakes.
+type harness struct {
+	t      *testing.T
+	api    *fakeapi.Server
+	gh     *fakegithub.Server // nil until withGitHub
+	clk    *clock.Fake
+	vars   map[string]string
+	env    Env
+	stdout bytes.Buffer
+	// metered: each run asserts its cost (see meter).
+	metered bool
+	// seen counts what each service had received when got last looked.
+	seen struct{ api, gh int }
+}
+
+func newHarness(t *testing.T, sc fakeapi.Scenario) *harness {
+	t.Helper()
+	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
+	sc.Key = testKey
+	if sc.Clock == nil {
+		sc.Clock = clk
+	}
+	api := fakeapi.New("proj-1", sc)
+	t.Cleanup(func() {
+		api.Close()
+		if u := api.Unexpected(); len(u) > 0 {
+			t.Errorf("requests no Agent Job API endpoint serves: %v", u)
+		}
+	})
+	dir := t.TempDir()
+	h := &harness{t: t, api: api, clk: clk}
+	h.vars = map[string]string{
+		"INPUT_PROMPT":        "Add a FAQ page about rate limits.\nUse \"quotes\" and ünïcödé 🚀.",
+		"INPUT_PROJECT-ID":    "proj-1",
+		"INPUT_API-KEY":       testKey,
+		"INPUT_BASE-URL":      api.URL,
+		"INPUT_WAIT":          "true",
+		"INPUT_TIMEOUT":       "30m",
+		"INPUT_POLL-INTERVAL": "auto",
+		"INPUT_DRY-RUN":       "false",
+		// The preview of a job's pull request is asked for only by the
+		// tests that serve the preview API (codepr_test.go).
+		"INPUT_PREVIEW":       "false",
+		"GITHUB_OUTPUT":       filepath.Join(dir, "output"),
+		"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
+		"GITHUB_WORKSPACE":    dir,
+		"GITHUB_ACTIONS":      "true",
+	}
+	// The auto schedule with its jitter drawn from a seeded source, so that
+	// times in logs and golden comments do not change from run to run.
+	auto := poll.DefaultAuto
+	auto.Rand = rand.New(rand.NewPCG(1, 2)).Float64
+	h.env = Env{Getenv: func(k string) string { return h.vars[k] }, Deps: action.Deps{Clock: clk, Schedule: auto}}
+	return h
+}
+
+func (h *harness) run(ctx context.Context) error {
+	h.t.Helper()
+	var before cost
+	if h.metered {
+		before = costSoFar()
+	}
+	err := run(ctx, nil, h.env, &h.stdout)
+	if h.metered {
+		h.within(costSoFar().since(before))
+	}
+	h.assertNoSecrets()
+	return err
+}
+
+// runGuarded is h.run held to hangGuard: it fails the test at once when
+// the run has not ended by then, and logs how long it took otherwise.
+func (h *harness) runGuarded(ctx context.Context) error {
+	h.t.Helper()
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, nil, h.env, &h.stdout) }()
+	select {
+	case err := <-done:
+		h.assertNoSecrets()
+		h.t.Logf("the run ended %s after it started", time.Since(start).Round(time.Millisecond))
+		return err
+	case <-time.After(hangGuard):
+		h.t.Fatalf("the run has not ended %s after it started: hung", hangGuard)
+		return nil
+	}
+}
+
+// Got is what a run left, as a user and the services saw it.
+type Got struct {
+	// End is how the run ended; -1 when it succeeded.
+	End     action.End
+	Err     error
+	Outputs map[string]string
+	Summary string
+	Log     string
+	// API and GitHub are the requests each service received since the
+	// last call of got.
+	API    []fakeapi.Request
+	GitHub []fakegithub.Request
+}
+
+// got runs the step once more and says what it left: how it ended, its
+// outputs, summary and log, and each request the Agent Job API and
+// GitHub received during the run.
+func (h *harness) got(ctx context.Context) Got {
+	h.t.Helper()
+	h.mark()
+	err := h.run(ctx)
+	g := Got{End: -1, Err: err, Outputs: h.outputs(), Summary: h.file("GITHUB_STEP_SUMMARY"), Log: h.stdout.String()}
+	var runErr *action.Error
+	if errors.As(err, &runErr) {
+		g.End = runErr.End
+	}
+	api := h.api.Requests()
+	g.API = api[h.seen.api:]
+	if h.gh != nil {
+		gh := h.gh.Requests()
+		g.GitHub = gh[h.seen.gh:]
+	}
+	h.mark()
+	return g
+}
+
+// mark notes how many requests each service has received so far.
+func (h *harness) mark() {
+	h.seen.api = len(h.api.Requests())
+	if h.gh != nil {
+		h.seen.gh = len(h.gh.Requests())
+	}
+}
+
+// outputs parses the GITHUB_OUTPUT file; a name written twice keeps the last
+// value, as the runner does.
+func (h *harness) outputs() map[string]string {
+	h.t.Helper()
+	data, err := os.ReadFile(h.vars["GITHUB_OUTPUT"])
+	if os.IsNotExist(err) {
+		return map[string]string{}
+	}
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	out := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		name, delim, ok := strings.Cut(sc.Text(), "<<")
+		if !ok {
+			h.t.Fatalf("GITHUB_OUTPUT: unexpected line %q", sc.Text())
+		}
+		var lines []string
+		for sc.Scan() && sc.Text() != delim {
+			lines = append(lines, sc.Text())
+		}
+		out[name] = strings.Join(lines, "\n")
+	}
+	return out
+}
+
+func (h *harness) file(name string) string {
+	data, _ := os.ReadFile(h.vars[name])
+	return string(data)
+}
+
+// assertNoSecrets checks that the key appears nowhere but in the mask command.
+func (h *harness) assertNoSecrets() {
+	h.t.Helper()
+	key := strings.TrimSpace(h.vars["INPUT_API-KEY"])
+	if len(key) < 8 {
+		return
+	}
+	log := strings.ReplaceAll(h.stdout.String(), maskCommand(key), "")
+	for where, text := range map[string]string{"log": log, "outputs": h.file("GITHUB_OUTPUT"), "summary": h.file("GITHUB_STEP_SUMMARY")} {
+		if strings.Contains(text, key) {
+			h.t.Errorf("API key appears in the %s:\n%s", where, text)
+		}
+	}
+	if !strings.HasPrefix(h.stdout.String(), maskCommand(key)) {
+		h.t.Errorf("the log does not start by masking the key:\n%s", h.stdout.String())
+	}
+}
+
+func (h *harness) wantOutputs(want map[string]string) {
+	h.t.Helper()
+	got := h.outputs()
+	for k, v := range want {
+		if got[k] != v {
+			h.t.Errorf("output %s = %q, want %q\nlog:\n%s", k, got[k], v, h.stdout.String())
+		}
+	}
+}
+
+func (h *harness) wantRequests(creates, messages int) {
+	h.t.Helper()
+	if c, m := h.api.Creates(), h.api.Messages(); c != creates || m != messages {
+		h.t.Errorf("requests: %d creates and %d messages, want %d and %d", c, m, creates, messages)
+	}
+}
+
+// assertNoCommands fails when untrusted text could act as a workflow
+// command: it must not start a line outside a ::stop-commands:: block.
+func assertNoCommands(t *testing.T, log, untrusted string) {
+	t.Helper()
+	stopped := ""
+	for _, line := range strings.Split(log, "\n") {
+		switch {
+		case stopped != "" && line == "::"+stopped+"::":
+			stopped = ""
+		case stopped != "":
+		case strings.HasPrefix(line, "::stop-commands::"):
+			stopped = strings.TrimPrefix(line, "::stop-commands::")
+		case strings.HasPrefix(strings.TrimSpace(line), untrusted):
+			t.Errorf("untrusted text acts as a command: %q", line)
+		}
+	}
+}
+
+func goldenFile(t *testing.T, name, got string) {
+	t.Helper()
+	golden.Check(t, filepath.Join("testdata", "comments", name), got)
+}
+
+// maskCommand is the line that registers secret with the runner: its data
+// percent-encoded as the runner decodes it.
+func maskCommand(secret string) string {
+	return "::add-mask::" + strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(secret) + "\n"
+}
