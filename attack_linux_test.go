@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/backlog"
+	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/record"
 	reqmodel "github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 )
@@ -34,8 +36,8 @@ func TestHostileThreadWithinBounds(t *testing.T) {
 	gh := fakegithub.New(fakegithub.Options{Token: testToken, Repos: []string{"acme/docs"}, Check: ghspec.Checker(),
 		Permissions: map[string]string{"writer": "write"}})
 	t.Cleanup(gh.Close)
-	record := backlog.Record{Sent: []reqmodel.Key{{Kind: reqmodel.Comment, ID: 1}}, Upto: time.Unix(1764060000, 0)}.Marker()
-	gh.SeedComment(12, fakegithub.BotLogin, true, "<!-- agent-job-action -->\n"+record+"\n✅ **Done.**")
+	answered := &backlog.Record{Sent: []reqmodel.Key{{Kind: reqmodel.Comment, ID: 1}}, Upto: time.Unix(1764060000, 0)}
+	gh.SeedComment(12, fakegithub.BotLogin, true, conversation.Render(conversation.State{Phase: conversation.Done, Record: record.Record{Answered: answered}}))
 	huge := "/docs " + strings.Repeat("😀", 65530)
 	for range 1100 {
 		gh.SeedComment(12, "stranger", false, huge)

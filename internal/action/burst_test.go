@@ -348,7 +348,7 @@ func TestBurstOnPullRequest(t *testing.T) {
 					m := regexp.MustCompile(`issuecomment-(\d+)\)`).FindStringSubmatch(c.Body)
 					var answered bool
 					for _, a := range w.gh.Comments(101) {
-						answered = answered || m != nil && fmt.Sprint(a.ID) == m[1] && strings.Contains(a.Body, "<!-- agent-job-action:answered sent=")
+						answered = answered || m != nil && fmt.Sprint(a.ID) == m[1] && recordIn(a.Body).Answered != nil
 					}
 					if !answered {
 						t.Errorf("the comment does not link the comment that answered:\n%s", c.Body)
@@ -427,7 +427,11 @@ func TestUnsentRequestsAreSentAgain(t *testing.T) {
 	}
 	comments := w.gh.Comments(12)
 	failed := comments[len(comments)-1].Body
-	for _, want := range []string{fmt.Sprintf("<!-- agent-job-action:answered sent= left= unsent=c%d upto=", w.gh.Comments(12)[0].ID), "Nothing reached the agent"} {
+	if a := recordIn(failed).Answered; a == nil || len(a.Sent) != 0 || len(a.Left) != 0 || len(a.Unsent) != 1 ||
+		a.Unsent[0].String() != fmt.Sprintf("c%d", w.gh.Comments(12)[0].ID) || a.Upto.IsZero() {
+		t.Errorf("the failed run's record does not keep the request as not sent, and nothing else: %+v\n%s", a, failed)
+	}
+	for _, want := range []string{"Nothing reached the agent"} {
 		if !strings.Contains(failed, want) {
 			t.Errorf("the failed run's comment lacks %q:\n%s", want, failed)
 		}
@@ -524,7 +528,7 @@ func TestOutsiderRequestsCannotOverflowTheComment(t *testing.T) {
 	w.run(i[0])
 	comments := w.gh.Comments(101)
 	answer := comments[len(comments)-1].Body
-	if n := len([]rune(answer)); n > 65536 || !strings.Contains(answer, "more.") || !strings.Contains(answer, "<!-- agent-job-action:answered sent=c") {
+	if n, a := len([]rune(answer)), recordIn(answer).Answered; n > 65536 || !strings.Contains(answer, "more.") || a == nil || len(a.Sent) == 0 {
 		t.Errorf("the run's comment (%d characters) is not bounded or lacks its record:\n%.600s", n, answer)
 	}
 	checkOnce(t, w.sent(), []request{{send: "mention the SLA"}, {hidden: "\n\nx\n"}}, 2)

@@ -2,7 +2,6 @@ package action_test
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -11,12 +10,13 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
+	"github.com/agentjob/agent-job-action/internal/record"
 )
 
 // ownSent is one of the action's own comments on a job that counts n
 // sends, the newest on day.
 func ownSent(job string, n int, day string, onDay int) string {
-	return fmt.Sprintf("<!-- agent-job-action -->\n<!-- agent-job-action:job=%s -->\n<!-- agent-job-action:sent=%d,%s:%d -->\n✅ **Done.**", job, n, day, onDay)
+	return recorded(record.Record{JobID: job, Sent: record.Sends{Total: n, Day: day, OnDay: onDay}})
 }
 
 // TestCapPerThread: the thread's sends are counted from the action's own
@@ -70,7 +70,7 @@ func TestCapPerThread(t *testing.T) {
 		}
 		h.wantRequests(0, 1)
 		cs := gh.Comments(12)
-		if !strings.Contains(cs[len(cs)-1].Body, "<!-- agent-job-action:sent=1,2026-11-22:1 -->") {
+		if recordIn(cs[len(cs)-1].Body).Sent != (record.Sends{Total: 1, Day: "2026-11-22", OnDay: 1}) {
 			t.Errorf("this run's comment does not count its follow-up:\n%s", cs[len(cs)-1].Body)
 		}
 	})
@@ -131,7 +131,7 @@ func TestCapPerDay(t *testing.T) {
 			}
 			if tc.sent {
 				h.wantRequests(1, 0)
-				if !strings.Contains(cs[0].Body, "<!-- agent-job-action:sent=1,2026-11-22:1 -->") {
+				if recordIn(cs[0].Body).Sent != (record.Sends{Total: 1, Day: "2026-11-22", OnDay: 1}) {
 					t.Errorf("the comment does not count its create:\n%s", cs[0].Body)
 				}
 				return
@@ -185,8 +185,10 @@ func TestCapCodePR(t *testing.T) {
 	if len(c) != 1 {
 		t.Fatalf("%d comments, want the one comment of the pull request", len(c))
 	}
-	for _, m := range []string{"<!-- agent-job-action:job=job_0001 -->", "<!-- agent-job-action:head=" + head1 + " -->", "<!-- agent-job-action:sent=1,2026-11-22:1 -->", "Not sent: the docs job cap is reached"} {
-		if !strings.Contains(c[0].Body, m) {
+	r := recordIn(c[0].Body)
+	for m, ok := range map[string]bool{"the job": r.JobID == "job_0001", "the head it heard of": r.Head == head1,
+		"what was sent": r.Sent == (record.Sends{Total: 1, Day: "2026-11-22", OnDay: 1}), "Not sent: the docs job cap is reached": strings.Contains(c[0].Body, "Not sent: the docs job cap is reached")} {
+		if !ok {
 			t.Errorf("the comment lacks %q (the job, the head it heard of, what was sent, why nothing more was):\n%s", m, c[0].Body)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
 
@@ -292,9 +293,9 @@ func (c *code) status(ctx context.Context, r *run, o *Outcome, ended bool) {
 		return
 	}
 	if out.Working {
-		c.owed = conversation.Owe(c.owed, c.pr.HeadSHA)
+		c.owed = record.Owe(c.owed, c.pr.HeadSHA)
 	} else {
-		heads, c.owed = conversation.Owe(c.owed, c.pr.HeadSHA), nil
+		heads, c.owed = record.Owe(c.owed, c.pr.HeadSHA), nil
 	}
 	r.setStatus(ctx, c.gh, c.pr.Owner, c.pr.Repo, heads, codepr.Status(out))
 }

@@ -95,7 +95,7 @@ func TestCodePRCutStaysCut(t *testing.T) {
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
 	}
-	if c := w.gh.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "<!-- agent-job-action:cut -->") {
+	if c := w.gh.Comments(7); len(c) != 1 || !recordIn(c[0].Body).Cut {
 		t.Fatalf("comment: %+v, want the cut recorded", c)
 	}
 	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
+	"github.com/agentjob/agent-job-action/internal/record"
 )
 
 // TestCodePRClosed: closing the code pull request stops its docs job. The
@@ -55,7 +56,7 @@ func TestCodePRClosed(t *testing.T) {
 			}
 			c := w.gh.Comments(7)
 			if len(c) != 1 || !strings.Contains(c[0].Body, "🏁 **Stopped.** This pull request is closed: job `job_0001` gets nothing more from this workflow. Its pull request was told: https://github.com/acme/docs/pull/101") ||
-				strings.Contains(c[0].Body, "unsettled") {
+				recordIn(c[0].Body).Unsettled {
 				t.Errorf("comments on #7: %+v", c)
 			}
 			if got := w.statuses(); len(got) != 3 || !strings.HasPrefix(got[2], "1111 success: ") {
@@ -96,7 +97,7 @@ func TestCodePRClosed(t *testing.T) {
 		w.wantRequests(1, 0)
 		c := w.gh.Comments(7)
 		if len(c) != 1 || !strings.Contains(c[0].Body, "🏁 **Stopped.**") || !strings.Contains(c[0].Body, "a `settle: true` run reports its end here") ||
-			!strings.Contains(c[0].Body, "<!-- agent-job-action:unsettled -->") || !strings.Contains(c[0].Body, "owed="+head1) {
+			!recordIn(c[0].Body).Unsettled || !slices.Contains(recordIn(c[0].Body).Owed, head1) {
 			t.Errorf("comments on #7: %+v, want stopped, the record kept for a settle run", c)
 		}
 		if got := w.statuses(); len(got) != 2 || !strings.HasPrefix(got[1], "1111 pending: ") {
@@ -114,7 +115,7 @@ func TestCodePRDoesNotAdoptADocsRequest(t *testing.T) {
 	t.Parallel()
 	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("ready_for_review", head1, nil))
 	w.api.AddJob("job_docs", "completed")
-	w.gh.SeedComment(7, "github-actions[bot]", true, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_docs -->\n✅ **Done.** Job `job_docs` completed.\n")
+	w.gh.SeedComment(7, "github-actions[bot]", true, recorded(record.Record{JobID: "job_docs"}))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("ready: %v\n%s", err, w.stdout.String())
 	}
@@ -128,7 +129,7 @@ func TestCodePRDoesNotAdoptADocsRequest(t *testing.T) {
 		t.Errorf("prompt:\n%s", p)
 	}
 	c := w.gh.Comments(7)
-	if len(c) != 2 || !strings.Contains(c[0].Body, "job=job_docs") || !strings.Contains(c[1].Body, "job=job_0001") || !strings.Contains(c[1].Body, "head="+head1) {
+	if len(c) != 2 || recordIn(c[0].Body).JobID != "job_docs" || recordIn(c[1].Body).JobID != "job_0001" || recordIn(c[1].Body).Head != head1 {
 		t.Errorf("comments on #7: %+v, want the /docs comment as it was and the code workflow's own", c)
 	}
 }

@@ -188,8 +188,10 @@ func TestCodePROpenedWithMatchingChanges(t *testing.T) {
 	if len(comments) != 1 {
 		t.Fatalf("%d comments on the code pull request, want 1", len(comments))
 	}
+	if r := recordIn(comments[0].Body); r.JobID != "job_0001" || r.Head != head1 {
+		t.Errorf("the comment's record names job %q and head %q, want job_0001 and %s", r.JobID, r.Head, head1)
+	}
 	for _, want := range []string{
-		"<!-- agent-job-action:job=job_0001 -->", "<!-- agent-job-action:head=" + head1 + " -->",
 		"opened a pull request: https://github.com/acme/docs/pull/101",
 		"🔎 **Preview:** [acme-docs-agent-job-0001.mintlify.app](https://acme-docs-agent-job-0001.mintlify.app)", "![Screenshot of the preview](https://shots.mintlify.app/st_0001.png)",
 	} {
@@ -308,7 +310,7 @@ func TestCodePRPushes(t *testing.T) {
 		t.Errorf("GitHub got:\n%s\nwant a comparison from the head the job heard of, and no new comment", strings.Join(calls, "\n"))
 	}
 	c := w.gh.Comments(7)
-	if len(c) != 1 || c[0].Edits == 0 || !strings.Contains(c[0].Body, "<!-- agent-job-action:head="+head2+" -->") || !strings.Contains(c[0].Body, "job_0001") {
+	if len(c) != 1 || c[0].Edits == 0 || recordIn(c[0].Body).Head != head2 || !strings.Contains(c[0].Body, "job_0001") {
 		t.Errorf("comments after the push: %+v, want the one comment, edited, recording %s", c, head2)
 	}
 	w.wantOutputs(map[string]string{"status": "completed", "job-id": "job_0001"})
@@ -346,7 +348,7 @@ func TestCodePRPushes(t *testing.T) {
 		t.Errorf("GitHub got:\n%s\nwant the pull request's files read again", strings.Join(calls, "\n"))
 	}
 
-	if c := w.gh.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "head="+head4) {
+	if c := w.gh.Comments(7); len(c) != 1 || recordIn(c[0].Body).Head != head4 {
 		t.Errorf("comments: %d, want the one comment recording %s", len(c), head4)
 	}
 	if got := w.statuses(); len(got) != 7 || !strings.HasPrefix(got[4], "3333 success: Docs updated in a pull request") || !strings.HasPrefix(got[6], "4444 success") {
@@ -614,7 +616,7 @@ func TestDocsInAnotherRepository(t *testing.T) {
 				return
 			}
 			c := w.gh.Comments(101)
-			if len(c) != 1 || !strings.Contains(c[0].Body, "<!-- agent-job-action:backlink -->") {
+			if len(c) != 1 || !recordIn(c[0].Body).Backlink {
 				t.Fatalf("comments on acme/handbook#101: %+v, want the backlink", c)
 			}
 			// A request there continues the job only as the same login: the
@@ -761,7 +763,7 @@ func TestCodePRJobTakesNoMore(t *testing.T) {
 		t.Errorf("the new job's prompt lacks the whole change under paths:\n%s", create.Prompt())
 	}
 	c := w.gh.Comments(7)
-	if len(c) != 1 || !strings.Contains(c[0].Body, "job=job_0002") || !strings.Contains(c[0].Body, "could not take a follow-up (HTTP 400), so this started a new job") {
+	if len(c) != 1 || recordIn(c[0].Body).JobID != "job_0002" || !strings.Contains(c[0].Body, "could not take a follow-up (HTTP 400), so this started a new job") {
 		t.Errorf("comments: %+v", c)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/fakes/faults"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 )
 
@@ -201,8 +202,8 @@ func TestCommentContinuesEarlierJob(t *testing.T) {
 	gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs also mention the Retry-After header"))
 	h.api.AddJob("job_0777", "completed")
 	// A person's comment with a marker must not count: anyone can type one.
-	gh.SeedComment(12, "mallory", false, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_evil -->")
-	gh.SeedComment(12, fakegithub.BotLogin, true, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_0777 -->\n✅ **Done.**")
+	gh.SeedComment(12, "mallory", false, recorded(record.Record{JobID: "job_evil"}))
+	gh.SeedComment(12, fakegithub.BotLogin, true, recorded(record.Record{JobID: "job_0777"}))
 	if err := h.run(context.Background()); err != nil {
 		t.Fatalf("run: %v\n%s", err, h.stdout.String())
 	}
@@ -224,7 +225,7 @@ func TestCommentRefusedFollowUpStartsNewJob(t *testing.T) {
 	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
 	gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs one more thing"))
 	h.api.AddJob("job_0777", "archived")
-	gh.SeedComment(12, fakegithub.BotLogin, true, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_0777 -->")
+	gh.SeedComment(12, fakegithub.BotLogin, true, recorded(record.Record{JobID: "job_0777"}))
 	if err := h.run(context.Background()); err != nil {
 		t.Fatalf("run: %v\n%s", err, h.stdout.String())
 	}
@@ -523,7 +524,7 @@ func TestMarkersFromOtherAuthorsAreIgnored(t *testing.T) {
 	gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs again"))
 	h.api.AddJob("job_other", "completed")
 	// Another bot (another App or workflow) quoting a marker.
-	gh.SeedComment(12, "other-app[bot]", true, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_other -->")
+	gh.SeedComment(12, "other-app[bot]", true, recorded(record.Record{JobID: "job_other"}))
 	if err := h.run(context.Background()); err != nil {
 		t.Fatalf("run: %v\n%s", err, h.stdout.String())
 	}
@@ -549,7 +550,7 @@ func TestCommentUncertainFollowUpStartsNoNewJob(t *testing.T) {
 			h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
 			gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs one more thing"))
 			h.api.AddJob("job_0777", "active")
-			gh.SeedComment(12, fakegithub.BotLogin, true, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_0777 -->")
+			gh.SeedComment(12, fakegithub.BotLogin, true, recorded(record.Record{JobID: "job_0777"}))
 			h.api.FailOn(1, fault)
 			if err := h.run(context.Background()); err == nil {
 				t.Fatalf("run succeeded\n%s", h.stdout.String())
@@ -585,7 +586,7 @@ func TestBigThreadContinuesTheJob(t *testing.T) {
 	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
 	gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs also mention the Retry-After header"))
 	h.api.AddJob("job_0777", "completed")
-	gh.SeedComment(12, fakegithub.BotLogin, true, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_0777 -->\n✅ **Done.**")
+	gh.SeedComment(12, fakegithub.BotLogin, true, recorded(record.Record{JobID: "job_0777"}))
 	big := strings.Repeat("spam ", 13000) // 65,000 characters
 	for range 70 {
 		gh.SeedComment(12, "outsider", false, big)

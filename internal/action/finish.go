@@ -10,6 +10,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/prlink"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
 )
 
@@ -140,25 +141,26 @@ const maxErrorRunes = 300
 
 func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
 	s := conversation.State{
-		Phase: p, JobID: o.JobID, Status: o.Status(), FollowUp: o.FollowUp,
+		Phase: p, Record: record.Record{JobID: o.JobID}, Status: o.Status(), FollowUp: o.FollowUp,
 		Note: o.Note, RunURL: escape.URL(r.rc.RunURL()), Elapsed: r.elapsed(), Timeout: r.cfg.Timeout,
 	}
 	if o.Job != nil {
 		s.PRLink, s.PRURL = o.Job.PR(), r.prURL(o)
 	}
 	if a := r.answers; a != nil {
-		s.Record = a.record().Marker()
+		rec := a.record()
+		s.Record.Answered = &rec
 		s.Answered, s.Left, s.Later = a.refs()
 	}
 	s.AnsweredIn = o.AnsweredIn
 	s.Preview = o.Preview.Markdown()
 	// A job not seen to end is for a later run to report.
 	_, refused := takesNoMessages(o.Err)
-	s.Unsettled = o.JobID != "" && (o.Job == nil || !o.Job.Terminal()) && !refused
+	s.Record.Unsettled = o.JobID != "" && (o.Job == nil || !o.Job.Terminal()) && !refused
 	if r.code != nil {
 		// The next run sends what comes after it, and settles the
 		// statuses the job still owes.
-		s.Head, s.Owed, s.Waiting, s.Cut = r.code.heard, r.code.owed, r.code.waiting, r.code.cut
+		s.Record.Head, s.Record.Owed, s.Record.Waiting, s.Record.Cut = r.code.heard, r.code.owed, r.code.waiting, r.code.cut
 	}
 	return s
 }

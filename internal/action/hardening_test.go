@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/record"
 )
 
 // TestUnverifiedSenderGetsNothingWritten (issue 8, item 8): when the
@@ -57,8 +58,8 @@ func TestMarkersNeedAKnownIdentity(t *testing.T) {
 	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
 	gh := h.withGitHub(fakegithub.Options{ForbidComments: true, ForbidReactions: true}, "issue_comment", issueComment("writer", "/docs again"))
 	h.api.AddJob("job_bot", "completed")
-	gh.SeedComment(12, fakegithub.BotLogin, true, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_bot -->")
-	gh.SeedComment(12, "other-app[bot]", true, "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_bot -->")
+	gh.SeedComment(12, fakegithub.BotLogin, true, recorded(record.Record{JobID: "job_bot"}))
+	gh.SeedComment(12, "other-app[bot]", true, recorded(record.Record{JobID: "job_bot"}))
 	if err := h.run(context.Background()); err != nil {
 		t.Fatalf("run: %v\n%s", err, h.stdout.String())
 	}

@@ -17,9 +17,11 @@ import (
 	"github.com/agentjob/agent-job-action/internal/action"
 	"github.com/agentjob/agent-job-action/internal/cli"
 	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/testbed/golden"
@@ -313,4 +315,17 @@ func goldenFile(t *testing.T, name, got string) {
 // percent-encoded as the runner decodes it.
 func maskCommand(secret string) string {
 	return "::add-mask::" + strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(secret) + "\n"
+}
+
+// recordIn is the record of one of the action's comments as the action
+// reads it (package record), the zero Record when it holds none.
+func recordIn(body string) record.Record {
+	r, _ := conversation.RecordOf(body)
+	return r
+}
+
+// recorded is one of the action's comments that keeps r, as a run writes
+// it once r's job completed.
+func recorded(r record.Record) string {
+	return conversation.Render(conversation.State{Phase: conversation.Done, Record: r, Status: "completed"})
 }

@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/record"
 )
 
 // agentPR is the pull request the fake agent opens for job_0001, as a
@@ -83,7 +85,7 @@ func (h *harness) setEvent(name string, payload any) {
 func backlinks(gh *fakegithub.Server) []fakegithub.Comment {
 	var out []fakegithub.Comment
 	for _, c := range gh.Comments(101) {
-		if strings.Contains(c.Body, "<!-- agent-job-action:backlink -->") {
+		if recordIn(c.Body).Backlink {
 			out = append(out, c)
 		}
 	}
@@ -108,7 +110,10 @@ func TestPullRequestBacklinkAndRefine(t *testing.T) {
 	if len(links) != 1 {
 		t.Fatalf("%d backlinks on the pull request, want 1\n%s", len(links), h.stdout.String())
 	}
-	for _, want := range []string{"<!-- agent-job-action:job=job_0001 -->", "job_0001", "https://github.com/acme/docs/issues/12#issuecomment-9001", "/docs"} {
+	if r := recordIn(links[0].Body); r.JobID != "job_0001" {
+		t.Errorf("the backlink's record names job %q, want job_0001:\n%s", r.JobID, links[0].Body)
+	}
+	for _, want := range []string{"job_0001", "https://github.com/acme/docs/issues/12#issuecomment-9001", "/docs"} {
 		if !strings.Contains(links[0].Body, want) {
 			t.Errorf("backlink lacks %q:\n%s", want, links[0].Body)
 		}
@@ -269,7 +274,7 @@ func TestPullRequestRefineWhenTheJobTakesNoMoreMessages(t *testing.T) {
 	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
 	gh := h.withGitHub(fakegithub.Options{}, "pull_request_review_comment", prLineComment("writer", "/docs shorten this"))
 	h.api.AddJob("job_0777", "archived")
-	gh.SeedComment(101, fakegithub.BotLogin, true, "<!-- agent-job-action -->\n<!-- agent-job-action:backlink -->\n<!-- agent-job-action:job=job_0777 -->\nAgent job `job_0777` works on this pull request.")
+	gh.SeedComment(101, fakegithub.BotLogin, true, conversation.RenderBacklink(conversation.BacklinkText{JobID: "job_0777"}))
 	if err := h.run(context.Background()); err != nil {
 		t.Fatalf("run: %v\n%s", err, h.stdout.String())
 	}
@@ -287,7 +292,7 @@ func TestPullRequestRefineWhenTheJobTakesNoMoreMessages(t *testing.T) {
 	}
 	var run fakegithub.Comment
 	for _, c := range gh.Comments(101) {
-		if !strings.Contains(c.Body, "agent-job-action:backlink") {
+		if !recordIn(c.Body).Backlink {
 			run = c
 		}
 	}
@@ -312,7 +317,7 @@ func TestLongThreadCostsTheNewestPage(t *testing.T) {
 	for i := range 1000 {
 		body := "comment"
 		if i == 950 {
-			body = "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_0777 -->"
+			body = recorded(record.Record{JobID: "job_0777"})
 		}
 		author, bot := "someone", false
 		if i == 950 {

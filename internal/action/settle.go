@@ -14,6 +14,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
 
@@ -70,7 +71,7 @@ func (r *run) continued(ctx context.Context, e *conversation.Earlier) {
 	if e.Code() {
 		return
 	}
-	r.write(ctx, r.thread, e, conversation.State{Phase: conversation.Continued, JobID: e.JobID, Record: e.Record(),
+	r.write(ctx, r.thread, e, conversation.State{Phase: conversation.Continued, Record: record.Record{JobID: e.JobID, Answered: e.Answered},
 		ContinuedIn: r.thread.URL(), RunURL: escape.URL(r.rc.RunURL())})
 }
 
@@ -116,7 +117,8 @@ func (r *run) settledState(e *conversation.Earlier, shown *Outcome) conversation
 	if shown.End() == JobFailed {
 		s.Phase = conversation.Failed
 	}
-	s.Record, s.Head, s.Owed, s.Answered, s.Left, s.Later = e.Record(), e.Head, nil, nil, nil, nil
+	s.Record.Answered, s.Record.Head, s.Record.Owed = e.Answered, e.Head, nil
+	s.Answered, s.Left, s.Later = nil, nil, nil
 	s.FollowUp, s.Elapsed = false, 0
 	s.Note = "Reported by a later run of this workflow."
 	return s
@@ -252,8 +254,8 @@ func (r *run) sendWaiting(ctx context.Context, api *agentapi.Client, gh *ghclien
 	r.spent(true)
 	e.Sent = e.Sent.Add(r.deps.Clock.Now())
 	r.logf("#%d: sent job %s the change that waited (%d files), status %s", th.Number, escape.Log(sentTo.ID), len(changes.Files), escape.Log(sentTo.Status))
-	r.write(ctx, th, e, conversation.State{Phase: conversation.Working, JobID: e.JobID, Status: sentTo.Status, FollowUp: true,
-		Record: e.Record(), Head: e.Waiting, Owed: e.Owed, Unsettled: true, RunURL: escape.URL(r.rc.RunURL()),
+	r.write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
+		Record: record.Record{JobID: e.JobID, Answered: e.Answered, Head: e.Waiting, Owed: e.Owed, Unsettled: true}, RunURL: escape.URL(r.rc.RunURL()),
 		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
 	return true, nil
 }

@@ -3,7 +3,6 @@ package action_test
 import (
 	"context"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -44,7 +43,7 @@ func TestSettleFollowUpCountsAgainstTheCaps(t *testing.T) {
 	}
 	w.wantRequests(1, 1)
 	c := w.gh.Comments(7)
-	if len(c) != 1 || !strings.Contains(c[0].Body, "<!-- agent-job-action:sent=2,") {
+	if len(c) != 1 || recordIn(c[0].Body).Sent.Total != 2 {
 		t.Errorf("the record after the settle run's follow-up does not count it:\n%s", c[0].Body)
 	}
 

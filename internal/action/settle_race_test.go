@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/record"
 )
 
 // TestSettleKeepsARecordWrittenSinceItRead: a settle run reads a record
@@ -30,9 +33,8 @@ func TestSettleKeepsARecordWrittenSinceItRead(t *testing.T) {
 		t.Fatalf("comments: %+v", c)
 	}
 	id := c[0].ID
-	newer := "<!-- agent-job-action -->\n<!-- agent-job-action:job=job_0002 -->\n<!-- agent-job-action:head=" + head2 + " -->\n" +
-		"<!-- agent-job-action:sent=2,2026-11-22:2 -->\n<!-- agent-job-action:unsettled -->\n<!-- agent-job-action:owed=" + head2 + " -->\n" +
-		"🚀 **Started.** Job `job_0002` is active."
+	newer := conversation.Render(conversation.State{Phase: conversation.NotWaiting, Status: "active", Record: record.Record{JobID: "job_0002", Head: head2,
+		Sent: record.Sends{Total: 2, Day: "2026-11-22", OnDay: 2}, Unsettled: true, Owed: []string{head2}}})
 
 	w.clk.Advance(10 * time.Minute)
 	w.settleRun()
@@ -59,7 +61,7 @@ func TestSettleKeepsARecordWrittenSinceItRead(t *testing.T) {
 		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
 	}
 	c = w.gh.Comments(7)
-	if len(c) != 1 || !strings.Contains(c[0].Body, "job=job_0002") || !strings.Contains(c[0].Body, "owed="+head2) {
+	if len(c) != 1 || recordIn(c[0].Body).JobID != "job_0002" || !slices.Contains(recordIn(c[0].Body).Owed, head2) {
 		t.Errorf("the settle run wrote over the record the push run wrote since it read it: job_0002 and head2's status are lost:\n%s", c[0].Body)
 	}
 }

@@ -15,10 +15,7 @@ import (
 )
 
 // The record's markers of where a job stands.
-const (
-	unsettled = "<!-- agent-job-action:unsettled -->"
-	owedMark  = "<!-- agent-job-action:owed="
-)
+const ()
 
 // apiCalls are the Agent API requests since the index from, as "METHOD
 // path".
@@ -78,7 +75,7 @@ func TestCodePRNoWaitSettled(t *testing.T) {
 		t.Fatalf("statuses after opening: %q, want the head pending", got)
 	}
 	c := w.gh.Comments(7)
-	if len(c) != 1 || !strings.Contains(c[0].Body, unsettled) || !strings.Contains(c[0].Body, owedMark+head1+" -->") ||
+	if len(c) != 1 || !recordIn(c[0].Body).Unsettled || !slices.Contains(recordIn(c[0].Body).Owed, head1) ||
 		!strings.Contains(c[0].Body, "`wait: false`); the next run of this workflow in this thread, or a `settle: true` run, reports its end here.") {
 		t.Fatalf("comment after opening: %+v", c)
 	}
@@ -103,7 +100,7 @@ func TestCodePRNoWaitSettled(t *testing.T) {
 		t.Errorf("GitHub writes %q lack the backlink on the agent's pull request", w.writes(from))
 	}
 	c = w.gh.Comments(7)
-	if len(c) != 1 || !strings.Contains(c[0].Body, unsettled) || !strings.Contains(c[0].Body, owedMark+head2+" -->") || !strings.Contains(c[0].Body, "head="+head2) {
+	if len(c) != 1 || !recordIn(c[0].Body).Unsettled || !slices.Contains(recordIn(c[0].Body).Owed, head2) || recordIn(c[0].Body).Head != head2 {
 		t.Errorf("comment after the push: %+v, want the one record: the job works, owing %s's status", c, head2)
 	}
 	w.wantLog("settled the job an earlier run left working: job job_0001 completed, pull request https://github.com/acme/docs/pull/101")
@@ -124,8 +121,8 @@ func TestCodePRNoWaitSettled(t *testing.T) {
 		t.Errorf("statuses after the settle run:\n%s", strings.Join(got, "\n"))
 	}
 	c = w.gh.Comments(7)
-	if len(c) != 1 || strings.Contains(c[0].Body, unsettled) || strings.Contains(c[0].Body, owedMark) ||
-		!strings.Contains(c[0].Body, "✅ **Done.**") || !strings.Contains(c[0].Body, "job=job_0001") || !strings.Contains(c[0].Body, "head="+head2) {
+	if len(c) != 1 || recordIn(c[0].Body).Unsettled || len(recordIn(c[0].Body).Owed) > 0 ||
+		!strings.Contains(c[0].Body, "✅ **Done.**") || recordIn(c[0].Body).JobID != "job_0001" || recordIn(c[0].Body).Head != head2 {
 		t.Errorf("comment after the settle run: %+v, want the job's end with the record kept", c)
 	}
 	if calls := w.ghCalls(from); !slices.Contains(calls, "GET /repos/acme/docs/issues/comments?direction=desc&page=1&per_page=100&sort=updated") {
@@ -171,7 +168,7 @@ func TestCodePRPushesFolded(t *testing.T) {
 	w.wantRequests(1, 0)
 	w.wantLog("job job_0001 is active: this push's change waits")
 	c := w.gh.Comments(7)
-	if len(c) != 1 || !strings.Contains(c[0].Body, "<!-- agent-job-action:waiting="+head4+" -->") || !strings.Contains(c[0].Body, "head="+head1) {
+	if len(c) != 1 || recordIn(c[0].Body).Waiting != head4 || recordIn(c[0].Body).Head != head1 {
 		t.Fatalf("comment after the pushes: %+v, want the job to have heard %s and %s to wait", c, head1, head4)
 	}
 	// The whole change since the head the job heard, in one comparison.
@@ -200,7 +197,7 @@ func TestCodePRPushesFolded(t *testing.T) {
 		}
 	}
 	c = w.gh.Comments(7)
-	if len(c) != 1 || !strings.Contains(c[0].Body, unsettled) || strings.Contains(c[0].Body, "waiting=") || !strings.Contains(c[0].Body, "head="+head4) {
+	if len(c) != 1 || !recordIn(c[0].Body).Unsettled || recordIn(c[0].Body).Waiting != "" || recordIn(c[0].Body).Head != head4 {
 		t.Errorf("comment after sending what waited: %+v", c)
 	}
 
@@ -236,7 +233,7 @@ func TestDocsNoWaitSettledByNextRequest(t *testing.T) {
 		t.Fatalf("first: %v\n%s", err, h.stdout.String())
 	}
 	first := gh.Comments(12)
-	if len(first) != 1 || !strings.Contains(first[0].Body, unsettled) {
+	if len(first) != 1 || !recordIn(first[0].Body).Unsettled {
 		t.Fatalf("first comment: %+v", first)
 	}
 
@@ -257,16 +254,19 @@ func TestDocsNoWaitSettledByNextRequest(t *testing.T) {
 		t.Fatalf("comments: %+v, want the earlier one and the next run's", cs)
 	}
 	settled := cs[0].Body
+	if r := recordIn(settled); r.JobID != "job_0001" || r.Answered == nil || len(r.Answered.Sent) != 1 || r.Answered.Sent[0].String() != "c9001" {
+		t.Errorf("the earlier comment's record lost its job or the request it answered: %+v\n%s", r, settled)
+	}
 	for _, want := range []string{"✅ **Done.** Job `job_0001` completed and opened a pull request: https://github.com/acme/docs/pull/101",
-		"<!-- agent-job-action:answered sent=c9001", "job=job_0001", "Reported by a later run of this workflow."} {
+		"Reported by a later run of this workflow."} {
 		if !strings.Contains(settled, want) {
 			t.Errorf("the earlier comment lacks %q:\n%s", want, settled)
 		}
 	}
-	if strings.Contains(settled, unsettled) {
+	if recordIn(settled).Unsettled {
 		t.Errorf("the earlier comment is still unsettled:\n%s", settled)
 	}
-	if !strings.Contains(cs[1].Body, unsettled) || !strings.Contains(cs[1].Body, "job=job_0001") {
+	if !recordIn(cs[1].Body).Unsettled || recordIn(cs[1].Body).JobID != "job_0001" {
 		t.Errorf("the next comment: %s", cs[1].Body)
 	}
 }
@@ -290,7 +290,7 @@ func TestRunEndsBeforeItsJob(t *testing.T) {
 			t.Errorf("statuses %q, want the head left pending", got)
 		}
 		c := w.gh.Comments(7)
-		if len(c) != 1 || !strings.Contains(c[0].Body, unsettled) || !strings.Contains(c[0].Body, "⏳ **Still working.** This run's timeout (10m0s) passed") {
+		if len(c) != 1 || !recordIn(c[0].Body).Unsettled || !strings.Contains(c[0].Body, "⏳ **Still working.** This run's timeout (10m0s) passed") {
 			t.Fatalf("comment: %+v", c)
 		}
 
@@ -321,7 +321,7 @@ func TestRunEndsBeforeItsJob(t *testing.T) {
 			t.Errorf("statuses %q, want the new head pending, not failed", got)
 		}
 		c := w.gh.Comments(7)
-		if len(c) != 1 || !strings.Contains(c[0].Body, "job=job_0001") || !strings.Contains(c[0].Body, "head="+head1) || !strings.Contains(c[0].Body, unsettled) {
+		if len(c) != 1 || recordIn(c[0].Body).JobID != "job_0001" || recordIn(c[0].Body).Head != head1 || !recordIn(c[0].Body).Unsettled {
 			t.Fatalf("comment: %+v, want the record kept: the job, the head it heard", c)
 		}
 		// The next push sends everything since the head the job heard.
@@ -369,7 +369,7 @@ func TestFailureAfterTheRecordKeepsIt(t *testing.T) {
 		t.Fatalf("a push whose change cannot be read succeeded:\n%s", w.stdout.String())
 	}
 	c := w.gh.Comments(7)
-	if len(c) != 1 || !strings.Contains(c[0].Body, "job=job_0001") || !strings.Contains(c[0].Body, "head="+head1) {
+	if len(c) != 1 || recordIn(c[0].Body).JobID != "job_0001" || recordIn(c[0].Body).Head != head1 {
 		t.Fatalf("comment after the failure: %+v, want the record kept", c)
 	}
 	w.gh.SetFault(nil)
@@ -427,7 +427,7 @@ func TestSettleAJobThatFailedWithAChangeWaiting(t *testing.T) {
 		t.Errorf("statuses end %q", final)
 	}
 	c := w.gh.Comments(7)
-	if len(c) != 1 || strings.Contains(c[0].Body, unsettled) || !strings.Contains(c[0].Body, "head="+head1) {
+	if len(c) != 1 || recordIn(c[0].Body).Unsettled || recordIn(c[0].Body).Head != head1 {
 		t.Errorf("comment: %+v, want the record settled, keeping the head the job heard", c)
 	}
 	apiFrom = len(w.api.Requests())

@@ -4,7 +4,7 @@
 // concurrency group is not lost, and one that a run already sent is not sent
 // again.
 //
-// Runs record what they judged in the marker of their own comment (Record):
+// Runs record what they judged in the record of their own comment (Record):
 // the requests they sent, those they left out or could not send, and when
 // the newest thing they read was made. A later run trusts only records its
 // token's own login wrote, and takes as pending the requests no record
@@ -18,7 +18,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -152,7 +151,8 @@ func sorted(rs []*request.Request) []*request.Request {
 	return rs
 }
 
-// Record is what one run judged, kept in the marker of its comment.
+// Record is what one run judged, kept in the record of its comment
+// (package record).
 type Record struct {
 	Sent []request.Key // sent to the agent
 	Left []request.Key // left out, with a reason the comment gives
@@ -164,102 +164,6 @@ type Record struct {
 	// not read the thread (it answered its own request alone): such a
 	// record says what it sent, and nothing of what came before.
 	Upto time.Time
-}
-
-// recordPrefix starts a record's marker, an HTML comment a reader does
-// not see.
-const (
-	recordPrefix = "<!-- agent-job-action:answered"
-	recordSuffix = " -->"
-	// maxRecordBytes bounds a record a reader takes from a comment.
-	maxRecordBytes = 32 << 10
-)
-
-// Marker returns the record as a hidden marker for the run's comment:
-// <!-- agent-job-action:answered sent=c12,l5 left=r3 upto=1764060000 -->,
-// with unsent=... before upto when some were not sent.
-func (r Record) Marker() string {
-	m := recordPrefix + " sent=" + joinKeys(r.Sent) + " left=" + joinKeys(r.Left)
-	if len(r.Unsent) > 0 {
-		m += " unsent=" + joinKeys(r.Unsent)
-	}
-	if !r.Upto.IsZero() {
-		m += " upto=" + strconv.FormatInt(r.Upto.Unix(), 10)
-	}
-	return m + recordSuffix
-}
-
-func joinKeys(keys []request.Key) string {
-	s := make([]string, len(keys))
-	for i, k := range keys {
-		s[i] = k.String()
-	}
-	return strings.Join(s, ",")
-}
-
-// ParseRecord reads the first record marker in body. ok is false when
-// there is none, or when it is not well formed: sent= and left= first,
-// then unsent= (not empty) and upto= when present, in that order.
-func ParseRecord(body string) (r Record, ok bool) {
-	_, rest, found := strings.Cut(body, recordPrefix)
-	if !found {
-		return Record{}, false
-	}
-	end := strings.Index(rest, recordSuffix)
-	if end < 0 || end > maxRecordBytes {
-		return Record{}, false
-	}
-	fields := strings.Fields(rest[:end])
-	field := func(name string, optional bool) (string, bool) {
-		if len(fields) > 0 {
-			if v, found := strings.CutPrefix(fields[0], name+"="); found {
-				fields = fields[1:]
-				return v, true
-			}
-		}
-		return "", optional
-	}
-	sent, okSent := field("sent", false)
-	left, okLeft := field("left", false)
-	unsent, okUnsent := field("unsent", true)
-	upto, okUpto := field("upto", true)
-	if !okSent || !okLeft || !okUnsent || !okUpto || len(fields) > 0 {
-		return Record{}, false
-	}
-	if r.Sent, ok = parseKeys(sent); !ok {
-		return Record{}, false
-	}
-	if r.Left, ok = parseKeys(left); !ok {
-		return Record{}, false
-	}
-	if r.Unsent, ok = parseKeys(unsent); !ok || strings.Contains(rest[:end], " unsent=") && len(r.Unsent) == 0 {
-		return Record{}, false
-	}
-	if upto != "" {
-		secs, err := strconv.ParseInt(upto, 10, 64)
-		if err != nil || secs <= 0 {
-			return Record{}, false
-		}
-		r.Upto = time.Unix(secs, 0).UTC()
-	} else if strings.Contains(rest[:end], " upto=") {
-		return Record{}, false
-	}
-	return r, true
-}
-
-func parseKeys(list string) ([]request.Key, bool) {
-	if list == "" {
-		return nil, true
-	}
-	var keys []request.Key
-	for _, s := range strings.Split(list, ",") {
-		k, ok := request.ParseKey(s)
-		if !ok {
-			return nil, false
-		}
-		keys = append(keys, k)
-	}
-	return keys, true
 }
 
 // Date sets when own was made to the time the thread lists for it, when

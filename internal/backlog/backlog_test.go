@@ -245,68 +245,6 @@ func TestJudgeBoundsLookups(t *testing.T) {
 	}
 }
 
-func TestRecordMarker(t *testing.T) {
-	t.Parallel()
-	r := Record{Sent: []request.Key{key(request.Comment, 12), key(request.Line, 5), key(request.Review, 7)}, Left: []request.Key{key(request.Comment, 13)}}
-	m := r.Marker()
-	if m != "<!-- agent-job-action:answered sent=c12,l5,r7 left=c13 -->" {
-		t.Errorf("Marker() = %q", m)
-	}
-	got, ok := ParseRecord("text\n" + m + "\nmore " + Record{}.Marker())
-	if !ok || !slices.Equal(got.Sent, r.Sent) || !slices.Equal(got.Left, r.Left) {
-		t.Errorf("ParseRecord(Marker()) = %+v, %v", got, ok)
-	}
-	if got, ok := ParseRecord(Record{}.Marker()); !ok || got.Sent != nil || got.Left != nil {
-		t.Errorf("empty record: %+v, %v", got, ok)
-	}
-	unsent := Record{Left: []request.Key{key(request.Line, 9)}, Unsent: []request.Key{key(request.Comment, 4), key(request.Review, 2)}, Upto: time.Unix(1764060000, 0).UTC()}
-	if m := unsent.Marker(); m != "<!-- agent-job-action:answered sent= left=l9 unsent=c4,r2 upto=1764060000 -->" {
-		t.Errorf("Marker() = %q", m)
-	} else if got, ok := ParseRecord(m); !ok || !slices.Equal(got.Unsent, unsent.Unsent) || !slices.Equal(got.Left, unsent.Left) || !got.Upto.Equal(unsent.Upto) {
-		t.Errorf("ParseRecord(%q) = %+v, %v", m, got, ok)
-	}
-	for _, bad := range []string{
-		"no marker",
-		"<!-- agent-job-action:answered sent=c1 left= ",
-		"<!-- agent-job-action:answered sent=c1 -->",
-		"<!-- agent-job-action:answered sent=x1 left= -->",
-		"<!-- agent-job-action:answered sent=c0 left= -->",
-		"<!-- agent-job-action:answered sent=c-1 left= -->",
-		"<!-- agent-job-action:answered sent=c99999999999999999999 left= -->",
-		"<!-- agent-job-action:answered left= sent=c1 -->",
-		"<!-- agent-job-action:answered sent=c1 left= seen=c2 -->",
-		"<!-- agent-job-action:answered sent=c1 left= unsent= -->",
-		"<!-- agent-job-action:answered sent=c1 left= unsent=c2 x -->",
-		"<!-- agent-job-action:answered sent=c1 left= upto=0 -->",
-		"<!-- agent-job-action:answered sent=c1 left= upto= -->",
-		"<!-- agent-job-action:answered sent=c1 left= upto=x -->",
-		"<!-- agent-job-action:answered sent=c1 left= upto=5 unsent=c2 -->",
-		"<!-- agent-job-action:answered sent=" + strings.Repeat("c1,", 12000) + "c1 left= -->",
-	} {
-		if r, ok := ParseRecord(bad); ok {
-			t.Errorf("ParseRecord(%.60q) = %+v, want not well formed", bad, r)
-		}
-	}
-}
-
-// FuzzParseRecord: whatever a comment holds, a record read from it writes
-// back as the same marker.
-func FuzzParseRecord(f *testing.F) {
-	f.Add("<!-- agent-job-action:answered sent=c12,l5 left=r3 -->")
-	f.Add("<!-- agent-job-action:answered sent= left= -->")
-	f.Add("<!-- agent-job-action:answered sent=c1 left= unsent=c2 upto=1764060000 -->")
-	f.Fuzz(func(t *testing.T, body string) {
-		r, ok := ParseRecord(body)
-		if !ok {
-			return
-		}
-		again, ok := ParseRecord(r.Marker())
-		if !ok || !slices.Equal(again.Sent, r.Sent) || !slices.Equal(again.Left, r.Left) || !slices.Equal(again.Unsent, r.Unsent) || !again.Upto.Equal(r.Upto) {
-			t.Errorf("round trip of %q: %+v, %v", body, again, ok)
-		}
-	})
-}
-
 func key(kind request.Kind, id int64) request.Key { return request.Key{Kind: kind, ID: id} }
 
 // TestDate: the run's own request is dated as the thread lists it, and

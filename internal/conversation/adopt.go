@@ -3,23 +3,9 @@ package conversation
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
-
-// headPrefix starts the hidden marker of the head commit a code pull
-// request's docs job last heard of (State.Head).
-const headPrefix = "<!-- agent-job-action:head="
-
-// HeadFromMarker returns the commit SHA in body's head marker, or "".
-func HeadFromMarker(body string) string { return shaMarker(body, headPrefix) }
-
-// isSHA reports whether s is a full commit SHA (40 or 64 hex digits): only
-// that may stand in a marker, which must not close its HTML comment.
-func isSHA(s string) bool {
-	return (len(s) == 40 || len(s) == 64) && strings.Trim(s, "0123456789abcdef") == ""
-}
 
 // Adopt finds the newest run comment the token's own login wrote in this
 // thread that names a job (not a backlink; for a Code thread, one that
@@ -38,9 +24,8 @@ func (t *Thread) Adopt(ctx context.Context) (*Earlier, error) {
 	}
 	pg := t.comments()
 	c, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
-		m := markers(c.Body)
-		return ownedBy(c, self) && !strings.Contains(m, backlinkMarker) && JobFromMarker(m) != "" &&
-			(!t.Code || HeadFromMarker(m) != "")
+		r, _, ok := recordOf(c.Body)
+		return ownedBy(c, self) && ok && !r.Backlink && r.JobID != "" && (!t.Code || r.Head != "")
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the thread's comments to find its docs job: %w", err)
@@ -51,11 +36,12 @@ func (t *Thread) Adopt(ctx context.Context) (*Earlier, error) {
 	if c == nil {
 		return nil, nil
 	}
+	e := EarlierOf(c)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.id == 0 && !t.broken {
 		t.id, t.url, t.last = c.ID, c.URL, c.Body
-		t.sent = SendsFromMarker(c.Body)
+		t.sent = e.Sent
 	}
-	return EarlierOf(c), nil
+	return e, nil
 }

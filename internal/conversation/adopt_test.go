@@ -3,10 +3,10 @@ package conversation
 import (
 	"context"
 	"errors"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
 
@@ -20,16 +20,16 @@ const (
 // rather than writing another.
 func TestAdopt(t *testing.T) {
 	t.Parallel()
-	withHead := Render(State{Phase: Done, JobID: "job_1", Head: sha1})
+	withHead := Render(State{Phase: Done, Record: record.Record{JobID: "job_1", Head: sha1}})
 	type seed struct{ author, body string }
 	cases := []struct {
 		name  string
 		seeds []seed
 		want  *Earlier // JobID and Head are compared
 	}{
-		{name: "own comment with a head", seeds: []seed{{self, withHead}}, want: &Earlier{JobID: "job_1", Head: sha1}},
-		{name: "own comment without a head", seeds: []seed{{self, marked("job_1")}}, want: &Earlier{JobID: "job_1"}},
-		{name: "the newest own one", seeds: []seed{{self, marked("job_1")}, {self, Render(State{Phase: Working, JobID: "job_2", Head: sha2})}}, want: &Earlier{JobID: "job_2", Head: sha2}},
+		{name: "own comment with a head", seeds: []seed{{self, withHead}}, want: &Earlier{Record: record.Record{JobID: "job_1", Head: sha1}}},
+		{name: "own comment without a head", seeds: []seed{{self, marked("job_1")}}, want: &Earlier{Record: record.Record{JobID: "job_1"}}},
+		{name: "the newest own one", seeds: []seed{{self, marked("job_1")}, {self, Render(State{Phase: Working, Record: record.Record{JobID: "job_2", Head: sha2}})}}, want: &Earlier{Record: record.Record{JobID: "job_2", Head: sha2}}},
 		{name: "a person's copy of it", seeds: []seed{{"mallory", withHead}}},
 		{name: "own backlink", seeds: []seed{{self, RenderBacklink(BacklinkText{JobID: "job_5"})}}},
 		{name: "own comment without a job", seeds: []seed{{self, Render(State{Phase: Working})}}},
@@ -53,7 +53,7 @@ func TestAdopt(t *testing.T) {
 			if (got == nil) != (tc.want == nil) || got != nil && (got.JobID != tc.want.JobID || got.Head != tc.want.Head) {
 				t.Fatalf("Adopt() = %+v, want %+v", got, tc.want)
 			}
-			th.Show(context.Background(), State{Phase: Working, JobID: "job_1", Head: sha2})
+			th.Show(context.Background(), State{Phase: Working, Record: record.Record{JobID: "job_1", Head: sha2}})
 			calls := rec.Calls()
 			last := calls[len(calls)-1]
 			if tc.want != nil {
@@ -80,32 +80,5 @@ func TestAdoptUnknownIdentity(t *testing.T) {
 	}
 	if calls := rec.Calls(); len(calls) != 0 {
 		t.Errorf("calls = %q, want none", calls)
-	}
-}
-
-// TestHeadMarker keeps only a full SHA in the marker, read back as
-// written; anything else could close the HTML comment.
-func TestHeadMarker(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct{ head, want string }{
-		{sha1, sha1},
-		{sha1 + sha1[:24], sha1 + sha1[:24]},
-		{"0123456", ""},
-		{"0123456789ABCDEF0123456789abcdef01234567", ""},
-		{"x --> <b>", ""},
-	} {
-		body := Render(State{Phase: Working, JobID: "job_1", Head: tc.head})
-		if got := HeadFromMarker(body); got != tc.want {
-			t.Errorf("head %q: HeadFromMarker() = %q, want %q", tc.head, got, tc.want)
-		}
-		if tc.want == "" && strings.Contains(body, headPrefix) {
-			t.Errorf("head %q is written", tc.head)
-		}
-	}
-	if got := HeadFromMarker("<!-- agent-job-action:head=" + sha1); got != "" {
-		t.Errorf("an unclosed marker reads as %q", got)
-	}
-	if !slices.Contains(strings.Split(Render(State{Phase: Done, JobID: "j", Preview: "🔎 **Preview:** https://p.example\n"}), "\n"), "🔎 **Preview:** https://p.example") {
-		t.Error("the preview is not shown")
 	}
 }

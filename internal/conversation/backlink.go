@@ -7,11 +7,8 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/record"
 )
-
-// backlinkMarker tells a backlink from the run comments the action writes
-// in the same pull request, which carry the same job marker.
-const backlinkMarker = "<!-- agent-job-action:backlink -->"
 
 // Source is what asked for a job.
 type Source int
@@ -46,9 +43,11 @@ type BacklinkText struct {
 // RenderBacklink returns the backlink's Markdown.
 func RenderBacklink(t BacklinkText) string {
 	var b strings.Builder
-	b.WriteString("<!-- agent-job-action -->\n" + backlinkMarker + "\n")
-	if m := Marker(t.JobID); m != "" {
-		b.WriteString(m + "\n")
+	// The record tells a backlink from the run comments the action writes
+	// in the same pull request, which name the same job.
+	b.WriteString(ownMark + "\n")
+	if line := record.Format(record.Record{JobID: t.JobID, Backlink: true}); line != "" {
+		b.WriteString(line + "\n")
 	}
 	what := [...]string{FromComment: "this comment", FromIssue: "this issue", FromPullRequest: "this pull request", FromWorkflowRun: "this workflow run"}[t.Source]
 	if u := escape.URL(t.SourceURL); u != "" {
@@ -74,7 +73,16 @@ func RenderBacklink(t BacklinkText) string {
 
 // IsBacklink reports whether body is a backlink this action wrote.
 func IsBacklink(body string) bool {
-	return IsOwn(body) && strings.Contains(body, backlinkMarker)
+	r, _, ok := recordOf(body)
+	return ok && r.Backlink
+}
+
+// backlinkOf returns the job whose backlink body is, or "".
+func backlinkOf(body string) string {
+	if r, _, ok := recordOf(body); ok && r.Backlink {
+		return r.JobID
+	}
+	return ""
 }
 
 // Backlink is the one comment a job keeps on the pull request its agent
@@ -105,7 +113,7 @@ type Backlink struct {
 // without access to the pull request, or a write GitHub refused.
 func (b *Backlink) Write(ctx context.Context, t BacklinkText) (*ghclient.Comment, error) {
 	where := fmt.Sprintf("write the backlink on %s/%s#%d", escape.Log(b.Owner), escape.Log(b.Repo), b.Number)
-	if Marker(t.JobID) == "" {
+	if !record.PlainID(t.JobID) {
 		return nil, fmt.Errorf("%s: job id %s cannot be marked", where, escape.Log(t.JobID))
 	}
 	body := RenderBacklink(t)
@@ -119,7 +127,7 @@ func (b *Backlink) Write(ctx context.Context, t BacklinkText) (*ghclient.Comment
 		return ""
 	}
 	old, err := findNewest(ctx, b.GH, b.Owner, b.Repo, b.Number, b.Comments, keep, func(c *ghclient.Comment) bool {
-		return (b.Self == "" || ownedBy(c, b.Self)) && IsBacklink(c.Body) && JobFromMarker(c.Body) == t.JobID
+		return (b.Self == "" || ownedBy(c, b.Self)) && backlinkOf(c.Body) == t.JobID
 	})
 	switch {
 	case err != nil:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 )
 
@@ -38,12 +39,12 @@ func TestRenderBacklinkGolden(t *testing.T) {
 			t.Parallel()
 			got := RenderBacklink(tt.b)
 			goldenFile(t, tt.file, got)
-			if !IsBacklink(got) || !IsOwn(got) || JobFromMarker(got) != tt.b.JobID {
+			if !IsBacklink(got) || !IsOwn(got) || backlinkOf(got) != tt.b.JobID {
 				t.Errorf("the backlink does not carry its markers:\n%s", got)
 			}
 		})
 	}
-	if IsBacklink(Render(State{Phase: Done, JobID: "job_0001"})) || IsBacklink("<!-- agent-job-action:backlink -->") {
+	if IsBacklink(Render(State{Phase: Done, Record: record.Record{JobID: "job_0001"}})) || IsBacklink(record.Format(record.Record{JobID: "job_0001", Backlink: true})) {
 		t.Error("IsBacklink accepts a run comment, or a marker without the action's header")
 	}
 }
@@ -60,8 +61,8 @@ func TestBacklinkCreateThenEdit(t *testing.T) {
 	t.Parallel()
 	rec := &Recorder{Self: self}
 	ctx := context.Background()
-	rec.Seed(7, "mallory", RenderBacklink(text("job_1", "https://github.com/evil"))) // forged
-	rec.Seed(7, self, Render(State{Phase: Done, JobID: "job_1"}))                    // the run comment of a run in the PR
+	rec.Seed(7, "mallory", RenderBacklink(text("job_1", "https://github.com/evil")))     // forged
+	rec.Seed(7, self, Render(State{Phase: Done, Record: record.Record{JobID: "job_1"}})) // the run comment of a run in the PR
 
 	first, err := newBacklink(rec, self).Write(ctx, text("job_1", "https://github.com/acme/docs/issues/12#issuecomment-1"))
 	if err != nil {
@@ -101,7 +102,7 @@ func TestBacklinkCreateThenEdit(t *testing.T) {
 	if cs[2].Body != RenderBacklink(text("job_1", "https://github.com/acme/docs/pull/7#issuecomment-2")) {
 		t.Errorf("backlink body = %q", cs[2].Body)
 	}
-	if !strings.Contains(cs[0].Body, "https://github.com/evil") || cs[1].Body != Render(State{Phase: Done, JobID: "job_1"}) {
+	if !strings.Contains(cs[0].Body, "https://github.com/evil") || cs[1].Body != Render(State{Phase: Done, Record: record.Record{JobID: "job_1"}}) {
 		t.Error("a comment that is not the action's own backlink was edited")
 	}
 }

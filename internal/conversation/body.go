@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/record"
 )
 
 // Phase is where a run is, as the comment tells it.
@@ -36,8 +37,11 @@ const (
 
 // State is what the comment shows.
 type State struct {
-	Phase  Phase
-	JobID  string
+	Phase Phase
+	// Record is what the comment keeps for later runs: the job it names
+	// and shows, and the rest of the thread's record (package record). Its
+	// PR is written from PRURL.
+	Record record.Record
 	Status string // the job's last status; untrusted
 	PRLink string // untrusted: the job's prLink as the API sent it
 	// PRURL is the pull request's address when PRLink names one on this
@@ -61,31 +65,9 @@ type State struct {
 	// for Continued.
 	ContinuedIn string
 
-	// Record is the hidden marker of the requests the run judged
-	// (backlog.Record.Marker), "" when it keeps none.
-	Record string
-	// Head is the head commit of a code pull request its docs job last
-	// heard of, kept as a hidden marker for the next run (see Adopt); ""
-	// for none.
-	Head string
-	// Unsettled says the job was still working when this was written:
-	// the next run in the thread, or a settle run, reports its end.
-	Unsettled bool
-	// Owed are the head commits whose commit status shows the job
-	// working, which its end settles (see Owe).
-	Owed []string
-	// Waiting is the newest head commit whose change waits to be sent
-	// (Earlier.Waiting), "" for none.
-	Waiting string
-	// Cut says the job heard a listing GitHub cut (Earlier.Cut).
-	Cut bool
 	// Preview is the job's preview, already Markdown (preview.Shown), ""
 	// for none.
 	Preview string
-	// Sent counts the creates and follow-ups the comment's runs sent,
-	// kept as a hidden marker that the caps count (Thread.SentHere,
-	// SentOn). Thread.Show writes the thread's own count.
-	Sent Sends
 	// Answered are the requests the run sent, shown when there is more
 	// than its own; Left are those it left out, with why; Later those it
 	// did not judge, which the next run judges.
@@ -175,50 +157,6 @@ func countAuthors(rs []Ref) int {
 	return len(seen)
 }
 
-// markerPrefix starts the hidden marker that names the job in a comment.
-const markerPrefix = "<!-- agent-job-action:job="
-
-// markerSuffix ends it, and maxMarkerID bounds the id between the two.
-const (
-	markerSuffix = " -->"
-	maxMarkerID  = 256
-)
-
-// Marker returns the hidden marker for jobID, or "" when the id is not a
-// plain token (it could then close the HTML comment).
-func Marker(jobID string) string {
-	if jobID == "" || escape.Log(jobID) != jobID {
-		return ""
-	}
-	return markerPrefix + jobID + markerSuffix
-}
-
-// JobFromMarker returns the job id in body's first marker, or "": the
-// first markerPrefix followed by 1 to maxMarkerID bytes of
-// [A-Za-z0-9._-+=@/] and markerSuffix. It is read by hand: the regular
-// expression that says the same expands its repeat into 256 copies, which
-// cost a comment-triggered run 0.2 MB and a compilation.
-func JobFromMarker(body string) string {
-	for {
-		i := strings.Index(body, markerPrefix)
-		if i < 0 {
-			return ""
-		}
-		body = body[i+len(markerPrefix):]
-		n := 0
-		for n < len(body) && n <= maxMarkerID && isMarkerIDByte(body[n]) {
-			n++
-		}
-		if n >= 1 && n <= maxMarkerID && strings.HasPrefix(body[n:], markerSuffix) {
-			return body[:n]
-		}
-	}
-}
-
-func isMarkerIDByte(c byte) bool {
-	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || strings.IndexByte("._-+=@/", c) >= 0
-}
-
 // ownMark starts every comment this action writes.
 const ownMark = "<!-- agent-job-action -->"
 
@@ -233,55 +171,59 @@ func IsOwn(body string) bool {
 // repeats someone's text, say) holds none, whoever wrote it.
 func IsRecord(body string) bool { return strings.HasPrefix(body, ownMark) }
 
-// maxMarkers bounds what is read of a record: the action's own markers
-// take a few KiB at most, and the answered requests' record, last, up to
-// the 32 KiB package backlog reads.
-const maxMarkers = 40 << 10
-
-// markers is what a reader of the thread needs of one of the action's own
-// comments: the hidden markers (the job, the record) in the block of lines
-// that starts it, up to maxMarkers bytes; "" for a body that is no record.
-// The text a person reads, and any marker after it, is dropped.
-func markers(body string) string {
+// recordOf reads the record of one of the action's own comments: the line
+// after the action's mark that starts it (record.Parse, bounded by
+// record.MaxBytes), and that line as written. ok is false for a body that
+// holds none. The text a person reads, and anything after the line, is
+// not read.
+func recordOf(body string) (r record.Record, line string, ok bool) {
 	if !IsRecord(body) {
-		return ""
+		return record.Record{}, "", false
 	}
-	var b strings.Builder
-	for line := range strings.Lines(body) {
-		if !strings.HasPrefix(line, "<!-- agent-job-action") || b.Len()+len(line) > maxMarkers {
-			break
-		}
-		b.WriteString(line)
+	rest := strings.TrimPrefix(body, ownMark)
+	rest, ok = strings.CutPrefix(rest, "\n")
+	if !ok {
+		return record.Record{}, "", false
 	}
-	return b.String()
+	line, _, _ = strings.Cut(rest[:min(len(rest), record.MaxBytes+1)], "\n")
+	if r, ok = record.Parse(line); !ok {
+		return record.Record{}, "", false
+	}
+	return r, line, true
+}
+
+// RecordOf reads the record of body, one of the action's own comments
+// (see recordOf); ok is false when it holds none.
+func RecordOf(body string) (record.Record, bool) {
+	r, _, ok := recordOf(body)
+	return r, ok
+}
+
+// head is what a reader keeps of one of the action's own comments: its
+// mark, and its record's line when it holds one.
+func head(body string) string {
+	if _, line, ok := recordOf(body); ok {
+		return ownMark + "\n" + line + "\n"
+	}
+	return ownMark + "\n"
 }
 
 // Render returns the comment's Markdown for s.
 func Render(s State) string {
 	var b strings.Builder
-	b.WriteString("<!-- agent-job-action -->\n")
-	if m := Marker(s.JobID); m != "" {
-		b.WriteString(m + "\n")
-	}
-	// The answered requests' record, which may be long, comes last: the
-	// markers a reader needs most are read first, within maxMarkers.
-	if isSHA(s.Head) {
-		b.WriteString(headPrefix + s.Head + markerSuffix + "\n")
-	}
-	if m := s.Sent.Marker(); m != "" {
-		b.WriteString(m + "\n")
-	}
-	settlement(&b, s)
-	if s.Record != "" {
-		b.WriteString(s.Record + "\n")
+	b.WriteString(ownMark + "\n")
+	rec := s.Record
+	rec.PR = s.PRURL
+	if line := record.Format(rec); line != "" {
+		b.WriteString(line + "\n")
 	}
 	job := "The job"
-	if s.JobID != "" {
-		job = "Job " + JobRef(s.JobID)
+	if s.Record.JobID != "" {
+		job = "Job " + JobRef(s.Record.JobID)
 	}
 	switch s.Phase {
 	case Working:
-		if s.JobID == "" {
+		if s.Record.JobID == "" {
 			b.WriteString("👀 **Working on it.** Starting an agent job…\n")
 		} else {
 			verb := "started"
@@ -303,14 +245,14 @@ func Render(s State) string {
 	case Failed:
 		fmt.Fprintf(&b, "❌ **The job failed.** %s ended with status failed. Look at the workflow run for details, then ask again to retry.\n", job)
 	case TimedOut:
-		if s.JobID == "" {
+		if s.Record.JobID == "" {
 			fmt.Fprintf(&b, "⌛ **Timed out** after %s while the job was being created: it may or may not exist. Look at the project's agent jobs in the Mintlify dashboard before asking again.\n", s.Timeout)
 			break
 		}
 		fmt.Fprintf(&b, "⏳ **Still working.** This run's timeout (%s) passed while %s was %s. The job goes on on the server; %s\n",
 			s.Timeout, lower(job), escape.Markdown(orDash(s.Status)), nextReports)
 	case Cancelled:
-		if s.JobID == "" {
+		if s.Record.JobID == "" {
 			b.WriteString("🚫 **Cancelled** while the job was being created: it may or may not exist. Look at the project's agent jobs in the Mintlify dashboard before asking again.\n")
 			break
 		}
@@ -331,7 +273,7 @@ func Render(s State) string {
 			fmt.Fprintf(&b, " Its pull request was told: %s", link)
 		}
 		b.WriteString("\n")
-		if s.Unsettled {
+		if s.Record.Unsettled {
 			b.WriteString("\nThe job was still working: it goes on on the server; a `settle: true` run reports its end here.\n")
 		}
 	case Error:

@@ -2,11 +2,12 @@ package conversation
 
 import (
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/testbed/golden"
 )
 
@@ -23,20 +24,20 @@ func TestRenderGolden(t *testing.T) {
 		s    State
 	}{
 		{"acknowledged.md", State{Phase: Working, RunURL: run}},
-		{"working.md", State{Phase: Working, JobID: "job_0001", Status: "active", RunURL: run, Elapsed: 3 * time.Second}},
-		{"working-follow-up.md", State{Phase: Working, JobID: "job_0001", Status: "active", FollowUp: true, RunURL: run}},
-		{"done-pr.md", State{Phase: Done, JobID: "job_0001", Status: "completed", PRLink: "https://github.com/acme/docs/pull/7", PRURL: "https://github.com/acme/docs/pull/7", RunURL: run, Elapsed: 151 * time.Second}},
-		{"done-no-changes.md", State{Phase: Done, JobID: "job_0001", Status: "completed", RunURL: run}},
-		{"done-unsafe-link.md", State{Phase: Done, JobID: "job_0001", Status: "completed", PRLink: "javascript:alert(1)", RunURL: run}},
-		{"failed.md", State{Phase: Failed, JobID: "job_0001", Status: "failed", RunURL: run}},
-		{"timed-out.md", State{Phase: TimedOut, JobID: "job_0001", Status: "active", Timeout: 30 * time.Minute, RunURL: run}},
-		{"cancelled.md", State{Phase: Cancelled, JobID: "job_0001", Status: "active", RunURL: run}},
+		{"working.md", State{Phase: Working, Record: record.Record{JobID: "job_0001"}, Status: "active", RunURL: run, Elapsed: 3 * time.Second}},
+		{"working-follow-up.md", State{Phase: Working, Record: record.Record{JobID: "job_0001"}, Status: "active", FollowUp: true, RunURL: run}},
+		{"done-pr.md", State{Phase: Done, Record: record.Record{JobID: "job_0001"}, Status: "completed", PRLink: "https://github.com/acme/docs/pull/7", PRURL: "https://github.com/acme/docs/pull/7", RunURL: run, Elapsed: 151 * time.Second}},
+		{"done-no-changes.md", State{Phase: Done, Record: record.Record{JobID: "job_0001"}, Status: "completed", RunURL: run}},
+		{"done-unsafe-link.md", State{Phase: Done, Record: record.Record{JobID: "job_0001"}, Status: "completed", PRLink: "javascript:alert(1)", RunURL: run}},
+		{"failed.md", State{Phase: Failed, Record: record.Record{JobID: "job_0001"}, Status: "failed", RunURL: run}},
+		{"timed-out.md", State{Phase: TimedOut, Record: record.Record{JobID: "job_0001"}, Status: "active", Timeout: 30 * time.Minute, RunURL: run}},
+		{"cancelled.md", State{Phase: Cancelled, Record: record.Record{JobID: "job_0001"}, Status: "active", RunURL: run}},
 		{"cancelled-while-creating.md", State{Phase: Cancelled, RunURL: run}},
 		{"timed-out-while-creating.md", State{Phase: TimedOut, Timeout: 30 * time.Minute, RunURL: run}},
-		{"not-waiting.md", State{Phase: NotWaiting, JobID: "job_0001", Status: "active", RunURL: run}},
+		{"not-waiting.md", State{Phase: NotWaiting, Record: record.Record{JobID: "job_0001"}, Status: "active", RunURL: run}},
 		{"error.md", State{Phase: Error, Error: "create job: HTTP 429: rate limit <b>exceeded</b> @team", RunURL: run}},
-		{"capped.md", State{Phase: Capped, JobID: "job_0001", Cap: "This thread has had 3 creates and follow-ups; max-sends-per-thread is 3.", RunURL: run, Sent: Sends{Total: 3, Day: "2026-11-28", OnDay: 1}}},
-		{"hostile-job-id.md", State{Phase: Working, JobID: "x -->\n\n@everyone [click](https://evil)", Status: "act*ive*", RunURL: run}},
+		{"capped.md", State{Phase: Capped, Record: record.Record{JobID: "job_0001", Sent: record.Sends{Total: 3, Day: "2026-11-28", OnDay: 1}}, Cap: "This thread has had 3 creates and follow-ups; max-sends-per-thread is 3.", RunURL: run}},
+		{"hostile-job-id.md", State{Phase: Working, Record: record.Record{JobID: "x -->\n\n@everyone [click](https://evil)"}, Status: "act*ive*", RunURL: run}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -46,82 +47,69 @@ func TestRenderGolden(t *testing.T) {
 	}
 }
 
-func TestMarkerRoundTrip(t *testing.T) {
+// TestRecordOf: the record Render writes is read back from the comment,
+// and only from one of the action's own comments, on the line after its
+// mark: a record further down, or in another's text, is none.
+func TestRecordOf(t *testing.T) {
 	t.Parallel()
 	for _, id := range []string{"job_0001", "a.b-c", "Z9"} {
-		if got := JobFromMarker("text\n" + Render(State{Phase: Done, JobID: id})); got != id {
-			t.Errorf("JobFromMarker(Render(%q)) = %q", id, got)
+		r, _, ok := recordOf(Render(State{Phase: Done, Record: record.Record{JobID: id, Unsettled: true}}))
+		if !ok || r.JobID != id || !r.Unsettled {
+			t.Errorf("recordOf(Render(%q)) = %+v, %v", id, r, ok)
 		}
 	}
-	for _, id := range []string{"", "x -->", "a b", "a\nb"} {
-		if m := Marker(id); m != "" {
-			t.Errorf("Marker(%q) = %q, want none", id, m)
+	for _, id := range []string{"x -->", "a b", "a\nb"} {
+		if r, _, _ := recordOf(Render(State{Phase: Done, Record: record.Record{JobID: id}})); r.JobID != "" {
+			t.Errorf("job id %q is written: read back as %q", id, r.JobID)
 		}
 	}
-	if !IsOwn(Render(State{})) || IsOwn("/docs <!-- agent-job-action:job=x -->") {
+	line := record.Format(record.Record{JobID: "job_9"})
+	for _, body := range []string{
+		line,                             // without the action's mark
+		"text\n" + ownMark + "\n" + line, // the mark further down
+		ownMark + "\ntext\n" + line,      // the record further down
+		ownMark + " " + line,             // not on its own line
+		"/docs " + ownMark + "\n" + line, // in someone's request
+	} {
+		if r, _, ok := recordOf(body); ok {
+			t.Errorf("recordOf(%q) = %+v, want none", body, r)
+		}
+	}
+	if !IsOwn(Render(State{})) || IsOwn("/docs "+line) {
 		t.Error("IsOwn")
 	}
+	if head(Render(State{Phase: Done, Record: record.Record{JobID: "job_1"}, Status: "completed"})) != ownMark+"\n"+record.Format(record.Record{JobID: "job_1"})+"\n" {
+		t.Error("head keeps more than the mark and the record")
+	}
 }
 
-// markerSpec is what JobFromMarker reads, as a regular expression.
-var markerSpec = regexp.MustCompile(`<!-- agent-job-action:job=([A-Za-z0-9._\-+=@/]{1,256}) -->`)
-
-func TestJobFromMarker(t *testing.T) {
+// TestRenderShowsThePreview: the preview, already Markdown, stands on its
+// own line.
+func TestRenderShowsThePreview(t *testing.T) {
 	t.Parallel()
-	long := strings.Repeat("a", 256)
-	tests := []struct{ body, want string }{
-		{"", ""},
-		{"<!-- agent-job-action:job=job_0001 -->", "job_0001"},
-		{"text <!-- agent-job-action:job=a.b-c+d=e@f/g_h -->\nmore", "a.b-c+d=e@f/g_h"},
-		{"<!-- agent-job-action:job= -->", ""},
-		{"<!-- agent-job-action:job=job_1-->", ""},
-		{"<!-- agent-job-action:job=job 1 -->", ""},
-		{"<!-- agent-job-action:job=" + long + " -->", long},
-		{"<!-- agent-job-action:job=" + long + "a -->", ""},
-		{"<!-- agent-job-action:job=bad! --> <!-- agent-job-action:job=good -->", "good"},
-		{"<!-- agent-job-action:job=first --> <!-- agent-job-action:job=second -->", "first"},
-		{"<!-- agent-job-action:job=<!-- agent-job-action:job=inner -->", "inner"},
-		{"<!-- agent-job-action:job=job_1", ""},
-	}
-	for _, tt := range tests {
-		if got := JobFromMarker(tt.body); got != tt.want {
-			t.Errorf("JobFromMarker(%q) = %q, want %q", tt.body, got, tt.want)
-		}
-		if m := markerSpec.FindStringSubmatch(tt.body); (m == nil && tt.want != "") || (m != nil && m[1] != tt.want) {
-			t.Errorf("the table disagrees with markerSpec on %q", tt.body)
-		}
+	if !slices.Contains(strings.Split(Render(State{Phase: Done, Record: record.Record{JobID: "j"}, Preview: "🔎 **Preview:** https://p.example\n"}), "\n"), "🔎 **Preview:** https://p.example") {
+		t.Error("the preview is not shown")
 	}
 }
 
-// FuzzJobFromMarker holds JobFromMarker to markerSpec on any body.
-func FuzzJobFromMarker(f *testing.F) {
-	for _, s := range []string{"<!-- agent-job-action:job=job_0001 -->", "x<!-- agent-job-action:job=a -- <!-- agent-job-action:job=b -->", "<!-- agent-job-action:job=" + strings.Repeat("z", 257) + " -->"} {
-		f.Add(s)
+// FuzzRecordOf: whatever a job id, the record Render writes for it is read
+// back as one of the action's own with that id, or with none when the id
+// is not plain; text after it changes nothing.
+func FuzzRecordOf(f *testing.F) {
+	for _, s := range []string{"job_0001", strings.Repeat("a", 256), strings.Repeat("a", 257), "a b", "x -->", "a--b"} {
+		f.Add(s, "text after")
 	}
-	f.Fuzz(func(t *testing.T, body string) {
-		want := ""
-		if m := markerSpec.FindStringSubmatch(body); m != nil {
-			want = m[1]
-		}
-		if got := JobFromMarker(body); got != want {
-			t.Errorf("JobFromMarker(%q) = %q, markerSpec finds %q", body, got, want)
-		}
-	})
-}
-
-// FuzzMarkerRoundTrip: every id Marker marks, JobFromMarker reads back,
-// whatever surrounds it (Backlink.Write relies on it).
-func FuzzMarkerRoundTrip(f *testing.F) {
-	for _, s := range []string{"job_0001", strings.Repeat("a", 256), strings.Repeat("a", 257), "a b", "x -->"} {
-		f.Add(s, "text before ")
-	}
-	f.Fuzz(func(t *testing.T, id, before string) {
-		m := Marker(id)
-		if m == "" {
+	f.Fuzz(func(t *testing.T, id, after string) {
+		r, _, ok := recordOf(Render(State{Phase: Working, Record: record.Record{JobID: id}}) + after)
+		if want := id; !record.PlainID(id) {
+			want = ""
+			if r.JobID != want {
+				t.Errorf("job id %q read back as %q", id, r.JobID)
+			}
 			return
 		}
-		if got := JobFromMarker(before + m); got != id && JobFromMarker(before) == "" {
-			t.Errorf("JobFromMarker(%q + Marker(%q)) = %q", before, id, got)
+		if !ok || r.JobID != id {
+			t.Errorf("recordOf(Render(%q)) = %+v, %v", id, r, ok)
 		}
 	})
 }

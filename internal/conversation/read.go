@@ -129,7 +129,7 @@ type keeping struct {
 func (k *keeping) comment(id int64, author, body string) string {
 	switch {
 	case IsRecord(body) && ownedBy(&ghclient.Comment{Author: author}, k.self):
-		return markers(body)
+		return head(body)
 	case IsOwn(body):
 		// The action's markup in someone else's comment: no request, and
 		// no record either.
@@ -174,8 +174,8 @@ func (k *keeping) request(r *request.Request) *request.Request {
 
 func owned(c *ghclient.Comment) backlog.Owned {
 	o := backlog.Owned{ID: c.ID, URL: c.URL, At: c.CreatedAt}
-	if r, ok := backlog.ParseRecord(c.Body); ok {
-		o.Record = &r
+	if r, _, ok := recordOf(c.Body); ok {
+		o.Record = r.Answered
 	}
 	return o
 }

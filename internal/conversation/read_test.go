@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
 
@@ -21,10 +22,10 @@ func TestRead(t *testing.T) {
 	t.Parallel()
 	gh, srv := newFake(t, fakegithub.Options{})
 	srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 12, Author: "docs-agent[bot]"})
-	record := backlog.Record{Sent: []request.Key{{Kind: request.Comment, ID: 1}}}.Marker()
+	answered := &backlog.Record{Sent: []request.Key{{Kind: request.Comment, ID: 1}}}
 	ask := srv.SeedComment(12, "ada", false, "/docs one")
-	own := srv.SeedComment(12, fakegithub.BotLogin, true, Render(State{Phase: Done, JobID: "job_1", Record: record}))
-	forged := srv.SeedComment(12, "mallory", false, Render(State{Phase: Done, JobID: "job_evil", Record: record}))
+	own := srv.SeedComment(12, fakegithub.BotLogin, true, Render(State{Phase: Done, Record: record.Record{JobID: "job_1", Answered: answered}}))
+	forged := srv.SeedComment(12, "mallory", false, Render(State{Phase: Done, Record: record.Record{JobID: "job_evil", Answered: answered}}))
 	other := srv.SeedComment(12, "other-app[bot]", true, "/docs from a bot")
 	review := srv.SeedReview(12, fakegithub.Review{Author: "ada", Body: "/docs see the lines"})
 	srv.SeedReviewComments(12, review, []fakegithub.ReviewComment{{Author: "ada", Path: "a.md", Line: 3, Body: "shorter"}})

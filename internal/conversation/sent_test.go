@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
 
@@ -18,58 +19,8 @@ var (
 )
 
 // sentBody is one of the action's comments that counts s.
-func sentBody(s Sends) string { return Render(State{Phase: Done, JobID: "job_1", Sent: s}) }
-
-func TestSendsAddAndMarker(t *testing.T) {
-	t.Parallel()
-	var s Sends
-	if s.Marker() != "" {
-		t.Errorf("no sends: marker %q, want none", s.Marker())
-	}
-	s = s.Add(day1).Add(day1.Add(time.Hour))
-	if s != (Sends{Total: 2, Day: "2026-11-28", OnDay: 2}) {
-		t.Fatalf("two sends on one day: %+v", s)
-	}
-	s = s.Add(day2)
-	if want := (Sends{Total: 3, Day: "2026-11-29", OnDay: 1}); s != want {
-		t.Fatalf("a send the next day: %+v, want %+v", s, want)
-	}
-	if got := s.Marker(); got != "<!-- agent-job-action:sent=3,2026-11-29:1 -->" {
-		t.Errorf("marker %q", got)
-	}
-	if got := SendsFromMarker("text\n" + sentBody(s)); got != s {
-		t.Errorf("read back %+v, want %+v", got, s)
-	}
-	if s.On("2026-11-29") != 1 || s.On("2026-11-28") != 0 {
-		t.Errorf("On: %d and %d, want 1 and 0", s.On("2026-11-29"), s.On("2026-11-28"))
-	}
-	// A send at 23:59 in another zone is counted on its UTC day.
-	if got := (Sends{}).Add(time.Date(2026, 11, 28, 23, 30, 0, 0, time.FixedZone("", -2*3600))); got.Day != "2026-11-29" {
-		t.Errorf("day of a send at 23:30 -02:00 is %q, want the UTC day 2026-11-29", got.Day)
-	}
-}
-
-func TestSendsFromMarkerRefusesWhatItDoesNotWrite(t *testing.T) {
-	t.Parallel()
-	for _, body := range []string{
-		"",
-		"<!-- agent-job-action:sent= -->",
-		"<!-- agent-job-action:sent=-1 -->",
-		"<!-- agent-job-action:sent=2 ",
-		"<!-- agent-job-action:sent=1e3 -->",
-		"<!-- agent-job-action:sent=99999999 -->",
-		"<!-- agent-job-action:sent=2,2026-13-01:1 -->",
-		"<!-- agent-job-action:sent=2,2026-11-28:3 -->", // more on a day than in all
-		"<!-- agent-job-action:sent=2,2026-11-28 -->",
-		"<!-- agent-job-action:sent=2,2026-11-28:0 -->",
-	} {
-		if got := SendsFromMarker(body); got != (Sends{}) {
-			t.Errorf("SendsFromMarker(%q) = %+v, want none", body, got)
-		}
-	}
-	if got := SendsFromMarker("<!-- agent-job-action:sent=4 -->"); got != (Sends{Total: 4}) {
-		t.Errorf("a total alone: %+v", got)
-	}
+func sentBody(s record.Sends) string {
+	return Render(State{Phase: Done, Record: record.Record{JobID: "job_1", Sent: s}})
 }
 
 // TestSentHere: the thread's count is the sum of the token's own
@@ -78,11 +29,11 @@ func TestSendsFromMarkerRefusesWhatItDoesNotWrite(t *testing.T) {
 func TestSentHere(t *testing.T) {
 	t.Parallel()
 	rec := &Recorder{Self: self}
-	rec.Seed(12, self, sentBody(Sends{Total: 2, Day: "2026-11-28", OnDay: 1}))
-	rec.Seed(12, "mallory", sentBody(Sends{Total: 50}))
+	rec.Seed(12, self, sentBody(record.Sends{Total: 2, Day: "2026-11-28", OnDay: 1}))
+	rec.Seed(12, "mallory", sentBody(record.Sends{Total: 50}))
 	rec.Seed(12, "writer", "/docs more")
-	rec.Seed(12, self, sentBody(Sends{Total: 1, Day: "2026-11-29", OnDay: 1}))
-	rec.Seed(12, self, RenderBacklink(BacklinkText{JobID: "job_5"})+"<!-- agent-job-action:sent=9 -->\n")
+	rec.Seed(12, self, sentBody(record.Sends{Total: 1, Day: "2026-11-29", OnDay: 1}))
+	rec.Seed(12, self, ownMark+"\n"+record.Format(record.Record{JobID: "job_5", Backlink: true, Sent: record.Sends{Total: 9}})+"\n")
 	rec.Seed(12, self, Render(State{Phase: Working}))
 	var w warnings
 	th := newThread(rec, &w)
@@ -107,7 +58,7 @@ func TestSentHere(t *testing.T) {
 func TestShowCountsSpent(t *testing.T) {
 	t.Parallel()
 	rec := &Recorder{Self: self}
-	rec.Seed(7, self, sentBody(Sends{Total: 2, Day: "2026-11-28", OnDay: 2}))
+	rec.Seed(7, self, sentBody(record.Sends{Total: 2, Day: "2026-11-28", OnDay: 2}))
 	var w warnings
 	th := newThread(rec, &w)
 	th.Number = 7
@@ -117,20 +68,20 @@ func TestShowCountsSpent(t *testing.T) {
 		t.Fatal(err)
 	}
 	th.Spend(day2)
-	th.Show(ctx, State{Phase: Working, JobID: "job_1"})
+	th.Show(ctx, State{Phase: Working, Record: record.Record{JobID: "job_1"}})
 	cs := rec.Comments(7)
 	if len(cs) != 1 {
 		t.Fatalf("%d comments, want the adopted one alone", len(cs))
 	}
-	if got, want := SendsFromMarker(cs[0].Body), (Sends{Total: 3, Day: "2026-11-29", OnDay: 1}); got != want {
+	if got, want := EarlierOf(&cs[0]).Sent, (record.Sends{Total: 3, Day: "2026-11-29", OnDay: 1}); got != want {
 		t.Errorf("the comment counts %+v, want %+v:\n%s", got, want, cs[0].Body)
 	}
 	// A later run's report of the job's end keeps the count.
 	e := EarlierOf(&cs[0])
-	if !th.Settle(ctx, e, State{Phase: Done, JobID: "job_1"}) {
+	if !th.Settle(ctx, e, State{Phase: Done, Record: record.Record{JobID: "job_1"}}) {
 		t.Fatal("Settle failed")
 	}
-	if got := SendsFromMarker(rec.Comments(7)[0].Body); got.Total != 3 {
+	if got := EarlierOf(&rec.Comments(7)[0]).Sent; got.Total != 3 {
 		t.Errorf("after Settle the comment counts %+v, want 3 in all", got)
 	}
 }
@@ -167,18 +118,18 @@ func (r *repoPages) ListRepoCommentsPage(_ context.Context, owner, repo string, 
 func TestSentOn(t *testing.T) {
 	t.Parallel()
 	today := day2
-	c := func(author string, s Sends, updated time.Time) *ghclient.Comment {
+	c := func(author string, s record.Sends, updated time.Time) *ghclient.Comment {
 		return &ghclient.Comment{Author: author, Body: sentBody(s), UpdatedAt: updated}
 	}
 	r := &repoPages{per: 2, comments: []*ghclient.Comment{
-		c(self, Sends{Total: 5, Day: "2026-11-29", OnDay: 2}, today),
-		c("mallory", Sends{Total: 40, Day: "2026-11-29", OnDay: 40}, today),
-		c(self, Sends{Total: 1, Day: "2026-11-29", OnDay: 1}, today.Add(-time.Hour)),
+		c(self, record.Sends{Total: 5, Day: "2026-11-29", OnDay: 2}, today),
+		c("mallory", record.Sends{Total: 40, Day: "2026-11-29", OnDay: 40}, today),
+		c(self, record.Sends{Total: 1, Day: "2026-11-29", OnDay: 1}, today.Add(-time.Hour)),
 		// Edited today (a settle run) with a send of yesterday: not today's.
-		c(self, Sends{Total: 3, Day: "2026-11-28", OnDay: 3}, today.Add(-2*time.Hour)),
-		c(self, Sends{Total: 1, Day: "2026-11-29", OnDay: 1}, today.Add(-3*time.Hour)),
-		c(self, Sends{Total: 7, Day: "2026-11-28", OnDay: 7}, day1),
-		c(self, Sends{Total: 9, Day: "2026-11-29", OnDay: 9}, day1), // never read
+		c(self, record.Sends{Total: 3, Day: "2026-11-28", OnDay: 3}, today.Add(-2*time.Hour)),
+		c(self, record.Sends{Total: 1, Day: "2026-11-29", OnDay: 1}, today.Add(-3*time.Hour)),
+		c(self, record.Sends{Total: 7, Day: "2026-11-28", OnDay: 7}, day1),
+		c(self, record.Sends{Total: 9, Day: "2026-11-29", OnDay: 9}, day1), // never read
 	}}
 	got, err := SentOn(context.Background(), r, "acme", "docs", self, today)
 	if err != nil {
@@ -193,7 +144,7 @@ func TestSentOn(t *testing.T) {
 
 	many := &repoPages{per: 1}
 	for range DayPages + 1 {
-		many.comments = append(many.comments, c(self, Sends{Total: 1, Day: "2026-11-29", OnDay: 1}, today))
+		many.comments = append(many.comments, c(self, record.Sends{Total: 1, Day: "2026-11-29", OnDay: 1}, today))
 	}
 	got, err = SentOn(context.Background(), many, "acme", "docs", self, today)
 	if err != nil || got != (Tally{Sent: DayPages, Read: DayPages, Cut: true}) {

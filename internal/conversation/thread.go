@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
 
@@ -83,8 +84,8 @@ type Thread struct {
 	url    string
 	author string // who wrote the run's comment: the identity of github-token
 	last   string
-	sent   Sends // what the run's comment counts as sent (Spend)
-	broken bool  // creating the comment failed: never try again, or there could be two
+	sent   record.Sends // what the run's comment counts as sent (Spend)
+	broken bool         // creating the comment failed: never try again, or there could be two
 	// lost says what failed that would have told the token's login ("the
 	// 👀 reaction on #7 could not be added"), for unknownSelf.
 	lost string
@@ -174,7 +175,8 @@ func (t *Thread) Previous(ctx context.Context) (*Earlier, error) {
 		return nil, t.unknownSelf()
 	}
 	c, err := t.comments().newest(ctx, func(c *ghclient.Comment) bool {
-		return ownedBy(c, self) && JobFromMarker(markers(c.Body)) != ""
+		r, _, ok := recordOf(c.Body)
+		return ownedBy(c, self) && ok && r.JobID != ""
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the thread's comments to find an earlier job: %w", err)
@@ -199,12 +201,12 @@ func (t *Thread) Settle(ctx context.Context, e *Earlier, s State) bool {
 		t.warn("read the earlier job's comment again before reporting its end", err)
 		return false
 	}
-	if markers(now.Body) != e.Markers {
+	if _, line, _ := recordOf(now.Body); line != e.line {
 		t.Warn(fmt.Sprintf("the record in %s changed since this run read it: left for the next run", e.URL))
 		return false
 	}
 	// What e's runs sent stays counted.
-	s.Sent = e.Sent
+	s.Record.Sent = e.Sent
 	body := t.Redact(Render(s))
 	if _, err := t.GH.UpdateComment(ctx, t.Owner, t.Repo, e.CommentID, body); err != nil {
 		t.warn("report the earlier job's end in its comment", err)
@@ -244,7 +246,7 @@ func ownedBy(c *ghclient.Comment, self string) bool {
 func (t *Thread) Show(ctx context.Context, s State) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s.Sent = t.sent
+	s.Record.Sent = t.sent
 	body := t.Redact(Render(s))
 	switch {
 	case t.broken || body == t.last:

@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 const self = "github-actions[bot]"
 
 // marked is a comment body this action writes for job.
-func marked(job string) string { return Render(State{Phase: Done, JobID: job}) }
+func marked(job string) string { return Render(State{Phase: Done, Record: record.Record{JobID: job}}) }
 
 // warnings collects a thread's warnings.
 type warnings struct {
@@ -49,7 +50,7 @@ func TestShowCreatesThenEdits(t *testing.T) {
 	ctx := context.Background()
 	th.Show(ctx, State{Phase: Working})
 	th.Show(ctx, State{Phase: Working}) // unchanged: not sent
-	th.Show(ctx, State{Phase: Working, JobID: "job_1", Status: "active"})
+	th.Show(ctx, State{Phase: Working, Record: record.Record{JobID: "job_1"}, Status: "active"})
 	th.Show(ctx, State{Phase: Error, Error: "key s3cret refused"})
 
 	cs := rec.Comments(12)
@@ -86,7 +87,7 @@ func TestShowNoDuplicateAfterFailedCreate(t *testing.T) {
 	var w warnings
 	th := newThread(rec, &w)
 	ctx := context.Background()
-	for _, s := range []State{{Phase: Working}, {Phase: Working, JobID: "job_1"}, {Phase: Done, JobID: "job_1"}} {
+	for _, s := range []State{{Phase: Working}, {Phase: Working, Record: record.Record{JobID: "job_1"}}, {Phase: Done, Record: record.Record{JobID: "job_1"}}} {
 		th.Show(ctx, s)
 	}
 	// A create that failed may still have reached GitHub: trying again
@@ -176,7 +177,7 @@ func TestPreviousJobTrust(t *testing.T) {
 		{name: "login case differs", seeds: []seed{{"GitHub-Actions[bot]", marked("job_1")}}, want: "job_1"},
 		{name: "another bot's marker", seeds: []seed{{self, marked("job_1")}, {"evil[bot]", marked("job_evil")}}, want: "job_1"},
 		{name: "a person's marker", seeds: []seed{{"mallory", marked("job_evil")}}, want: ""},
-		{name: "own comment without the action's header", seeds: []seed{{self, "<!-- agent-job-action:job=job_9 -->"}}, want: ""},
+		{name: "own comment without the action's header", seeds: []seed{{self, record.Format(record.Record{JobID: "job_9"})}}, want: ""},
 		{name: "own comment without a job", seeds: []seed{{self, Render(State{Phase: Working})}}, want: ""},
 		{name: "own backlink names the job too", seeds: []seed{{self, RenderBacklink(BacklinkText{JobID: "job_5"})}}, want: "job_5"},
 		{name: "no comments", want: ""},
