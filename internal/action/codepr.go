@@ -39,6 +39,10 @@ type code struct {
 	// cut is true when GitHub's listing of the pull request's files
 	// reached its cap: the head's status can claim no success.
 	cut, cutShown bool
+	// docsPR is the job's pull request as the record or the settled job
+	// named it, "" for none: the comment shows it while the job goes on,
+	// when the job's answer to this run names none.
+	docsPR string
 }
 
 // logChanges says in the log why what the run read is not a push's own
@@ -51,6 +55,8 @@ func (r *run) logChanges(c *codepr.Changes) {
 		r.logf("the pull request was moved to another base branch: sending its whole change again")
 	case prompt.TooManyToCompare:
 		r.logf("the push changes at least %d files, as many as GitHub lists in a comparison: sending the pull request's whole change again", ghclient.MaxCompareFiles)
+	case prompt.TooLargeToCompare:
+		r.logf("GitHub's comparison of the push is too large to read: sending the pull request's whole change again, read page by page")
 	}
 	if c.Cut {
 		r.log.Warning(fmt.Sprintf("the pull request changes at least %d files, as many as GitHub lists: files past them are not seen, so the docs job hears of the first only and the commit status %s claims no success", ghclient.MaxPullFiles, codepr.StatusContext))
@@ -98,6 +104,12 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	var seen *agentapi.Job // the earlier job as this run read it
 	if earlier != nil && earlier.Unsettled {
 		seen = r.settleEarlier(ctx, api, gh, p, earlier)
+	}
+	if earlier != nil {
+		r.code.docsPR = earlier.PR
+		if seen != nil && seen.PR() != "" {
+			r.code.docsPR = seen.PR()
+		}
 	}
 	if pr.Action == "closed" {
 		return nil, r.closeCode(ctx, api, gh, o, earlier, seen)
@@ -150,7 +162,7 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 			if changes, err = codepr.Read(ctx, gh, pr, "", r.cfg.Paths); err != nil {
 				return nil, o.fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err))
 			}
-			r.code.cut = changes.Cut
+			r.code.cut, r.code.docsPR = changes.Cut, ""
 			earlier = nil
 		}
 	}

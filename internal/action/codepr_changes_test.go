@@ -145,6 +145,45 @@ func TestCodePRPushPastTheComparisonsCap(t *testing.T) {
 	}
 }
 
+// TestCodePRPushTooLargeToCompare: a push whose comparison GitHub answers
+// with more than a run reads (4 MiB; 100 files of 48 KiB diffs) is not a
+// failed run: the job hears the pull request's whole change, read page by
+// page (a page too large itself in parts of ten), and the head's status
+// follows the job.
+func TestCodePRPushTooLargeToCompare(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+	}
+	huge := vendored(100)
+	for i := range huge {
+		huge[i].Patch = "@@ +1 @@\n+" + strings.Repeat("x", 48<<10)
+	}
+	w.moveHead(head1, head2, fakegithub.Comparison{Files: huge}, append(slices.Clone(codeFiles), huge...))
+	w.setEvent("pull_request", push(head1, head2))
+	from := len(w.gh.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("push: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 1)
+	w.wantLog("GitHub's comparison of the push is too large to read: sending the pull request's whole change again, read page by page")
+	if m := w.lastMessage(); !strings.Contains(m, "whose comparison with what you last heard is too large to read") ||
+		!strings.Contains(m, "The files the pull request now changes (2):\n- \"src/limits.go\"") {
+		t.Errorf("follow-up:\n%.800s", m)
+	}
+	calls := w.ghCalls(from)
+	for _, want := range []string{"GET /repos/acme/docs/compare/" + head1 + "..." + head2 + "?per_page=1",
+		"GET /repos/acme/docs/pulls/7/files?page=1&per_page=100", "GET /repos/acme/docs/pulls/7/files?page=1&per_page=10"} {
+		if !slices.Contains(calls, want) {
+			t.Errorf("GitHub did not get %q; it got:\n%s", want, strings.Join(calls, "\n"))
+		}
+	}
+	if got := w.statuses(); len(got) != 4 || !strings.HasPrefix(got[3], "2222 success: ") {
+		t.Errorf("statuses:\n%s", strings.Join(got, "\n"))
+	}
+}
+
 // TestCodePRPushMergesTheBase: a push that merges the base branch into the
 // pull request changes, from the old head to the new, what the base
 // brought too. GitHub's base...head is the pull request's own change

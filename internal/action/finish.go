@@ -147,6 +147,11 @@ func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
 	if o.Job != nil {
 		s.PRLink, s.PRURL = o.Job.PR(), r.prURL(o)
 	}
+	if s.PRURL == "" && r.code != nil {
+		if pr, ok := prlink.Judge(r.code.docsPR, r.rc.ServerURL); ok {
+			s.PRURL = pr.URL(r.rc.ServerURL)
+		}
+	}
 	if a := r.answers; a != nil {
 		rec := a.record()
 		s.Record.Answered = &rec

@@ -2,6 +2,7 @@ package action_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -13,9 +14,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
 	"github.com/agentjob/agent-job-action/internal/fakes/faults"
 )
-
-// The record's markers of where a job stands.
-const ()
 
 // apiCalls are the Agent API requests since the index from, as "METHOD
 // path".
@@ -55,6 +53,47 @@ func (w *codeWorld) settleRun() {
 	w.vars["INPUT_SETTLE"] = "true"
 	w.vars["INPUT_WAIT"] = "false"
 	delete(w.vars, "INPUT_PROMPT")
+}
+
+// TestCodePRContinuedShowsItsDocsPR: a push after a job that did not wait
+// ended continues the job, whose earlier work opened the docs pull
+// request: the code pull request's comment shows it while the job works
+// again, whether the API's answer to the follow-up names it or, as it may
+// while the job works, does not (then the pull request the settled job
+// named is shown).
+func TestCodePRContinuedShowsItsDocsPR(t *testing.T) {
+	t.Parallel()
+	for _, named := range []bool{true, false} {
+		t.Run(fmt.Sprintf("the follow-up's answer names it: %v", named), func(t *testing.T) {
+			t.Parallel()
+			w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
+			if c := w.gh.Comments(7); len(c) != 1 || strings.Contains(c[0].Body, "pull/101") {
+				t.Fatalf("comment after opening: %+v, want one, with no pull request yet", c)
+			}
+			w.clk.Advance(10 * time.Minute)
+			if !named {
+				// Requests: 1 the create, 2 the settling read, 3 the follow-up.
+				w.api.FailOn(3, faults.JSON(http.StatusOK, map[string]any{"id": "job_0001", "status": "active",
+					"source": map[string]any{"repository": "https://github.com/acme/docs", "ref": nil}, "model": "sonnet",
+					"prLink": nil, "createdAt": "2026-11-22T09:00:00Z", "archivedAt": nil}))
+			}
+			retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
+			w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(codeFiles[:1:1], retry))
+			w.setEvent("pull_request", push(head1, head2))
+			if err := w.run(context.Background()); err != nil {
+				t.Fatalf("push: %v\n%s", err, w.stdout.String())
+			}
+			w.wantRequests(1, 1)
+			c := w.gh.Comments(7)
+			if len(c) != 1 || !strings.Contains(c[0].Body, "🚀 **Started.** Job `job_0001` is active.") ||
+				!strings.Contains(c[0].Body, "\nIts pull request so far: https://github.com/acme/docs/pull/101\n") {
+				t.Errorf("comment after the push: %+v, want the job working and its docs pull request", c)
+			}
+			if r := recordIn(c[0].Body); r.PR != "https://github.com/acme/docs/pull/101" || !r.Unsettled || r.Head != head2 {
+				t.Errorf("the record after the push: %+v, want the docs pull request kept, the job working on %s", r, head2)
+			}
+		})
+	}
 }
 
 // TestCodePRNoWaitSettled: with wait: false no runner waits on the agent.

@@ -114,8 +114,8 @@ func (c *Changes) Change() prompt.Change {
 // change again when the branch was rewritten since (the event says the
 // push was forced, or GitHub's comparison finds that HeadSHA does not
 // follow since, or no longer knows since), when the pull request was moved
-// to another base, or when the push changed more files than a comparison
-// lists. A push that merged the base branch is told without what the base
+// to another base, when the push changed more files than a comparison
+// lists, or when the comparison's answer is longer than a run reads. A push that merged the base branch is told without what the base
 // brought (see ownOnly). A file passes when its name or, for a rename, its
 // old name does.
 func Read(ctx context.Context, gh GitHub, pr PullRequest, since string, paths *pathfilter.Filter) (*Changes, error) {
@@ -133,6 +133,10 @@ func Read(ctx context.Context, gh GitHub, pr PullRequest, since string, paths *p
 		switch {
 		case ghclient.IsNotFound(err):
 			out.Again = prompt.Rewritten
+		case ghclient.IsTooLarge(err):
+			// The pull request's files are read page by page, each page
+			// in parts when it is too large itself.
+			out.Again = prompt.TooLargeToCompare
 		case err != nil:
 			return nil, err
 		case cmp.Rewritten():
@@ -180,8 +184,8 @@ func under(all []*ghclient.File, paths *pathfilter.Filter) []*ghclient.File {
 // changed is kept only when the pull request changes it, now or before
 // the push (a change it undid is news too), with the pull request's own
 // change as it is now when it still changes it. When either comparison
-// reaches GitHub's cap, or GitHub does not know the base commit, c
-// stands: more is sent rather than less.
+// reaches GitHub's cap or is too large to read, or GitHub does not know
+// the base commit, c stands: more is sent rather than less.
 func ownOnly(ctx context.Context, gh GitHub, pr PullRequest, since string, c *Changes) error {
 	now, err := gh.Compare(ctx, pr.Owner, pr.Repo, pr.BaseSHA, pr.HeadSHA)
 	var then *ghclient.Comparison
@@ -189,9 +193,10 @@ func ownOnly(ctx context.Context, gh GitHub, pr PullRequest, since string, c *Ch
 		then, err = gh.Compare(ctx, pr.Owner, pr.Repo, pr.BaseSHA, since)
 	}
 	switch {
-	case ghclient.IsNotFound(err):
+	case ghclient.IsNotFound(err), ghclient.IsTooLarge(err):
 		// A base commit GitHub no longer knows (the base was force
-		// pushed): nothing tells the base's changes apart.
+		// pushed), or a comparison too large to read: nothing tells the
+		// base's changes apart.
 		return nil
 	case err != nil:
 		return err

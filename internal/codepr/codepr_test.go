@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
@@ -89,6 +90,8 @@ func TestRead(t *testing.T) {
 		cut        bool
 		fromBase   bool
 		dropped    int
+		// maxBody is the cap on a response the client reads; 0 for none.
+		maxBody int64
 	}{
 		{
 			name: "no job yet, every file",
@@ -151,6 +154,21 @@ func TestRead(t *testing.T) {
 			requests: []string{"GET /repos/acme/api/compare/" + before + "..." + after, "GET /repos/acme/api/pulls/7/files"},
 		},
 		{
+			name: "a push whose comparison is too large to read: the whole change, page by page", since: before, paths: "src/**",
+			comparison: &fakegithub.Comparison{Status: "ahead", Files: big("src/gen", 30)}, maxBody: 64 << 10,
+			want: []string{"src/limits.go", "src/limits_test.go", "api/v2.go"}, total: 4, whole: true, again: prompt.TooLargeToCompare,
+			requests: []string{"GET /repos/acme/api/compare/" + before + "..." + after, "GET /repos/acme/api/pulls/7/files"},
+		},
+		{
+			name: "a push that merged the base, its own change too large to compare: the push's change stands", since: before, base: baseTip, paths: "src/**",
+			comparison: &fakegithub.Comparison{Files: []fakegithub.File{{Name: "src/limits.go"}, {Name: "src/base.go"}}}, maxBody: 64 << 10,
+			more: map[string]fakegithub.Comparison{
+				baseTip + "..." + after: {MergeBase: baseTip, Files: big("src/gen", 30)},
+			},
+			want: []string{"src/limits.go", "src/base.go"}, total: 2,
+			requests: []string{"GET /repos/acme/api/compare/" + before + "..." + after, "GET /repos/acme/api/compare/" + baseTip + "..." + after},
+		},
+		{
 			name: "299 files compared are whole", since: before, paths: "vendor/**",
 			comparison: &fakegithub.Comparison{Files: many("vendor/x", 299)}, want: names(many("vendor/x", 299)), total: 299,
 			requests: []string{"GET /repos/acme/api/compare/" + before + "..." + after},
@@ -209,7 +227,12 @@ func TestRead(t *testing.T) {
 				b, h, _ := strings.Cut(basehead, "...")
 				srv.SeedComparison("acme/api", b, h, c)
 			}
-			gh, err := ghclient.New(srv.Client(), srv.Client(), srv.URL, fakegithub.DefaultToken)
+			repeat, once := srv.Client(), srv.Client()
+			if tt.maxBody > 0 {
+				hc := httpclient.New(httpclient.Options{MaxBodyBytes: tt.maxBody, Transport: srv.Client().Transport})
+				repeat, once = hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once)
+			}
+			gh, err := ghclient.New(repeat, once, srv.URL, fakegithub.DefaultToken)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -262,6 +285,15 @@ func many(prefix string, n int) []fakegithub.File {
 	out := make([]fakegithub.File, n)
 	for i := range out {
 		out[i] = fakegithub.File{Name: fmt.Sprintf("%s%d", prefix, i)}
+	}
+	return out
+}
+
+// big returns n files named prefix0, prefix1, ... each with a 4 KiB patch.
+func big(prefix string, n int) []fakegithub.File {
+	out := many(prefix, n)
+	for i := range out {
+		out[i].Patch = "@@ +1 @@\n+" + strings.Repeat("x", 4<<10)
 	}
 	return out
 }

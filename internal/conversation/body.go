@@ -287,6 +287,11 @@ func Render(s State) string {
 		}
 		fmt.Fprintf(&b, "☑️ **Already answered.** An earlier run sent this request to the agent; see %s.\n", where)
 	}
+	if link := escape.URL(s.PRURL); link != "" && s.Record.JobID != "" && working(s.Phase) {
+		// A job that goes on may have opened its pull request already:
+		// a thread whose job a later request continued shows it.
+		fmt.Fprintf(&b, "\nIts pull request so far: %s\n", link)
+	}
 	if s.Note != "" {
 		b.WriteString("\n" + s.Note + "\n")
 	}
@@ -311,6 +316,11 @@ func Render(s State) string {
 		b.WriteString("</sub>\n")
 	}
 	return b.String()
+}
+
+// working reports whether a comment in phase p shows a job still going on.
+func working(p Phase) bool {
+	return p == Working || p == NotWaiting || p == TimedOut || p == Cancelled
 }
 
 // nextReports says who reports the end of a job a run left working.

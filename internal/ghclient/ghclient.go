@@ -340,6 +340,10 @@ func IsUnauthorized(err error) bool {
 	return errors.As(err, &e) && e.Response != nil && e.Response.StatusCode == http.StatusUnauthorized
 }
 
+// IsTooLarge reports whether GitHub's answer was longer than the cap on a
+// response the run reads (httpclient.ErrBodyTooLarge).
+func IsTooLarge(err error) bool { return errors.Is(err, httpclient.ErrBodyTooLarge) }
+
 // IsNotFound reports whether GitHub answered 404: the resource does not
 // exist, or, for a private repository, the token may not see it.
 func IsNotFound(err error) bool {

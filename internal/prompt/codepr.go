@@ -60,6 +60,9 @@ const (
 	// TooManyToCompare is the whole change after a push that changed more
 	// files than GitHub lists in a comparison of two commits.
 	TooManyToCompare
+	// TooLargeToCompare is the whole change after a push whose comparison
+	// of two commits is longer than a run reads (its diffs are too big).
+	TooLargeToCompare
 )
 
 // CodePRPrompt builds the prompt that starts the docs job of a code pull
@@ -96,6 +99,8 @@ func CodePushPrompt(pr CodePR, c Change) string {
 		head = "The code pull request " + describe(pr) + " was moved to another base branch: its change is now measured against that branch, so what earlier messages showed may no longer hold." + whole
 	case TooManyToCompare:
 		head = "New commits were pushed to the code pull request " + describe(pr) + ", changing more files than GitHub lists in a comparison of two commits, so they cannot be told apart." + whole
+	case TooLargeToCompare:
+		head = "New commits were pushed to the code pull request " + describe(pr) + ", whose comparison with what you last heard is too large to read, so they cannot be told apart." + whole
 	}
 	if c.Again != Pushed {
 		what = "The files the pull request now changes"

@@ -39,6 +39,7 @@ func TestCodePRPrompts(t *testing.T) {
 		{"force-push", CodePushPrompt(codePR, Change{Files: codeFiles, Again: Rewritten})},
 		{"retargeted", CodePushPrompt(codePR, Change{Files: codeFiles, Again: Retargeted})},
 		{"too-many-to-compare", CodePushPrompt(codePR, Change{Files: codeFiles, Again: TooManyToCompare})},
+		{"too-large-to-compare", CodePushPrompt(codePR, Change{Files: codeFiles, Again: TooLargeToCompare})},
 		{"merged-base", CodePushPrompt(codePR, Change{Files: codeFiles[:1], FromBase: true})},
 		{"cut", CodePRPrompt("", codePR, Change{Files: codeFiles[:1], Cut: true})},
 	}
