@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/admit"
 	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/agentpr"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/event"
@@ -18,6 +19,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
@@ -29,22 +31,20 @@ import (
 // run holds what the steps of one run share. What the run ends with is not
 // here: carryOut returns it as one Outcome.
 type run struct {
-	rc        runner.Context
-	deps      Deps
-	log       runlog.Log
-	out       *report.Outputs
-	start     time.Time
-	deadline  time.Time // on deps.Clock: the end of the work, before the last words
-	cfg       inputs.Config
-	trig      *event.Trigger
-	thread    *conversation.Thread // nil when the run does not comment
-	answers   *answering           // what a run that continues its thread answers; nil for others
-	code      *code                // a code pull request's run; nil for others
-	hc        *httpclient.Client
-	docs      *ghclient.Client      // with docs-token, once needed
-	docsHeld  bool                  // docs-token was held back from a pull request outside the job's repository
-	agentPull *ghclient.PullRequest // the agent's pull request, once read
-	reported  bool                  // finish has reported the outcome
+	rc       runner.Context
+	deps     Deps
+	log      runlog.Log
+	out      *report.Outputs
+	start    time.Time
+	deadline time.Time // on deps.Clock: the end of the work, before the last words
+	cfg      inputs.Config
+	trig     *event.Trigger
+	thread   *conversation.Thread // nil when the run does not comment
+	answers  *answering           // what a run that continues its thread answers; nil for others
+	code     *code                // a code pull request's run; nil for others
+	hc       *httpclient.Client
+	agent    *agentpr.Room // the agent's pull request
+	reported bool          // finish has reported the outcome
 	// statuses are the commit statuses the run set, by commit: one is
 	// not set twice.
 	statuses map[string]ghclient.CommitStatus
@@ -83,6 +83,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 			return o.fail(ctx, fmt.Errorf("GITHUB_API_URL: %w", err))
 		}
 	}
+	r.agent = r.agentRoom(hc, gh)
 	if p.Settle {
 		return r.settleAll(ctx, api, gh, p)
 	}
@@ -174,8 +175,10 @@ func (r *run) wait(ctx context.Context, api *agentapi.Client, gh *ghclient.Clien
 		return o.fail(ctx, err)
 	}
 	if o.End() == Completed {
-		r.backlink(ctx, gh, p, o.Job, r.thread)
-		r.preview(ctx, gh, o)
+		if p.Backlink {
+			r.agent.Backlink(ctx, o.Job, r.ask(p, p.Asked, p.AskedURL, r.thread))
+		}
+		r.showPreview(ctx, o)
 	}
 	return o
 }
@@ -315,7 +318,11 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 			if earlier.Unsettled {
 				seen = r.settleEarlier(ctx, api, gh, p, earlier)
 			}
-			if r.docsPROpen(ctx, api, gh, earlier, seen) {
+			link := earlier.PR
+			if seen != nil {
+				link = seen.PR()
+			}
+			if r.agent.Open(ctx, earlier.JobID, link, func(ctx context.Context) (*agentapi.Job, error) { return readOnce(ctx, api, earlier.JobID, seen) }) {
 				target = earlier.JobID
 			}
 		}
@@ -335,7 +342,8 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 			stand := text
 			if r.trig.IsPR {
 				o.Note += " It may open a new pull request."
-				stand = prompt.Update(r.prTarget(ctx, api, gh, target), text)
+				t := r.trig
+				stand = prompt.Update(r.agent.Target(ctx, api, target, prompt.Target{Owner: t.Owner, Repo: t.Repo, Number: t.Number, URL: t.URL, Branch: t.HeadRef}), text)
 			}
 			job, err = r.create(ctx, api, stand)
 		}
@@ -462,13 +470,9 @@ func (r *run) schedule() poll.Schedule {
 	return poll.DefaultAuto
 }
 
-func (r *run) elapsed() time.Duration {
-	return r.deps.Clock.Now().Sub(r.start).Round(time.Second)
-}
+func (r *run) elapsed() time.Duration { return r.progress().Elapsed() }
 
-func (r *run) logf(format string, args ...any) {
-	r.log.Printf("%s "+format, append([]any{runlog.Stamp(r.elapsed())}, args...)...)
-}
+func (r *run) logf(format string, args ...any) { r.progress().Logf(format, args...) }
 
 // retrying logs a retry, cause first: what went wrong with the attempt
 // (no such host, a reset connection), then when the next one comes.
@@ -531,4 +535,57 @@ func (r *run) permissionAdvice(err error) string {
 		return "GitHub's rate limit: run again later"
 	}
 	return "GitHub did not answer: check GITHUB_API_URL and the network, then run again"
+}
+
+// agentRoom is the room that follows the agent's pull request, with the
+// run's clients: github-token's (gh, nil when the run has none),
+// docs-token's when it is set, and the preview API's when the run asks
+// for previews.
+func (r *run) agentRoom(hc *httpclient.Client, gh *ghclient.Client) *agentpr.Room {
+	room := &agentpr.Room{Owner: r.trig.Owner, Repo: r.trig.Repo, ServerURL: r.rc.ServerURL, RunURL: r.rc.RunURL(), Terms: r.rc.Terms(),
+		Quiet: r.rc.CommandLine && !r.cfg.PreviewSet, Progress: r.progress(), Redact: r.log.Redact, Clock: r.deps.Clock, Deadline: r.deadline}
+	if gh != nil {
+		room.Own = gh
+	}
+	if r.cfg.DocsToken != "" {
+		// New fails only for an empty token or a bad GITHUB_API_URL,
+		// which the run's own client met first.
+		if docs, err := ghclient.New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), r.rc.APIURL, r.cfg.DocsToken); err == nil {
+			room.Docs = docs
+		}
+	}
+	if r.cfg.Preview {
+		previews := preview.New(hc, r.cfg.BaseURL, r.cfg.ProjectID, r.cfg.APIKey)
+		previews.Terms = r.rc.Terms()
+		room.Previews = previews
+	}
+	return room
+}
+
+// ask is what asked for the job whose pull request gets a backlink: the
+// plan's reviewers and phrase, source and its address, and the thread th
+// whose token login wrote an earlier run's backlink (nil when none).
+func (r *run) ask(p plan.Plan, source conversation.Source, url string, th *conversation.Thread) agentpr.Ask {
+	a := agentpr.Ask{Source: source, URL: url, Phrase: r.cfg.TriggerPhrase, Reviewers: p.Reviewers}
+	if th != nil {
+		a.Self = th.Self()
+	}
+	if th != nil && p.Answer != nil {
+		a.Thread, a.Comments = p.Answer.Number, p.Answer.CommentCount
+	}
+	return a
+}
+
+// showPreview asks for the preview of o's job's pull request, unless the
+// run sent the job nothing (its branch is as the run before left it).
+func (r *run) showPreview(ctx context.Context, o *Outcome) {
+	if r.code != nil && r.code.idle {
+		return
+	}
+	o.Preview = r.agent.Preview(ctx, o.Job)
+}
+
+// progress writes the run's lines of progress.
+func (r *run) progress() runlog.Progress {
+	return runlog.Progress{Log: r.log, Clock: r.deps.Clock, Start: r.start}
 }

@@ -240,22 +240,7 @@ func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		how = "merged"
 	}
 	r.logf("pull request #%d was %s: job %s gets nothing more", pr.Number, how, escape.Log(job.ID))
-	link, ok := r.pullRequest(o)
-	if !ok {
-		return o
-	}
-	docs := r.docsGitHub(gh, link, job.Source.Repository)
-	if docs == nil {
-		r.log.Notice(fmt.Sprintf("pull request %s/%s#%d was not told: it is in another repository, which %s cannot write to (set %s to a token that can)",
-			escape.Log(link.Owner), escape.Log(link.Repo), link.Number, r.rc.Terms().Name("github-token"), r.rc.Terms().Name("docs-token")))
-		return o
-	}
-	c, err := docs.CreateComment(ctx, link.Owner, link.Repo, link.Number, conversation.ClosedText(pr.Number, r.trig.URL, pr.Merged))
-	if err != nil {
-		r.log.Warning(fmt.Sprintf("could not tell pull request %s/%s#%d: %s", escape.Log(link.Owner), escape.Log(link.Repo), link.Number, escape.Log(err.Error())))
-		return o
-	}
-	r.logf("told the docs pull request: %s", escape.Log(c.URL))
+	r.agent.Closed(ctx, job, pr.Number, r.trig.URL, pr.Merged)
 	return o
 }
 

@@ -97,10 +97,10 @@ func (r *run) abandon(ctx context.Context, gh *ghclient.Client, th *conversation
 func (r *run) report(ctx context.Context, gh *ghclient.Client, p plan.Plan, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) *Outcome {
 	shown := &Outcome{JobID: job.ID, Job: job}
 	if job.Status != agentapi.StatusFailed {
-		from := p
-		from.Asked, from.AskedURL = conversation.FromComment, e.URL
-		r.backlink(ctx, gh, from, job, th)
-		r.preview(ctx, gh, shown)
+		if p.Backlink {
+			r.agent.Backlink(ctx, job, r.ask(p, conversation.FromComment, e.URL, th))
+		}
+		r.showPreview(ctx, shown)
 	}
 	if heard, _ := e.Heard(); len(heard) > 0 {
 		out := codepr.Outcome{RunURL: r.rc.RunURL(), PRLink: r.prURL(shown), Preview: shown.Preview.URL, PreviewState: shown.Preview.State, Failed: job.Status == agentapi.StatusFailed}

@@ -1,0 +1,373 @@
+// Package agentpr is the agent's pull request as a run follows it: which
+// token may act there (github-token in the workflow's repository,
+// docs-token in the job's own repository only), the backlink and the review
+// request, the preview of its branch, whether the thread's docs pull
+// request is still open, the note a closed code pull request leaves on it,
+// and the branch a stand-in job must update. It writes on the agent's pull
+// request only; the run's own comment and its commit statuses are the
+// reporter's, to which it returns what it saw.
+package agentpr
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/preview"
+	"github.com/agentjob/agent-job-action/internal/prlink"
+	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/request"
+	"github.com/agentjob/agent-job-action/internal/runlog"
+	"github.com/agentjob/agent-job-action/internal/terms"
+)
+
+// GitHub is what the room asks of GitHub, with either token.
+// *ghclient.Client is one.
+type GitHub interface {
+	conversation.GitHub // the backlink, and the 👀 that tells docs-token's login
+	PullRequest(ctx context.Context, owner, repo string, number int) (*ghclient.PullRequest, error)
+	RequestReviewers(ctx context.Context, owner, repo string, number int, reviewers []string) error
+}
+
+// Previews is the preview API. *preview.Client is one.
+type Previews interface {
+	Trigger(ctx context.Context, branch string) (*preview.Deployment, error)
+	Status(ctx context.Context, id string) (*preview.Status, error)
+}
+
+// Jobs reads a job. *agentapi.Client is one.
+type Jobs interface {
+	Get(ctx context.Context, id string) (*agentapi.Job, error)
+}
+
+var (
+	_ GitHub   = (*ghclient.Client)(nil)
+	_ Previews = (*preview.Client)(nil)
+	_ Jobs     = (*agentapi.Client)(nil)
+)
+
+// Room follows the agent's pull request for one run. Its zero fields are
+// what the run lacks: no GitHub, no docs-token, no previews.
+type Room struct {
+	// Own is github-token's client, for the workflow's repository; nil
+	// when the run has none.
+	Own GitHub
+	// Docs is docs-token's, for the job's own repository when that is
+	// another; nil when docs-token is not set.
+	Docs GitHub
+	// Previews asks for previews; nil when the run asks for none.
+	Previews Previews
+	// Owner and Repo are the workflow's repository.
+	Owner, Repo string
+	ServerURL   string
+	// RunURL is the workflow run's address, which a backlink for a run
+	// that no comment started links.
+	RunURL string
+	// Terms names the inputs as the run's mode does.
+	Terms terms.Terms
+	// Quiet says a preview that cannot be had is not worth a line: a
+	// command line that left preview at its default asked for none.
+	Quiet bool
+	// Progress writes the room's lines of progress; its Log the warnings
+	// and notices.
+	Progress runlog.Progress
+	// Redact removes secrets from what the room writes on GitHub.
+	Redact func(string) string
+	// Clock and Deadline bound the wait for a preview's build.
+	Clock    clock.Clock
+	Deadline time.Time
+
+	held bool                  // docs-token was held back from a pull request outside the job's repository
+	pull *ghclient.PullRequest // the agent's pull request, once read
+}
+
+// Ask is what asked for a job, which its backlink names.
+type Ask struct {
+	Source conversation.Source
+	// URL is GitHub's address of what asked; a run no comment started
+	// links the workflow run.
+	URL string
+	// Phrase is the trigger phrase; "" when none is set.
+	Phrase string
+	// Reviewers are asked to review the pull request.
+	Reviewers []string
+	// Self is the token's login as the thread learned it, "" when
+	// unknown; Thread is the thread's issue or pull request, whose
+	// comment count saves a request when the job's pull request is it.
+	Self     string
+	Thread   int
+	Comments int
+}
+
+// Backlink answers on the agent's pull request: one comment there that
+// names what asked and how to ask for changes, then a request for review.
+// Nothing here changes the run's outcome: a pull request on another host,
+// one in another repository without docs-token, or one the token cannot
+// write to, costs one notice.
+func (r *Room) Backlink(ctx context.Context, job *agentapi.Job, a Ask) {
+	link := job.PR()
+	if link == "" {
+		return
+	}
+	// The review request is skipped with the backlink: the one line says
+	// so of both, as the README does.
+	skipped := "no backlink"
+	if len(a.Reviewers) > 0 {
+		skipped = "no backlink and no review request"
+	}
+	pr, ok := prlink.Judge(link, r.ServerURL)
+	if !ok {
+		r.Progress.Log.Notice(fmt.Sprintf("%s on the pull request: %s is not a pull request on this GitHub, which the token is for", skipped, escape.Log(link)))
+		return
+	}
+	docs := r.client(pr, job.Source.Repository)
+	if docs == nil && r.held {
+		return
+	}
+	if docs == nil {
+		r.Progress.Log.Notice(fmt.Sprintf("%s on pull request %s/%s#%d: it is in another repository, which %s cannot write to (set %s to a token that can)",
+			skipped, escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.Terms.Name("github-token"), r.Terms.Name("docs-token")))
+		return
+	}
+	text := conversation.BacklinkText{JobID: job.ID, Source: a.Source, SourceURL: a.URL, TriggerPhrase: a.Phrase}
+	if a.Source == conversation.FromWorkflowRun {
+		text.SourceURL = r.RunURL
+	}
+	b := conversation.Backlink{GH: docs, Owner: pr.Owner, Repo: pr.Repo, Number: pr.Number, Redact: r.Redact}
+	switch {
+	case docs != r.Own:
+		// docs-token's login, which wrote the backlink of an earlier run,
+		// is learned from its 👀 on the pull request, as a run learns its
+		// own from the reaction to its request.
+		if rx, err := docs.AddReaction(ctx, pr.Owner, pr.Repo, int64(pr.Number), request.Event, "eyes"); err == nil {
+			b.Self = rx.By
+		}
+		text.Elsewhere, text.Login = true, b.Self
+	default:
+		b.Self = a.Self
+		if r.ownRepo(pr) && a.Thread == pr.Number {
+			b.Comments = a.Comments
+		}
+	}
+	c, err := b.Write(ctx, text)
+	if err != nil {
+		r.Progress.Log.Notice(fmt.Sprintf("%s on pull request %s/%s#%d: %s", skipped, escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error())))
+		return
+	}
+	r.Progress.Logf("backlink on the pull request: %s", escape.Log(c.URL))
+	r.requestReview(ctx, docs, pr, a.Reviewers)
+}
+
+// requestReview asks reviewers, but not the pull request's author, to
+// review it. A refusal is a warning: the job is done either way.
+func (r *Room) requestReview(ctx context.Context, gh GitHub, pr prlink.PullRequest, reviewers []string) {
+	if len(reviewers) == 0 {
+		return
+	}
+	info, err := r.read(ctx, gh, pr)
+	if err != nil {
+		r.Progress.Log.Warning(fmt.Sprintf("could not request a review of pull request #%d: %s", pr.Number, escape.Log(err.Error())))
+		return
+	}
+	asked := slices.DeleteFunc(slices.Clone(reviewers), func(login string) bool {
+		return strings.EqualFold(login, info.Author)
+	})
+	if len(asked) == 0 {
+		return
+	}
+	if err := gh.RequestReviewers(ctx, pr.Owner, pr.Repo, pr.Number, asked); err != nil {
+		r.Progress.Log.Warning(fmt.Sprintf("could not request a review of pull request #%d from %s: %s", pr.Number, escape.Log(strings.Join(asked, ", ")), escape.Log(err.Error())))
+		return
+	}
+	r.Progress.Logf("asked %s to review pull request #%d", escape.Log(strings.Join(asked, ", ")), pr.Number)
+}
+
+// Preview asks for the preview deployment of the branch the job's pull
+// request is on (read from GitHub), waits for its build within the
+// deadline, and returns it for the comment, the summary and the commit
+// status; its URL is "" when there is none. A plan without previews (403)
+// costs one line; any other failure a warning; the job's outcome stays as
+// it is.
+func (r *Room) Preview(ctx context.Context, job *agentapi.Job) preview.Shown {
+	link := job.PR()
+	if r.Previews == nil || link == "" {
+		return preview.Shown{}
+	}
+	pr, ok := prlink.Judge(link, r.ServerURL)
+	if !ok {
+		if !r.Quiet {
+			r.Progress.Logf("no preview: %s is not a pull request on this GitHub, whose branch could be read", escape.Log(link))
+		}
+		return preview.Shown{}
+	}
+	gh := r.client(pr, job.Source.Repository)
+	if gh == nil {
+		gh = r.Own
+	}
+	if gh == nil {
+		if !r.Quiet {
+			r.Progress.Logf("no preview: the branch of %s/%s#%d cannot be read without %s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.Terms.Name("github-token"))
+		}
+		return preview.Shown{}
+	}
+	info, err := r.read(ctx, gh, pr)
+	if err != nil {
+		r.Progress.Log.Warning(fmt.Sprintf("no preview: could not read the branch of the pull request: %s", escape.Log(err.Error())))
+		return preview.Shown{}
+	}
+	d, err := r.Previews.Trigger(ctx, info.HeadRef)
+	switch {
+	case preview.NotInPlan(err):
+		r.Progress.Logf("no preview: the project's plan has no preview deployments (%s stops asking)", r.Terms.Setting("preview", "false"))
+		return preview.Shown{}
+	case err != nil:
+		r.Progress.Log.Warning(fmt.Sprintf("no preview: %s; the job is not affected", escape.Log(err.Error())))
+		return preview.Shown{}
+	}
+	r.Progress.Logf("preview of branch %s requested: %s", escape.Log(info.HeadRef), escape.Log(d.URL))
+	shown := preview.Shown{URL: d.URL}
+	w := preview.Waiter{Previews: r.Previews, Clock: r.Clock, Deadline: r.Deadline}
+	st, err := w.Wait(ctx, d.StatusID)
+	if st != nil {
+		// Redacted before Markdown cuts it, or a piece of a secret would
+		// be left that no redactor knows.
+		shown.State, shown.Image, shown.Summary = st.State, st.Image(), r.Redact(st.Summary)
+	}
+	switch {
+	case err != nil:
+		r.Progress.Log.Warning(fmt.Sprintf("the preview was not ready: %s; the job is not affected", escape.Log(err.Error())))
+	default:
+		r.Progress.Logf("preview %s: %s", escape.Log(st.State), escape.Log(d.URL))
+	}
+	return shown
+}
+
+// Open reports whether the thread's job, jobID, may be continued: one
+// docs pull request per thread, so a job whose pull request is merged or
+// closed gets a new job, and one with none yet, or with an open one, a
+// follow-up. link is the job's pull request as the run knows it (the job
+// as it read it, or the record); job reads the job, for docs-token's
+// repository, when the pull request is in another. A pull request that
+// cannot be read is continued, as before the rule: a second job is the
+// costlier mistake.
+func (r *Room) Open(ctx context.Context, jobID, link string, job func(ctx context.Context) (*agentapi.Job, error)) bool {
+	pr, ok := prlink.Judge(link, r.ServerURL)
+	if !ok {
+		return true
+	}
+	gh := r.Own
+	if !r.ownRepo(pr) {
+		// docs-token goes only to the job's own repository, which the
+		// job's record from the API says.
+		j, err := job(ctx)
+		if err != nil {
+			return true
+		}
+		if gh = r.client(pr, j.Source.Repository); gh == nil {
+			return true
+		}
+	}
+	if gh == nil {
+		return true
+	}
+	info, err := r.read(ctx, gh, pr)
+	if err != nil || info.Open {
+		return true
+	}
+	how := "closed"
+	if info.Merged {
+		how = "merged"
+	}
+	r.Progress.Logf("the docs pull request of job %s, #%d, is %s: starting a new job", escape.Log(jobID), pr.Number, how)
+	return false
+}
+
+// Closed tells the job's pull request that the code pull request number
+// (its address url) was merged or closed unmerged, in one comment there.
+// A pull request in another repository that no token may write to is
+// told nothing, in one notice; a write GitHub refuses is a warning.
+func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool) {
+	pr, ok := prlink.Judge(job.PR(), r.ServerURL)
+	if !ok {
+		return
+	}
+	docs := r.client(pr, job.Source.Repository)
+	if docs == nil {
+		r.Progress.Log.Notice(fmt.Sprintf("pull request %s/%s#%d was not told: it is in another repository, which %s cannot write to (set %s to a token that can)",
+			escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.Terms.Name("github-token"), r.Terms.Name("docs-token")))
+		return
+	}
+	c, err := docs.CreateComment(ctx, pr.Owner, pr.Repo, pr.Number, conversation.ClosedText(number, url, merged))
+	if err != nil {
+		r.Progress.Log.Warning(fmt.Sprintf("could not tell pull request %s/%s#%d: %s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error())))
+		return
+	}
+	r.Progress.Logf("told the docs pull request: %s", escape.Log(c.URL))
+}
+
+// Target is the pull request a new job that stands in for old, a job that
+// takes no more messages, must update, for a request made on the job's
+// pull request t: its branch is old's ref, or the pull request's own head
+// branch when the API names none.
+func (r *Room) Target(ctx context.Context, jobs Jobs, old string, t prompt.Target) prompt.Target {
+	if job, err := jobs.Get(ctx, old); err == nil && job.Ref() != "" {
+		t.Branch = job.Ref()
+	}
+	if t.Branch == "" && r.Own != nil {
+		if pr, err := r.Own.PullRequest(ctx, t.Owner, t.Repo, t.Number); err == nil {
+			t.Branch = pr.HeadRef
+		}
+	}
+	return t
+}
+
+// client is the client for the repository of the agent's pull request
+// pr: github-token's for the workflow's own repository, docs-token's for
+// another, nil when docs-token is not set (github-token can write only in
+// the repository the workflow runs in). docs-token goes only to the job's
+// source repository (source, the API's source.repository): a pull request
+// link is the API's word, and the token must not follow it elsewhere. Such
+// a pull request gets nil, and one warning a run.
+func (r *Room) client(pr prlink.PullRequest, source string) GitHub {
+	if r.ownRepo(pr) {
+		return r.Own
+	}
+	if r.Docs == nil {
+		return nil
+	}
+	if !pr.In(source, r.ServerURL) {
+		if !r.held {
+			r.held = true
+			r.Progress.Log.Warning(fmt.Sprintf("%s is not used on pull request %s/%s#%d: it is not in the job's repository (%s), the only one the token is sent to",
+				r.Terms.Name("docs-token"), escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(source)))
+		}
+		return nil
+	}
+	return r.Docs
+}
+
+// ownRepo reports whether pr is in the repository the workflow runs in,
+// which github-token is for.
+func (r *Room) ownRepo(pr prlink.PullRequest) bool {
+	return strings.EqualFold(pr.Owner, r.Owner) && strings.EqualFold(pr.Repo, r.Repo)
+}
+
+// read reads the agent's pull request pr once a run: the review request
+// wants its author, the preview its branch, Open its state.
+func (r *Room) read(ctx context.Context, gh GitHub, pr prlink.PullRequest) (*ghclient.PullRequest, error) {
+	if r.pull != nil && r.pull.Number == pr.Number {
+		return r.pull, nil
+	}
+	info, err := gh.PullRequest(ctx, pr.Owner, pr.Repo, pr.Number)
+	if err == nil {
+		r.pull = info
+	}
+	return info, err
+}
