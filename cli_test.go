@@ -21,6 +21,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/cli"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/report"
 )
 
 // buildCLI builds the program as a release does (-tags nodemo), into the calling test's
@@ -546,12 +547,12 @@ func TestExitCodes(t *testing.T) {
 		want int
 	}{
 		{"success", nil, cli.ExitOK},
-		{"job failed", &action.Error{End: action.JobFailed, Err: cause}, cli.ExitJobFailed},
-		{"invalid inputs", &action.Error{End: action.Invalid, Err: cause}, cli.ExitUsage},
+		{"job failed", &report.Error{End: report.JobFailed, Err: cause}, cli.ExitJobFailed},
+		{"invalid inputs", &report.Error{End: report.Invalid, Err: cause}, cli.ExitUsage},
 		{"usage", &cli.UsageError{Err: cause}, cli.ExitUsage},
-		{"timed out", &action.Error{End: action.TimedOut, Err: cause}, cli.ExitTimedOut},
-		{"cancelled", &action.Error{End: action.Cancelled, Err: cause}, cli.ExitCancelled},
-		{"errored", &action.Error{End: action.Errored, Err: cause}, cli.ExitError},
+		{"timed out", &report.Error{End: report.TimedOut, Err: cause}, cli.ExitTimedOut},
+		{"cancelled", &report.Error{End: report.Cancelled, Err: cause}, cli.ExitCancelled},
+		{"errored", &report.Error{End: report.Errored, Err: cause}, cli.ExitError},
 		{"any other error", cause, cli.ExitError},
 	}
 	for _, tt := range tests {

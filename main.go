@@ -18,6 +18,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/cli"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 )
@@ -107,10 +108,10 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
 			fmt.Fprintf(env.Stderr, "error: %v (timeout reached): nothing was sent\n", err)
-			return &action.Error{End: action.TimedOut, Err: err}
+			return &report.Error{End: report.TimedOut, Err: err}
 		case errors.Is(err, context.Canceled):
 			fmt.Fprintf(env.Stderr, "error: %v (interrupted): nothing was sent\n", err)
-			return &action.Error{End: action.Cancelled, Err: err}
+			return &report.Error{End: report.Cancelled, Err: err}
 		}
 		return usage(env.Stderr, err)
 	}
@@ -145,8 +146,8 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 		streams.Log = c
 	}
 	res, err := action.Run(ctx, rc, env.Deps, streams)
-	var runErr *action.Error
-	if !rc.InActions && errors.As(err, &runErr) && runErr.End == action.Invalid {
+	var runErr *report.Error
+	if !rc.InActions && errors.As(err, &runErr) && runErr.End == report.Invalid {
 		// As for any other mistake on the command line.
 		streams.Log.Printf("Run agent-job-action --help for every flag.")
 	}
@@ -160,7 +161,7 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 	if rerr != nil {
 		streams.Log.Error(rerr.Error())
 		if err == nil {
-			return &action.Error{End: action.Errored, Err: rerr}
+			return &report.Error{End: report.Errored, Err: rerr}
 		}
 	}
 	return err
@@ -178,7 +179,7 @@ func usage(stderr io.Writer, err error) error {
 func exitCode(err error) int {
 	var (
 		usageErr *cli.UsageError
-		runErr   *action.Error
+		runErr   *report.Error
 	)
 	switch {
 	case err == nil:
@@ -189,13 +190,13 @@ func exitCode(err error) int {
 		return cli.ExitError
 	}
 	switch runErr.End {
-	case action.JobFailed:
+	case report.JobFailed:
 		return cli.ExitJobFailed
-	case action.Invalid:
+	case report.Invalid:
 		return cli.ExitUsage
-	case action.TimedOut:
+	case report.TimedOut:
 		return cli.ExitTimedOut
-	case action.Cancelled:
+	case report.Cancelled:
 		return cli.ExitCancelled
 	}
 	return cli.ExitError

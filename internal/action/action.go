@@ -79,15 +79,15 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 		// The run stopped before it had an outcome to report (inputs or an
 		// event it cannot use, files it cannot write): the status output
 		// and the summary still say so, as far as they can be written.
-		_ = out.Set("status", StatusError)
-		_ = report.WriteSummary(log, rc.SummaryFile, report.Summary(report.Result{Status: StatusError, Failure: err.Error(), RunURL: rc.RunURL()}))
+		_ = out.Set("status", report.StatusError)
+		_ = report.WriteSummary(log, rc.SummaryFile, report.Summary(report.Result{Status: report.StatusError, Failure: err.Error(), RunURL: rc.RunURL()}))
 	}
 	switch end {
-	case Completed, NotWaiting, Skipped, DryRun, Settled:
+	case report.Completed, report.NotWaiting, report.Skipped, report.DryRun, report.Settled:
 		// The job went well but its report could not be written.
-		end = Errored
+		end = report.Errored
 	}
-	return Result{Outputs: out.Values(), Cost: r.billed}, &Error{End: end, Err: err}
+	return Result{Outputs: out.Values(), Cost: r.billed}, &report.Error{End: end, Err: err}
 }
 
 // inTerms names the inputs in err as the run's mode does: flags on a
@@ -113,7 +113,7 @@ func flatten(err error) []error {
 
 // execute reads and decides; a run that gets a plan ends in finish, the
 // only place that reports an outcome.
-func (r *run) execute(ctx context.Context) (End, error) {
+func (r *run) execute(ctx context.Context) (report.End, error) {
 	// Inside Actions files named by inputs stay in the workspace; outside,
 	// a person names their own file.
 	workspace := ""
@@ -132,17 +132,17 @@ func (r *run) execute(ctx context.Context) (End, error) {
 	cancelRead()
 	if inErr != nil {
 		if why := plan.Withheld(cfg, trig); evErr == nil && r.rc.EventName != "" && why != "" {
-			return Skipped, r.finish(ctx, r.skip(why))
+			return report.Skipped, r.finish(ctx, r.skip(why))
 		}
-		return Invalid, r.inTerms(inErr)
+		return report.Invalid, r.inTerms(inErr)
 	}
 	if evErr != nil {
-		return Invalid, evErr
+		return report.Invalid, evErr
 	}
 	r.cfg, r.trig = cfg, trig
 	p, err := plan.Decide(cfg, trig)
 	if err != nil {
-		return Invalid, r.inTerms(err)
+		return report.Invalid, r.inTerms(err)
 	}
 	if p.Skip == "" {
 		for _, w := range warnings {
@@ -150,7 +150,7 @@ func (r *run) execute(ctx context.Context) (End, error) {
 		}
 		// Nothing is sent before the step is sure it can report what it sent.
 		if err := r.rc.CheckFiles(); err != nil {
-			return Errored, err
+			return report.Errored, err
 		}
 	}
 

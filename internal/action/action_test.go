@@ -13,6 +13,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
@@ -31,7 +32,7 @@ func TestRun(t *testing.T) {
 		seed     func(api *fakeapi.Server)
 		requests []string // method and path, in order, polls folded into one "GET job"
 		outputs  map[string]string
-		end      End // -1 for a run that succeeds
+		end      report.End // -1 for a run that succeeds
 		log      string
 	}{
 		{
@@ -78,16 +79,16 @@ func TestRun(t *testing.T) {
 		{
 			name:    "invalid input",
 			inputs:  map[string]string{"prompt": "Fix typos", "timeout": "soon"},
-			outputs: map[string]string{"status": StatusError},
-			end:     Invalid,
+			outputs: map[string]string{"status": report.StatusError},
+			end:     report.Invalid,
 			log:     "input timeout must be a duration",
 		},
 		{
 			name:     "a refused key",
 			inputs:   map[string]string{"prompt": "Fix typos", "api-key": "mint_wrong_key_0123456789"},
 			requests: []string{"POST /v2/agent/proj/job"},
-			outputs:  map[string]string{"status": StatusError, "job-id": ""},
-			end:      Errored,
+			outputs:  map[string]string{"status": report.StatusError, "job-id": ""},
+			end:      report.Errored,
 			log:      "HTTP 401",
 		},
 	}
@@ -110,7 +111,7 @@ func TestRun(t *testing.T) {
 			var log bytes.Buffer
 			res, err := Run(context.Background(), rc, Deps{Clock: clk, Schedule: poll.Fixed(10 * time.Second)}, Streams{Log: runlog.NewActions(&log)})
 
-			var runErr *Error
+			var runErr *report.Error
 			switch {
 			case tt.end < 0 && err != nil:
 				t.Fatalf("Run: %v\n%s", err, log.String())

@@ -15,6 +15,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
 
@@ -145,7 +146,7 @@ func (r *run) logRequest(what string, req *request.Request, why string) {
 // reacted to was taken up by another run, and is left out. It returns
 // what the run answers, or the run's outcome when the run is done, because
 // an earlier run already answered this request.
-func (r *run) answer(ctx context.Context, gh *ghclient.Client, p plan.Plan, level string, o *Outcome) (*answering, *Outcome) {
+func (r *run) answer(ctx context.Context, gh *ghclient.Client, p plan.Plan, level string, o *report.Outcome) (*answering, *report.Outcome) {
 	if r.thread.Self() == "" {
 		r.show(ctx, o, conversation.Working)
 	}
@@ -203,7 +204,7 @@ func ref(req *request.Request, reason string) conversation.Ref {
 // error: sent again, it would be refused again and hold up every later
 // request; and one that may have reached it stays answered, so that it is
 // never sent twice.
-func (r *run) release(o *Outcome, err error) {
+func (r *run) release(o *report.Outcome, err error) {
 	var f *httpclient.Failure
 	if r.answers == nil || !errors.As(err, &f) {
 		return

@@ -9,6 +9,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/report"
 )
 
 // overCap reads the counts p.Caps names, right before the run sends a
@@ -18,7 +19,7 @@ import (
 // run's own request, which may pass the cap per thread (plan.Caps.Pass).
 // A count that cannot be read fails the run before anything is sent: a
 // cap the team chose is not guessed past.
-func (r *run) overCap(ctx context.Context, gh *ghclient.Client, p plan.Plan, level string, o *Outcome) *Outcome {
+func (r *run) overCap(ctx context.Context, gh *ghclient.Client, p plan.Plan, level string, o *report.Outcome) *report.Outcome {
 	if p.Caps == nil || r.thread == nil {
 		return nil
 	}
@@ -29,7 +30,7 @@ func (r *run) overCap(ctx context.Context, gh *ghclient.Client, p plan.Plan, lev
 	why, err := r.capReached(ctx, gh, p.Caps, r.thread, level, author)
 	switch {
 	case err != nil:
-		return o.fail(ctx, err)
+		return o.Fail(ctx, err)
 	case why != "":
 		return r.atCap(o, why)
 	}
@@ -76,21 +77,13 @@ func (r *run) capReached(ctx context.Context, gh *ghclient.Client, c *plan.Caps,
 // atCap ends a run at a cap: one line, exit 0, nothing sent. The requests
 // the run meant to send are recorded as not sent, so that the next run
 // that may send sends them.
-func (r *run) atCap(o *Outcome, why string) *Outcome {
+func (r *run) atCap(o *report.Outcome, why string) *report.Outcome {
 	r.log.Printf("docs job cap reached, nothing sent: %s", why)
 	o.Skipped, o.Capped = why, true
 	if r.answers != nil {
 		r.answers.unsent = true
 	}
 	return o
-}
-
-// capReason is why the run sent nothing at a cap, or "".
-func (o *Outcome) capReason() string {
-	if o.Capped {
-		return o.Skipped
-	}
-	return ""
 }
 
 // spent counts a create or follow-up the API took: in the run's comment,

@@ -55,7 +55,7 @@ type run struct {
 // carryOut does what p says and returns how it went: it judges the run's
 // own request (reading its author's permission first, as p names), answers
 // in the thread, builds the prompt once and sends it, and waits.
-func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
+func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	if p.Skip != "" {
 		return r.skip(p.Skip)
 	}
@@ -75,12 +75,12 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 		return r.dryRun(api, p)
 	}
 
-	o := &Outcome{}
+	o := &report.Outcome{}
 	var gh *ghclient.Client
 	if p.GitHub {
 		var err error
 		if gh, err = ghclient.New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), r.rc.APIURL, r.cfg.GitHubToken); err != nil {
-			return o.fail(ctx, fmt.Errorf("GITHUB_API_URL: %w", err))
+			return o.Fail(ctx, fmt.Errorf("GITHUB_API_URL: %w", err))
 		}
 	}
 	r.agent = r.agentRoom(hc, gh)
@@ -134,29 +134,29 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *Outcome {
 
 	text, err := r.prompt(p, send)
 	if err != nil {
-		o.invalid = true
-		return o.fail(ctx, r.inTerms(err))
+		o.Invalid = true
+		return o.Fail(ctx, r.inTerms(err))
 	}
 	if done := r.overCap(ctx, gh, p, level, o); done != nil {
 		return done
 	}
-	o.stage = stageStart
+	o.Stage = report.StageStart
 	job, err := r.startJob(ctx, api, gh, p, text, o)
 	if err != nil {
 		r.release(o, err)
-		return o.fail(ctx, err)
+		return o.Fail(ctx, err)
 	}
 	return r.wait(ctx, api, gh, p, job, o)
 }
 
 // wait waits for job, unless the plan says not to, and when it ends with a
 // pull request, links it back and asks for its preview.
-func (r *run) wait(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, job *agentapi.Job, o *Outcome) *Outcome {
+func (r *run) wait(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, job *agentapi.Job, o *report.Outcome) *report.Outcome {
 	if !p.Wait {
 		return o
 	}
 
-	o.stage = stageWait
+	o.Stage = report.StageWait
 	r.log.Group("Waiting for job " + escape.Log(job.ID))
 	w := poll.Waiter{
 		Jobs:     api,
@@ -172,9 +172,9 @@ func (r *run) wait(ctx context.Context, api *agentapi.Client, gh *ghclient.Clien
 	r.log.EndGroup()
 	o.Job, o.Polls = res.Job, res.Polls
 	if err != nil {
-		return o.fail(ctx, err)
+		return o.Fail(ctx, err)
 	}
-	if o.End() == Completed {
+	if o.End() == report.Completed {
 		if p.Backlink {
 			r.agent.Backlink(ctx, o.Job, r.ask(p, p.Asked, p.AskedURL, r.thread))
 		}
@@ -188,13 +188,13 @@ func (r *run) wait(ctx context.Context, api *agentapi.Client, gh *ghclient.Clien
 // author may ask (p.Lines), then the rules (package admit), the one place
 // that admits a request. It returns the author's permission, and the
 // run's outcome when the run ends here.
-func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *Outcome) (string, *Outcome) {
+func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *report.Outcome) (string, *report.Outcome) {
 	if p.Own == nil {
 		return "", nil
 	}
 	level, err := r.permission(ctx, gh, p.Check, "check who triggered the run")
 	if err != nil {
-		return "", o.fail(ctx, err)
+		return "", o.Fail(ctx, err)
 	}
 	if p.Opener != nil && p.Rules.Permitted(p.Own, level) {
 		// The opener wrote the text a code pull request sends: judged
@@ -202,7 +202,7 @@ func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *Ou
 		// sender who may not ask is refused by admit, as for any run).
 		opener, err := r.permission(ctx, gh, p.OpenerCheck, "check who opened the pull request")
 		if err != nil {
-			return "", o.fail(ctx, err)
+			return "", o.Fail(ctx, err)
 		}
 		if why := p.OpenerRefused(opener, r.trig); why != "" {
 			return "", r.skip(why)
@@ -241,13 +241,13 @@ func (r *run) permission(ctx context.Context, gh *ghclient.Client, c *plan.Check
 // and returns the run's outcome when the run ends there: skipped when the
 // request is refused or no request at all, invalid when it holds nothing
 // to send; nil when it is admitted.
-func (r *run) admit(p plan.Plan, level string) *Outcome {
+func (r *run) admit(p plan.Plan, level string) *report.Outcome {
 	d := p.Rules.Judge(p.Own, level)
 	switch d.Verdict {
 	case admit.Refused, admit.Unseen:
 		return r.skip(d.Skip(p.Rules, p.Own, r.trig.Owner, r.trig.Repo))
 	case admit.Empty, admit.TooComplex:
-		return &Outcome{invalid: true, Err: unread(d, p)}
+		return &report.Outcome{Invalid: true, Err: unread(d, p)}
 	}
 	return nil
 }
@@ -285,7 +285,7 @@ func (r *run) answeringIn(p plan.Plan) {
 
 // startJob creates the job or sends the follow-up, and writes job-id at
 // once, so that a failure or cancellation later still leaves it.
-func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, text string, o *Outcome) (*agentapi.Job, error) {
+func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, text string, o *report.Outcome) (*agentapi.Job, error) {
 	var (
 		job *agentapi.Job
 		err error
@@ -365,7 +365,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 // none): the outcome, from which the comment's record and the outputs are
 // written, and the job-id output at once, so that a failure or a
 // cancellation later still leaves it. followUp says the run continues it.
-func (r *run) name(o *Outcome, id string, followUp bool) error {
+func (r *run) name(o *report.Outcome, id string, followUp bool) error {
 	o.JobID, o.FollowUp = id, followUp
 	return r.out.JobID(id)
 }
@@ -381,7 +381,7 @@ func takesNoMessages(err error) (*httpclient.Failure, bool) {
 // standIn forgets the refused job old before a new one stands in for it:
 // the outcome and the job-id output, which named it, no longer do, and the
 // comment says why.
-func (r *run) standIn(o *Outcome, old string, f *httpclient.Failure) error {
+func (r *run) standIn(o *report.Outcome, old string, f *httpclient.Failure) error {
 	o.Note = fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.", conversation.JobRef(old), f.Status)
 	return r.name(o, "", false)
 }
@@ -396,7 +396,7 @@ func (r *run) create(ctx context.Context, api *agentapi.Client, text string) (*a
 	return job, nil
 }
 
-func (r *run) message(ctx context.Context, api *agentapi.Client, text string, o *Outcome, id string) (*agentapi.Job, error) {
+func (r *run) message(ctx context.Context, api *agentapi.Client, text string, o *report.Outcome, id string) (*agentapi.Job, error) {
 	if err := r.name(o, id, false); err != nil {
 		return nil, err
 	}
@@ -410,7 +410,7 @@ func (r *run) message(ctx context.Context, api *agentapi.Client, text string, o 
 	return job, nil
 }
 
-func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *Outcome {
+func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *report.Outcome {
 	// A dry run reads nothing, permissions included: it shows what a run
 	// would send for a request whose author has the required permission.
 	if p.Own != nil {
@@ -434,7 +434,7 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *Outcome {
 	}
 	text, err := r.prompt(p, send)
 	if err != nil {
-		return &Outcome{invalid: true, Err: r.inTerms(err)}
+		return &report.Outcome{Invalid: true, Err: r.inTerms(err)}
 	}
 	req := api.CreateRequest(text)
 	switch p.Job {
@@ -450,14 +450,14 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *Outcome {
 		r.log.Printf("Content-Type: application/json")
 		r.log.Verbatim(string(req.Body))
 	}
-	return &Outcome{DryRun: true, JobID: p.JobID}
+	return &report.Outcome{DryRun: true, JobID: p.JobID}
 }
 
 // skip ends a run that decided not to act: one line, exit 0, nothing sent
 // to the Agent Job API.
-func (r *run) skip(reason string) *Outcome {
+func (r *run) skip(reason string) *report.Outcome {
 	r.log.Printf("skipped: %s", reason)
-	return &Outcome{Skipped: reason}
+	return &report.Outcome{Skipped: reason}
 }
 
 func (r *run) schedule() poll.Schedule {
@@ -496,7 +496,7 @@ func (r *run) retrying(rt httpclient.Retry) {
 type observer struct {
 	r   *run
 	ctx context.Context
-	o   *Outcome
+	o   *report.Outcome
 }
 
 func (ob *observer) StatusChanged(job *agentapi.Job, from string) {
@@ -578,7 +578,7 @@ func (r *run) ask(p plan.Plan, source conversation.Source, url string, th *conve
 
 // showPreview asks for the preview of o's job's pull request, unless the
 // run sent the job nothing (its branch is as the run before left it).
-func (r *run) showPreview(ctx context.Context, o *Outcome) {
+func (r *run) showPreview(ctx context.Context, o *report.Outcome) {
 	if r.code != nil && r.code.idle {
 		return
 	}

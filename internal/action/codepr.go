@@ -14,6 +14,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/record"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
 
@@ -73,7 +74,7 @@ func (r *run) logChanges(c *codepr.Changes) {
 // creates the job with the whole change, sends what is new to the job the
 // comment names, or, with nothing new, reads that job to report it. It
 // returns the job, or the run's outcome when it ends here.
-func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, o *Outcome) (*agentapi.Job, *Outcome) {
+func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, o *report.Outcome) (*agentapi.Job, *report.Outcome) {
 	pr, t := *p.Code, r.trig
 	r.code = &code{gh: gh, pr: pr}
 	var earlier *conversation.Earlier
@@ -82,9 +83,9 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		var err error
 		if earlier, err = r.thread.Adopt(ctx); err != nil {
 			if errors.Is(err, conversation.ErrUnknownIdentity) {
-				return nil, o.fail(ctx, fmt.Errorf("find the docs job of pull request #%d: %w; nothing was sent, so that the pull request does not get a second job", t.Number, err))
+				return nil, o.Fail(ctx, fmt.Errorf("find the docs job of pull request #%d: %w; nothing was sent, so that the pull request does not get a second job", t.Number, err))
 			}
-			return nil, o.fail(ctx, fmt.Errorf("find the docs job of pull request #%d: %w", t.Number, err))
+			return nil, o.Fail(ctx, fmt.Errorf("find the docs job of pull request #%d: %w", t.Number, err))
 		}
 	}
 	since := ""
@@ -93,7 +94,7 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		// later writes it back as it read it, so that the next push
 		// continues the same job rather than creating a second.
 		if err := r.name(o, earlier.JobID, true); err != nil {
-			return nil, o.fail(ctx, err)
+			return nil, o.Fail(ctx, err)
 		}
 		since, r.code.heard, r.code.owed, r.code.waiting = earlier.Head, earlier.Head, earlier.Owed, earlier.Waiting
 		if since == "" {
@@ -116,7 +117,7 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	}
 	changes, err := codepr.Read(ctx, gh, pr, since, r.cfg.Paths)
 	if err != nil {
-		return nil, o.fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err))
+		return nil, o.Fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err))
 	}
 	// A cut listing the job heard stays cut until the whole change is
 	// listed again.
@@ -130,7 +131,7 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		r.logf("%s", none)
 		job, err := readOnce(ctx, api, earlier.JobID, seen)
 		if err != nil {
-			return nil, o.fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
+			return nil, o.Fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
 		}
 		o.Job, r.code.heard, r.code.idle, r.code.waiting = job, pr.HeadSHA, true, ""
 		if !job.Terminal() {
@@ -149,7 +150,7 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		return nil, done
 	}
 	var job *agentapi.Job
-	o.stage = stageStart
+	o.Stage = report.StageStart
 	if earlier != nil {
 		job, err = r.message(ctx, api, prompt.CodePushPrompt(about, changes.Change()), o, earlier.JobID)
 		if f, ok := takesNoMessages(err); ok {
@@ -157,10 +158,10 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 			// one stands in for it, with the whole change.
 			r.logf("job %s cannot take a follow-up (%s); starting a new job with the pull request's whole change", escape.Log(earlier.JobID), escape.Log(f.Error()))
 			if err := r.standIn(o, earlier.JobID, f); err != nil {
-				return nil, o.fail(ctx, err)
+				return nil, o.Fail(ctx, err)
 			}
 			if changes, err = codepr.Read(ctx, gh, pr, "", r.cfg.Paths); err != nil {
-				return nil, o.fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err))
+				return nil, o.Fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err))
 			}
 			r.code.cut, r.code.docsPR = changes.Cut, ""
 			earlier = nil
@@ -170,11 +171,11 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		job, err = r.create(ctx, api, prompt.CodePRPrompt(p.Workflow, about, changes.Change()))
 	}
 	if err != nil {
-		return nil, o.fail(ctx, err)
+		return nil, o.Fail(ctx, err)
 	}
 	o.Job, r.code.heard, r.code.waiting = job, pr.HeadSHA, ""
 	if err := r.name(o, job.ID, o.FollowUp); err != nil {
-		return nil, o.fail(ctx, err)
+		return nil, o.Fail(ctx, err)
 	}
 	r.show(ctx, o, conversation.Working)
 	r.code.status(ctx, r, o, false)
@@ -188,7 +189,7 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 // waits in one follow-up. seen is the job as the run read it already; nil
 // to read it. It reports whether the change was held; a job it cannot read,
 // or one that ended, is sent the change at once.
-func (r *run) fold(ctx context.Context, api *agentapi.Client, earlier *conversation.Earlier, seen *agentapi.Job, o *Outcome) (*agentapi.Job, bool) {
+func (r *run) fold(ctx context.Context, api *agentapi.Client, earlier *conversation.Earlier, seen *agentapi.Job, o *report.Outcome) (*agentapi.Job, bool) {
 	job, err := readOnce(ctx, api, earlier.JobID, seen)
 	if err != nil {
 		r.logf("job %s could not be read (%s): sending this push's change now", escape.Log(earlier.JobID), escape.Log(err.Error()))
@@ -210,7 +211,7 @@ func (r *run) fold(ctx context.Context, api *agentapi.Client, earlier *conversat
 // ends the record: the comment says the job is stopped. A job still
 // working stays unsettled, so that a settle run reports its end on the
 // heads it owes.
-func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, o *Outcome, earlier *conversation.Earlier, seen *agentapi.Job) *Outcome {
+func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, o *report.Outcome, earlier *conversation.Earlier, seen *agentapi.Job) *report.Outcome {
 	pr := r.code.pr
 	if earlier == nil {
 		return r.skip(fmt.Sprintf("pull request #%d was closed and has no docs job: nothing to stop", pr.Number))
@@ -218,7 +219,7 @@ func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	// What waits for the job is never sent: the pull request is closed.
 	// The heads pushed since the job last heard are told so; they are
 	// owed nothing more.
-	o.closed, r.code.waiting = true, ""
+	o.Closed, r.code.waiting = true, ""
 	var unsent []string
 	r.code.owed, unsent = earlier.Heard()
 	r.setStatus(ctx, gh, pr.Owner, pr.Repo, unsent, ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusSuccess,
@@ -228,11 +229,11 @@ func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		r.code.pr.HeadSHA = ""
 	}
 	if err := r.name(o, earlier.JobID, true); err != nil {
-		return o.fail(ctx, err)
+		return o.Fail(ctx, err)
 	}
 	job, err := readOnce(ctx, api, earlier.JobID, seen)
 	if err != nil {
-		return o.fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
+		return o.Fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
 	}
 	o.Job = job
 	how := "closed without being merged"
@@ -249,11 +250,11 @@ func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 // job's end on every head it covered once it has one. ended says the run
 // is at its end; before it, a job it started works. A status that cannot
 // be set is a warning: the job is not affected.
-func (c *code) status(ctx context.Context, r *run, o *Outcome, ended bool) {
+func (c *code) status(ctx context.Context, r *run, o *report.Outcome, ended bool) {
 	if c.pr.HeadSHA == "" {
 		return
 	}
-	out := codepr.Outcome{NoChange: c.noChange, Cut: c.cut, RunURL: r.rc.RunURL(), PRLink: r.prURL(o), Preview: o.Preview.URL, PreviewState: o.Preview.State, Capped: o.capReason()}
+	out := codepr.Outcome{NoChange: c.noChange, Cut: c.cut, RunURL: r.rc.RunURL(), PRLink: r.prURL(o), Preview: o.Preview.URL, PreviewState: o.Preview.State, Capped: o.CapReason()}
 	if out.Capped != "" {
 		// This head only: the heads an earlier push left owing wait for
 		// their job's end.
@@ -263,8 +264,8 @@ func (c *code) status(ctx context.Context, r *run, o *Outcome, ended bool) {
 	switch end := o.End(); {
 	case !ended:
 		out.Working = true
-	case end == Completed, end == Skipped:
-	case end == JobFailed:
+	case end == report.Completed, end == report.Skipped:
+	case end == report.JobFailed:
 		out.Failed = true
 	case o.JobID != "" && (o.Job == nil || !o.Job.Terminal()) && r.thread != nil:
 		// The run ended (it does not wait, its time is up, it was

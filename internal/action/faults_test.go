@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/action"
 	"github.com/agentjob/agent-job-action/internal/cli"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/fakes/faults"
+	"github.com/agentjob/agent-job-action/internal/report"
 )
 
 // Request numbers on the fake Agent Job API in a plain run: the create is
@@ -466,8 +466,8 @@ func TestRetryLineNamesTheCause(t *testing.T) {
 		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "api.example.invalid", IsNotFound: true}}
 	}}
 	err := h.run(context.Background())
-	if runErr := (*action.Error)(nil); !errors.As(err, &runErr) || runErr.End != action.Errored {
-		t.Fatalf("run ended %v, want action.Errored (exit %d)\n%s", err, cli.ExitError, h.stdout.String())
+	if runErr := (*report.Error)(nil); !errors.As(err, &runErr) || runErr.End != report.Errored {
+		t.Fatalf("run ended %v, want report.Errored (exit %d)\n%s", err, cli.ExitError, h.stdout.String())
 	}
 	log := h.stdout.String()
 	if !strings.Contains(log, "] no response: dial tcp: lookup api.example.invalid: no such host; retry 1 in 1s\n") {

@@ -20,7 +20,7 @@ const lastWords = 1500 * time.Millisecond
 
 // finish reports o, once, for every run that got a plan: the comment's last
 // edit, the outputs, the summary and the closing notice or error.
-func (r *run) finish(ctx context.Context, o *Outcome) error {
+func (r *run) finish(ctx context.Context, o *report.Outcome) error {
 	r.reported = true
 	runErr := r.explain(o)
 	if ctx.Err() != nil {
@@ -41,7 +41,7 @@ func (r *run) finish(ctx context.Context, o *Outcome) error {
 		JobID:    o.JobID,
 		Status:   o.Status(),
 		Job:      o.Job,
-		TimedOut: o.End() == TimedOut,
+		TimedOut: o.End() == report.TimedOut,
 		Elapsed:  r.elapsed(),
 		Polls:    o.Polls,
 		Cost:     r.bill(),
@@ -73,26 +73,26 @@ func (r *run) finish(ctx context.Context, o *Outcome) error {
 
 // explain turns o into the error the step fails with, or nil: the one place
 // that says what a timeout, a cancellation or a failed job means to the user.
-func (r *run) explain(o *Outcome) error {
+func (r *run) explain(o *report.Outcome) error {
 	id := escape.Log(o.JobID)
 	end := o.End()
 	switch {
-	case end == JobFailed:
-		return fmt.Errorf("%w: job %s ended with status failed; see it in the Mintlify dashboard, then send a follow-up with %s or start a new job", ErrJobFailed, id, r.rc.Setting("job-id", id))
+	case end == report.JobFailed:
+		return fmt.Errorf("%w: job %s ended with status failed; see it in the Mintlify dashboard, then send a follow-up with %s or start a new job", report.ErrJobFailed, id, r.rc.Setting("job-id", id))
 	case o.Err == nil:
 		return nil
-	case o.stage != stageWait:
+	case o.Stage != report.StageWait:
 		switch {
-		case o.stage == stageStart && end == TimedOut:
+		case o.Stage == report.StageStart && end == report.TimedOut:
 			return fmt.Errorf("%w (timeout %s reached)", o.Err, r.cfg.Timeout)
-		case o.stage == stageStart && o.ctxErr != nil:
+		case o.Stage == report.StageStart && o.CtxErr() != nil:
 			return fmt.Errorf("%w (cancelled)", o.Err)
 		}
 		return o.Err
-	case end == TimedOut:
+	case end == report.TimedOut:
 		return fmt.Errorf("job %s still %s after %s (timeout: %s): %w. The job goes on running on the server; to continue it later, run again with %s (the prompt is sent to it as a follow-up; %s returns right after), or raise %s",
 			id, escape.Log(o.Status()), r.elapsed(), r.cfg.Timeout, o.Err, r.rc.Setting("job-id", id), r.rc.Setting("wait", "false"), r.rc.Setting("timeout", ""))
-	case end == Cancelled:
+	case end == report.Cancelled:
 		return fmt.Errorf("cancelled while waiting for job %s, last seen %s. The job goes on running on the server; to see where it stands or continue it, run again with %s (with %s to look without waiting)",
 			id, escape.Log(o.Status()), r.rc.Setting("job-id", id), r.rc.Setting("wait", "false"))
 	}
@@ -105,27 +105,27 @@ func (r *run) explain(o *Outcome) error {
 }
 
 // final is the comment's last state.
-func (r *run) final(o *Outcome, runErr error) conversation.State {
-	if end := o.End(); o.closed && (end == Completed || end == NotWaiting) {
+func (r *run) final(o *report.Outcome, runErr error) conversation.State {
+	if end := o.End(); o.Closed && (end == report.Completed || end == report.NotWaiting) {
 		return r.state(o, conversation.Stopped)
 	}
 	switch o.End() {
-	case JobFailed:
+	case report.JobFailed:
 		return r.state(o, conversation.Failed)
-	case TimedOut:
+	case report.TimedOut:
 		return r.state(o, conversation.TimedOut)
-	case Cancelled:
+	case report.Cancelled:
 		return r.state(o, conversation.Cancelled)
-	case Errored:
+	case report.Errored:
 		s := r.state(o, conversation.Error)
 		// Redacted before it is cut, or a piece of a secret would be left
 		// that no redactor knows, and before Render escapes it, or a
 		// secret would be escaped out of the redactor's sight.
 		s.Error = escape.Cut(r.log.Redact(agentapi.Public(runErr)), maxErrorRunes)
 		return s
-	case NotWaiting:
+	case report.NotWaiting:
 		return r.state(o, conversation.NotWaiting)
-	case Skipped:
+	case report.Skipped:
 		if o.Capped {
 			s := r.state(o, conversation.Capped)
 			s.Cap = capSentence(o.Skipped)
@@ -139,7 +139,7 @@ func (r *run) final(o *Outcome, runErr error) conversation.State {
 // maxErrorRunes keeps an API's error text from outgrowing a comment.
 const maxErrorRunes = 300
 
-func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
+func (r *run) state(o *report.Outcome, p conversation.Phase) conversation.State {
 	s := conversation.State{
 		Phase: p, Record: record.Record{JobID: o.JobID}, Status: o.Status(), FollowUp: o.FollowUp,
 		Note: o.Note, RunURL: escape.URL(r.rc.RunURL()), Elapsed: r.elapsed(), Timeout: r.cfg.Timeout,
@@ -171,7 +171,7 @@ func (r *run) state(o *Outcome, p conversation.Phase) conversation.State {
 }
 
 // pullRequest is the job's pull request when it is one on this GitHub.
-func (r *run) pullRequest(o *Outcome) (prlink.PullRequest, bool) {
+func (r *run) pullRequest(o *report.Outcome) (prlink.PullRequest, bool) {
 	if o.Job == nil {
 		return prlink.PullRequest{}, false
 	}
@@ -180,7 +180,7 @@ func (r *run) pullRequest(o *Outcome) (prlink.PullRequest, bool) {
 
 // prURL is the job's pull request when it is one on this GitHub, or "":
 // what the API reports as a link is linked only then.
-func (r *run) prURL(o *Outcome) string {
+func (r *run) prURL(o *report.Outcome) string {
 	pr, ok := r.pullRequest(o)
 	if !ok {
 		return ""
@@ -189,7 +189,7 @@ func (r *run) prURL(o *Outcome) string {
 }
 
 // show edits the run's comment, if it has one, to o in phase p.
-func (r *run) show(ctx context.Context, o *Outcome, p conversation.Phase) {
+func (r *run) show(ctx context.Context, o *report.Outcome, p conversation.Phase) {
 	r.write(ctx, r.thread, nil, r.state(o, p))
 }
 
@@ -208,7 +208,7 @@ func (r *run) write(ctx context.Context, th *conversation.Thread, earlier *conve
 	return true
 }
 
-func (r *run) notice(o *Outcome) {
+func (r *run) notice(o *report.Outcome) {
 	j := o.Job
 	switch {
 	case o.Settled != "":

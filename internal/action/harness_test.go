@@ -22,6 +22,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/record"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/testbed/golden"
@@ -179,7 +180,7 @@ func (h *harness) runGuarded(ctx context.Context) error {
 // Got is what a run left, as a user and the services saw it.
 type Got struct {
 	// End is how the run ended; -1 when it succeeded.
-	End     action.End
+	End     report.End
 	Err     error
 	Outputs map[string]string
 	Summary string
@@ -198,7 +199,7 @@ func (h *harness) got(ctx context.Context) Got {
 	h.mark()
 	err := h.run(ctx)
 	g := Got{End: -1, Err: err, Outputs: h.outputs(), Summary: h.file("GITHUB_STEP_SUMMARY"), Log: h.stdout.String()}
-	var runErr *action.Error
+	var runErr *report.Error
 	if errors.As(err, &runErr) {
 		g.End = runErr.End
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/record"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
 
@@ -94,8 +95,8 @@ func (r *run) abandon(ctx context.Context, gh *ghclient.Client, th *conversation
 // pull request, the preview, and the final commit status on the heads e
 // owes whose change the job heard (a head whose change waits keeps its
 // pending status). It returns what it saw, for the comment.
-func (r *run) report(ctx context.Context, gh *ghclient.Client, p plan.Plan, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) *Outcome {
-	shown := &Outcome{JobID: job.ID, Job: job}
+func (r *run) report(ctx context.Context, gh *ghclient.Client, p plan.Plan, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) *report.Outcome {
+	shown := &report.Outcome{JobID: job.ID, Job: job}
 	if job.Status != agentapi.StatusFailed {
 		if p.Backlink {
 			r.agent.Backlink(ctx, job, r.ask(p, conversation.FromComment, e.URL, th))
@@ -112,9 +113,9 @@ func (r *run) report(ctx context.Context, gh *ghclient.Client, p plan.Plan, th *
 // settledState is the end of the earlier record e as a later run reports
 // it: what e recorded (its job, the requests it answered, the head its job
 // heard of), the job's end, and no longer working.
-func (r *run) settledState(e *conversation.Earlier, shown *Outcome) conversation.State {
+func (r *run) settledState(e *conversation.Earlier, shown *report.Outcome) conversation.State {
 	s := r.state(shown, conversation.Done)
-	if shown.End() == JobFailed {
+	if shown.End() == report.JobFailed {
 		s.Phase = conversation.Failed
 	}
 	s.Record.Answered, s.Record.Head, s.Record.Owed = e.Answered, e.Head, nil
@@ -125,7 +126,7 @@ func (r *run) settledState(e *conversation.Earlier, shown *Outcome) conversation
 }
 
 // ended says how a settled job ended, for the log.
-func (r *run) ended(o *Outcome) string {
+func (r *run) ended(o *report.Outcome) string {
 	what := fmt.Sprintf("job %s %s", escape.Log(o.Job.ID), escape.Log(o.Job.Status))
 	if link := r.prURL(o); link != "" {
 		what += ", pull request " + link
@@ -139,11 +140,11 @@ func (r *run) ended(o *Outcome) string {
 // and settles those the token's own login wrote, at most SettleMost, each
 // as the next run in its thread would: a job still working is left as it
 // is, with nothing written, so that a second settle writes nothing.
-func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *Outcome {
+func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *report.Outcome {
 	owner, repo := p.Answer.Owner, p.Answer.Repo
 	found, err := conversation.FindUnsettled(ctx, gh, owner, repo)
 	if err != nil {
-		return (&Outcome{}).fail(ctx, err)
+		return (&report.Outcome{}).Fail(ctx, err)
 	}
 	r.logf("read %d comments of %s/%s: %d record jobs left working", found.Read, escape.Log(owner), escape.Log(repo), len(found.Comments))
 	if found.Cut {
@@ -169,7 +170,7 @@ func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.
 			// a run learns it from its 👀 on the request it answers.
 			th.React(ctx, c.ID, request.Comment, "eyes")
 			if self = th.Self(); self == "" {
-				return (&Outcome{}).fail(ctx, fmt.Errorf("learn the token's login from a reaction to the comment %s: %w; nothing was settled", escape.Log(c.URL), conversation.ErrUnknownIdentity))
+				return (&report.Outcome{}).Fail(ctx, fmt.Errorf("learn the token's login from a reaction to the comment %s: %w; nothing was settled", escape.Log(c.URL), conversation.ErrUnknownIdentity))
 			}
 		}
 		if !conversation.Owns(c, self) {
@@ -212,7 +213,7 @@ func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.
 			r.logf("#%d: settled %s", c.Issue, r.ended(shown))
 		}
 	}
-	return &Outcome{Settled: fmt.Sprintf("settled %d threads; %d jobs still working", settled, working)}
+	return &report.Outcome{Settled: fmt.Sprintf("settled %d threads; %d jobs still working", settled, working)}
 }
 
 // sendWaiting sends, in one follow-up, the change of a code pull request

@@ -17,6 +17,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
@@ -61,7 +62,7 @@ func TestRunInAThread(t *testing.T) {
 		name   string
 		inputs map[string]string
 		event  func(s seeded) (string, map[string]any)
-		end    End // -1 for a run that succeeds
+		end    report.End // -1 for a run that succeeds
 		prompt string
 		// writes are GitHub's writes, method and path, in order
 		writes []string
@@ -78,13 +79,13 @@ func TestRunInAThread(t *testing.T) {
 		{
 			name:  "a reader's comment: read, then refused, nothing written",
 			event: func(seeded) (string, map[string]any) { return commentEvent("reader", "/docs add a page") },
-			end:   Skipped,
+			end:   report.Skipped,
 			log:   "skipped: reader has read permission on acme/docs; required-permission is write",
 		},
 		{
 			name:  "a bot not in allowed-bots: refused unread, nothing read",
 			event: func(seeded) (string, map[string]any) { return commentEvent("renovate[bot]", "/docs add a page") },
-			end:   Skipped,
+			end:   report.Skipped,
 			log:   `skipped: "renovate[bot]" is a bot and is not in allowed-bots`,
 		},
 		{
@@ -92,13 +93,13 @@ func TestRunInAThread(t *testing.T) {
 			event: func(seeded) (string, map[string]any) {
 				return commentEvent("writer", "> /docs add a page\n\nI disagree")
 			},
-			end: Skipped,
+			end: report.Skipped,
 			log: "skipped: the comment does not contain the trigger phrase /docs",
 		},
 		{
 			name:  "the phrase alone, with nothing to do",
 			event: func(seeded) (string, map[string]any) { return commentEvent("writer", "/docs") },
-			end:   Invalid,
+			end:   report.Invalid,
 			log:   "::error::the comment holds no instruction besides the trigger phrase: write what the agent should do after /docs",
 		},
 		{
@@ -106,7 +107,7 @@ func TestRunInAThread(t *testing.T) {
 			event: func(seeded) (string, map[string]any) {
 				return commentEvent("writer", "/docs add a page "+strings.Repeat("[a](", 16370))
 			},
-			end: Invalid,
+			end: report.Invalid,
 			log: "::error::the comment is too complex to read safely",
 		},
 		{
@@ -186,13 +187,13 @@ func TestRunInAThread(t *testing.T) {
 			var log bytes.Buffer
 			_, err = Run(context.Background(), rc, Deps{Clock: clk, Schedule: poll.Fixed(10 * time.Second)}, Streams{Log: runlog.NewActions(&log)})
 
-			var runErr *Error
+			var runErr *report.Error
 			switch {
 			case tt.end < 0 && err != nil:
 				t.Fatalf("Run: %v\n%s", err, log.String())
-			case tt.end == Skipped && err != nil:
+			case tt.end == report.Skipped && err != nil:
 				t.Fatalf("a skipped run failed: %v\n%s", err, log.String())
-			case tt.end >= 0 && tt.end != Skipped && (!errors.As(err, &runErr) || runErr.End != tt.end):
+			case tt.end >= 0 && tt.end != report.Skipped && (!errors.As(err, &runErr) || runErr.End != tt.end):
 				t.Fatalf("Run error %v, want one that ends %v\n%s", err, tt.end, log.String())
 			}
 			var prompts []string

@@ -18,6 +18,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
@@ -88,9 +89,9 @@ func TestUnreachedAPIInPublic(t *testing.T) {
 			var log bytes.Buffer
 			deps := Deps{Clock: clk, Schedule: poll.Fixed(10 * time.Second), Transport: unreachable{host: "api.mintlify.com", err: tt.err}}
 			_, err = Run(context.Background(), rc, deps, Streams{Log: runlog.NewActions(&log)})
-			var runErr *Error
-			if !errors.As(err, &runErr) || runErr.End != Errored {
-				t.Fatalf("Run error %v, want one that ends %v\n%s", err, Errored, log.String())
+			var runErr *report.Error
+			if !errors.As(err, &runErr) || runErr.End != report.Errored {
+				t.Fatalf("Run error %v, want one that ends %v\n%s", err, report.Errored, log.String())
 			}
 			if !strings.Contains(log.String(), tt.detail) {
 				t.Errorf("the log lacks the detail %q:\n%s", tt.detail, log.String())

@@ -1,4 +1,4 @@
-package action
+package report
 
 import (
 	"context"
@@ -30,29 +30,31 @@ type Outcome struct {
 	Job        *agentapi.Job // the last record seen; nil when none
 	Polls      int
 	FollowUp   bool // the prompt went to an existing job
-	// closed says the code pull request was closed: the run sent its
+	// Closed says the code pull request was closed: the run sent its
 	// job nothing and stopped following it.
-	closed bool
+	Closed bool
 	Note   string // one more sentence for the comment, safe Markdown
 	// Preview is the preview of the job's pull request; its URL is "" when
 	// there is none.
 	Preview preview.Shown
 	Err     error // what stopped the run, as it happened
 
-	stage  stage
-	ctxErr error // the run's context error when Err happened
-	// invalid says Err is the user's to fix before anything can be sent
+	// Stage is how far the run got.
+	Stage Stage
+	// Invalid says Err is the user's to fix before anything can be sent
 	// (an empty prompt).
-	invalid bool
+	Invalid bool
+	ctxErr  error // the run's context error when Err happened
 }
 
-// stage is how far a run got.
-type stage int
+// Stage is how far a run got.
+type Stage int
 
+// The stages of a run.
 const (
-	stageSetup stage = iota // verifying the sender, setting up
-	stageStart              // creating the job or sending the follow-up
-	stageWait               // waiting for the job
+	StageSetup Stage = iota // verifying the sender, setting up
+	StageStart              // creating the job or sending the follow-up
+	StageWait               // waiting for the job
 )
 
 // End is how a run ended.
@@ -82,8 +84,9 @@ type Error struct {
 func (e *Error) Error() string { return e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
 
-// fail records err as what stopped the run.
-func (o *Outcome) fail(ctx context.Context, err error) *Outcome {
+// Fail records err as what stopped the run, and the run's context error
+// at that moment.
+func (o *Outcome) Fail(ctx context.Context, err error) *Outcome {
 	o.Err, o.ctxErr = err, ctx.Err()
 	return o
 }
@@ -103,7 +106,7 @@ func (o *Outcome) End() End {
 		return Completed
 	case o.Err == nil:
 		return NotWaiting
-	case o.invalid:
+	case o.Invalid:
 		return Invalid
 	case errors.Is(o.Err, poll.ErrTimedOut), errors.Is(o.ctxErr, context.DeadlineExceeded):
 		return TimedOut
@@ -133,4 +136,16 @@ func (o *Outcome) Status() string {
 		return o.Job.Status
 	}
 	return StatusError
+}
+
+// CtxErr is the run's context error when Err happened, nil when the
+// context had not ended.
+func (o *Outcome) CtxErr() error { return o.ctxErr }
+
+// CapReason is why the run sent nothing at a cap, or "".
+func (o *Outcome) CapReason() string {
+	if o.Capped {
+		return o.Skipped
+	}
+	return ""
 }
