@@ -67,27 +67,22 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 	log.Mask(rc.Inputs["docs-token"])
 
 	out := report.NewOutputs(log, rc.OutputFile, streams.Results)
-	r := &run{rc: rc, deps: deps, log: log, out: out, start: deps.Clock.Now()}
+	r := &run{rc: rc, deps: deps, log: log, start: deps.Clock.Now()}
+	r.rep = &report.Reporter{Progress: r.progress(), RC: rc, Out: out, Checks: &report.Checks{Progress: r.progress(), RunURL: rc.RunURL()}}
 	end, err := r.execute(ctx)
 	if err == nil {
-		return Result{Outputs: out.Values(), Cost: r.billed}, nil
+		return Result{Outputs: out.Values(), Cost: r.rep.Billed}, nil
 	}
 	for _, e := range flatten(err) {
 		log.Error(e.Error())
 	}
-	if !r.reported {
-		// The run stopped before it had an outcome to report (inputs or an
-		// event it cannot use, files it cannot write): the status output
-		// and the summary still say so, as far as they can be written.
-		_ = out.Set("status", report.StatusError)
-		_ = report.WriteSummary(log, rc.SummaryFile, report.Summary(report.Result{Status: report.StatusError, Failure: err.Error(), RunURL: rc.RunURL()}))
-	}
+	r.rep.Unreported(err)
 	switch end {
 	case report.Completed, report.NotWaiting, report.Skipped, report.DryRun, report.Settled:
 		// The job went well but its report could not be written.
 		end = report.Errored
 	}
-	return Result{Outputs: out.Values(), Cost: r.billed}, &report.Error{End: end, Err: err}
+	return Result{Outputs: out.Values(), Cost: r.rep.Billed}, &report.Error{End: end, Err: err}
 }
 
 // inTerms names the inputs in err as the run's mode does: flags on a
@@ -132,7 +127,7 @@ func (r *run) execute(ctx context.Context) (report.End, error) {
 	cancelRead()
 	if inErr != nil {
 		if why := plan.Withheld(cfg, trig); evErr == nil && r.rc.EventName != "" && why != "" {
-			return report.Skipped, r.finish(ctx, r.skip(why))
+			return report.Skipped, r.rep.Finish(ctx, r.rep.Skip(why))
 		}
 		return report.Invalid, r.inTerms(inErr)
 	}
@@ -140,6 +135,7 @@ func (r *run) execute(ctx context.Context) (report.End, error) {
 		return report.Invalid, evErr
 	}
 	r.cfg, r.trig = cfg, trig
+	r.rep.Timeout = cfg.Timeout
 	p, err := plan.Decide(cfg, trig)
 	if err != nil {
 		return report.Invalid, r.inTerms(err)
@@ -159,11 +155,11 @@ func (r *run) execute(ctx context.Context) (report.End, error) {
 	// comment's final edit and the status.
 	work := cfg.Timeout
 	if p.Answer != nil || p.Code != nil {
-		work -= min(lastWords, cfg.Timeout/10)
+		work -= min(report.LastWords, cfg.Timeout/10)
 	}
 	r.deadline = r.start.Add(work)
 	ctx, cancel := context.WithTimeout(ctx, work)
 	defer cancel()
 	o := r.carryOut(ctx, p)
-	return o.End(), r.finish(ctx, o)
+	return o.End(), r.rep.Finish(ctx, o)
 }

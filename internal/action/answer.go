@@ -48,8 +48,8 @@ func alone(own *request.Request) *answering {
 	return &answering{own: own, send: []*request.Request{own}}
 }
 
-// record is what the run's comment records.
-func (a *answering) record() backlog.Record {
+// Record is what the run's comment records.
+func (a *answering) Record() backlog.Record {
 	rec := backlog.Record{Upto: a.upto}
 	var sent []request.Key
 	for _, s := range a.send {
@@ -72,10 +72,10 @@ func (a *answering) record() backlog.Record {
 	return rec
 }
 
-// refs are the links the run's comment shows: the requests sent (none
+// Refs are the links the run's comment shows: the requests sent (none
 // when nothing reached the agent), those left out, with why, and those
 // left for the next run.
-func (a *answering) refs() (answered, left, later []conversation.Ref) {
+func (a *answering) Refs() (answered, left, later []conversation.Ref) {
 	if !a.unsent {
 		for _, s := range a.send {
 			answered = append(answered, ref(s, ""))
@@ -148,20 +148,22 @@ func (r *run) logRequest(what string, req *request.Request, why string) {
 // an earlier run already answered this request.
 func (r *run) answer(ctx context.Context, gh *ghclient.Client, p plan.Plan, level string, o *report.Outcome) (*answering, *report.Outcome) {
 	if r.thread.Self() == "" {
-		r.show(ctx, o, conversation.Working)
+		r.rep.Show(ctx, o, conversation.Working)
 	}
 	a := r.gather(ctx, gh, p, level)
 	if why := plan.AnsweredBy(a.by); why != "" {
-		done := r.skip(why)
+		done := r.rep.Skip(why)
 		done.AnsweredIn = a.by.URL
 		return nil, done
 	}
 	r.answers = a
-	r.show(ctx, o, conversation.Working)
+	r.rep.Answers = r.answers
+	r.rep.Show(ctx, o, conversation.Working)
 	if r.thread.URL() == "" {
 		r.answers = alone(a.own)
+		r.rep.Answers = r.answers
 	} else if r.claim(ctx, a) {
-		r.show(ctx, o, conversation.Working)
+		r.rep.Show(ctx, o, conversation.Working)
 	}
 	if len(r.answers.send) > 1 {
 		r.logf("answering %d requests of this thread at once", len(r.answers.send))

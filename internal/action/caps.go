@@ -3,7 +3,6 @@ package action
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
@@ -78,28 +77,8 @@ func (r *run) capReached(ctx context.Context, gh *ghclient.Client, c *plan.Caps,
 // the run meant to send are recorded as not sent, so that the next run
 // that may send sends them.
 func (r *run) atCap(o *report.Outcome, why string) *report.Outcome {
-	r.log.Printf("docs job cap reached, nothing sent: %s", why)
-	o.Skipped, o.Capped = why, true
 	if r.answers != nil {
 		r.answers.unsent = true
 	}
-	return o
-}
-
-// spent counts a create or follow-up the API took: in the run's comment,
-// which is what the caps count, and in the run's cost.
-func (r *run) spent(followUp bool) {
-	if r.thread != nil {
-		r.thread.Spend(r.deps.Clock.Now())
-	}
-	if followUp {
-		r.cost.FollowUps++
-	} else {
-		r.cost.Creates++
-	}
-}
-
-// capSentence is the comment's sentence for a cap's reason.
-func capSentence(why string) string {
-	return strings.ToUpper(why[:1]) + why[1:] + "."
+	return r.rep.Capped(o, why)
 }

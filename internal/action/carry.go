@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/admit"
@@ -34,22 +33,16 @@ type run struct {
 	rc       runner.Context
 	deps     Deps
 	log      runlog.Log
-	out      *report.Outputs
+	rep      *report.Reporter // the one writer of what the run reports
 	start    time.Time
 	deadline time.Time // on deps.Clock: the end of the work, before the last words
 	cfg      inputs.Config
 	trig     *event.Trigger
 	thread   *conversation.Thread // nil when the run does not comment
 	answers  *answering           // what a run that continues its thread answers; nil for others
-	code     *code                // a code pull request's run; nil for others
+	code     *report.Code         // a code pull request's run; nil for others
 	hc       *httpclient.Client
 	agent    *agentpr.Room // the agent's pull request
-	reported bool          // finish has reported the outcome
-	// statuses are the commit statuses the run set, by commit: one is
-	// not set twice.
-	statuses map[string]ghclient.CommitStatus
-	cost     report.Cost  // what the run sent and waited (see bill)
-	billed   *report.Cost // the cost finish reported; nil before
 }
 
 // carryOut does what p says and returns how it went: it judges the run's
@@ -57,7 +50,7 @@ type run struct {
 // in the thread, builds the prompt once and sends it, and waits.
 func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	if p.Skip != "" {
-		return r.skip(p.Skip)
+		return r.rep.Skip(p.Skip)
 	}
 	hc := httpclient.New(httpclient.Options{
 		UserAgent:      "agent-job-action/" + r.deps.Version,
@@ -65,10 +58,14 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 		Deadline:       r.deadline,
 		RequestTimeout: r.deps.RequestTimeout,
 		Transport:      r.deps.Transport,
-		OnRetry:        r.retrying,
+		OnRetry:        r.rep.Retrying,
 		Redact:         r.log.Redact,
 	})
 	r.hc = hc
+	r.rep.Sent, r.rep.GitHubHost = hc.Sent, host(r.rc.APIURL, ghclient.DefaultAPIURL)
+	if r.cfg.BaseURL != nil {
+		r.rep.AgentHost = r.cfg.BaseURL.Host
+	}
 	api := agentapi.New(hc, r.cfg.BaseURL, r.cfg.ProjectID, r.cfg.APIKey)
 	api.Terms = r.rc.Terms()
 	if p.DryRun {
@@ -84,6 +81,9 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 		}
 	}
 	r.agent = r.agentRoom(hc, gh)
+	if gh != nil {
+		r.rep.Checks.GitHub = gh
+	}
 	if p.Settle {
 		return r.settleAll(ctx, api, gh, p)
 	}
@@ -100,6 +100,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	if p.Answer != nil {
 		r.thread = &conversation.Thread{GH: gh, Owner: p.Answer.Owner, Repo: p.Answer.Repo, Number: p.Answer.Number,
 			Comments: p.Answer.CommentCount, Warn: r.log.Warning, Redact: r.log.Redact, Phrase: p.Rules.Phrase, Code: p.Code != nil}
+		r.rep.Comment = r.thread
 	}
 	if p.Code != nil {
 		job, done := r.startCode(ctx, api, gh, p, o)
@@ -124,10 +125,11 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 		case p.Job == plan.Continue && r.trig.IsComment():
 			// The workflow's prompt: the request only triggered it.
 			r.answers = alone(p.Own)
-			r.show(ctx, o, conversation.Working)
+			r.rep.Answers = r.answers
+			r.rep.Show(ctx, o, conversation.Working)
 			r.answeringIn(p)
 		default:
-			r.show(ctx, o, conversation.Working)
+			r.rep.Show(ctx, o, conversation.Working)
 			r.answeringIn(p)
 		}
 	}
@@ -163,12 +165,12 @@ func (r *run) wait(ctx context.Context, api *agentapi.Client, gh *ghclient.Clien
 		Clock:    r.deps.Clock,
 		Schedule: r.schedule(),
 		Deadline: r.deadline,
-		Observer: &observer{r: r, ctx: ctx, o: o},
+		Observer: r.rep.Observer(ctx, o),
 		Beat:     cmp.Or(r.deps.Heartbeat, runlog.Heartbeat),
 	}
 	from := r.deps.Clock.Now()
 	res, err := w.Wait(ctx, job)
-	r.cost.Waited = r.deps.Clock.Now().Sub(from)
+	r.rep.Waited(r.deps.Clock.Now().Sub(from))
 	r.log.EndGroup()
 	o.Job, o.Polls = res.Job, res.Polls
 	if err != nil {
@@ -205,7 +207,7 @@ func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *re
 			return "", o.Fail(ctx, err)
 		}
 		if why := p.OpenerRefused(opener, r.trig); why != "" {
-			return "", r.skip(why)
+			return "", r.rep.Skip(why)
 		}
 	}
 	if p.Lines && p.Rules.Permitted(p.Own, level) {
@@ -245,7 +247,7 @@ func (r *run) admit(p plan.Plan, level string) *report.Outcome {
 	d := p.Rules.Judge(p.Own, level)
 	switch d.Verdict {
 	case admit.Refused, admit.Unseen:
-		return r.skip(d.Skip(p.Rules, p.Own, r.trig.Owner, r.trig.Repo))
+		return r.rep.Skip(d.Skip(p.Rules, p.Own, r.trig.Owner, r.trig.Repo))
 	case admit.Empty, admit.TooComplex:
 		return &report.Outcome{Invalid: true, Err: unread(d, p)}
 	}
@@ -292,7 +294,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 	)
 	switch p.Job {
 	case plan.Watch:
-		if err := r.name(o, p.JobID, false); err != nil {
+		if err := r.rep.Job(o, p.JobID, false); err != nil {
 			return nil, err
 		}
 		if job, err = api.Get(ctx, p.JobID); err != nil {
@@ -334,7 +336,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 		if err == nil && earlier.Unsettled {
 			r.continued(ctx, earlier)
 		}
-		if f, ok := takesNoMessages(err); ok {
+		if f, ok := agentapi.TakesNoMessages(err); ok {
 			r.logf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))
 			if err := r.standIn(o, target, f); err != nil {
 				return nil, err
@@ -354,28 +356,11 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 		return nil, err
 	}
 	o.Job = job
-	if err := r.name(o, job.ID, o.FollowUp); err != nil {
+	if err := r.rep.Job(o, job.ID, o.FollowUp); err != nil {
 		return nil, err
 	}
-	r.show(ctx, o, conversation.Working)
+	r.rep.Show(ctx, o, conversation.Working)
 	return job, nil
-}
-
-// name is the one place that says which job the run reports, id ("" for
-// none): the outcome, from which the comment's record and the outputs are
-// written, and the job-id output at once, so that a failure or a
-// cancellation later still leaves it. followUp says the run continues it.
-func (r *run) name(o *report.Outcome, id string, followUp bool) error {
-	o.JobID, o.FollowUp = id, followUp
-	return r.out.JobID(id)
-}
-
-// takesNoMessages reports whether err is the API refusing a follow-up
-// because the job takes no more (400, 404): a new job stands in for it.
-func takesNoMessages(err error) (*httpclient.Failure, bool) {
-	var f *httpclient.Failure
-	ok := errors.As(err, &f) && f.Kind == httpclient.Refused && (f.Status == http.StatusBadRequest || f.Status == http.StatusNotFound)
-	return f, ok
 }
 
 // standIn forgets the refused job old before a new one stands in for it:
@@ -383,7 +368,7 @@ func takesNoMessages(err error) (*httpclient.Failure, bool) {
 // comment says why.
 func (r *run) standIn(o *report.Outcome, old string, f *httpclient.Failure) error {
 	o.Note = fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.", conversation.JobRef(old), f.Status)
-	return r.name(o, "", false)
+	return r.rep.Job(o, "", false)
 }
 
 func (r *run) create(ctx context.Context, api *agentapi.Client, text string) (*agentapi.Job, error) {
@@ -391,20 +376,20 @@ func (r *run) create(ctx context.Context, api *agentapi.Client, text string) (*a
 	if err != nil {
 		return nil, err
 	}
-	r.spent(false)
+	r.rep.Spent(false)
 	r.logf("created job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
 	return job, nil
 }
 
 func (r *run) message(ctx context.Context, api *agentapi.Client, text string, o *report.Outcome, id string) (*agentapi.Job, error) {
-	if err := r.name(o, id, false); err != nil {
+	if err := r.rep.Job(o, id, false); err != nil {
 		return nil, err
 	}
 	job, err := api.Message(ctx, id, text)
 	if err != nil {
 		return nil, err
 	}
-	r.spent(true)
+	r.rep.Spent(true)
 	o.FollowUp = true
 	r.logf("sent follow-up to job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
 	return job, nil
@@ -421,7 +406,7 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *report.Outcome {
 		// A bot opener is judged as a run would: by allowed-bots.
 		if p.Opener != nil && p.Opener.Bot {
 			if why := p.OpenerRefused("", r.trig); why != "" {
-				return r.skip(why)
+				return r.rep.Skip(why)
 			}
 		}
 		if done := r.admit(p, level); done != nil {
@@ -453,13 +438,6 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *report.Outcome {
 	return &report.Outcome{DryRun: true, JobID: p.JobID}
 }
 
-// skip ends a run that decided not to act: one line, exit 0, nothing sent
-// to the Agent Job API.
-func (r *run) skip(reason string) *report.Outcome {
-	r.log.Printf("skipped: %s", reason)
-	return &report.Outcome{Skipped: reason}
-}
-
 func (r *run) schedule() poll.Schedule {
 	switch {
 	case r.cfg.PollInterval > 0:
@@ -473,55 +451,6 @@ func (r *run) schedule() poll.Schedule {
 func (r *run) elapsed() time.Duration { return r.progress().Elapsed() }
 
 func (r *run) logf(format string, args ...any) { r.progress().Logf(format, args...) }
-
-// retrying logs a retry, cause first: what went wrong with the attempt
-// (no such host, a reset connection), then when the next one comes.
-func (r *run) retrying(rt httpclient.Retry) {
-	what := "no response"
-	switch {
-	case rt.Status >= 200 && rt.Status <= 299:
-		// A success is retried only when its body was unusable.
-		what = fmt.Sprintf("HTTP %d, but the reply is not a job record", rt.Status)
-	case rt.Status != 0:
-		what = fmt.Sprintf("HTTP %d", rt.Status)
-	case rt.Err != nil:
-		// Go's own words for the failure, made one line: a host name
-		// or a certificate's may hold anything.
-		what = "no response: " + escape.Line(rt.Err.Error())
-	}
-	r.logf("%s; retry %d in %s", what, rt.Attempt, rt.Wait.Round(time.Millisecond))
-}
-
-// observer reports the wait's events in the log and the comment.
-type observer struct {
-	r   *run
-	ctx context.Context
-	o   *report.Outcome
-}
-
-func (ob *observer) StatusChanged(job *agentapi.Job, from string) {
-	ob.r.logf("job %s: %s -> %s", escape.Log(job.ID), escape.Log(from), escape.Log(job.Status))
-	if !job.Terminal() {
-		ob.o.Job = job
-		ob.r.show(ob.ctx, ob.o, conversation.Working)
-	}
-}
-
-func (ob *observer) UnknownStatus(job *agentapi.Job) {
-	ob.r.logf("job %s has status %s, which this action does not know; still waiting", escape.Log(job.ID), escape.Log(job.Status))
-}
-
-// Sleeping tells the log where the wait stands: a terminal's status line,
-// the Actions log's heartbeat. The job's id and status are redacted here:
-// a status line cuts them to the terminal's width, and a cut made before
-// redaction would leave a piece of a secret no redactor knows.
-func (ob *observer) Sleeping(job *agentapi.Job, next time.Time, beat bool) {
-	ob.r.log.Waiting(runlog.Wait{JobID: ob.r.log.Redact(job.ID), Status: ob.r.log.Redact(job.Status), Next: next, Elapsed: ob.r.elapsed(), Beat: beat})
-}
-
-func (ob *observer) PollFailed(err error) {
-	ob.r.logf("poll failed, will try again: %s", escape.Log(err.Error()))
-}
 
 // permissionAdvice says what to do when the sender's permission could not
 // be read, by what GitHub answered: only a refusal is the token's fault.
@@ -579,7 +508,7 @@ func (r *run) ask(p plan.Plan, source conversation.Source, url string, th *conve
 // showPreview asks for the preview of o's job's pull request, unless the
 // run sent the job nothing (its branch is as the run before left it).
 func (r *run) showPreview(ctx context.Context, o *report.Outcome) {
-	if r.code != nil && r.code.idle {
+	if r.code != nil && r.code.Idle {
 		return
 	}
 	o.Preview = r.agent.Preview(ctx, o.Job)

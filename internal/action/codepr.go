@@ -13,38 +13,9 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prompt"
-	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
-
-// code is what a run for a code pull request keeps for its report: the
-// commit its status goes on, and whether the run found nothing to do.
-type code struct {
-	gh       *ghclient.Client
-	pr       codepr.PullRequest
-	noChange bool
-	// idle is true when the run sent the job nothing: its pull request's
-	// branch is as the run before left it, preview included.
-	idle bool
-	// heard is the head commit the job has heard of, which the comment
-	// records: the one an earlier run recorded until this run's changes
-	// reach the job.
-	heard string
-	// owed are the head commits whose status shows the job working, the
-	// earlier runs' among them: the job's end settles them all.
-	owed []string
-	// waiting is the newest head whose change the job has not heard
-	// (conversation.Earlier.Waiting), "" when nothing waits.
-	waiting string
-	// cut is true when GitHub's listing of the pull request's files
-	// reached its cap: the head's status can claim no success.
-	cut, cutShown bool
-	// docsPR is the job's pull request as the record or the settled job
-	// named it, "" for none: the comment shows it while the job goes on,
-	// when the job's answer to this run names none.
-	docsPR string
-}
 
 // logChanges says in the log why what the run read is not a push's own
 // change, when it is not.
@@ -76,7 +47,8 @@ func (r *run) logChanges(c *codepr.Changes) {
 // returns the job, or the run's outcome when it ends here.
 func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, p plan.Plan, o *report.Outcome) (*agentapi.Job, *report.Outcome) {
 	pr, t := *p.Code, r.trig
-	r.code = &code{gh: gh, pr: pr}
+	r.code = &report.Code{PR: report.Commit{Owner: pr.Owner, Repo: pr.Repo, HeadSHA: pr.HeadSHA}}
+	r.rep.Code, r.rep.Checks.PR = r.code, r.code
 	var earlier *conversation.Earlier
 	if r.thread != nil {
 		r.thread.React(ctx, int64(t.Number), request.Event, "eyes")
@@ -93,10 +65,10 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		// The record, kept from here on whatever happens: a run that fails
 		// later writes it back as it read it, so that the next push
 		// continues the same job rather than creating a second.
-		if err := r.name(o, earlier.JobID, true); err != nil {
+		if err := r.rep.Job(o, earlier.JobID, true); err != nil {
 			return nil, o.Fail(ctx, err)
 		}
-		since, r.code.heard, r.code.owed, r.code.waiting = earlier.Head, earlier.Head, earlier.Owed, earlier.Waiting
+		since, r.code.Heard, r.code.Owed, r.code.Waiting = earlier.Head, earlier.Head, earlier.Owed, earlier.Waiting
 		if since == "" {
 			since = pr.Before
 		}
@@ -107,13 +79,13 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		seen = r.settleEarlier(ctx, api, gh, p, earlier)
 	}
 	if earlier != nil {
-		r.code.docsPR = earlier.PR
+		r.code.DocsPR = earlier.PR
 		if seen != nil && seen.PR() != "" {
-			r.code.docsPR = seen.PR()
+			r.code.DocsPR = seen.PR()
 		}
 	}
 	if pr.Action == "closed" {
-		return nil, r.closeCode(ctx, api, gh, o, earlier, seen)
+		return nil, r.closeCode(ctx, api, gh, o, pr, earlier, seen)
 	}
 	changes, err := codepr.Read(ctx, gh, pr, since, r.cfg.Paths)
 	if err != nil {
@@ -121,11 +93,11 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	}
 	// A cut listing the job heard stays cut until the whole change is
 	// listed again.
-	r.code.cut = changes.Cut || earlier != nil && earlier.Cut && !changes.Whole
+	r.code.Cut = changes.Cut || earlier != nil && earlier.Cut && !changes.Whole
 	r.logChanges(changes)
 	if why := plan.NothingNew(changes, earlier != nil); why != "" {
-		r.code.noChange = true
-		return nil, r.skip(why)
+		r.code.NoChange = true
+		return nil, r.rep.Skip(why)
 	} else if none := changes.NothingToSend(); none != "" {
 		// Nothing new: the job is reported as it stands, and waited for.
 		r.logf("%s", none)
@@ -133,9 +105,9 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		if err != nil {
 			return nil, o.Fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
 		}
-		o.Job, r.code.heard, r.code.idle, r.code.waiting = job, pr.HeadSHA, true, ""
+		o.Job, r.code.Heard, r.code.Idle, r.code.Waiting = job, pr.HeadSHA, true, ""
 		if !job.Terminal() {
-			r.code.status(ctx, r, o, false)
+			r.rep.Status(ctx, o)
 		}
 		return job, nil
 	}
@@ -153,7 +125,7 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	o.Stage = report.StageStart
 	if earlier != nil {
 		job, err = r.message(ctx, api, prompt.CodePushPrompt(about, changes.Change()), o, earlier.JobID)
-		if f, ok := takesNoMessages(err); ok {
+		if f, ok := agentapi.TakesNoMessages(err); ok {
 			// The job takes no more messages (archived, failed, gone): a new
 			// one stands in for it, with the whole change.
 			r.logf("job %s cannot take a follow-up (%s); starting a new job with the pull request's whole change", escape.Log(earlier.JobID), escape.Log(f.Error()))
@@ -163,7 +135,7 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 			if changes, err = codepr.Read(ctx, gh, pr, "", r.cfg.Paths); err != nil {
 				return nil, o.Fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err))
 			}
-			r.code.cut, r.code.docsPR = changes.Cut, ""
+			r.code.Cut, r.code.DocsPR = changes.Cut, ""
 			earlier = nil
 		}
 	}
@@ -173,12 +145,12 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	if err != nil {
 		return nil, o.Fail(ctx, err)
 	}
-	o.Job, r.code.heard, r.code.waiting = job, pr.HeadSHA, ""
-	if err := r.name(o, job.ID, o.FollowUp); err != nil {
+	o.Job, r.code.Heard, r.code.Waiting = job, pr.HeadSHA, ""
+	if err := r.rep.Job(o, job.ID, o.FollowUp); err != nil {
 		return nil, o.Fail(ctx, err)
 	}
-	r.show(ctx, o, conversation.Working)
-	r.code.status(ctx, r, o, false)
+	r.rep.Show(ctx, o, conversation.Working)
+	r.rep.Status(ctx, o)
 	return job, nil
 }
 
@@ -198,9 +170,9 @@ func (r *run) fold(ctx context.Context, api *agentapi.Client, earlier *conversat
 	if job.Terminal() {
 		return nil, false
 	}
-	o.Job, r.code.waiting = job, r.code.pr.HeadSHA
+	o.Job, r.code.Waiting = job, r.code.PR.HeadSHA
 	r.logf("job %s is %s: this push's change waits, and the run that finds the job ended sends it with any later push in one follow-up", escape.Log(job.ID), escape.Log(job.Status))
-	r.code.status(ctx, r, o, false)
+	r.rep.Status(ctx, o)
 	return job, true
 }
 
@@ -211,24 +183,23 @@ func (r *run) fold(ctx context.Context, api *agentapi.Client, earlier *conversat
 // ends the record: the comment says the job is stopped. A job still
 // working stays unsettled, so that a settle run reports its end on the
 // heads it owes.
-func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, o *report.Outcome, earlier *conversation.Earlier, seen *agentapi.Job) *report.Outcome {
-	pr := r.code.pr
+func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.Client, o *report.Outcome, pr codepr.PullRequest, earlier *conversation.Earlier, seen *agentapi.Job) *report.Outcome {
 	if earlier == nil {
-		return r.skip(fmt.Sprintf("pull request #%d was closed and has no docs job: nothing to stop", pr.Number))
+		return r.rep.Skip(fmt.Sprintf("pull request #%d was closed and has no docs job: nothing to stop", pr.Number))
 	}
 	// What waits for the job is never sent: the pull request is closed.
 	// The heads pushed since the job last heard are told so; they are
 	// owed nothing more.
-	o.Closed, r.code.waiting = true, ""
+	o.Closed, r.code.Waiting = true, ""
 	var unsent []string
-	r.code.owed, unsent = earlier.Heard()
-	r.setStatus(ctx, gh, pr.Owner, pr.Repo, unsent, ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusSuccess,
+	r.code.Owed, unsent = earlier.Heard()
+	r.rep.Checks.Set(ctx, pr.Owner, pr.Repo, unsent, ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusSuccess,
 		Description: "Pull request closed: this push's change was not sent to the docs job"})
 	if slices.Contains(unsent, pr.HeadSHA) {
 		// The head's status is said; the run's end sets none on it.
-		r.code.pr.HeadSHA = ""
+		r.code.PR.HeadSHA = ""
 	}
-	if err := r.name(o, earlier.JobID, true); err != nil {
+	if err := r.rep.Job(o, earlier.JobID, true); err != nil {
 		return o.Fail(ctx, err)
 	}
 	job, err := readOnce(ctx, api, earlier.JobID, seen)
@@ -243,85 +214,4 @@ func (r *run) closeCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	r.logf("pull request #%d was %s: job %s gets nothing more", pr.Number, how, escape.Log(job.ID))
 	r.agent.Closed(ctx, job, pr.Number, r.trig.URL, pr.Merged)
 	return o
-}
-
-// status sets the commit status of o on the pull request's head commit:
-// pending while the job works (whether or not this run waits for it), the
-// job's end on every head it covered once it has one. ended says the run
-// is at its end; before it, a job it started works. A status that cannot
-// be set is a warning: the job is not affected.
-func (c *code) status(ctx context.Context, r *run, o *report.Outcome, ended bool) {
-	if c.pr.HeadSHA == "" {
-		return
-	}
-	out := codepr.Outcome{NoChange: c.noChange, Cut: c.cut, RunURL: r.rc.RunURL(), PRLink: r.prURL(o), Preview: o.Preview.URL, PreviewState: o.Preview.State, Capped: o.CapReason()}
-	if out.Capped != "" {
-		// This head only: the heads an earlier push left owing wait for
-		// their job's end.
-		r.setStatus(ctx, c.gh, c.pr.Owner, c.pr.Repo, []string{c.pr.HeadSHA}, codepr.Status(out))
-		return
-	}
-	switch end := o.End(); {
-	case !ended:
-		out.Working = true
-	case end == report.Completed, end == report.Skipped:
-	case end == report.JobFailed:
-		out.Failed = true
-	case o.JobID != "" && (o.Job == nil || !o.Job.Terminal()) && r.thread != nil:
-		// The run ended (it does not wait, its time is up, it was
-		// cancelled, it could not send this push) while the job goes
-		// on: it is not failed, and a later run reports its end from
-		// the record the comment keeps.
-		out.Working = true
-	case o.JobID != "" && (o.Job == nil || !o.Job.Terminal()):
-		// No comment, no record: nothing will report this job's end, and
-		// a pending status would hold a required check for ever.
-		out.Stopped = true
-	default:
-		out.Errored = true
-	}
-	heads := []string{c.pr.HeadSHA}
-	if out.Cut && !out.Failed {
-		// What the job was not told of, no end of it settles: this head's
-		// status says so once, and no later run owes it another.
-		if !c.cutShown {
-			c.cutShown = true
-			r.setStatus(ctx, c.gh, c.pr.Owner, c.pr.Repo, heads, codepr.Status(out))
-		}
-		return
-	}
-	if out.Working {
-		c.owed = record.Owe(c.owed, c.pr.HeadSHA)
-	} else {
-		heads, c.owed = record.Owe(c.owed, c.pr.HeadSHA), nil
-	}
-	r.setStatus(ctx, c.gh, c.pr.Owner, c.pr.Repo, heads, codepr.Status(out))
-}
-
-// setStatus sets s on each of heads, but not again on a head this run
-// already set it on.
-func (r *run) setStatus(ctx context.Context, gh *ghclient.Client, owner, repo string, heads []string, s ghclient.CommitStatus) {
-	heads = slices.DeleteFunc(slices.Clone(heads), func(sha string) bool { return r.statuses[sha] == s })
-	if len(heads) == 0 {
-		return
-	}
-	for _, sha := range heads {
-		if err := gh.SetStatus(ctx, owner, repo, sha, s); err != nil {
-			advice := ""
-			if ghclient.IsForbidden(err) {
-				advice = " (give the workflow permissions: statuses: write)"
-			}
-			r.log.Warning(fmt.Sprintf("could not set the commit status %s: %s%s; the job is not affected", codepr.StatusContext, escape.Log(err.Error()), advice))
-			return
-		}
-		if r.statuses == nil {
-			r.statuses = map[string]ghclient.CommitStatus{}
-		}
-		r.statuses[sha] = s
-	}
-	on := ""
-	if len(heads) > 1 {
-		on = fmt.Sprintf(" on %d commits", len(heads))
-	}
-	r.logf("commit status %s%s: %s (%s)", codepr.StatusContext, on, s.State, escape.Log(s.Description))
 }

@@ -57,9 +57,9 @@ func (r *run) settleEarlier(ctx context.Context, api *agentapi.Client, gh *ghcli
 	shown := r.report(ctx, gh, p, r.thread, e, job)
 	if ownComment {
 		// What waits is this run's to send, with its own push.
-		_, r.code.owed = e.Heard()
+		_, r.code.Owed = e.Heard()
 	} else {
-		r.write(ctx, r.thread, e, r.settledState(e, shown))
+		r.rep.Write(ctx, r.thread, e, r.rep.Settled(e, shown))
 	}
 	r.logf("settled the job an earlier run left working: %s", r.ended(shown))
 	return job
@@ -72,7 +72,7 @@ func (r *run) continued(ctx context.Context, e *conversation.Earlier) {
 	if e.Code() {
 		return
 	}
-	r.write(ctx, r.thread, e, conversation.State{Phase: conversation.Continued, Record: record.Record{JobID: e.JobID, Answered: e.Answered},
+	r.rep.Write(ctx, r.thread, e, conversation.State{Phase: conversation.Continued, Record: record.Record{JobID: e.JobID, Answered: e.Answered},
 		ContinuedIn: r.thread.URL(), RunURL: escape.URL(r.rc.RunURL())})
 }
 
@@ -85,7 +85,7 @@ func (r *run) abandon(ctx context.Context, gh *ghclient.Client, th *conversation
 	heard, unsent := e.Heard()
 	s := ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusError,
 		Description: "The docs job ended before it heard this push: push again", TargetURL: escape.URL(r.rc.RunURL())}
-	r.setStatus(ctx, gh, th.Owner, th.Repo, unsent, s)
+	r.rep.Checks.Set(ctx, th.Owner, th.Repo, unsent, s)
 	r.logf("#%d: job %s is %s and cannot take the change that waits; the heads pushed since it last heard get an error", th.Number, escape.Log(job.ID), escape.Log(job.Status))
 	e.Owed, e.Waiting = heard, ""
 }
@@ -104,31 +104,16 @@ func (r *run) report(ctx context.Context, gh *ghclient.Client, p plan.Plan, th *
 		r.showPreview(ctx, shown)
 	}
 	if heard, _ := e.Heard(); len(heard) > 0 {
-		out := codepr.Outcome{RunURL: r.rc.RunURL(), PRLink: r.prURL(shown), Preview: shown.Preview.URL, PreviewState: shown.Preview.State, Failed: job.Status == agentapi.StatusFailed}
-		r.setStatus(ctx, gh, th.Owner, th.Repo, heard, codepr.Status(out))
+		out := codepr.Outcome{RunURL: r.rc.RunURL(), PRLink: r.rep.PRURL(shown), Preview: shown.Preview.URL, PreviewState: shown.Preview.State, Failed: job.Status == agentapi.StatusFailed}
+		r.rep.Checks.Set(ctx, th.Owner, th.Repo, heard, codepr.Status(out))
 	}
 	return shown
-}
-
-// settledState is the end of the earlier record e as a later run reports
-// it: what e recorded (its job, the requests it answered, the head its job
-// heard of), the job's end, and no longer working.
-func (r *run) settledState(e *conversation.Earlier, shown *report.Outcome) conversation.State {
-	s := r.state(shown, conversation.Done)
-	if shown.End() == report.JobFailed {
-		s.Phase = conversation.Failed
-	}
-	s.Record.Answered, s.Record.Head, s.Record.Owed = e.Answered, e.Head, nil
-	s.Answered, s.Left, s.Later = nil, nil, nil
-	s.FollowUp, s.Elapsed = false, 0
-	s.Note = "Reported by a later run of this workflow."
-	return s
 }
 
 // ended says how a settled job ended, for the log.
 func (r *run) ended(o *report.Outcome) string {
 	what := fmt.Sprintf("job %s %s", escape.Log(o.Job.ID), escape.Log(o.Job.Status))
-	if link := r.prURL(o); link != "" {
+	if link := r.rep.PRURL(o); link != "" {
 		what += ", pull request " + link
 	}
 	return what
@@ -191,7 +176,7 @@ func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.
 		}
 		if e.Waiting != "" && job.Status != agentapi.StatusFailed {
 			sent, err := r.sendWaiting(ctx, api, gh, p, th, e, job)
-			_, gone := takesNoMessages(err)
+			_, gone := agentapi.TakesNoMessages(err)
 			switch {
 			case sent:
 				working++
@@ -208,7 +193,7 @@ func (r *run) settleAll(ctx context.Context, api *agentapi.Client, gh *ghclient.
 			r.abandon(ctx, gh, th, e, job)
 		}
 		shown := r.report(ctx, gh, p, th, e, job)
-		if r.write(ctx, th, e, r.settledState(e, shown)) {
+		if r.rep.Write(ctx, th, e, r.rep.Settled(e, shown)) {
 			settled++
 			r.logf("#%d: settled %s", c.Issue, r.ended(shown))
 		}
@@ -252,10 +237,10 @@ func (r *run) sendWaiting(ctx context.Context, api *agentapi.Client, gh *ghclien
 	if err != nil {
 		return false, fmt.Errorf("could not send job %s the change that waits: %w", escape.Log(job.ID), err)
 	}
-	r.spent(true)
+	r.rep.Spent(true)
 	e.Sent = e.Sent.Add(r.deps.Clock.Now())
 	r.logf("#%d: sent job %s the change that waited (%d files), status %s", th.Number, escape.Log(sentTo.ID), len(changes.Files), escape.Log(sentTo.Status))
-	r.write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
+	r.rep.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
 		Record: record.Record{JobID: e.JobID, Answered: e.Answered, Head: e.Waiting, Owed: e.Owed, Unsettled: true}, RunURL: escape.URL(r.rc.RunURL()),
 		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
 	return true, nil

@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 
+	"github.com/agentjob/agent-job-action/internal/httpclient"
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -164,4 +166,13 @@ func withoutLookAlikes(data []byte) ([]byte, error) {
 // equals one of them under Unicode case folding.
 func lookAlike(name string, names []string) bool {
 	return !slices.Contains(names, name) && slices.ContainsFunc(names, func(m string) bool { return strings.EqualFold(name, m) })
+}
+
+// TakesNoMessages reports whether err is the API refusing a follow-up
+// because the job takes no more (400, 404: archived, failed, gone): the
+// one rule by which a new job stands in for it.
+func TakesNoMessages(err error) (*httpclient.Failure, bool) {
+	var f *httpclient.Failure
+	ok := errors.As(err, &f) && f.Kind == httpclient.Refused && (f.Status == http.StatusBadRequest || f.Status == http.StatusNotFound)
+	return f, ok
 }

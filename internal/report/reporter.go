@@ -1,0 +1,438 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/backlog"
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/prlink"
+	"github.com/agentjob/agent-job-action/internal/record"
+	"github.com/agentjob/agent-job-action/internal/runlog"
+	"github.com/agentjob/agent-job-action/internal/runner"
+)
+
+// LastWords bounds the final comment edit and commit status after
+// cancellation: the runner kills the container a few seconds after
+// SIGTERM.
+const LastWords = 1500 * time.Millisecond
+
+// Comment is a thread's comment of the action's. *conversation.Thread is
+// one.
+type Comment interface {
+	// Show writes the run's own comment.
+	Show(ctx context.Context, s conversation.State)
+	// Settle rewrites an earlier run's comment, e, when its record is as
+	// read; it reports whether GitHub took the edit.
+	Settle(ctx context.Context, e *conversation.Earlier, s conversation.State) bool
+	// Spend counts a create or follow-up in the run's comment.
+	Spend(now time.Time)
+	// URL is the run's comment's address, "" when it has none.
+	URL() string
+}
+
+var _ Comment = (*conversation.Thread)(nil)
+
+// Answers are the requests a run answers, as its comment records and
+// links them.
+type Answers interface {
+	Record() backlog.Record
+	Refs() (answered, left, later []conversation.Ref)
+}
+
+// Reporter is the one writer of what a run reports: the job-id output the
+// moment the run names its job, the comments (its own, and an earlier
+// run's it settles), the commit statuses (Checks), the wait's progress,
+// and at the end the outputs, the summary, the comment's last edit and the
+// closing line. The parts of a run tell it what happened; none of them
+// writes a comment, a status or an output itself.
+type Reporter struct {
+	Progress runlog.Progress
+	RC       runner.Context
+	Out      *Outputs
+	// Timeout is the timeout input, which the comment and the errors name.
+	Timeout time.Duration
+	// Comment is the run's own comment; nil while the run may write none.
+	Comment Comment
+	// Answers are what the run's comment answers; nil for a run that
+	// answers no requests.
+	Answers Answers
+	// Code is a code pull request's run's; nil for others.
+	Code *Code
+	// Checks sets the commit statuses.
+	Checks *Checks
+	// Sent counts the requests the run's HTTP client sent, by host; nil
+	// before the run made one. AgentHost and GitHubHost say which are
+	// which, for the cost.
+	Sent                  func() map[httpclient.Sent]int
+	AgentHost, GitHubHost string
+
+	// Billed is what the run cost, as Finish reported it; nil when it
+	// stopped before it could report.
+	Billed *Cost
+
+	cost     Cost
+	reported bool
+}
+
+// Code is what a code pull request's run keeps for its report: the head
+// whose status its end sets, and the record its comment keeps of the job's
+// heads.
+type Code struct {
+	PR Commit
+	// NoChange says the run found nothing under paths; Idle that it sent
+	// the job nothing (its pull request's branch is as the run before
+	// left it, preview included).
+	NoChange, Idle bool
+	// Heard is the head commit the job has heard of: the one an earlier
+	// run recorded until this run's change reaches the job.
+	Heard string
+	// Owed are the head commits whose status shows the job working, the
+	// earlier runs' among them: the job's end settles them all.
+	Owed []string
+	// Waiting is the newest head whose change the job has not heard, ""
+	// when nothing waits.
+	Waiting string
+	// Cut is true when GitHub's listing of the pull request's files
+	// reached its cap: the head's status can claim no success.
+	Cut bool
+	// DocsPR is the job's pull request as the record or the settled job
+	// named it, "" for none: the comment shows it while the job goes on,
+	// when the job's answer to this run names none.
+	DocsPR string
+
+	cutShown bool
+}
+
+// Commit is where a code pull request's status goes: its repository and
+// head commit ("" once the head's status is said).
+type Commit struct {
+	Owner, Repo, HeadSHA string
+}
+
+// Job names the job the run reports, id ("" for none), in o, from which
+// the comment's record and the outputs are written, and in the job-id
+// output at once, so that a failure or a cancellation later still leaves
+// it. followUp says the run continues it.
+func (r *Reporter) Job(o *Outcome, id string, followUp bool) error {
+	o.JobID, o.FollowUp = id, followUp
+	return r.Out.JobID(id)
+}
+
+// Skip ends a run that decided not to act: one line, exit 0, nothing sent
+// to the Agent Job API.
+func (r *Reporter) Skip(reason string) *Outcome {
+	r.Progress.Log.Printf("skipped: %s", reason)
+	return &Outcome{Skipped: reason}
+}
+
+// Capped ends a run at a cap: one line, exit 0, nothing sent; the comment
+// and a code pull request's status say why.
+func (r *Reporter) Capped(o *Outcome, why string) *Outcome {
+	r.Progress.Log.Printf("docs job cap reached, nothing sent: %s", why)
+	o.Skipped, o.Capped = why, true
+	return o
+}
+
+// Spent counts a create or follow-up the API took: in the run's comment,
+// which is what the caps count, and in the run's cost.
+func (r *Reporter) Spent(followUp bool) {
+	if r.Comment != nil {
+		r.Comment.Spend(r.Progress.Clock.Now())
+	}
+	if followUp {
+		r.cost.FollowUps++
+	} else {
+		r.cost.Creates++
+	}
+}
+
+// Waited adds d, time the run spent waiting for the job, to its cost.
+func (r *Reporter) Waited(d time.Duration) { r.cost.Waited += d }
+
+// Show edits the run's comment, if it has one, to o in phase p.
+func (r *Reporter) Show(ctx context.Context, o *Outcome, p conversation.Phase) {
+	if r.Comment != nil {
+		r.Comment.Show(ctx, r.state(o, p))
+	}
+}
+
+// Write writes s in c: the run's own comment (earlier nil), or the
+// earlier run's record it settles there. It reports whether GitHub took
+// the write; a failure is a warning (package conversation).
+func (r *Reporter) Write(ctx context.Context, c Comment, earlier *conversation.Earlier, s conversation.State) bool {
+	if earlier != nil {
+		return c.Settle(ctx, earlier, s)
+	}
+	c.Show(ctx, s)
+	return true
+}
+
+// Settled is the end of the earlier record e as a later run reports it:
+// what e recorded (its job, the requests it answered, the head its job
+// heard of), the job's end as shown, and no longer working.
+func (r *Reporter) Settled(e *conversation.Earlier, shown *Outcome) conversation.State {
+	s := r.state(shown, conversation.Done)
+	if shown.End() == JobFailed {
+		s.Phase = conversation.Failed
+	}
+	s.Record.Answered, s.Record.Head, s.Record.Owed = e.Answered, e.Head, nil
+	s.Answered, s.Left, s.Later = nil, nil, nil
+	s.FollowUp, s.Elapsed = false, 0
+	s.Note = "Reported by a later run of this workflow."
+	return s
+}
+
+// PRURL is the job's pull request when it is one on this GitHub, or "":
+// what the API reports as a link is linked only then.
+func (r *Reporter) PRURL(o *Outcome) string {
+	pr, ok := pullRequest(o, r.RC.ServerURL)
+	if !ok {
+		return ""
+	}
+	return pr.URL(r.RC.ServerURL)
+}
+
+// Retrying logs a retry, cause first: what went wrong with the attempt
+// (no such host, a reset connection), then when the next one comes.
+func (r *Reporter) Retrying(rt httpclient.Retry) {
+	what := "no response"
+	switch {
+	case rt.Status >= 200 && rt.Status <= 299:
+		// A success is retried only when its body was unusable.
+		what = fmt.Sprintf("HTTP %d, but the reply is not a job record", rt.Status)
+	case rt.Status != 0:
+		what = fmt.Sprintf("HTTP %d", rt.Status)
+	case rt.Err != nil:
+		// Go's own words for the failure, made one line: a host name
+		// or a certificate's may hold anything.
+		what = "no response: " + escape.Line(rt.Err.Error())
+	}
+	r.Progress.Logf("%s; retry %d in %s", what, rt.Attempt, rt.Wait.Round(time.Millisecond))
+}
+
+// Finish reports o, once, for every run that got a plan: the commit
+// status, the comment's last edit, the outputs, the summary and the
+// closing notice or error.
+func (r *Reporter) Finish(ctx context.Context, o *Outcome) error {
+	r.reported = true
+	runErr := r.explain(o)
+	if ctx.Err() != nil {
+		// The last words: the comment's final edit and the commit status.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), LastWords)
+		defer cancel()
+	}
+	// The status first: it settles the heads the comment then no longer
+	// owes.
+	if r.Code != nil && (o.Skipped == "" || r.Code.NoChange || o.Capped) {
+		r.Checks.Head(ctx, o, r.PRURL(o), r.Comment != nil, true)
+	}
+	if r.Comment != nil && (o.Skipped == "" || r.Comment.URL() != "" || o.Capped) {
+		r.Comment.Show(ctx, r.final(o, runErr))
+	}
+	res := Result{
+		JobID:    o.JobID,
+		Status:   o.Status(),
+		Job:      o.Job,
+		TimedOut: o.End() == TimedOut,
+		Elapsed:  r.Progress.Elapsed(),
+		Polls:    o.Polls,
+		Cost:     r.bill(),
+	}
+	if pr, ok := pullRequest(o, r.RC.ServerURL); ok {
+		res.PRURL, res.PRNumber = pr.URL(r.RC.ServerURL), pr.Number
+	}
+	if runErr != nil {
+		// The summary is public, as the comment is: the network's
+		// internals stay in the log.
+		res.Failure, res.RunURL = agentapi.Public(runErr), r.RC.RunURL()
+	}
+	if r.Comment != nil {
+		res.CommentURL = r.Comment.URL()
+	}
+	res.Preview = o.Preview.Markdown()
+	err := r.Out.Write(res)
+	if err == nil {
+		err = WriteSummary(r.Progress.Log, r.RC.SummaryFile, Summary(res))
+	}
+	if err != nil {
+		return errors.Join(runErr, err)
+	}
+	if runErr == nil {
+		r.notice(o)
+	}
+	return runErr
+}
+
+// Unreported reports a run that stopped before it had an outcome to report
+// (inputs or an event it cannot use, files it cannot write): the status
+// output and the summary still say so, as far as they can be written.
+func (r *Reporter) Unreported(err error) {
+	if r.reported {
+		return
+	}
+	_ = r.Out.Set("status", StatusError)
+	_ = WriteSummary(r.Progress.Log, r.RC.SummaryFile, Summary(Result{Status: StatusError, Failure: err.Error(), RunURL: r.RC.RunURL()}))
+}
+
+// bill is what the run cost: the creates and follow-ups the API took
+// (counted as the caps count them, see Spent), the requests the run's HTTP
+// client sent to the Agent Job API's jobs with GET (reads) and to GitHub's
+// API, and the time it waited for the job.
+func (r *Reporter) bill() *Cost {
+	c := r.cost
+	if r.Sent != nil {
+		for s, n := range r.Sent() {
+			switch {
+			case s.Host == r.AgentHost && s.Method == "GET" && strings.Contains(s.Path, "/v2/agent/"):
+				c.Reads += n
+			case s.Host == r.GitHubHost:
+				c.GitHub += n
+			}
+		}
+	}
+	c.WaitedSeconds = int(c.Waited.Round(time.Second) / time.Second)
+	r.Billed = &c
+	return &c
+}
+
+// explain turns o into the error the step fails with, or nil: the one place
+// that says what a timeout, a cancellation or a failed job means to the user.
+func (r *Reporter) explain(o *Outcome) error {
+	id := escape.Log(o.JobID)
+	end := o.End()
+	switch {
+	case end == JobFailed:
+		return fmt.Errorf("%w: job %s ended with status failed; see it in the Mintlify dashboard, then send a follow-up with %s or start a new job", ErrJobFailed, id, r.RC.Setting("job-id", id))
+	case o.Err == nil:
+		return nil
+	case o.Stage != StageWait:
+		switch {
+		case o.Stage == StageStart && end == TimedOut:
+			return fmt.Errorf("%w (timeout %s reached)", o.Err, r.Timeout)
+		case o.Stage == StageStart && o.CtxErr() != nil:
+			return fmt.Errorf("%w (cancelled)", o.Err)
+		}
+		return o.Err
+	case end == TimedOut:
+		return fmt.Errorf("job %s still %s after %s (timeout: %s): %w. The job goes on running on the server; to continue it later, run again with %s (the prompt is sent to it as a follow-up; %s returns right after), or raise %s",
+			id, escape.Log(o.Status()), r.Progress.Elapsed(), r.Timeout, o.Err, r.RC.Setting("job-id", id), r.RC.Setting("wait", "false"), r.RC.Setting("timeout", ""))
+	case end == Cancelled:
+		return fmt.Errorf("cancelled while waiting for job %s, last seen %s. The job goes on running on the server; to see where it stands or continue it, run again with %s (with %s to look without waiting)",
+			id, escape.Log(o.Status()), r.RC.Setting("job-id", id), r.RC.Setting("wait", "false"))
+	}
+	var apiErr *agentapi.Error
+	if errors.As(o.Err, &apiErr) && apiErr.JobID != "" {
+		// It names the job already.
+		return fmt.Errorf("wait for the job: %w", o.Err)
+	}
+	return fmt.Errorf("wait for job %s: %w", id, o.Err)
+}
+
+// final is the comment's last state.
+func (r *Reporter) final(o *Outcome, runErr error) conversation.State {
+	if end := o.End(); o.Closed && (end == Completed || end == NotWaiting) {
+		return r.state(o, conversation.Stopped)
+	}
+	switch o.End() {
+	case JobFailed:
+		return r.state(o, conversation.Failed)
+	case TimedOut:
+		return r.state(o, conversation.TimedOut)
+	case Cancelled:
+		return r.state(o, conversation.Cancelled)
+	case Errored:
+		s := r.state(o, conversation.Error)
+		// Redacted before it is cut, or a piece of a secret would be left
+		// that no redactor knows, and before Render escapes it, or a
+		// secret would be escaped out of the redactor's sight.
+		s.Error = escape.Cut(r.Progress.Log.Redact(agentapi.Public(runErr)), maxErrorRunes)
+		return s
+	case NotWaiting:
+		return r.state(o, conversation.NotWaiting)
+	case Skipped:
+		if o.Capped {
+			s := r.state(o, conversation.Capped)
+			s.Cap = strings.ToUpper(o.Skipped[:1]) + o.Skipped[1:] + "."
+			return s
+		}
+		return r.state(o, conversation.Answered)
+	}
+	return r.state(o, conversation.Done)
+}
+
+// maxErrorRunes keeps an API's error text from outgrowing a comment.
+const maxErrorRunes = 300
+
+// state is the run's comment for o in phase p, with the record it keeps.
+func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
+	s := conversation.State{
+		Phase: p, Record: record.Record{JobID: o.JobID}, Status: o.Status(), FollowUp: o.FollowUp,
+		Note: o.Note, RunURL: escape.URL(r.RC.RunURL()), Elapsed: r.Progress.Elapsed(), Timeout: r.Timeout,
+	}
+	if o.Job != nil {
+		s.PRLink, s.PRURL = o.Job.PR(), r.PRURL(o)
+	}
+	if s.PRURL == "" && r.Code != nil {
+		if pr, ok := prlink.Judge(r.Code.DocsPR, r.RC.ServerURL); ok {
+			s.PRURL = pr.URL(r.RC.ServerURL)
+		}
+	}
+	if a := r.Answers; a != nil {
+		rec := a.Record()
+		s.Record.Answered = &rec
+		s.Answered, s.Left, s.Later = a.Refs()
+	}
+	s.AnsweredIn = o.AnsweredIn
+	s.Preview = o.Preview.Markdown()
+	// A job not seen to end is for a later run to report.
+	_, refused := agentapi.TakesNoMessages(o.Err)
+	s.Record.Unsettled = o.JobID != "" && (o.Job == nil || !o.Job.Terminal()) && !refused
+	if c := r.Code; c != nil {
+		// The next run sends what comes after it, and settles the
+		// statuses the job still owes.
+		s.Record.Head, s.Record.Owed, s.Record.Waiting, s.Record.Cut = c.Heard, c.Owed, c.Waiting, c.Cut
+	}
+	return s
+}
+
+// notice is the closing line of a run that went well.
+func (r *Reporter) notice(o *Outcome) {
+	j := o.Job
+	switch {
+	case o.Settled != "":
+		r.Progress.Log.Notice(o.Settled)
+	case j == nil:
+	case j.PR() != "":
+		link := r.PRURL(o)
+		if link == "" {
+			link = escape.Log(j.PR())
+		}
+		r.Progress.Log.Notice(fmt.Sprintf("job %s %s: pull request %s", escape.Log(j.ID), escape.Log(j.Status), link))
+	case j.Terminal():
+		r.Progress.Log.Notice(fmt.Sprintf("job %s %s with no pull request (nothing changed)", escape.Log(j.ID), escape.Log(j.Status)))
+	default:
+		r.Progress.Log.Notice(fmt.Sprintf("job %s is %s; not waiting (%s)", escape.Log(j.ID), escape.Log(j.Status), r.RC.Setting("wait", "false")))
+	}
+}
+
+// pullRequest is the job's pull request when it is one on this GitHub.
+func pullRequest(o *Outcome, serverURL string) (prlink.PullRequest, bool) {
+	if o.Job == nil {
+		return prlink.PullRequest{}, false
+	}
+	return prlink.Judge(o.Job.PR(), serverURL)
+}
+
+// Status sets the code pull request's head status while the run works on
+// o: pending while the job works. Finish sets the run's last.
+func (r *Reporter) Status(ctx context.Context, o *Outcome) {
+	r.Checks.Head(ctx, o, r.PRURL(o), r.Comment != nil, false)
+}

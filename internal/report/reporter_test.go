@@ -1,0 +1,317 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/backlog"
+	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/record"
+	"github.com/agentjob/agent-job-action/internal/request"
+	"github.com/agentjob/agent-job-action/internal/runlog"
+	"github.com/agentjob/agent-job-action/internal/runner"
+	"github.com/google/go-github/v62/github"
+)
+
+// fakeComment is a thread's comment: it records each state shown and each
+// earlier record settled.
+type fakeComment struct {
+	url     string
+	shown   []conversation.State
+	settled []conversation.State
+	refuse  bool // Settle finds the record changed
+	spent   []time.Time
+}
+
+func (c *fakeComment) Show(_ context.Context, s conversation.State) {
+	c.shown = append(c.shown, s)
+	c.url = "https://github.com/acme/docs/issues/12#issuecomment-77"
+}
+
+func (c *fakeComment) Settle(_ context.Context, _ *conversation.Earlier, s conversation.State) bool {
+	if c.refuse {
+		return false
+	}
+	c.settled = append(c.settled, s)
+	return true
+}
+
+func (c *fakeComment) Spend(now time.Time) { c.spent = append(c.spent, now) }
+func (c *fakeComment) URL() string         { return c.url }
+
+// fakeStatuses records each status set, as "sha state: description", and
+// fails on the shas in fail.
+type fakeStatuses struct {
+	set  []string
+	fail map[string]error
+}
+
+func (f *fakeStatuses) SetStatus(_ context.Context, owner, repo, sha string, s ghclient.CommitStatus) error {
+	if err := f.fail[sha]; err != nil {
+		return err
+	}
+	f.set = append(f.set, fmt.Sprintf("%s/%s %s %s: %s", owner, repo, sha[:4], s.State, s.Description))
+	return nil
+}
+
+var (
+	start = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	head1 = strings.Repeat("1", 40)
+	head2 = strings.Repeat("2", 40)
+)
+
+// newReporter is a reporter for a run in Actions, its outputs and summary
+// in files under a temporary directory, its log in log.
+func newReporter(t *testing.T, log *bytes.Buffer) (*Reporter, *clock.Fake) {
+	t.Helper()
+	dir := t.TempDir()
+	clk := clock.NewFake(start)
+	l := runlog.NewPlain(log)
+	rc := runner.Context{InActions: true, OutputFile: filepath.Join(dir, "output"), SummaryFile: filepath.Join(dir, "summary"),
+		ServerURL: "https://github.com", Repository: "acme/docs", RunID: "42"}
+	p := runlog.Progress{Log: l, Clock: clk, Start: start}
+	return &Reporter{Progress: p, RC: rc, Out: NewOutputs(l, rc.OutputFile, nil), Timeout: 30 * time.Minute,
+		Checks: &Checks{Progress: p, RunURL: rc.RunURL()}}, clk
+}
+
+func outputFile(t *testing.T, r *Reporter) string {
+	t.Helper()
+	data, err := os.ReadFile(r.RC.OutputFile)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func jobOf(id, status, pr string) *agentapi.Job {
+	j := &agentapi.Job{ID: id, Status: status}
+	if pr != "" {
+		j.PRLink = &pr
+	}
+	return j
+}
+
+// TestJobIsWrittenAtOnce: naming the job writes the job-id output at once,
+// so that a run that fails or is cancelled later still leaves it.
+func TestJobIsWrittenAtOnce(t *testing.T) {
+	t.Parallel()
+	var log bytes.Buffer
+	r, _ := newReporter(t, &log)
+	o := &Outcome{}
+	if err := r.Job(o, "job_0042", true); err != nil {
+		t.Fatal(err)
+	}
+	if o.JobID != "job_0042" || !o.FollowUp || !strings.Contains(outputFile(t, r), "job-id<<") || !strings.Contains(outputFile(t, r), "\njob_0042\n") {
+		t.Errorf("outcome %+v, outputs:\n%s", o, outputFile(t, r))
+	}
+}
+
+// TestShowWritesTheRecord: the run's comment shows the job and keeps the
+// record a later run reads: the requests answered, a code pull request's
+// heads, and whether the job still works.
+func TestShowWritesTheRecord(t *testing.T) {
+	t.Parallel()
+	var log bytes.Buffer
+	r, clk := newReporter(t, &log)
+	r.Show(context.Background(), &Outcome{JobID: "job_1"}, conversation.Working) // no comment: nothing
+	c := &fakeComment{}
+	r.Comment = c
+	r.Answers = answers{rec: backlog.Record{Sent: []request.Key{{Kind: request.Comment, ID: 9}}}}
+	r.Code = &Code{PR: Commit{Owner: "acme", Repo: "docs", HeadSHA: head2}, Heard: head2, Owed: []string{head1, head2}, DocsPR: "https://github.com/acme/docs/pull/101"}
+	clk.Advance(90 * time.Second)
+	r.Show(context.Background(), &Outcome{JobID: "job_1", Job: jobOf("job_1", "active", "")}, conversation.Working)
+	if len(c.shown) != 1 {
+		t.Fatalf("%d comments shown, want 1", len(c.shown))
+	}
+	s := c.shown[0]
+	want := record.Record{JobID: "job_1", Head: head2, Owed: []string{head1, head2}, Unsettled: true,
+		Answered: &backlog.Record{Sent: []request.Key{{Kind: request.Comment, ID: 9}}}}
+	if !reflect.DeepEqual(s.Record, want) || s.Phase != conversation.Working || s.Elapsed != 90*time.Second {
+		t.Errorf("state %+v\nrecord %+v, want %+v", s, s.Record, want)
+	}
+	if s.PRURL != "https://github.com/acme/docs/pull/101" {
+		t.Errorf("PRURL %q: the docs pull request the record names is not shown", s.PRURL)
+	}
+}
+
+type answers struct{ rec backlog.Record }
+
+func (a answers) Record() backlog.Record { return a.rec }
+func (a answers) Refs() (answered, left, later []conversation.Ref) {
+	return []conversation.Ref{{What: "comment"}}, nil, nil
+}
+
+// TestSettled: an earlier record settled by a later run keeps what it
+// answered and the head its job heard, and owes nothing more.
+func TestSettled(t *testing.T) {
+	t.Parallel()
+	var log bytes.Buffer
+	r, _ := newReporter(t, &log)
+	answered := &backlog.Record{Sent: []request.Key{{Kind: request.Comment, ID: 9}}}
+	e := &conversation.Earlier{Record: record.Record{JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true, Answered: answered}}
+	for _, tt := range []struct {
+		status string
+		phase  conversation.Phase
+	}{{agentapi.StatusCompleted, conversation.Done}, {agentapi.StatusFailed, conversation.Failed}} {
+		s := r.Settled(e, &Outcome{JobID: "job_1", Job: jobOf("job_1", tt.status, "https://github.com/acme/docs/pull/101")})
+		if s.Phase != tt.phase || s.Record.Unsettled || s.Record.Owed != nil || s.Record.Head != head1 || s.Record.Answered != answered ||
+			s.Note != "Reported by a later run of this workflow." || s.PRURL != "https://github.com/acme/docs/pull/101" {
+			t.Errorf("%s: %+v", tt.status, s)
+		}
+	}
+}
+
+// TestChecksHead: the status a code pull request's head gets, by where the
+// run and its job stand, and which heads it settles.
+func TestChecksHead(t *testing.T) {
+	t.Parallel()
+	working := jobOf("job_1", "active", "")
+	tests := []struct {
+		name     string
+		o        *Outcome
+		recorded bool // the run has a comment, whose record a later run settles
+		ended    bool
+		cut      bool
+		want     []string
+		owed     []string
+	}{
+		{name: "while the job works", o: &Outcome{JobID: "job_1", Job: working}, want: []string{"acme/docs 2222 pending: The docs agent is updating the docs for this change"},
+			owed: []string{head1, head2}},
+		{name: "the job completed: every head it covered", ended: true, o: &Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "https://github.com/acme/docs/pull/101")},
+			want: []string{"acme/docs 1111 success: Docs updated in a pull request", "acme/docs 2222 success: Docs updated in a pull request"}},
+		{name: "the job failed", ended: true, o: &Outcome{JobID: "job_1", Job: jobOf("job_1", "failed", "")},
+			want: []string{"acme/docs 1111 failure: The docs job failed: see the run", "acme/docs 2222 failure: The docs job failed: see the run"}},
+		{name: "the run ends, the job goes on, recorded", ended: true, recorded: true, o: &Outcome{JobID: "job_1", Job: working},
+			want: []string{"acme/docs 2222 pending: The docs agent is updating the docs for this change"}, owed: []string{head1, head2}},
+		{name: "the run ends, the job goes on, no record", ended: true, o: &Outcome{JobID: "job_1", Job: working},
+			want: []string{"acme/docs 1111 error: The run stopped before the docs job ended: re-run it", "acme/docs 2222 error: The run stopped before the docs job ended: re-run it"}},
+		{name: "no job could start", ended: true, o: &Outcome{Err: errors.New("HTTP 401")},
+			want: []string{"acme/docs 1111 error: The docs job could not be started: see the run", "acme/docs 2222 error: The docs job could not be started: see the run"}},
+		{name: "a cap: this head only", ended: true, o: &Outcome{Skipped: "max-sends-per-day is 1", Capped: true},
+			want: []string{"acme/docs 2222 success: Docs job cap reached: max-sends-per-day is 1"}, owed: []string{head1}},
+		{name: "a cut listing: said once", cut: true, o: &Outcome{JobID: "job_1", Job: working},
+			want: []string{fmt.Sprintf("acme/docs 2222 error: GitHub listed only %d files: the rest went unseen, so no success is claimed; see the run", ghclient.MaxPullFiles)}, owed: []string{head1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var log bytes.Buffer
+			r, _ := newReporter(t, &log)
+			gh := &fakeStatuses{}
+			r.Checks.GitHub = gh
+			r.Code = &Code{PR: Commit{Owner: "acme", Repo: "docs", HeadSHA: head2}, Owed: []string{head1}, Cut: tt.cut}
+			r.Checks.PR = r.Code
+			r.Checks.Head(context.Background(), tt.o, r.PRURL(tt.o), tt.recorded, tt.ended)
+			r.Checks.Head(context.Background(), tt.o, r.PRURL(tt.o), tt.recorded, tt.ended) // once is enough
+			if !slices.Equal(gh.set, tt.want) {
+				t.Errorf("statuses\n%s\nwant\n%s", strings.Join(gh.set, "\n"), strings.Join(tt.want, "\n"))
+			}
+			if !slices.Equal(r.Code.Owed, tt.owed) {
+				t.Errorf("owed %q, want %q", r.Code.Owed, tt.owed)
+			}
+		})
+	}
+}
+
+// TestChecksSetWarns: a status GitHub refuses is a warning that says what
+// permission the workflow needs; the job is not affected, and the heads
+// after it are not tried.
+func TestChecksSetWarns(t *testing.T) {
+	t.Parallel()
+	var log bytes.Buffer
+	r, _ := newReporter(t, &log)
+	forbidden := &github.ErrorResponse{Response: &http.Response{StatusCode: http.StatusForbidden}, Message: "Resource not accessible by integration"}
+	gh := &fakeStatuses{fail: map[string]error{head1: fmt.Errorf("HTTP 403: %w", forbidden)}}
+	r.Checks.GitHub = gh
+	r.Checks.Set(context.Background(), "acme", "docs", []string{head1, head2}, ghclient.CommitStatus{State: "pending", Description: "d"})
+	if len(gh.set) != 0 || !strings.Contains(log.String(), "warning: could not set the commit status docs / agent-job: ") ||
+		!strings.Contains(log.String(), " (give the workflow permissions: statuses: write); the job is not affected") {
+		t.Errorf("statuses %q, log:\n%s", gh.set, log.String())
+	}
+}
+
+// TestFinish: the run's end written once: the head's last status, the
+// comment's last state, the outputs, the summary and the closing line, or
+// the error that says what to do.
+func TestFinish(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		o       *Outcome
+		phase   conversation.Phase
+		err     string // "" for a run that succeeds
+		outputs []string
+		log     string
+	}{
+		{name: "completed", o: &Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "https://github.com/acme/docs/pull/101"), Polls: 3},
+			phase: conversation.Done, outputs: []string{"status<<", "\ncompleted\n", "\n101\n"}, log: "job job_1 completed: pull request https://github.com/acme/docs/pull/101"},
+		{name: "not waiting", o: &Outcome{JobID: "job_1", Job: jobOf("job_1", "active", "")},
+			phase: conversation.NotWaiting, outputs: []string{"\nactive\n"}, log: "job job_1 is active; not waiting (wait: false)"},
+		{name: "failed", o: &Outcome{JobID: "job_1", Job: jobOf("job_1", "failed", "")}, phase: conversation.Failed,
+			err: "job failed: job job_1 ended with status failed; see it in the Mintlify dashboard, then send a follow-up with job-id: job_1 or start a new job"},
+		{name: "timed out waiting", o: (&Outcome{JobID: "job_1", Job: jobOf("job_1", "active", ""), Stage: StageWait}).Fail(context.Background(), poll.ErrTimedOut),
+			phase: conversation.TimedOut, err: "job job_1 still active after 0s (timeout: 30m0s)"},
+		{name: "skipped", o: &Outcome{Skipped: "nothing under paths"}, phase: conversation.Answered, outputs: []string{"\nskipped\n"}},
+		{name: "capped", o: &Outcome{Skipped: "max-sends-per-day is 1", Capped: true}, phase: conversation.Capped, outputs: []string{"\nskipped\n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var log bytes.Buffer
+			r, _ := newReporter(t, &log)
+			c := &fakeComment{url: "https://github.com/acme/docs/issues/12#issuecomment-77"}
+			r.Comment = c
+			err := r.Finish(context.Background(), tt.o)
+			if (err == nil) != (tt.err == "") || err != nil && !strings.HasPrefix(err.Error(), tt.err) {
+				t.Errorf("Finish() = %v, want %q", err, tt.err)
+			}
+			if len(c.shown) != 1 || c.shown[0].Phase != tt.phase {
+				t.Errorf("comment states %+v, want one in phase %v", c.shown, tt.phase)
+			}
+			for _, want := range tt.outputs {
+				if !strings.Contains(outputFile(t, r), want) {
+					t.Errorf("outputs lack %q:\n%s", want, outputFile(t, r))
+				}
+			}
+			if !strings.Contains(log.String(), tt.log) {
+				t.Errorf("log lacks %q:\n%s", tt.log, log.String())
+			}
+			if summary, _ := os.ReadFile(r.RC.SummaryFile); len(summary) == 0 || r.Billed == nil {
+				t.Errorf("no summary or no cost: %q, %v", summary, r.Billed)
+			}
+		})
+	}
+}
+
+// TestSpent: a send counts in the run's comment, which the caps read, and
+// in the run's cost.
+func TestSpent(t *testing.T) {
+	t.Parallel()
+	var log bytes.Buffer
+	r, _ := newReporter(t, &log)
+	c := &fakeComment{}
+	r.Comment = c
+	r.Spent(false)
+	r.Spent(true)
+	r.Waited(90 * time.Second)
+	if err := r.Finish(context.Background(), &Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "")}); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.spent) != 2 || r.Billed.Creates != 1 || r.Billed.FollowUps != 1 || r.Billed.WaitedSeconds != 90 {
+		t.Errorf("spent in the comment %d, cost %+v", len(c.spent), r.Billed)
+	}
+}
