@@ -2,13 +2,15 @@ package action
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/agentpr"
+	"github.com/agentjob/agent-job-action/internal/caps"
 	"github.com/agentjob/agent-job-action/internal/conversation"
-	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/settle"
 )
 
 // overCap reads the counts p.Caps names, right before the run sends a
@@ -26,7 +28,7 @@ func (r *run) overCap(ctx context.Context, gh *ghclient.Client, p plan.Plan, lev
 	if p.Own != nil {
 		author = p.Own.Author
 	}
-	why, err := r.capReached(ctx, gh, p.Caps, r.thread, level, author)
+	why, err := r.counter(gh).Reached(ctx, p.Caps, r.thread, r.thread.Number, level, author)
 	switch {
 	case err != nil:
 		return o.Fail(ctx, err)
@@ -34,43 +36,6 @@ func (r *run) overCap(ctx context.Context, gh *ghclient.Client, p plan.Plan, lev
 		return r.atCap(o, why)
 	}
 	return nil
-}
-
-// capReached counts what was sent, as c names: from th, and from the
-// repository today (the token's login, th.Self, wrote the comments that
-// count). It returns why nothing more may be sent, "" when it may. level is
-// the permission of the request's author, who (see plan.Caps.MayPass).
-func (r *run) capReached(ctx context.Context, gh *ghclient.Client, c *plan.Caps, th *conversation.Thread, level, who string) (string, error) {
-	if c.Thread > 0 {
-		n, err := th.SentHere(ctx)
-		if err != nil {
-			return "", fmt.Errorf("count what was sent from #%d for max-sends-per-thread: %w; nothing was sent", th.Number, err)
-		}
-		if n.Cut {
-			r.logf("counted the sends recorded in the newest %d comments of #%d only", n.Read, th.Number)
-		}
-		switch why, passed := c.OverThread(th.Number, n.Sent, level); {
-		case passed:
-			r.logf("%s; passed: the request is by %s, who has %s permission", why, escape.Log(who), escape.Log(level))
-		case why != "":
-			return why, nil
-		}
-	}
-	if c.Day > 0 {
-		self := th.Self()
-		if self == "" {
-			return "", fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", conversation.ErrUnknownIdentity)
-		}
-		n, err := conversation.SentOn(ctx, gh, c.Owner, c.Repo, self, r.deps.Clock.Now())
-		if err != nil {
-			return "", fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", err)
-		}
-		if n.Cut {
-			r.logf("counted the sends recorded in the repository's %d most recently written comments only", n.Read)
-		}
-		return c.OverDay(n.Sent), nil
-	}
-	return "", nil
 }
 
 // atCap ends a run at a cap: one line, exit 0, nothing sent. The requests
@@ -81,4 +46,30 @@ func (r *run) atCap(o *report.Outcome, why string) *report.Outcome {
 		r.answers.unsent = true
 	}
 	return r.rep.Capped(o, why)
+}
+
+// counter reads the counts the caps need.
+func (r *run) counter(gh *ghclient.Client) caps.Counter {
+	return caps.Counter{Repo: gh, Progress: r.progress(), Clock: r.deps.Clock}
+}
+
+// settleRoom is the room that settles the records earlier runs left
+// working, with the run's clients and the parts of the plan it needs: the
+// backlink's asker and the caps.
+func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *settle.Room {
+	room := &settle.Room{API: api, Agent: r.agent, Reporter: r.rep, Progress: r.progress(), Clock: r.deps.Clock, Paths: r.cfg.Paths}
+	if gh != nil {
+		room.GitHub = gh
+	}
+	if p.Backlink {
+		room.Ask = func(url string, th *conversation.Thread) agentpr.Ask {
+			return r.ask(p, conversation.FromComment, url, th)
+		}
+	}
+	if p.Caps != nil {
+		room.Capped = func(ctx context.Context, th *conversation.Thread) (string, error) {
+			return r.counter(gh).Reached(ctx, p.Caps, th, th.Number, "", "")
+		}
+	}
+	return room
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
+	"github.com/agentjob/agent-job-action/internal/settle"
 	"github.com/agentjob/agent-job-action/internal/visible"
 )
 
@@ -43,6 +44,7 @@ type run struct {
 	code     *report.Code         // a code pull request's run; nil for others
 	hc       *httpclient.Client
 	agent    *agentpr.Room // the agent's pull request
+	settler  *settle.Room  // the records earlier runs left working
 }
 
 // carryOut does what p says and returns how it went: it judges the run's
@@ -84,8 +86,9 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	if gh != nil {
 		r.rep.Checks.GitHub = gh
 	}
+	r.settler = r.settleRoom(api, gh, p)
 	if p.Settle {
-		return r.settleAll(ctx, api, gh, p)
+		return r.settler.Sweep(ctx, p.Answer.Owner, p.Answer.Repo)
 	}
 	// Nothing is written to GitHub before the run's own request is
 	// admitted: r.thread is nil until then.
@@ -318,7 +321,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 		if earlier != nil {
 			var seen *agentapi.Job
 			if earlier.Unsettled {
-				seen = r.settleEarlier(ctx, api, gh, p, earlier)
+				seen, _, _ = r.settler.Earlier(ctx, r.thread, earlier, false)
 			}
 			link := earlier.PR
 			if seen != nil {
@@ -334,7 +337,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 		}
 		job, err = r.message(ctx, api, text, o, target)
 		if err == nil && earlier.Unsettled {
-			r.continued(ctx, earlier)
+			r.settler.Continued(ctx, r.thread, earlier)
 		}
 		if f, ok := agentapi.TakesNoMessages(err); ok {
 			r.logf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))

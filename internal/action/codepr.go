@@ -76,7 +76,11 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	}
 	var seen *agentapi.Job // the earlier job as this run read it
 	if earlier != nil && earlier.Unsettled {
-		seen = r.settleEarlier(ctx, api, gh, p, earlier)
+		var owed []string
+		var ok bool
+		if seen, owed, ok = r.settler.Earlier(ctx, r.thread, earlier, true); ok {
+			r.code.Owed = owed
+		}
 	}
 	if earlier != nil {
 		r.code.DocsPR = earlier.PR

@@ -1,0 +1,75 @@
+// Package caps counts what was sent, as a run's caps name it
+// (max-sends-per-thread, max-sends-per-day; plan.Caps decides), from the
+// records the action's own comments keep, and says why nothing more may
+// be sent. A count that cannot be read is an error: a cap the team chose
+// is not guessed past.
+package caps
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/runlog"
+)
+
+// Thread is the thread whose sends count. *conversation.Thread is one.
+type Thread interface {
+	SentHere(ctx context.Context) (conversation.Tally, error)
+	Self() string
+}
+
+var (
+	_ Thread                    = (*conversation.Thread)(nil)
+	_ conversation.RepoComments = (*ghclient.Client)(nil)
+)
+
+// Counter reads the counts the caps need.
+type Counter struct {
+	// Repo lists the repository's comments, for the day's count.
+	Repo     conversation.RepoComments
+	Progress runlog.Progress
+	Clock    interface{ Now() time.Time }
+}
+
+// Reached counts what was sent, as c names: from th (numbered n), and from
+// the repository today (the token's login, th.Self, wrote the comments
+// that count). It returns why nothing more may be sent, "" when it may.
+// level is the permission of the request's author, who (see
+// plan.Caps.OverThread).
+func (k Counter) Reached(ctx context.Context, c *plan.Caps, th Thread, n int, level, who string) (string, error) {
+	if c.Thread > 0 {
+		t, err := th.SentHere(ctx)
+		if err != nil {
+			return "", fmt.Errorf("count what was sent from #%d for max-sends-per-thread: %w; nothing was sent", n, err)
+		}
+		if t.Cut {
+			k.Progress.Logf("counted the sends recorded in the newest %d comments of #%d only", t.Read, n)
+		}
+		switch why, passed := c.OverThread(n, t.Sent, level); {
+		case passed:
+			k.Progress.Logf("%s; passed: the request is by %s, who has %s permission", why, escape.Log(who), escape.Log(level))
+		case why != "":
+			return why, nil
+		}
+	}
+	if c.Day > 0 {
+		self := th.Self()
+		if self == "" {
+			return "", fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", conversation.ErrUnknownIdentity)
+		}
+		t, err := conversation.SentOn(ctx, k.Repo, c.Owner, c.Repo, self, k.Clock.Now())
+		if err != nil {
+			return "", fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", err)
+		}
+		if t.Cut {
+			k.Progress.Logf("counted the sends recorded in the repository's %d most recently written comments only", t.Read)
+		}
+		return c.OverDay(t.Sent), nil
+	}
+	return "", nil
+}

@@ -1,0 +1,315 @@
+// Package settle reports the end of the jobs earlier runs left working:
+// one record, met by the next run in its thread, or every record of the
+// repository a settle run (settle: true) finds, within its bounds. A job
+// still working is left as it is, with nothing written; a job that ended
+// gets what a run that waited would have given it (the backlink, the
+// preview, the commit status on every head it heard, the comment's end),
+// and a code pull request's change that waited for it is sent in one
+// follow-up. What it writes, it hands to the run's reporter.
+package settle
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/agentpr"
+	"github.com/agentjob/agent-job-action/internal/codepr"
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/pathfilter"
+	"github.com/agentjob/agent-job-action/internal/preview"
+	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/record"
+	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/request"
+	"github.com/agentjob/agent-job-action/internal/runlog"
+)
+
+// Most bounds the threads one settle run settles: each costs a read of
+// its job, the edit of its comment, a status per head it owes
+// (record.MaxOwed at most), and for a job with a pull request the
+// backlink, the review request and the preview.
+const Most = 20
+
+// API is what settling asks of the Agent Job API. *agentapi.Client is one.
+type API interface {
+	Get(ctx context.Context, id string) (*agentapi.Job, error)
+	Message(ctx context.Context, id, text string) (*agentapi.Job, error)
+}
+
+// GitHub is what settling reads and writes on GitHub: the threads, the
+// repository's recent comments, a code pull request's change.
+// *ghclient.Client is one.
+type GitHub interface {
+	conversation.GitHub
+	conversation.RepoComments
+	codepr.GitHub
+}
+
+// Agent follows the agent's pull request. *agentpr.Room is one.
+type Agent interface {
+	Backlink(ctx context.Context, job *agentapi.Job, a agentpr.Ask)
+	Preview(ctx context.Context, job *agentapi.Job) preview.Shown
+}
+
+var (
+	_ API    = (*agentapi.Client)(nil)
+	_ GitHub = (*ghclient.Client)(nil)
+	_ Agent  = (*agentpr.Room)(nil)
+)
+
+// Room settles records for one run.
+type Room struct {
+	API    API
+	GitHub GitHub
+	Agent  Agent
+	// Reporter writes the comments, the statuses and the sends.
+	Reporter *report.Reporter
+	Progress runlog.Progress
+	Clock    interface{ Now() time.Time }
+	// Paths filters a change that waits.
+	Paths *pathfilter.Filter
+	// Ask is what the backlink of a job says asked for it, the comment at
+	// url in th; nil when the run writes no backlinks.
+	Ask func(url string, th *conversation.Thread) agentpr.Ask
+	// Capped says why the caps let nothing more be sent from th ("" when
+	// they do); nil when the run has no caps.
+	Capped func(ctx context.Context, th *conversation.Thread) (string, error)
+}
+
+// Earlier settles, before the run does its own work, the record e an
+// earlier run in th left working. It reads the job once. A job still
+// working stays for whoever comes next. A job that ended is reported: the
+// backlink and review request on its pull request, the preview, the
+// commit status on every head it heard, and the earlier comment's end,
+// except when the comment is the run's own (own: a code pull request's,
+// which the run then reports), when the heads e still owes after the job's
+// end are returned for the run's record (ok). A code pull request's
+// record met by any other run is left to the code workflow or a settle
+// run: it may hold a change that waits. It returns the job as it read it,
+// nil when it could not.
+func (s *Room) Earlier(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, own bool) (job *agentapi.Job, owed []string, ok bool) {
+	job, err := s.API.Get(ctx, e.JobID)
+	if err != nil {
+		s.Progress.Logf("the job an earlier run left working, %s, could not be read: %s; the next run settles it", escape.Log(e.JobID), escape.Log(err.Error()))
+		return nil, nil, false
+	}
+	if !job.Terminal() {
+		// Still working: a request that continues it says so in the
+		// earlier comment once its follow-up went (Continued).
+		s.Progress.Logf("the job an earlier run left working, %s, is %s", escape.Log(job.ID), escape.Log(job.Status))
+		return job, nil, false
+	}
+	if !own && e.Code() {
+		// A code pull request's record, met by a request in its thread: it
+		// owes statuses and may hold a change that waits, which only the
+		// code workflow's next run or a settle run sends.
+		s.Progress.Logf("the job of the code pull request's record, %s, %s: its record is left to the code workflow or a settle run", escape.Log(job.ID), escape.Log(job.Status))
+		return job, nil, false
+	}
+	shown := s.report(ctx, th, e, job)
+	if own {
+		// What waits is this run's to send, with its own push.
+		_, owed = e.Heard()
+		ok = true
+	} else {
+		s.Reporter.Write(ctx, th, e, s.Reporter.Settled(e, shown))
+	}
+	s.Progress.Logf("settled the job an earlier run left working: %s", s.ended(shown))
+	return job, owed, ok
+}
+
+// Continued says in an earlier request's comment e in th, whose job was
+// still working, that this run's request continues the job: this run's
+// comment reports its end. A code pull request's record is left as it is.
+func (s *Room) Continued(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) {
+	if e.Code() {
+		return
+	}
+	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Continued, Record: record.Record{JobID: e.JobID, Answered: e.Answered},
+		ContinuedIn: th.URL(), RunURL: escape.URL(s.Reporter.RC.RunURL())})
+}
+
+// Sweep is a settle run (settle: true) in owner/repo: it starts no job and
+// sends the agent nothing but the changes that waited. It finds the
+// records earlier runs left working among the repository's most recently
+// written comments (conversation.FindUnsettled) and settles those the
+// token's own login wrote, at most Most, each as the next run in its
+// thread would: a job still working is left as it is, with nothing
+// written, so that a second settle writes nothing.
+func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
+	found, err := conversation.FindUnsettled(ctx, s.GitHub, owner, repo)
+	if err != nil {
+		return (&report.Outcome{}).Fail(ctx, err)
+	}
+	s.Progress.Logf("read %d comments of %s/%s: %d record jobs left working", found.Read, escape.Log(owner), escape.Log(repo), len(found.Comments))
+	if found.Cut {
+		s.Progress.Logf("read the newest %d pages of comments only: a record further back is settled by the next run in its thread", conversation.SettlePages)
+	}
+	self := ""
+	settled, working := 0, 0
+	// The token that writes records is an app's or GITHUB_TOKEN's, a bot:
+	// a bot's record is the first to react to, so that the 👀 that tells
+	// the login lands on one of the action's own comments.
+	slices.SortStableFunc(found.Comments, func(a, b *ghclient.Comment) int {
+		return cmp.Compare(boolInt(!a.AuthorIsBot), boolInt(!b.AuthorIsBot))
+	})
+	log := s.Progress.Log
+	for _, c := range found.Comments {
+		if settled+working == Most {
+			s.Progress.Logf("settled at most %d threads; the next settle run goes on", Most)
+			break
+		}
+		th := &conversation.Thread{GH: s.GitHub, Owner: owner, Repo: repo, Number: c.Issue, Warn: log.Warning, Redact: log.Redact}
+		if self == "" {
+			// The token's login, which alone may have written a record to
+			// trust, is learned from its 👀 on the first record found, as
+			// a run learns it from its 👀 on the request it answers.
+			th.React(ctx, c.ID, request.Comment, "eyes")
+			if self = th.Self(); self == "" {
+				return (&report.Outcome{}).Fail(ctx, fmt.Errorf("learn the token's login from a reaction to the comment %s: %w; nothing was settled", escape.Log(c.URL), conversation.ErrUnknownIdentity))
+			}
+		}
+		if !conversation.Owns(c, self) {
+			s.Progress.Logf("left alone: %s records a job but was written by %s, not by this token's %s", escape.Log(c.URL), escape.Log(c.Author), escape.Log(self))
+			continue
+		}
+		th.SetSelf(self)
+		e := conversation.EarlierOf(c)
+		job, err := s.API.Get(ctx, e.JobID)
+		if err != nil {
+			log.Warning(fmt.Sprintf("could not read job %s of %s: %s; the next settle run tries again", escape.Log(e.JobID), escape.Log(c.URL), escape.Log(err.Error())))
+			continue
+		}
+		if !job.Terminal() {
+			working++
+			s.Progress.Logf("#%d: job %s is %s; left for the next run", c.Issue, escape.Log(job.ID), escape.Log(job.Status))
+			continue
+		}
+		if e.Waiting != "" && job.Status != agentapi.StatusFailed {
+			sent, err := s.send(ctx, th, e, job)
+			_, gone := agentapi.TakesNoMessages(err)
+			switch {
+			case sent:
+				working++
+				continue
+			case err != nil && !gone:
+				log.Warning(fmt.Sprintf("#%d: %s; the next run tries again", c.Issue, escape.Log(err.Error())))
+				continue
+			case err == nil:
+				// Nothing of it passed paths: the job's end covers it.
+				e.Waiting = ""
+			}
+		}
+		if e.Waiting != "" {
+			s.abandon(ctx, th, e, job)
+		}
+		shown := s.report(ctx, th, e, job)
+		if s.Reporter.Write(ctx, th, e, s.Reporter.Settled(e, shown)) {
+			settled++
+			s.Progress.Logf("#%d: settled %s", c.Issue, s.ended(shown))
+		}
+	}
+	return &report.Outcome{Settled: fmt.Sprintf("settled %d threads; %d jobs still working", settled, working)}
+}
+
+// send sends, in one follow-up, the change of a code pull request that
+// waits in the record e (pushes made while its job worked), now that the
+// job has ended: the change from the head the job heard of to the newest
+// head that waits, filtered by paths. The record then says the job heard
+// it, and works again; the statuses it owes stay pending. sent says the
+// follow-up went; neither sent nor an error, nothing of the change passed
+// paths. A change that cannot be read, a cap, or a follow-up the API
+// refused is the error, for the caller to tell apart (a job that takes no
+// more messages); the record stays as it was.
+func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (bool, error) {
+	pr := codepr.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number, HeadSHA: e.Waiting}
+	changes, err := codepr.Read(ctx, s.GitHub, pr, e.Head, s.Paths)
+	if err != nil {
+		return false, fmt.Errorf("could not read the change that waits for job %s: %w", escape.Log(job.ID), err)
+	}
+	if changes.NothingToSend() != "" {
+		s.Progress.Logf("#%d: %s", th.Number, changes.NothingToSend())
+		return false, nil
+	}
+	if s.Capped != nil {
+		// A count that cannot be read is a cap: nothing is sent past
+		// what the team chose.
+		why, err := s.Capped(ctx, th)
+		if err != nil {
+			return false, err
+		}
+		if why != "" {
+			return false, fmt.Errorf("docs job cap reached, nothing sent: %s; the change that waits for job %s stays for a later run", why, escape.Log(job.ID))
+		}
+	}
+	url, _, _ := strings.Cut(e.URL, "#")
+	about := prompt.CodePR{Owner: th.Owner, Repo: th.Repo, Number: th.Number, URL: url}
+	sentTo, err := s.API.Message(ctx, job.ID, prompt.CodePushPrompt(about, changes.Change()))
+	if err != nil {
+		return false, fmt.Errorf("could not send job %s the change that waits: %w", escape.Log(job.ID), err)
+	}
+	s.Reporter.Spent(true)
+	e.Sent = e.Sent.Add(s.Clock.Now())
+	s.Progress.Logf("#%d: sent job %s the change that waited (%d files), status %s", th.Number, escape.Log(sentTo.ID), len(changes.Files), escape.Log(sentTo.Status))
+	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
+		Record: record.Record{JobID: e.JobID, Answered: e.Answered, Head: e.Waiting, Owed: e.Owed, Unsettled: true}, RunURL: escape.URL(s.Reporter.RC.RunURL()),
+		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
+	return true, nil
+}
+
+// abandon gives up the change that waits in the record e, for a job that
+// ended unable to take it (failed, archived, gone): the heads pushed since
+// the job last heard get an error that says so, and the record keeps the
+// head the job heard, so that the next push sends everything since it (to
+// a new job, if this one takes no more).
+func (s *Room) abandon(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) {
+	heard, unsent := e.Heard()
+	st := ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusError,
+		Description: "The docs job ended before it heard this push: push again", TargetURL: escape.URL(s.Reporter.RC.RunURL())}
+	s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, unsent, st)
+	s.Progress.Logf("#%d: job %s is %s and cannot take the change that waits; the heads pushed since it last heard get an error", th.Number, escape.Log(job.ID), escape.Log(job.Status))
+	e.Owed, e.Waiting = heard, ""
+}
+
+// report does what a run that waited for job would have done at its end,
+// for the earlier record e in th: the backlink and review request on its
+// pull request, the preview, and the final commit status on the heads e
+// owes whose change the job heard (a head whose change waits keeps its
+// pending status). It returns what it saw, for the comment.
+func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) *report.Outcome {
+	shown := &report.Outcome{JobID: job.ID, Job: job}
+	if job.Status != agentapi.StatusFailed {
+		if s.Ask != nil {
+			s.Agent.Backlink(ctx, job, s.Ask(e.URL, th))
+		}
+		shown.Preview = s.Agent.Preview(ctx, job)
+	}
+	if heard, _ := e.Heard(); len(heard) > 0 {
+		out := codepr.Outcome{RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown), Preview: shown.Preview.URL, PreviewState: shown.Preview.State, Failed: job.Status == agentapi.StatusFailed}
+		s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, heard, codepr.Status(out))
+	}
+	return shown
+}
+
+// ended says how a settled job ended, for the log.
+func (s *Room) ended(o *report.Outcome) string {
+	what := fmt.Sprintf("job %s %s", escape.Log(o.Job.ID), escape.Log(o.Job.Status))
+	if link := s.Reporter.PRURL(o); link != "" {
+		what += ", pull request " + link
+	}
+	return what
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,277 @@
+package settle
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/agentpr"
+	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/pathfilter"
+	"github.com/agentjob/agent-job-action/internal/preview"
+	"github.com/agentjob/agent-job-action/internal/record"
+	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/runlog"
+	"github.com/agentjob/agent-job-action/internal/runner"
+	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
+)
+
+var (
+	head1 = strings.Repeat("1", 40)
+	head2 = strings.Repeat("2", 40)
+	start = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+)
+
+// fakeAPI is the Agent Job API: jobs by id, each read or follow-up
+// recorded; a job not in jobs is a failed read.
+type fakeAPI struct {
+	jobs  map[string]*agentapi.Job
+	calls []string
+}
+
+func (a *fakeAPI) Get(_ context.Context, id string) (*agentapi.Job, error) {
+	a.calls = append(a.calls, "GET "+id)
+	j, ok := a.jobs[id]
+	if !ok {
+		return nil, &agentapi.Error{JobID: id}
+	}
+	return j, nil
+}
+
+func (a *fakeAPI) Message(_ context.Context, id, text string) (*agentapi.Job, error) {
+	a.calls = append(a.calls, "MESSAGE "+id+": "+strings.SplitN(text, "\n", 2)[0])
+	j := *a.jobs[id]
+	j.Status = agentapi.StatusActive
+	return &j, nil
+}
+
+// fakeAgent is the agent's pull request room: it records what it was asked.
+type fakeAgent struct{ calls []string }
+
+func (f *fakeAgent) Backlink(_ context.Context, job *agentapi.Job, a agentpr.Ask) {
+	f.calls = append(f.calls, "backlink "+job.ID+" for "+a.URL)
+}
+
+func (f *fakeAgent) Preview(_ context.Context, job *agentapi.Job) preview.Shown {
+	f.calls = append(f.calls, "preview "+job.ID)
+	return preview.Shown{}
+}
+
+func jobOf(id, status, pr string) *agentapi.Job {
+	j := &agentapi.Job{ID: id, Status: status}
+	if pr != "" {
+		j.PRLink = &pr
+	}
+	return j
+}
+
+// world is a settle run's services: GitHub (the fake, held to GitHub's
+// description, every request recorded), the API and the agent's pull
+// request room.
+type world struct {
+	gh    *fakegithub.Server
+	api   *fakeAPI
+	agent *fakeAgent
+	room  *Room
+	log   bytes.Buffer
+}
+
+func newWorld(t *testing.T, jobs ...*agentapi.Job) *world {
+	t.Helper()
+	srv := fakegithub.New(fakegithub.Options{Check: ghspec.Checker()})
+	t.Cleanup(func() {
+		srv.Close()
+		if u := srv.Unexpected(); len(u) > 0 {
+			t.Errorf("unexpected GitHub requests: %q", u)
+		}
+	})
+	gh, err := ghclient.New(srv.Client(), srv.Client(), srv.APIURL(), fakegithub.DefaultToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{gh: srv, api: &fakeAPI{jobs: map[string]*agentapi.Job{}}, agent: &fakeAgent{}}
+	for _, j := range jobs {
+		w.api.jobs[j.ID] = j
+	}
+	clk := clock.NewFake(start)
+	p := runlog.Progress{Log: runlog.NewPlain(&w.log), Clock: clk, Start: start}
+	dir := t.TempDir()
+	rc := runner.Context{InActions: true, OutputFile: filepath.Join(dir, "out"), SummaryFile: filepath.Join(dir, "sum"), ServerURL: "https://github.com", Repository: "acme/docs", RunID: "7"}
+	rep := &report.Reporter{Progress: p, RC: rc, Out: report.NewOutputs(p.Log, rc.OutputFile, nil), Checks: &report.Checks{GitHub: gh, Progress: p, RunURL: rc.RunURL()}}
+	paths, _ := pathfilter.Parse("src/**")
+	w.room = &Room{API: w.api, GitHub: gh, Agent: w.agent, Reporter: rep, Progress: p, Clock: clk, Paths: paths,
+		Ask: func(url string, _ *conversation.Thread) agentpr.Ask { return agentpr.Ask{URL: url} }}
+	return w
+}
+
+// seed writes a record of the token's own in thread n.
+func (w *world) seed(n int, r record.Record) int64 {
+	return w.gh.SeedComment(n, fakegithub.BotLogin, true, conversation.Render(conversation.State{Phase: conversation.NotWaiting, Record: r}))
+}
+
+func (w *world) statuses() []string {
+	var out []string
+	for _, s := range w.gh.Statuses() {
+		out = append(out, s.SHA[:4]+" "+s.State)
+	}
+	return out
+}
+
+// TestSweep: a settle run settles, thread by thread, the records its
+// token left working: what each service received, and what each thread's
+// record says after.
+func TestSweep(t *testing.T) {
+	t.Parallel()
+	const pr = "https://github.com/acme/docs/pull/101"
+	tests := []struct {
+		name     string
+		jobs     []*agentapi.Job
+		records  map[int]record.Record // by thread
+		forged   bool                  // thread 9's record is a person's copy
+		api      []string
+		agent    []string
+		statuses []string
+		after    map[int]record.Record // each thread's record after
+		outcome  string
+	}{
+		{name: "nothing left working", outcome: "settled 0 threads; 0 jobs still working"},
+		{name: "a job still working is left as it is", jobs: []*agentapi.Job{jobOf("job_1", "active", "")},
+			records: map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
+			api:     []string{"GET job_1"}, after: map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
+			outcome: "settled 0 threads; 1 jobs still working"},
+		{name: "a job that ended: its heads, its pull request, its record", jobs: []*agentapi.Job{jobOf("job_1", "completed", pr)},
+			records:  map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
+			api:      []string{"GET job_1"},
+			agent:    []string{"backlink job_1 for https://github.com/acme/docs/issues/7#issuecomment-1001", "preview job_1"},
+			statuses: []string{"1111 success"},
+			after:    map[int]record.Record{7: {JobID: "job_1", Head: head1, PR: pr}},
+			outcome:  "settled 1 threads; 0 jobs still working"},
+		{name: "a failed job: no backlink, its heads failed", jobs: []*agentapi.Job{jobOf("job_1", "failed", "")},
+			records:  map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
+			api:      []string{"GET job_1"},
+			statuses: []string{"1111 failure"},
+			after:    map[int]record.Record{7: {JobID: "job_1", Head: head1}},
+			outcome:  "settled 1 threads; 0 jobs still working"},
+		{name: "a change that waited is sent, the job works again", jobs: []*agentapi.Job{jobOf("job_1", "completed", pr)},
+			records: map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1, head2}, Waiting: head2, Unsettled: true}},
+			api:     []string{"GET job_1", "MESSAGE job_1: New commits were pushed to the code pull request #7 in acme/docs (https://github.com/acme/docs/issues/7). Update the documentation for what they change."},
+			after:   map[int]record.Record{7: {JobID: "job_1", Head: head2, Owed: []string{head1, head2}, Unsettled: true, Sent: record.Sends{Total: 1, Day: "2026-11-22", OnDay: 1}}},
+			outcome: "settled 0 threads; 1 jobs still working"},
+		{name: "a failed job with a change that waited: its pushes get an error", jobs: []*agentapi.Job{jobOf("job_1", "failed", "")},
+			records:  map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1, head2}, Waiting: head2, Unsettled: true}},
+			api:      []string{"GET job_1"},
+			statuses: []string{"2222 error", "1111 failure"},
+			after:    map[int]record.Record{7: {JobID: "job_1", Head: head1}},
+			outcome:  "settled 1 threads; 0 jobs still working"},
+		{name: "a person's copy of a record is left alone", jobs: []*agentapi.Job{jobOf("job_1", "completed", pr)}, forged: true,
+			records: map[int]record.Record{9: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
+			after:   map[int]record.Record{9: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
+			outcome: "settled 0 threads; 0 jobs still working"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t, tt.jobs...)
+			// The token's login is learned from a 👀 on one of its records:
+			// a settle run that finds only a person's copy learns another.
+			if tt.forged {
+				w.gh.SeedComment(9, "mallory", false, conversation.Render(conversation.State{Phase: conversation.NotWaiting, Record: tt.records[9]}))
+			} else {
+				for n, r := range tt.records {
+					w.seed(n, r)
+				}
+			}
+			w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "ada", HeadSHA: head2,
+				Files: []fakegithub.File{{Name: "src/a.go", Patch: "@@ +1 @@"}}})
+			w.gh.SeedComparison("acme/docs", head1, head2, fakegithub.Comparison{Status: "ahead", Files: []fakegithub.File{{Name: "src/a.go", Patch: "@@ +1 @@"}}})
+			o := w.room.Sweep(context.Background(), "acme", "docs")
+			if o.Settled != tt.outcome || o.Err != nil {
+				t.Errorf("Sweep() = %q, %v; want %q\n%s", o.Settled, o.Err, tt.outcome, w.log.String())
+			}
+			if !slices.Equal(w.api.calls, tt.api) {
+				t.Errorf("the Agent Job API got %q, want %q", w.api.calls, tt.api)
+			}
+			if !slices.Equal(w.agent.calls, tt.agent) {
+				t.Errorf("the agent's pull request got %q, want %q", w.agent.calls, tt.agent)
+			}
+			if got := w.statuses(); !slices.Equal(got, tt.statuses) {
+				t.Errorf("statuses %q, want %q", got, tt.statuses)
+			}
+			for n, want := range tt.after {
+				c := w.gh.Comments(n)
+				if len(c) != 1 {
+					t.Fatalf("#%d has %d comments, want the one", n, len(c))
+				}
+				got, _ := conversation.RecordOf(c[0].Body)
+				if !equal(got, want) {
+					t.Errorf("#%d's record after: %+v\nwant %+v", n, got, want)
+				}
+			}
+		})
+	}
+}
+
+func equal(a, b record.Record) bool {
+	return a.JobID == b.JobID && a.Head == b.Head && slices.Equal(a.Owed, b.Owed) && a.Waiting == b.Waiting && a.PR == b.PR &&
+		a.Unsettled == b.Unsettled && a.Cut == b.Cut && a.Sent == b.Sent
+}
+
+// TestEarlier: the record the next run in a thread meets; a job still
+// working, or a code pull request's record met by another run, is left.
+func TestEarlier(t *testing.T) {
+	t.Parallel()
+	const pr = "https://github.com/acme/docs/pull/101"
+	tests := []struct {
+		name     string
+		job      *agentapi.Job
+		rec      record.Record
+		own      bool
+		owed     []string
+		ok       bool
+		agent    []string
+		statuses []string
+		settled  bool // the earlier comment is rewritten with the job's end
+	}{
+		{name: "still working", job: jobOf("job_1", "active", ""), rec: record.Record{JobID: "job_1", Unsettled: true}},
+		{name: "a thread's job that ended", job: jobOf("job_1", "completed", pr), rec: record.Record{JobID: "job_1", Unsettled: true},
+			agent: []string{"backlink job_1 for https://github.com/acme/docs/issues/7#issuecomment-1001", "preview job_1"}, settled: true},
+		{name: "a code pull request's record met by a request", job: jobOf("job_1", "completed", pr),
+			rec: record.Record{JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
+		{name: "the code pull request's own record", job: jobOf("job_1", "completed", pr), own: true,
+			rec: record.Record{JobID: "job_1", Head: head1, Owed: []string{head1, head2}, Waiting: head2, Unsettled: true}, owed: []string{head2}, ok: true,
+			agent: []string{"backlink job_1 for https://github.com/acme/docs/issues/7#issuecomment-1001", "preview job_1"}, statuses: []string{"1111 success"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t, tt.job)
+			id := w.seed(7, tt.rec)
+			gh := w.room.GitHub
+			th := &conversation.Thread{GH: gh, Owner: "acme", Repo: "docs", Number: 7, Warn: func(string) {}, Redact: func(s string) string { return s }}
+			th.SetSelf(fakegithub.BotLogin)
+			c := w.gh.Comments(7)[0]
+			e := conversation.EarlierOf(&ghclient.Comment{ID: c.ID, Body: c.Body, Author: c.Author, AuthorIsBot: c.IsBot,
+				URL: "https://github.com/acme/docs/issues/7#issuecomment-1001"})
+			job, owed, ok := w.room.Earlier(context.Background(), th, e, tt.own)
+			if job == nil || job.ID != "job_1" || !slices.Equal(owed, tt.owed) || ok != tt.ok {
+				t.Errorf("Earlier() = %v, %q, %v; want job_1, %q, %v", job, owed, ok, tt.owed, tt.ok)
+			}
+			if !slices.Equal(w.agent.calls, tt.agent) || !slices.Equal(w.statuses(), tt.statuses) {
+				t.Errorf("agent %q, statuses %q; want %q, %q", w.agent.calls, w.statuses(), tt.agent, tt.statuses)
+			}
+			after, _ := conversation.RecordOf(w.gh.Comments(7)[0].Body)
+			if after.Unsettled == tt.settled || w.gh.Comments(7)[0].ID != id {
+				t.Errorf("the earlier comment after: %+v, want it settled: %v", after, tt.settled)
+			}
+		})
+	}
+}
