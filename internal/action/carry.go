@@ -16,6 +16,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/job"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/preview"
@@ -45,6 +46,7 @@ type run struct {
 	hc       *httpclient.Client
 	agent    *agentpr.Room // the agent's pull request
 	settler  *settle.Room  // the records earlier runs left working
+	jobs     *job.Room     // the run's job
 }
 
 // carryOut does what p says and returns how it went: it judges the run's
@@ -73,6 +75,8 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	if p.DryRun {
 		return r.dryRun(api, p)
 	}
+	r.jobs = &job.Room{API: api, Reporter: r.rep, Progress: r.progress(), Clock: r.deps.Clock,
+		Schedule: schedule(r.cfg, r.deps), Deadline: r.deadline, Beat: cmp.Or(r.deps.Heartbeat, runlog.Heartbeat)}
 
 	o := &report.Outcome{}
 	var gh *ghclient.Client
@@ -161,23 +165,8 @@ func (r *run) wait(ctx context.Context, api *agentapi.Client, gh *ghclient.Clien
 		return o
 	}
 
-	o.Stage = report.StageWait
-	r.log.Group("Waiting for job " + escape.Log(job.ID))
-	w := poll.Waiter{
-		Jobs:     api,
-		Clock:    r.deps.Clock,
-		Schedule: r.schedule(),
-		Deadline: r.deadline,
-		Observer: r.rep.Observer(ctx, o),
-		Beat:     cmp.Or(r.deps.Heartbeat, runlog.Heartbeat),
-	}
-	from := r.deps.Clock.Now()
-	res, err := w.Wait(ctx, job)
-	r.rep.Waited(r.deps.Clock.Now().Sub(from))
-	r.log.EndGroup()
-	o.Job, o.Polls = res.Job, res.Polls
-	if err != nil {
-		return o.Fail(ctx, err)
+	if r.jobs.Wait(ctx, o, job); o.Err != nil {
+		return o
 	}
 	if o.End() == report.Completed {
 		if p.Backlink {
@@ -297,18 +286,10 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 	)
 	switch p.Job {
 	case plan.Watch:
-		if err := r.rep.Job(o, p.JobID, false); err != nil {
-			return nil, err
-		}
-		if job, err = api.Get(ctx, p.JobID); err != nil {
-			return nil, err
-		}
-		r.logf("job %s is %s (nothing sent: no prompt)", escape.Log(job.ID), escape.Log(job.Status))
+		job, err = r.jobs.Watch(ctx, o, p.JobID)
 	case plan.FollowUp:
 		// An explicit job-id never falls back to a new job.
-		if job, err = r.message(ctx, api, text, o, p.JobID); err != nil {
-			return nil, err
-		}
+		job, err = r.jobs.FollowUp(ctx, o, p.JobID, text, nil)
 	case plan.Continue:
 		earlier, lookErr := r.thread.Previous(ctx)
 		switch {
@@ -332,72 +313,32 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, gh *ghclient.C
 			}
 		}
 		if target == "" {
-			job, err = r.create(ctx, api, text)
+			job, err = r.jobs.Create(ctx, text)
 			break
 		}
-		job, err = r.message(ctx, api, text, o, target)
-		if err == nil && earlier.Unsettled {
+		job, err = r.jobs.FollowUp(ctx, o, target, text, func(ctx context.Context, f *httpclient.Failure) (string, error) {
+			r.logf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))
+			if !r.trig.IsPR {
+				return text, nil
+			}
+			o.Note += " It may open a new pull request."
+			t := r.trig
+			return prompt.Update(r.agent.Target(ctx, api, target, prompt.Target{Owner: t.Owner, Repo: t.Repo, Number: t.Number, URL: t.URL, Branch: t.HeadRef}), text), nil
+		})
+		if err == nil && o.FollowUp && earlier.Unsettled {
 			r.settler.Continued(ctx, r.thread, earlier)
 		}
-		if f, ok := agentapi.TakesNoMessages(err); ok {
-			r.logf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))
-			if err := r.standIn(o, target, f); err != nil {
-				return nil, err
-			}
-			stand := text
-			if r.trig.IsPR {
-				o.Note += " It may open a new pull request."
-				t := r.trig
-				stand = prompt.Update(r.agent.Target(ctx, api, target, prompt.Target{Owner: t.Owner, Repo: t.Repo, Number: t.Number, URL: t.URL, Branch: t.HeadRef}), text)
-			}
-			job, err = r.create(ctx, api, stand)
-		}
 	default:
-		job, err = r.create(ctx, api, text)
+		job, err = r.jobs.Create(ctx, text)
 	}
 	if err != nil {
 		return nil, err
 	}
-	o.Job = job
-	if err := r.rep.Job(o, job.ID, o.FollowUp); err != nil {
+	if err := r.jobs.Started(ctx, o, job); err != nil {
 		return nil, err
 	}
-	r.rep.Show(ctx, o, conversation.Working)
 	return job, nil
 }
-
-// standIn forgets the refused job old before a new one stands in for it:
-// the outcome and the job-id output, which named it, no longer do, and the
-// comment says why.
-func (r *run) standIn(o *report.Outcome, old string, f *httpclient.Failure) error {
-	o.Note = fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.", conversation.JobRef(old), f.Status)
-	return r.rep.Job(o, "", false)
-}
-
-func (r *run) create(ctx context.Context, api *agentapi.Client, text string) (*agentapi.Job, error) {
-	job, err := api.Create(ctx, text)
-	if err != nil {
-		return nil, err
-	}
-	r.rep.Spent(false)
-	r.logf("created job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
-	return job, nil
-}
-
-func (r *run) message(ctx context.Context, api *agentapi.Client, text string, o *report.Outcome, id string) (*agentapi.Job, error) {
-	if err := r.rep.Job(o, id, false); err != nil {
-		return nil, err
-	}
-	job, err := api.Message(ctx, id, text)
-	if err != nil {
-		return nil, err
-	}
-	r.rep.Spent(true)
-	o.FollowUp = true
-	r.logf("sent follow-up to job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
-	return job, nil
-}
-
 func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *report.Outcome {
 	// A dry run reads nothing, permissions included: it shows what a run
 	// would send for a request whose author has the required permission.
@@ -441,12 +382,14 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *report.Outcome {
 	return &report.Outcome{DryRun: true, JobID: p.JobID}
 }
 
-func (r *run) schedule() poll.Schedule {
+// schedule is when a wait polls: every poll-interval, or the auto
+// schedule (deps may replace it).
+func schedule(cfg inputs.Config, deps Deps) poll.Schedule {
 	switch {
-	case r.cfg.PollInterval > 0:
-		return poll.Fixed(r.cfg.PollInterval)
-	case r.deps.Schedule != nil:
-		return r.deps.Schedule
+	case cfg.PollInterval > 0:
+		return poll.Fixed(cfg.PollInterval)
+	case deps.Schedule != nil:
+		return deps.Schedule
 	}
 	return poll.DefaultAuto
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/report"
@@ -128,23 +129,19 @@ func (r *run) startCode(ctx context.Context, api *agentapi.Client, gh *ghclient.
 	var job *agentapi.Job
 	o.Stage = report.StageStart
 	if earlier != nil {
-		job, err = r.message(ctx, api, prompt.CodePushPrompt(about, changes.Change()), o, earlier.JobID)
-		if f, ok := agentapi.TakesNoMessages(err); ok {
+		job, err = r.jobs.FollowUp(ctx, o, earlier.JobID, prompt.CodePushPrompt(about, changes.Change()), func(ctx context.Context, f *httpclient.Failure) (string, error) {
 			// The job takes no more messages (archived, failed, gone): a new
 			// one stands in for it, with the whole change.
 			r.logf("job %s cannot take a follow-up (%s); starting a new job with the pull request's whole change", escape.Log(earlier.JobID), escape.Log(f.Error()))
-			if err := r.standIn(o, earlier.JobID, f); err != nil {
-				return nil, o.Fail(ctx, err)
+			whole, err := codepr.Read(ctx, gh, pr, "", r.cfg.Paths)
+			if err != nil {
+				return "", fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err)
 			}
-			if changes, err = codepr.Read(ctx, gh, pr, "", r.cfg.Paths); err != nil {
-				return nil, o.Fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", t.Number, err))
-			}
-			r.code.Cut, r.code.DocsPR = changes.Cut, ""
-			earlier = nil
-		}
-	}
-	if earlier == nil {
-		job, err = r.create(ctx, api, prompt.CodePRPrompt(p.Workflow, about, changes.Change()))
+			r.code.Cut, r.code.DocsPR = whole.Cut, ""
+			return prompt.CodePRPrompt(p.Workflow, about, whole.Change()), nil
+		})
+	} else {
+		job, err = r.jobs.Create(ctx, prompt.CodePRPrompt(p.Workflow, about, changes.Change()))
 	}
 	if err != nil {
 		return nil, o.Fail(ctx, err)

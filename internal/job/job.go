@@ -1,0 +1,149 @@
+// Package job starts or continues a run's agent job and waits for it: a
+// create, a follow-up (with the one rule for a job that takes no more
+// messages: a new job stands in for it), a read of a job the run only
+// watches, and the wait. It names the job to the run's reporter at once,
+// so that the job-id output is written before anything can fail, and
+// counts each send there.
+package job
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/runlog"
+)
+
+// API is the Agent Job API's jobs. *agentapi.Client is one.
+type API interface {
+	Create(ctx context.Context, text string) (*agentapi.Job, error)
+	Message(ctx context.Context, id, text string) (*agentapi.Job, error)
+	Get(ctx context.Context, id string) (*agentapi.Job, error)
+}
+
+var _ API = (*agentapi.Client)(nil)
+
+// Room starts and follows one run's job.
+type Room struct {
+	API      API
+	Reporter *report.Reporter
+	Progress runlog.Progress
+	Clock    clock.Clock
+	// Schedule is when the wait polls; Deadline when it gives up (on
+	// Clock); Beat how often an unchanged job is said to be unchanged.
+	Schedule poll.Schedule
+	Deadline time.Time
+	Beat     time.Duration
+}
+
+// Create creates a job with text.
+func (j *Room) Create(ctx context.Context, text string) (*agentapi.Job, error) {
+	job, err := j.API.Create(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	j.Reporter.Spent(false)
+	j.Progress.Logf("created job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
+	return job, nil
+}
+
+// Message sends text to job id as a follow-up, naming the job in o first.
+func (j *Room) Message(ctx context.Context, o *report.Outcome, id, text string) (*agentapi.Job, error) {
+	if err := j.Reporter.Job(o, id, false); err != nil {
+		return nil, err
+	}
+	job, err := j.API.Message(ctx, id, text)
+	if err != nil {
+		return nil, err
+	}
+	j.Reporter.Spent(true)
+	o.FollowUp = true
+	j.Progress.Logf("sent follow-up to job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
+	return job, nil
+}
+
+// StandIn builds the text of the job that stands in for one that takes no
+// more messages, after the API's refusal f; it logs why, in its caller's
+// words.
+type StandIn func(ctx context.Context, f *httpclient.Failure) (string, error)
+
+// FollowUp sends text to job id, the job a thread or a code pull request
+// continues. When the API answers that the job takes no more messages
+// (agentapi.TakesNoMessages), a new job stands in for it, with the text
+// stand builds: the outcome forgets the old job, and the comment's note
+// says why. o.FollowUp says which it was. With stand nil, as for an
+// explicit job-id, the refusal is the error.
+func (j *Room) FollowUp(ctx context.Context, o *report.Outcome, id, text string, stand StandIn) (*agentapi.Job, error) {
+	job, err := j.Message(ctx, o, id, text)
+	f, refused := agentapi.TakesNoMessages(err)
+	if !refused || stand == nil {
+		return job, err
+	}
+	o.Note = fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.", conversation.JobRef(id), f.Status)
+	if err := j.Reporter.Job(o, "", false); err != nil {
+		return nil, err
+	}
+	text, err = stand(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	return j.Create(ctx, text)
+}
+
+// Watch reads job id, which the run follows without sending it anything.
+func (j *Room) Watch(ctx context.Context, o *report.Outcome, id string) (*agentapi.Job, error) {
+	if err := j.Reporter.Job(o, id, false); err != nil {
+		return nil, err
+	}
+	job, err := j.API.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	j.Progress.Logf("job %s is %s (nothing sent: no prompt)", escape.Log(job.ID), escape.Log(job.Status))
+	return job, nil
+}
+
+// Started names job, which the run started or continued, in o, the
+// job-id output and the comment.
+func (j *Room) Started(ctx context.Context, o *report.Outcome, job *agentapi.Job) error {
+	o.Job = job
+	if err := j.Reporter.Job(o, job.ID, o.FollowUp); err != nil {
+		return err
+	}
+	j.Reporter.Show(ctx, o, conversation.Working)
+	return nil
+}
+
+// Wait waits for job until it ends or the deadline, polling on the
+// schedule, its progress in one group of the log and, on each change of
+// status, in the comment. o ends with the job as last seen, or the error
+// that stopped the wait.
+func (j *Room) Wait(ctx context.Context, o *report.Outcome, job *agentapi.Job) *report.Outcome {
+	o.Stage = report.StageWait
+	log := j.Progress.Log
+	log.Group("Waiting for job " + escape.Log(job.ID))
+	w := poll.Waiter{
+		Jobs:     j.API,
+		Clock:    j.Clock,
+		Schedule: j.Schedule,
+		Deadline: j.Deadline,
+		Observer: j.Reporter.Observer(ctx, o),
+		Beat:     j.Beat,
+	}
+	from := j.Clock.Now()
+	res, err := w.Wait(ctx, job)
+	j.Reporter.Waited(j.Clock.Now().Sub(from))
+	log.EndGroup()
+	o.Job, o.Polls = res.Job, res.Polls
+	if err != nil {
+		return o.Fail(ctx, err)
+	}
+	return o
+}
