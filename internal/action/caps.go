@@ -43,7 +43,7 @@ func (r *run) overCap(ctx context.Context, gh *ghclient.Client, p plan.Plan, lev
 // that may send sends them.
 func (r *run) atCap(o *report.Outcome, why string) *report.Outcome {
 	if r.answers != nil {
-		r.answers.unsent = true
+		r.answers.Unsent()
 	}
 	return r.rep.Capped(o, why)
 }

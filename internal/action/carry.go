@@ -10,6 +10,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/admit"
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/agentpr"
+	"github.com/agentjob/agent-job-action/internal/batch"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/event"
@@ -41,12 +42,13 @@ type run struct {
 	cfg      inputs.Config
 	trig     *event.Trigger
 	thread   *conversation.Thread // nil when the run does not comment
-	answers  *answering           // what a run that continues its thread answers; nil for others
+	answers  *batch.Answers       // what a run that continues its thread answers; nil for others
 	code     *report.Code         // a code pull request's run; nil for others
 	hc       *httpclient.Client
 	agent    *agentpr.Room // the agent's pull request
 	settler  *settle.Room  // the records earlier runs left working
 	jobs     *job.Room     // the run's job
+	batch    *batch.Room   // what the run answers in its thread; nil without one
 }
 
 // carryOut does what p says and returns how it went: it judges the run's
@@ -108,6 +110,11 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 		r.thread = &conversation.Thread{GH: gh, Owner: p.Answer.Owner, Repo: p.Answer.Repo, Number: p.Answer.Number,
 			Comments: p.Answer.CommentCount, Warn: r.log.Warning, Redact: r.log.Redact, Phrase: p.Rules.Phrase, Code: p.Code != nil}
 		r.rep.Comment = r.thread
+		r.batch = &batch.Room{Thread: r.thread, Owner: r.trig.Owner, Repo: r.trig.Repo, Number: p.Answer.Number, PR: r.trig.IsPR,
+			Rules: p.Rules, Reporter: r.rep, Progress: r.progress()}
+		if gh != nil {
+			r.batch.Permissions = gh
+		}
 	}
 	if p.Code != nil {
 		job, done := r.startCode(ctx, api, gh, p, o)
@@ -124,20 +131,20 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 		}
 		switch {
 		case p.Thread:
-			a, answered := r.answer(ctx, gh, p, level, o)
+			a, answered := r.batch.Answer(ctx, o, p.Own, level)
 			if answered != nil {
 				return answered
 			}
-			send = a.send
+			r.answers, send = a, a.Send
 		case p.Job == plan.Continue && r.trig.IsComment():
 			// The workflow's prompt: the request only triggered it.
-			r.answers = alone(p.Own)
+			r.answers = batch.Alone(p.Own)
 			r.rep.Answers = r.answers
 			r.rep.Show(ctx, o, conversation.Working)
-			r.answeringIn(p)
+			r.batch.In()
 		default:
 			r.rep.Show(ctx, o, conversation.Working)
-			r.answeringIn(p)
+			r.batch.In()
 		}
 	}
 
@@ -152,7 +159,11 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	o.Stage = report.StageStart
 	job, err := r.startJob(ctx, api, gh, p, text, o)
 	if err != nil {
-		r.release(o, err)
+		if r.answers != nil {
+			if note := r.answers.Release(err); note != "" {
+				o.Note = note
+			}
+		}
 		return o.Fail(ctx, err)
 	}
 	return r.wait(ctx, api, gh, p, job, o)
@@ -269,12 +280,6 @@ func (r *run) prompt(p plan.Plan, send []*request.Request) (string, error) {
 		return text, nil
 	}
 	return "", inputs.ErrEmptyPrompt
-}
-
-func (r *run) answeringIn(p plan.Plan) {
-	if url := r.thread.URL(); url != "" {
-		r.logf("answering in #%d: %s", p.Answer.Number, escape.Log(url))
-	}
 }
 
 // startJob creates the job or sends the follow-up, and writes job-id at

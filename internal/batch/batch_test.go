@@ -1,0 +1,178 @@
+package batch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/admit"
+	"github.com/agentjob/agent-job-action/internal/backlog"
+	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/request"
+	"github.com/agentjob/agent-job-action/internal/runlog"
+	"github.com/agentjob/agent-job-action/internal/runner"
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
+)
+
+// fakeThread is the thread: what Read returns (or err), and which
+// comments the token had reacted to already; it records every claim.
+type fakeThread struct {
+	read    backlog.Thread
+	err     error
+	taken   map[int64]bool
+	self    string
+	url     string
+	claimed []int64
+}
+
+func (f *fakeThread) Read(context.Context, bool) (backlog.Thread, error) { return f.read, f.err }
+func (f *fakeThread) Claim(_ context.Context, id int64, _ request.Kind) (bool, error) {
+	f.claimed = append(f.claimed, id)
+	return !f.taken[id], nil
+}
+func (f *fakeThread) Self() string { return f.self }
+func (f *fakeThread) URL() string  { return f.url }
+
+// fakeComment is the run's comment: it counts what is shown.
+type fakeComment struct{ shown []conversation.State }
+
+func (c *fakeComment) Show(_ context.Context, s conversation.State) { c.shown = append(c.shown, s) }
+func (c *fakeComment) Settle(context.Context, *conversation.Earlier, conversation.State) bool {
+	return false
+}
+func (c *fakeComment) Spend(time.Time) {}
+func (c *fakeComment) URL() string     { return "https://github.com/acme/docs/issues/12#issuecomment-77" }
+
+// permissions are the logins' levels; a login not in it cannot be read.
+type permissions map[string]string
+
+func (p permissions) Permission(_ context.Context, _, _, login string) (string, error) {
+	if l, ok := p[login]; ok {
+		return l, nil
+	}
+	return "", errors.New("HTTP 502")
+}
+
+var t0 = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+
+func ask(id int64, who, body string, at time.Duration) *request.Request {
+	return &request.Request{Key: request.Key{Kind: request.Comment, ID: id}, Author: who, Body: body, At: t0.Add(at),
+		URL: fmt.Sprintf("https://github.com/acme/docs/issues/12#issuecomment-%d", id)}
+}
+
+func newRoom(t *testing.T, th *fakeThread, out *bytes.Buffer) (*Room, *fakeComment) {
+	t.Helper()
+	dir := t.TempDir()
+	clk := clock.NewFake(t0.Add(time.Hour))
+	p := runlog.Progress{Log: runlog.NewPlain(out), Clock: clk, Start: t0}
+	rc := runner.Context{InActions: true, OutputFile: filepath.Join(dir, "out"), SummaryFile: filepath.Join(dir, "sum")}
+	c := &fakeComment{}
+	rep := &report.Reporter{Progress: p, RC: rc, Out: report.NewOutputs(p.Log, rc.OutputFile, nil), Checks: &report.Checks{Progress: p}, Comment: c}
+	return &Room{Thread: th, Permissions: permissions{"writer": "write", "admin": "admin", "reader": "read"}, Owner: "acme", Repo: "docs", Number: 12,
+		Rules: admit.Rules{Phrase: "/docs", Required: "write", Instruction: true}, Reporter: rep, Progress: p}, c
+}
+
+func keys(rs []*request.Request) []int64 {
+	var out []int64
+	for _, r := range rs {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+// TestAnswer: what a run answers in its thread, what it records before it
+// sends, and which earlier comments it claims.
+func TestAnswer(t *testing.T) {
+	t.Parallel()
+	own := ask(30, "writer", "/docs add the limits page", 30*time.Minute)
+	tests := []struct {
+		name    string
+		th      *fakeThread
+		send    []int64
+		left    []int64
+		claimed []int64
+		skipped string
+		log     string
+	}{
+		{name: "the thread cannot be read: its own alone", th: &fakeThread{err: errors.New("HTTP 502"), self: "bot", url: "u"},
+			send: []int64{30}, log: "warning: could not HTTP 502; answering this request alone"},
+		{name: "an earlier request, and one its author may not make", th: &fakeThread{self: "bot", url: "u", read: backlog.Thread{Items: []*request.Request{
+			ask(10, "admin", "/docs mention the SLA", 10*time.Minute), ask(20, "reader", "/docs delete the security page", 20*time.Minute), own}}},
+			send: []int64{10, 30}, left: []int64{20}, claimed: []int64{10}, log: "left out: the comment by reader"},
+		{name: "an earlier request another run took up", th: &fakeThread{self: "bot", url: "u", taken: map[int64]bool{10: true}, read: backlog.Thread{Items: []*request.Request{
+			ask(10, "admin", "/docs mention the SLA", 10*time.Minute), own}}},
+			send: []int64{30}, left: []int64{10}, claimed: []int64{10}, log: "already taken up by another run (its 👀)"},
+		{name: "answered by an earlier run", th: &fakeThread{self: "bot", url: "u", read: backlog.Thread{Items: []*request.Request{own},
+			Own: []backlog.Owned{{ID: 40, URL: "https://github.com/acme/docs/issues/12#issuecomment-40", At: t0.Add(40 * time.Minute),
+				Record: &backlog.Record{Sent: []request.Key{own.Key}, Upto: t0.Add(35 * time.Minute)}}}}},
+			skipped: "https://github.com/acme/docs/issues/12#issuecomment-40"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			b, c := newRoom(t, tt.th, &out)
+			mine := *own
+			a, done := b.Answer(context.Background(), &report.Outcome{}, &mine, "write")
+			if tt.skipped != "" {
+				if done == nil || done.AnsweredIn != tt.skipped || a != nil {
+					t.Fatalf("Answer() = %+v, %+v; want the run skipped, answered in %s", a, done, tt.skipped)
+				}
+				return
+			}
+			if done != nil {
+				t.Fatalf("Answer() ended the run: %+v\n%s", done, out.String())
+			}
+			rec := a.Record()
+			var left []int64
+			for _, k := range rec.Left {
+				left = append(left, k.ID)
+			}
+			if !slices.Equal(keys(a.Send), tt.send) || !slices.Equal(left, tt.left) || !slices.Equal(tt.th.claimed, tt.claimed) {
+				t.Errorf("sent %v, left %v, claimed %v; want %v, %v, %v\n%s", keys(a.Send), left, tt.th.claimed, tt.send, tt.left, tt.claimed, out.String())
+			}
+			if len(c.shown) == 0 || c.shown[0].Record.Answered == nil {
+				t.Errorf("the comment does not record the batch before anything is sent: %+v", c.shown)
+			}
+			if !strings.Contains(out.String(), tt.log) {
+				t.Errorf("log lacks %q:\n%s", tt.log, out.String())
+			}
+		})
+	}
+}
+
+// TestRelease: what the API provably did not act on is recorded as not
+// sent, for the next run; what it may have acted on, or refused for what
+// it is, stays answered.
+func TestRelease(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		err      error
+		released bool
+	}{
+		{"no answer", &httpclient.Failure{Kind: httpclient.Transient}, true},
+		{"rate-limited", &httpclient.Failure{Kind: httpclient.RateLimited, Status: http.StatusTooManyRequests}, true},
+		{"the key refused", &httpclient.Failure{Kind: httpclient.Refused, Status: http.StatusUnauthorized}, true},
+		{"the prompt refused", &httpclient.Failure{Kind: httpclient.Refused, Status: http.StatusBadRequest}, false},
+		{"another error", errors.New("the answer was lost"), false},
+	}
+	for _, tt := range tests {
+		a := Alone(ask(30, "writer", "/docs x", 0))
+		note := a.Release(tt.err)
+		rec := a.Record()
+		if got := len(rec.Unsent) == 1 && len(rec.Sent) == 0; got != tt.released || (note != "") != tt.released {
+			t.Errorf("%s: released %v (note %q, record %+v), want %v", tt.name, got, note, rec, tt.released)
+		}
+	}
+}
