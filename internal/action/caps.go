@@ -6,9 +6,11 @@ import (
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/agentpr"
 	"github.com/agentjob/agent-job-action/internal/caps"
+	"github.com/agentjob/agent-job-action/internal/codejob"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/settle"
 )
@@ -70,6 +72,22 @@ func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan)
 		room.Capped = func(ctx context.Context, th *conversation.Thread) (string, error) {
 			return r.counter(gh).Reached(ctx, p.Caps, th, th.Number, "", "")
 		}
+	}
+	return room
+}
+
+// codeRoom is the room that follows a code pull request's docs job, with
+// the run's clients, its other rooms and the parts of the plan it needs.
+func (r *run) codeRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *codejob.Room {
+	t := r.trig
+	room := &codejob.Room{Thread: r.thread, API: api, Jobs: r.jobs, Settler: r.settler, Agent: r.agent, Reporter: r.rep,
+		Progress: r.progress(), Paths: r.cfg.Paths, Workflow: p.Workflow, Wait: p.Wait,
+		About: prompt.CodePR{Owner: t.Owner, Repo: t.Repo, Number: t.Number, Title: t.Title, Body: t.IssueBody, URL: t.URL}}
+	if gh != nil {
+		room.GitHub = gh
+	}
+	if p.Caps != nil {
+		room.Capped = func(ctx context.Context, o *report.Outcome) *report.Outcome { return r.overCap(ctx, gh, p, "", o) }
 	}
 	return room
 }

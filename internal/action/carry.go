@@ -43,7 +43,6 @@ type run struct {
 	trig     *event.Trigger
 	thread   *conversation.Thread // nil when the run does not comment
 	answers  *batch.Answers       // what a run that continues its thread answers; nil for others
-	code     *report.Code         // a code pull request's run; nil for others
 	hc       *httpclient.Client
 	agent    *agentpr.Room // the agent's pull request
 	settler  *settle.Room  // the records earlier runs left working
@@ -117,7 +116,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 		}
 	}
 	if p.Code != nil {
-		job, done := r.startCode(ctx, api, gh, p, o)
+		job, done := r.codeRoom(api, gh, p).Push(ctx, o, *p.Code)
 		if done != nil {
 			return done
 		}
@@ -459,7 +458,7 @@ func (r *run) ask(p plan.Plan, source conversation.Source, url string, th *conve
 // showPreview asks for the preview of o's job's pull request, unless the
 // run sent the job nothing (its branch is as the run before left it).
 func (r *run) showPreview(ctx context.Context, o *report.Outcome) {
-	if r.code != nil && r.code.Idle {
+	if c := r.rep.Code; c != nil && c.Idle {
 		return
 	}
 	o.Preview = r.agent.Preview(ctx, o.Job)

@@ -1,0 +1,281 @@
+// Package codejob is the docs job of a code pull request, push by push:
+// it adopts the record an earlier run left in the pull request (the job,
+// the head it heard, the heads that owe a status), settles what that run
+// left working, reads the change since (package codepr), and sends it:
+// to a new job, to the job as a follow-up, or, while the job works and the
+// run does not wait, folded into the change that waits for the run that
+// finds the job ended. A closed pull request's job gets nothing more. It
+// hands the record, the statuses and the comment to the run's reporter.
+package codejob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/codepr"
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/job"
+	"github.com/agentjob/agent-job-action/internal/pathfilter"
+	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/request"
+	"github.com/agentjob/agent-job-action/internal/runlog"
+	"github.com/agentjob/agent-job-action/internal/settle"
+)
+
+// Settler settles the record an earlier run left working. *settle.Room is
+// one.
+type Settler interface {
+	Earlier(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, own bool) (*agentapi.Job, []string, bool)
+}
+
+// Agent tells the job's pull request that its code pull request closed.
+// *agentpr.Room is one.
+type Agent interface {
+	Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool)
+}
+
+var _ Settler = (*settle.Room)(nil)
+
+// Room follows one code pull request's docs job for a run.
+type Room struct {
+	// Thread is the pull request's conversation, where the record is; nil
+	// when the run keeps no comment.
+	Thread *conversation.Thread
+	GitHub codepr.GitHub
+	// API reads the job; Jobs sends it.
+	API      job.API
+	Jobs     *job.Room
+	Settler  Settler
+	Agent    Agent
+	Reporter *report.Reporter
+	Progress runlog.Progress
+	Paths    *pathfilter.Filter
+	// About is the pull request as a prompt names it; Workflow the
+	// workflow's instruction, "" for the default; Wait whether the run
+	// waits for the job.
+	About    prompt.CodePR
+	Workflow string
+	Wait     bool
+	// Capped says why the caps let nothing be sent, ending the run in o;
+	// nil when they let it.
+	Capped func(ctx context.Context, o *report.Outcome) *report.Outcome
+
+	code *report.Code
+}
+
+// logChanges says in the log why what the run read is not a push's own
+// change, when it is not.
+func (c *Room) logChanges(ch *codepr.Changes) {
+	switch ch.Again {
+	case prompt.Rewritten:
+		c.Progress.Logf("the branch was rewritten (a force push) since the job last heard of it: sending the pull request's whole change again")
+	case prompt.Retargeted:
+		c.Progress.Logf("the pull request was moved to another base branch: sending its whole change again")
+	case prompt.TooManyToCompare:
+		c.Progress.Logf("the push changes at least %d files, as many as GitHub lists in a comparison: sending the pull request's whole change again", ghclient.MaxCompareFiles)
+	case prompt.TooLargeToCompare:
+		c.Progress.Logf("GitHub's comparison of the push is too large to read: sending the pull request's whole change again, read page by page")
+	}
+	if ch.Cut {
+		c.Progress.Log.Warning(fmt.Sprintf("the pull request changes at least %d files, as many as GitHub lists: files past them are not seen, so the docs job hears of the first only and the commit status %s claims no success", ghclient.MaxPullFiles, codepr.StatusContext))
+	}
+	if ch.FromBase {
+		c.Progress.Logf("the push merged the base branch: what it brought is left out (%d under paths)", ch.Dropped)
+	}
+}
+
+// Push starts or continues the docs job of the code pull request pr: it
+// learns the token's login with 👀 on the pull request, adopts the comment
+// an earlier run wrote there (the record of the job and of the head commit
+// the job last heard of), reads what changed since, filtered by paths, and
+// creates the job with the whole change, sends what is new to the job the
+// comment names, or, with nothing new, reads that job to report it. It
+// returns the job, or the run's outcome when it ends here.
+func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullRequest) (*agentapi.Job, *report.Outcome) {
+	c.code = &report.Code{PR: report.Commit{Owner: pr.Owner, Repo: pr.Repo, HeadSHA: pr.HeadSHA}}
+	c.Reporter.Code, c.Reporter.Checks.PR = c.code, c.code
+	var earlier *conversation.Earlier
+	if c.Thread != nil {
+		c.Thread.React(ctx, int64(pr.Number), request.Event, "eyes")
+		var err error
+		if earlier, err = c.Thread.Adopt(ctx); err != nil {
+			if errors.Is(err, conversation.ErrUnknownIdentity) {
+				return nil, o.Fail(ctx, fmt.Errorf("find the docs job of pull request #%d: %w; nothing was sent, so that the pull request does not get a second job", pr.Number, err))
+			}
+			return nil, o.Fail(ctx, fmt.Errorf("find the docs job of pull request #%d: %w", pr.Number, err))
+		}
+	}
+	since := ""
+	if earlier != nil {
+		// The record, kept from here on whatever happens: a run that fails
+		// later writes it back as it read it, so that the next push
+		// continues the same job rather than creating a second.
+		if err := c.Reporter.Job(o, earlier.JobID, true); err != nil {
+			return nil, o.Fail(ctx, err)
+		}
+		since, c.code.Heard, c.code.Owed, c.code.Waiting = earlier.Head, earlier.Head, earlier.Owed, earlier.Waiting
+		if since == "" {
+			since = pr.Before
+		}
+		c.Progress.Logf("the docs job of pull request #%d is %s, in %s", pr.Number, escape.Log(earlier.JobID), escape.Log(earlier.URL))
+	}
+	var seen *agentapi.Job // the earlier job as this run read it
+	if earlier != nil && earlier.Unsettled {
+		var owed []string
+		var ok bool
+		if seen, owed, ok = c.Settler.Earlier(ctx, c.Thread, earlier, true); ok {
+			c.code.Owed = owed
+		}
+	}
+	if earlier != nil {
+		c.code.DocsPR = earlier.PR
+		if seen != nil && seen.PR() != "" {
+			c.code.DocsPR = seen.PR()
+		}
+	}
+	if pr.Action == "closed" {
+		return nil, c.close(ctx, o, pr, earlier, seen)
+	}
+	changes, err := codepr.Read(ctx, c.GitHub, pr, since, c.Paths)
+	if err != nil {
+		return nil, o.Fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", pr.Number, err))
+	}
+	// A cut listing the job heard stays cut until the whole change is
+	// listed again.
+	c.code.Cut = changes.Cut || earlier != nil && earlier.Cut && !changes.Whole
+	c.logChanges(changes)
+	if why := plan.NothingNew(changes, earlier != nil); why != "" {
+		c.code.NoChange = true
+		return nil, c.Reporter.Skip(why)
+	} else if none := changes.NothingToSend(); none != "" {
+		// Nothing new: the job is reported as it stands, and waited for.
+		c.Progress.Logf("%s", none)
+		job, err := readOnce(ctx, c.API, earlier.JobID, seen)
+		if err != nil {
+			return nil, o.Fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
+		}
+		o.Job, c.code.Heard, c.code.Idle, c.code.Waiting = job, pr.HeadSHA, true, ""
+		if !job.Terminal() {
+			c.Reporter.Status(ctx, o)
+		}
+		return job, nil
+	}
+
+	if earlier != nil && !c.Wait {
+		if job, folded := c.fold(ctx, earlier, seen, o); folded {
+			return job, nil
+		}
+	}
+	about := c.About
+	if c.Capped != nil {
+		if done := c.Capped(ctx, o); done != nil {
+			return nil, done
+		}
+	}
+	var job *agentapi.Job
+	o.Stage = report.StageStart
+	if earlier != nil {
+		job, err = c.Jobs.FollowUp(ctx, o, earlier.JobID, prompt.CodePushPrompt(about, changes.Change()), func(ctx context.Context, f *httpclient.Failure) (string, error) {
+			// The job takes no more messages (archived, failed, gone): a new
+			// one stands in for it, with the whole change.
+			c.Progress.Logf("job %s cannot take a follow-up (%s); starting a new job with the pull request's whole change", escape.Log(earlier.JobID), escape.Log(f.Error()))
+			whole, err := codepr.Read(ctx, c.GitHub, pr, "", c.Paths)
+			if err != nil {
+				return "", fmt.Errorf("read the changes of pull request #%d: %w", pr.Number, err)
+			}
+			c.code.Cut, c.code.DocsPR = whole.Cut, ""
+			return prompt.CodePRPrompt(c.Workflow, about, whole.Change()), nil
+		})
+	} else {
+		job, err = c.Jobs.Create(ctx, prompt.CodePRPrompt(c.Workflow, about, changes.Change()))
+	}
+	if err != nil {
+		return nil, o.Fail(ctx, err)
+	}
+	o.Job, c.code.Heard, c.code.Waiting = job, pr.HeadSHA, ""
+	if err := c.Reporter.Job(o, job.ID, o.FollowUp); err != nil {
+		return nil, o.Fail(ctx, err)
+	}
+	c.Reporter.Show(ctx, o, conversation.Working)
+	c.Reporter.Status(ctx, o)
+	return job, nil
+}
+
+// fold holds a push's change while the pull request's job still works on
+// what it heard, in a run that does not wait: the record says the change
+// waits (waiting), the head's status is pending, and the run that finds
+// the job ended (the next push, or a settle run) sends everything that
+// waits in one follow-up. seen is the job as the run read it already; nil
+// to read it. It reports whether the change was held; a job it cannot read,
+// or one that ended, is sent the change at once.
+func (c *Room) fold(ctx context.Context, earlier *conversation.Earlier, seen *agentapi.Job, o *report.Outcome) (*agentapi.Job, bool) {
+	job, err := readOnce(ctx, c.API, earlier.JobID, seen)
+	if err != nil {
+		c.Progress.Logf("job %s could not be read (%s): sending this push's change now", escape.Log(earlier.JobID), escape.Log(err.Error()))
+		return nil, false
+	}
+	if job.Terminal() {
+		return nil, false
+	}
+	o.Job, c.code.Waiting = job, c.code.PR.HeadSHA
+	c.Progress.Logf("job %s is %s: this push's change waits, and the run that finds the job ended sends it with any later push in one follow-up", escape.Log(job.ID), escape.Log(job.Status))
+	c.Reporter.Status(ctx, o)
+	return job, true
+}
+
+// close stops following the docs job of a closed pull request: the
+// Agent API cannot cancel a job, so the run sends it nothing and reads it
+// once, tells its pull request that the code landed (merged) or will not
+// (closed unmerged; a person closes or keeps the docs pull request), and
+// ends the record: the comment says the job is stopped. A job still
+// working stays unsettled, so that a settle run reports its end on the
+// heads it owes.
+func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullRequest, earlier *conversation.Earlier, seen *agentapi.Job) *report.Outcome {
+	if earlier == nil {
+		return c.Reporter.Skip(fmt.Sprintf("pull request #%d was closed and has no docs job: nothing to stop", pr.Number))
+	}
+	// What waits for the job is never sent: the pull request is closed.
+	// The heads pushed since the job last heard are told so; they are
+	// owed nothing more.
+	o.Closed, c.code.Waiting = true, ""
+	var unsent []string
+	c.code.Owed, unsent = earlier.Heard()
+	c.Reporter.Checks.Set(ctx, pr.Owner, pr.Repo, unsent, ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusSuccess,
+		Description: "Pull request closed: this push's change was not sent to the docs job"})
+	if slices.Contains(unsent, pr.HeadSHA) {
+		// The head's status is said; the run's end sets none on it.
+		c.code.PR.HeadSHA = ""
+	}
+	if err := c.Reporter.Job(o, earlier.JobID, true); err != nil {
+		return o.Fail(ctx, err)
+	}
+	job, err := readOnce(ctx, c.API, earlier.JobID, seen)
+	if err != nil {
+		return o.Fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
+	}
+	o.Job = job
+	how := "closed without being merged"
+	if pr.Merged {
+		how = "merged"
+	}
+	c.Progress.Logf("pull request #%d was %s: job %s gets nothing more", pr.Number, how, escape.Log(job.ID))
+	c.Agent.Closed(ctx, job, pr.Number, c.About.URL, pr.Merged)
+	return o
+}
+
+// readOnce returns the job id as the run read it already (seen), or reads
+// it when it did not: a run reads an earlier record's job once.
+func readOnce(ctx context.Context, api job.API, id string, seen *agentapi.Job) (*agentapi.Job, error) {
+	if seen != nil {
+		return seen, nil
+	}
+	return api.Get(ctx, id)
+}

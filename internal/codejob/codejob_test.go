@@ -1,0 +1,204 @@
+package codejob
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/codepr"
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/job"
+	"github.com/agentjob/agent-job-action/internal/pathfilter"
+	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/record"
+	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/runlog"
+	"github.com/agentjob/agent-job-action/internal/runner"
+	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
+)
+
+var (
+	head1 = strings.Repeat("1", 40)
+	head2 = strings.Repeat("2", 40)
+	start = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+)
+
+// fakeAPI is the Agent Job API: one job, job_1, in status; every call
+// recorded as "METHOD: the prompt's first line"; a follow-up to an ended
+// job refused as the API refuses it.
+type fakeAPI struct {
+	status string
+	calls  []string
+}
+
+func (a *fakeAPI) Create(_ context.Context, text string) (*agentapi.Job, error) {
+	a.calls = append(a.calls, "CREATE: "+strings.SplitN(text, "\n", 2)[0])
+	return &agentapi.Job{ID: "job_2", Status: agentapi.StatusActive}, nil
+}
+
+func (a *fakeAPI) Message(_ context.Context, id, text string) (*agentapi.Job, error) {
+	a.calls = append(a.calls, "MESSAGE "+id+": "+strings.SplitN(text, "\n", 2)[0])
+	if a.status == agentapi.StatusArchived {
+		return nil, &httpclient.Failure{Kind: httpclient.Refused, Status: http.StatusBadRequest, Message: "job is archived"}
+	}
+	return &agentapi.Job{ID: id, Status: agentapi.StatusActive}, nil
+}
+
+func (a *fakeAPI) Get(_ context.Context, id string) (*agentapi.Job, error) {
+	a.calls = append(a.calls, "GET "+id)
+	return &agentapi.Job{ID: id, Status: a.status}, nil
+}
+
+// settler settles nothing: no record here is left working.
+type settler struct{}
+
+func (settler) Earlier(context.Context, *conversation.Thread, *conversation.Earlier, bool) (*agentapi.Job, []string, bool) {
+	return nil, nil, false
+}
+
+// agent records the pull requests told that their code closed.
+type agent struct{ told []string }
+
+func (a *agent) Closed(_ context.Context, job *agentapi.Job, number int, _ string, merged bool) {
+	what := "closed"
+	if merged {
+		what = "merged"
+	}
+	a.told = append(a.told, job.ID+" "+what)
+}
+
+// TestPush: a code pull request's run, event by event: what the Agent
+// API received, the record its comment keeps after, the head's status,
+// and how the run ended.
+func TestPush(t *testing.T) {
+	t.Parallel()
+	src := fakegithub.File{Name: "src/limits.go", Additions: 2, Patch: "@@ +1,2 @@"}
+	docs := fakegithub.File{Name: "docs/x.md", Additions: 1}
+	tests := []struct {
+		name     string
+		pr       codepr.PullRequest
+		record   *record.Record // the comment an earlier run left; nil for none
+		status   string         // the job's
+		wait     bool
+		files    []fakegithub.File // the pull request's, and its push's
+		api      []string
+		after    record.Record
+		statuses []string
+		skipped  string
+		told     []string
+		// final are the statuses the run's end sets after statuses: none
+		// while the job works (the pending status stands).
+		final []string
+	}{
+		{name: "opened: a new job with the whole change", pr: codepr.PullRequest{Action: "opened", Owner: "acme", Repo: "docs", Number: 7, HeadSHA: head1},
+			files: []fakegithub.File{src}, api: []string{"CREATE: Update the documentation for this change."},
+			after: record.Record{JobID: "job_2", Head: head1, Owed: []string{head1}, Unsettled: true}, statuses: []string{"1111 pending"}},
+		{name: "opened with nothing under paths", pr: codepr.PullRequest{Action: "opened", Owner: "acme", Repo: "docs", Number: 7, HeadSHA: head1},
+			files: []fakegithub.File{docs}, skipped: "the pull request changes 1 file, not under paths: nothing to send to the docs job"},
+		{name: "a push while the job works, waiting: a follow-up", record: &record.Record{JobID: "job_1", Head: head1, Owed: []string{head1}}, status: "active", wait: true,
+			pr: codepr.PullRequest{Action: "synchronize", Owner: "acme", Repo: "docs", Number: 7, HeadSHA: head2, Before: head1}, files: []fakegithub.File{src},
+			api:   []string{"MESSAGE job_1: New commits were pushed to the code pull request #7 in acme/docs \"Send rate-limit headers\" (https://github.com/acme/docs/pull/7). Update the documentation for what they change."},
+			after: record.Record{JobID: "job_1", Head: head2, Owed: []string{head1, head2}, Unsettled: true}, statuses: []string{"2222 pending"}},
+		{name: "a push while the job works, not waiting: folded", record: &record.Record{JobID: "job_1", Head: head1, Owed: []string{head1}}, status: "active",
+			pr: codepr.PullRequest{Action: "synchronize", Owner: "acme", Repo: "docs", Number: 7, HeadSHA: head2, Before: head1}, files: []fakegithub.File{src},
+			api:   []string{"GET job_1"},
+			after: record.Record{JobID: "job_1", Head: head1, Owed: []string{head1, head2}, Waiting: head2, Unsettled: true}, statuses: []string{"2222 pending"}},
+		{name: "a push with nothing new under paths: the job as it stands", record: &record.Record{JobID: "job_1", Head: head1, Owed: []string{head1}}, status: "active",
+			pr: codepr.PullRequest{Action: "synchronize", Owner: "acme", Repo: "docs", Number: 7, HeadSHA: head2, Before: head1}, files: []fakegithub.File{docs},
+			api:   []string{"GET job_1"},
+			after: record.Record{JobID: "job_1", Head: head2, Owed: []string{head1, head2}, Unsettled: true}, statuses: []string{"2222 pending"}},
+		{name: "a push to a job that takes no more: a stand-in with the whole change", record: &record.Record{JobID: "job_1", Head: head1, PR: "https://github.com/acme/docs/pull/101"},
+			status: agentapi.StatusArchived, wait: true,
+			pr: codepr.PullRequest{Action: "synchronize", Owner: "acme", Repo: "docs", Number: 7, HeadSHA: head2, Before: head1}, files: []fakegithub.File{src},
+			api: []string{"MESSAGE job_1: New commits were pushed to the code pull request #7 in acme/docs \"Send rate-limit headers\" (https://github.com/acme/docs/pull/7). Update the documentation for what they change.",
+				"CREATE: Update the documentation for this change."},
+			after: record.Record{JobID: "job_2", Head: head2, Owed: []string{head2}, Unsettled: true}, statuses: []string{"2222 pending"}},
+		{name: "closed: the job gets nothing more", record: &record.Record{JobID: "job_1", Head: head1, Owed: []string{head1}}, status: "completed",
+			pr:  codepr.PullRequest{Action: "closed", Owner: "acme", Repo: "docs", Number: 7, HeadSHA: head1, Merged: true},
+			api: []string{"GET job_1"}, told: []string{"job_1 merged"}, final: []string{"1111 success"},
+			after: record.Record{JobID: "job_1", Head: head1}},
+		{name: "closed with no job", pr: codepr.PullRequest{Action: "closed", Owner: "acme", Repo: "docs", Number: 7, HeadSHA: head1},
+			skipped: "pull request #7 was closed and has no docs job: nothing to stop"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := fakegithub.New(fakegithub.Options{Check: ghspec.Checker()})
+			t.Cleanup(func() {
+				srv.Close()
+				if u := srv.Unexpected(); len(u) > 0 {
+					t.Errorf("unexpected GitHub requests: %q", u)
+				}
+			})
+			gh, err := ghclient.New(srv.Client(), srv.Client(), srv.APIURL(), fakegithub.DefaultToken)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", HeadSHA: tt.pr.HeadSHA, Files: tt.files})
+			srv.SeedComparison("acme/docs", head1, head2, fakegithub.Comparison{Status: "ahead", Files: tt.files})
+			if tt.record != nil {
+				srv.SeedComment(7, fakegithub.BotLogin, true, conversation.Render(conversation.State{Phase: conversation.Done, Record: *tt.record}))
+			}
+			var out bytes.Buffer
+			clk := clock.NewFake(start)
+			p := runlog.Progress{Log: runlog.NewPlain(&out), Clock: clk, Start: start}
+			dir := t.TempDir()
+			rc := runner.Context{InActions: true, OutputFile: filepath.Join(dir, "out"), SummaryFile: filepath.Join(dir, "sum")}
+			th := &conversation.Thread{GH: gh, Owner: "acme", Repo: "docs", Number: 7, Warn: p.Log.Warning, Redact: func(s string) string { return s }, Code: true}
+			rep := &report.Reporter{Progress: p, RC: rc, Out: report.NewOutputs(p.Log, rc.OutputFile, nil), Comment: th, Checks: &report.Checks{GitHub: gh, Progress: p}}
+			api := &fakeAPI{status: tt.status}
+			paths, _ := pathfilter.Parse("src/**")
+			ag := &agent{}
+			c := &Room{Thread: th, GitHub: gh, API: api, Settler: settler{}, Agent: ag, Reporter: rep, Progress: p, Paths: paths, Wait: tt.wait,
+				Jobs:  &job.Room{API: api, Reporter: rep, Progress: p, Clock: clk, Schedule: poll.Fixed(time.Second), Deadline: start.Add(time.Minute)},
+				About: prompt.CodePR{Owner: "acme", Repo: "docs", Number: 7, Title: "Send rate-limit headers", URL: "https://github.com/acme/docs/pull/7"}}
+			o := &report.Outcome{}
+			_, done := c.Push(context.Background(), o, tt.pr)
+			if done != nil {
+				o = done
+			}
+			if o.Skipped != tt.skipped || o.Err != nil {
+				t.Errorf("the run ended skipped %q, error %v; want skipped %q\n%s", o.Skipped, o.Err, tt.skipped, out.String())
+			}
+			if err := rep.Finish(context.Background(), o); err != nil && tt.skipped == "" {
+				t.Errorf("Finish: %v", err)
+			}
+			if !slices.Equal(api.calls, tt.api) {
+				t.Errorf("the Agent Job API got\n%q\nwant\n%q", api.calls, tt.api)
+			}
+			if !slices.Equal(ag.told, tt.told) {
+				t.Errorf("told the docs pull request %q, want %q", ag.told, tt.told)
+			}
+			var statuses []string
+			for _, s := range srv.Statuses() {
+				statuses = append(statuses, s.SHA[:4]+" "+s.State)
+			}
+			if tt.skipped == "" && !slices.Equal(statuses, append(tt.statuses, tt.final...)) {
+				t.Errorf("statuses %q, want %q then the run's end", statuses, tt.statuses)
+			}
+			if tt.skipped != "" {
+				return
+			}
+			cs := srv.Comments(7)
+			if len(cs) != 1 {
+				t.Fatalf("%d comments on the pull request, want its one", len(cs))
+			}
+			got, _ := conversation.RecordOf(cs[0].Body)
+			if got.JobID != tt.after.JobID || got.Head != tt.after.Head || !slices.Equal(got.Owed, tt.after.Owed) || got.Waiting != tt.after.Waiting || got.Unsettled != tt.after.Unsettled {
+				t.Errorf("the record after:\n%+v\nwant\n%+v\n%s", got, tt.after, out.String())
+			}
+		})
+	}
+}
