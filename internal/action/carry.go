@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/admit"
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/agentpr"
 	"github.com/agentjob/agent-job-action/internal/batch"
@@ -22,12 +21,12 @@ import (
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/reads"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/settle"
-	"github.com/agentjob/agent-job-action/internal/visible"
 )
 
 // run holds what the steps of one run share. What the run ends with is not
@@ -97,9 +96,13 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	}
 	// Nothing is written to GitHub before the run's own request is
 	// admitted: r.thread is nil until then.
-	level, done := r.judge(ctx, gh, p, o)
+	level, own, done := r.judge(ctx, gh, p, o)
 	if done != nil {
 		return done
+	}
+	if own != nil {
+		// The request as judged: a review with its line comments.
+		p.Own = own
 	}
 	send := []*request.Request{}
 	if p.Own != nil {
@@ -188,82 +191,55 @@ func (r *run) wait(ctx context.Context, api *agentapi.Client, gh *ghclient.Clien
 }
 
 // judge judges the run's own request, as the plan says: its author's
-// permission read first (p.Check), a review's line comments read when its
-// author may ask (p.Lines), then the rules (package admit), the one place
-// that admits a request. It returns the author's permission, and the
-// run's outcome when the run ends here.
-func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *report.Outcome) (string, *report.Outcome) {
+// permission read first (p.Check), the opener's when its text is a code
+// pull request's (p.OpenerCheck), a review's line comments read when its
+// author may ask (p.Lines), then the plan decides (plan.Admit). It returns
+// the author's permission and the request as judged (with its line
+// comments), or the run's outcome when the run ends here.
+func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *report.Outcome) (string, *request.Request, *report.Outcome) {
 	if p.Own == nil {
-		return "", nil
+		return "", nil, nil
 	}
-	level, err := r.permission(ctx, gh, p.Check, "check who triggered the run")
+	rd := reads.Reader{GitHub: gh, Log: r.log, Terms: r.rc.Terms()}
+	level, err := rd.Permission(ctx, p.Check, "check who triggered the run")
 	if err != nil {
-		return "", o.Fail(ctx, err)
+		return "", nil, o.Fail(ctx, err)
 	}
 	if p.Opener != nil && p.Rules.Permitted(p.Own, level) {
 		// The opener wrote the text a code pull request sends: judged
 		// before any of it is read, and before anything is written (a
 		// sender who may not ask is refused by admit, as for any run).
-		opener, err := r.permission(ctx, gh, p.OpenerCheck, "check who opened the pull request")
+		opener, err := rd.Permission(ctx, p.OpenerCheck, "check who opened the pull request")
 		if err != nil {
-			return "", o.Fail(ctx, err)
+			return "", nil, o.Fail(ctx, err)
 		}
 		if why := p.OpenerRefused(opener, r.trig); why != "" {
-			return "", r.rep.Skip(why)
+			return "", nil, r.rep.Skip(why)
 		}
 	}
 	if p.Lines && p.Rules.Permitted(p.Own, level) {
-		r.readLines(ctx, gh, p.Own)
+		p.Own = rd.Lines(ctx, r.trig.Owner, r.trig.Repo, r.trig.Number, p.Own)
 	}
 	if done := r.admit(p, level); done != nil {
-		return "", done
+		return "", nil, done
 	}
 	if p.Check != nil {
 		r.logf("%s has %s permission (%s needed): acting on the %s event",
 			escape.Log(p.Own.Author), escape.Log(level), p.Rules.Required, escape.Log(r.trig.Event))
 	}
-	return level, nil
+	return level, p.Own, nil
 }
 
-// permission reads the permission c names, or "" when c is nil (nobody's
-// is read); what names the read in its error.
-func (r *run) permission(ctx context.Context, gh *ghclient.Client, c *plan.Check, what string) (string, error) {
-	if c == nil {
-		return "", nil
-	}
-	level, err := gh.Permission(ctx, c.Owner, c.Repo, c.Login)
-	switch {
-	case err == nil:
-		return level, nil
-	case ctx.Err() != nil:
-		return "", fmt.Errorf("%s: %w", what, ctx.Err())
-	}
-	return "", fmt.Errorf("%s: %w; nobody is trusted without it (%s)", what, err, r.permissionAdvice(err))
-}
-
-// admit judges the run's own request with its author's permission level
-// and returns the run's outcome when the run ends there: skipped when the
-// request is refused or no request at all, invalid when it holds nothing
-// to send; nil when it is admitted.
+// admit is the run's outcome when the plan does not admit its own request
+// (plan.Admit): skipped, or invalid; nil when it is admitted.
 func (r *run) admit(p plan.Plan, level string) *report.Outcome {
-	d := p.Rules.Judge(p.Own, level)
-	switch d.Verdict {
-	case admit.Refused, admit.Unseen:
-		return r.rep.Skip(d.Skip(p.Rules, p.Own, r.trig.Owner, r.trig.Repo))
-	case admit.Empty, admit.TooComplex:
-		return &report.Outcome{Invalid: true, Err: unread(d, p)}
+	switch skip, invalid := p.Admit(level, r.trig.Owner, r.trig.Repo); {
+	case skip != "":
+		return r.rep.Skip(skip)
+	case invalid != nil:
+		return &report.Outcome{Invalid: true, Err: invalid}
 	}
 	return nil
-}
-
-// unread is the error of a run whose own request, admitted to ask, holds
-// nothing it can send: only the phrase, or text too complex to read
-// safely. The person who asked fixes it.
-func unread(d admit.Decision, p plan.Plan) error {
-	if d.Verdict == admit.TooComplex {
-		return fmt.Errorf("the %s is %w", p.Own.Kind.Noun(), visible.ErrTooComplex)
-	}
-	return fmt.Errorf("the %s holds no instruction besides the trigger phrase: write what the agent should do after %s", p.Own.Kind.Noun(), escape.Log(p.Rules.Phrase))
 }
 
 // prompt is what the run sends, built once: the workflow's prompt, or the
@@ -401,20 +377,6 @@ func schedule(cfg inputs.Config, deps Deps) poll.Schedule {
 func (r *run) elapsed() time.Duration { return r.progress().Elapsed() }
 
 func (r *run) logf(format string, args ...any) { r.progress().Logf(format, args...) }
-
-// permissionAdvice says what to do when the sender's permission could not
-// be read, by what GitHub answered: only a refusal is the token's fault.
-func (r *run) permissionAdvice(err error) string {
-	switch {
-	case ghclient.IsForbidden(err):
-		return "the token needs metadata: read"
-	case ghclient.IsUnauthorized(err):
-		return "GitHub refused the token in " + r.rc.Terms().Name("github-token") + ": check that it is the workflow's token or a valid one"
-	case ghclient.IsRateLimited(err):
-		return "GitHub's rate limit: run again later"
-	}
-	return "GitHub did not answer: check GITHUB_API_URL and the network, then run again"
-}
 
 // agentRoom is the room that follows the agent's pull request, with the
 // run's clients: github-token's (gh, nil when the run has none),

@@ -20,6 +20,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/terms"
+	"github.com/agentjob/agent-job-action/internal/visible"
 )
 
 // JobAction is what the run does with the Agent Job API.
@@ -454,6 +455,26 @@ func (p Plan) OpenerRefused(level string, t *event.Trigger) string {
 		who = escape.Log(p.Opener.Author) + ", a bot not in allowed-bots"
 	}
 	return fmt.Sprintf("pull request #%d was opened by %s: it is treated as a fork's, so no docs job is started and nothing of it is sent", t.Number, who)
+}
+
+// Admit decides from the permission level of the author of the run's own
+// request (read as p.Check names; "" when none is read), by the rules
+// (package admit, the one place that admits a request): why the run does
+// nothing (skip: refused, or no request at all), or the error of a request
+// that holds nothing to send (invalid: only the phrase, or text too
+// complex to read safely), which the person who asked fixes; both empty
+// when it is admitted. owner and repo are the run's repository.
+func (p Plan) Admit(level, owner, repo string) (skip string, invalid error) {
+	d := p.Rules.Judge(p.Own, level)
+	switch d.Verdict {
+	case admit.Refused, admit.Unseen:
+		return d.Skip(p.Rules, p.Own, owner, repo), nil
+	case admit.TooComplex:
+		return "", fmt.Errorf("the %s is %w", p.Own.Kind.Noun(), visible.ErrTooComplex)
+	case admit.Empty:
+		return "", fmt.Errorf("the %s holds no instruction besides the trigger phrase: write what the agent should do after %s", p.Own.Kind.Noun(), escape.Log(p.Rules.Phrase))
+	}
+	return "", nil
 }
 
 // NothingNew decides from the changes a code pull request's run read:

@@ -1,0 +1,83 @@
+// Package reads makes the reads a run's plan names before it decides
+// whether to act: the permission of the author of the run's own request and
+// of a code pull request's opener (plan.Check), and a submitted review's
+// line comments, which are part of what it asks. Each read returns its
+// result, for the plan's decisions; none changes the plan.
+package reads
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/request"
+	"github.com/agentjob/agent-job-action/internal/runlog"
+	"github.com/agentjob/agent-job-action/internal/terms"
+)
+
+// GitHub is what the reads ask of GitHub. *ghclient.Client is one.
+type GitHub interface {
+	Permission(ctx context.Context, owner, repo, login string) (string, error)
+	ReviewComments(ctx context.Context, owner, repo string, number int, reviewID int64) ([]*ghclient.ReviewComment, error)
+}
+
+var _ GitHub = (*ghclient.Client)(nil)
+
+// Reader makes the reads.
+type Reader struct {
+	GitHub GitHub
+	Log    runlog.Log
+	// Terms names the inputs as the run's mode does.
+	Terms terms.Terms
+}
+
+// Permission reads the permission c names, or "" when c is nil (nobody's
+// is read); what names the read in its error, which says what to do.
+func (r Reader) Permission(ctx context.Context, c *plan.Check, what string) (string, error) {
+	if c == nil {
+		return "", nil
+	}
+	level, err := r.GitHub.Permission(ctx, c.Owner, c.Repo, c.Login)
+	switch {
+	case err == nil:
+		return level, nil
+	case ctx.Err() != nil:
+		return "", fmt.Errorf("%s: %w", what, ctx.Err())
+	}
+	return "", fmt.Errorf("%s: %w; nobody is trusted without it (%s)", what, err, r.advice(err))
+}
+
+// advice says what to do when a permission could not be read, by what
+// GitHub answered: only a refusal is the token's fault.
+func (r Reader) advice(err error) string {
+	switch {
+	case ghclient.IsForbidden(err):
+		return "the token needs metadata: read"
+	case ghclient.IsUnauthorized(err):
+		return "GitHub refused the token in " + r.Terms.Name("github-token") + ": check that it is the workflow's token or a valid one"
+	case ghclient.IsRateLimited(err):
+		return "GitHub's rate limit: run again later"
+	}
+	return "GitHub did not answer: check GITHUB_API_URL and the network, then run again"
+}
+
+// Lines returns review, a submitted review of pull request number in
+// owner/repo, as a copy with its line comments and their places in the
+// diff: they are part of what it asks. A review whose comments cannot be
+// read is returned as it is, judged by its body alone, with a warning.
+func (r Reader) Lines(ctx context.Context, owner, repo string, number int, review *request.Request) *request.Request {
+	comments, err := r.GitHub.ReviewComments(ctx, owner, repo, number, review.ID)
+	if err != nil {
+		r.Log.Warning(fmt.Sprintf("could not read the review's line comments: %s; sending the review's body alone", escape.Log(err.Error())))
+		return review
+	}
+	withLines := *review
+	withLines.Lines = append([]*request.Request(nil), review.Lines...)
+	for _, c := range comments {
+		withLines.Lines = append(withLines.Lines, conversation.LineRequest(c))
+	}
+	return &withLines
+}
