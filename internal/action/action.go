@@ -68,7 +68,8 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 
 	out := report.NewOutputs(log, rc.OutputFile, streams.Results)
 	r := &run{rc: rc, deps: deps, log: log, start: deps.Clock.Now()}
-	r.rep = &report.Reporter{Progress: r.progress(), RC: rc, Out: out, Checks: &report.Checks{Progress: r.progress(), RunURL: rc.RunURL()}}
+	r.prog = runlog.Progress{Log: log, Clock: deps.Clock, Start: r.start}
+	r.rep = &report.Reporter{Progress: r.prog, RC: rc, Out: out, Checks: &report.Checks{Progress: r.prog, RunURL: rc.RunURL()}}
 	end, err := r.execute(ctx)
 	if err == nil {
 		return Result{Outputs: out.Values(), Cost: r.rep.Billed}, nil

@@ -20,6 +20,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/prlink"
 	"github.com/agentjob/agent-job-action/internal/prompt"
@@ -104,6 +105,20 @@ type Ask struct {
 	Self     string
 	Thread   int
 	Comments int
+}
+
+// AskOf is what asked, as the plan p says (its reviewers, its trigger
+// phrase), source at url, and the thread th the run answers in, whose
+// token login wrote an earlier run's backlink (nil when the run has none).
+func AskOf(p plan.Plan, source conversation.Source, url string, th *conversation.Thread) Ask {
+	a := Ask{Source: source, URL: url, Phrase: p.Rules.Phrase, Reviewers: p.Reviewers}
+	if th != nil {
+		a.Self = th.Self()
+	}
+	if th != nil && p.Answer != nil {
+		a.Thread, a.Comments = p.Answer.Number, p.Answer.CommentCount
+	}
+	return a
 }
 
 // Backlink answers on the agent's pull request: one comment there that

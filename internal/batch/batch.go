@@ -29,6 +29,7 @@ import (
 
 // Thread is the thread the run answers in. *conversation.Thread is one.
 type Thread interface {
+	React(ctx context.Context, commentID int64, kind request.Kind, content string)
 	Read(ctx context.Context, pr bool) (backlog.Thread, error)
 	Claim(ctx context.Context, commentID int64, kind request.Kind) (bool, error)
 	Self() string
@@ -184,6 +185,43 @@ func (b *Room) gather(ctx context.Context, own *request.Request, level string) *
 // logRequest logs what became of a request of the thread, and why.
 func (b *Room) logRequest(what string, req *request.Request, why string) {
 	b.Progress.Logf("%s: the %s by %s (%s): %s", what, req.Kind.Name(), escape.Log(req.Author), escape.Log(req.URL), escape.Log(why))
+}
+
+// Mode is what a run answers in its thread.
+type Mode int
+
+// The modes.
+const (
+	// Batch answers the run's own request and every other of the thread
+	// no run answered (Answer).
+	Batch Mode = iota
+	// Own answers the run's own request alone: the workflow's prompt is
+	// sent, the request only triggered it.
+	Own
+	// Comment answers no request: the run's comment tells of its job.
+	Comment
+)
+
+// Start acknowledges the run in its thread, as m says, and returns what it
+// answers (nil for Comment), or the run's outcome when the run ends here
+// (see Answer). react reacts 👀 to own first: the reaction names the
+// token's login, so that the thread's records can be trusted before the
+// run writes a comment.
+func (b *Room) Start(ctx context.Context, o *report.Outcome, own *request.Request, react bool, level string, m Mode) (*Answers, *report.Outcome) {
+	if react {
+		b.Thread.React(ctx, own.ID, own.Kind, "eyes")
+	}
+	var a *Answers
+	switch m {
+	case Batch:
+		return b.Answer(ctx, o, own, level)
+	case Own:
+		a = Alone(own)
+		b.Reporter.Answers = a
+	}
+	b.Reporter.Show(ctx, o, conversation.Working)
+	b.In()
+	return a, nil
 }
 
 // Answer acknowledges own, a request that continues its thread's job, and

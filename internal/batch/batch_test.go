@@ -35,6 +35,7 @@ type fakeThread struct {
 	claimed []int64
 }
 
+func (f *fakeThread) React(context.Context, int64, request.Kind, string) {}
 func (f *fakeThread) Read(context.Context, bool) (backlog.Thread, error) { return f.read, f.err }
 func (f *fakeThread) Claim(_ context.Context, id int64, _ request.Kind) (bool, error) {
 	f.claimed = append(f.claimed, id)

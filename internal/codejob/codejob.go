@@ -158,7 +158,7 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 	} else if none := changes.NothingToSend(); none != "" {
 		// Nothing new: the job is reported as it stands, and waited for.
 		c.Progress.Logf("%s", none)
-		job, err := readOnce(ctx, c.API, earlier.JobID, seen)
+		job, err := job.ReadOnce(ctx, c.API, earlier.JobID, seen)
 		if err != nil {
 			return nil, o.Fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
 		}
@@ -217,7 +217,7 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 // to read it. It reports whether the change was held; a job it cannot read,
 // or one that ended, is sent the change at once.
 func (c *Room) fold(ctx context.Context, earlier *conversation.Earlier, seen *agentapi.Job, o *report.Outcome) (*agentapi.Job, bool) {
-	job, err := readOnce(ctx, c.API, earlier.JobID, seen)
+	job, err := job.ReadOnce(ctx, c.API, earlier.JobID, seen)
 	if err != nil {
 		c.Progress.Logf("job %s could not be read (%s): sending this push's change now", escape.Log(earlier.JobID), escape.Log(err.Error()))
 		return nil, false
@@ -257,7 +257,7 @@ func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullReque
 	if err := c.Reporter.Job(o, earlier.JobID, true); err != nil {
 		return o.Fail(ctx, err)
 	}
-	job, err := readOnce(ctx, c.API, earlier.JobID, seen)
+	job, err := job.ReadOnce(ctx, c.API, earlier.JobID, seen)
 	if err != nil {
 		return o.Fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
 	}
@@ -269,13 +269,4 @@ func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullReque
 	c.Progress.Logf("pull request #%d was %s: job %s gets nothing more", pr.Number, how, escape.Log(job.ID))
 	c.Agent.Closed(ctx, job, pr.Number, c.About.URL, pr.Merged)
 	return o
-}
-
-// readOnce returns the job id as the run read it already (seen), or reads
-// it when it did not: a run reads an earlier record's job once.
-func readOnce(ctx context.Context, api job.API, id string, seen *agentapi.Job) (*agentapi.Job, error) {
-	if seen != nil {
-		return seen, nil
-	}
-	return api.Get(ctx, id)
 }

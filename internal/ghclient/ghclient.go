@@ -26,6 +26,20 @@ import (
 // DefaultAPIURL is GitHub.com's API, for a GITHUB_API_URL left empty.
 const DefaultAPIURL = "https://api.github.com"
 
+// Host is the host of the API at apiURL (GITHUB_API_URL; DefaultAPIURL
+// when empty), "" when it is no URL: the host a run's GitHub requests go
+// to, which its cost counts.
+func Host(apiURL string) string {
+	if apiURL == "" {
+		apiURL = DefaultAPIURL
+	}
+	u, err := url.Parse(apiURL)
+	if err != nil {
+		return ""
+	}
+	return u.Host
+}
+
 // PerPage is the page size of every list request: GitHub's largest, so a
 // thread costs as few requests as it can.
 const PerPage = 100

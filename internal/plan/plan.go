@@ -18,6 +18,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/terms"
 	"github.com/agentjob/agent-job-action/internal/visible"
@@ -475,6 +476,43 @@ func (p Plan) Admit(level, owner, repo string) (skip string, invalid error) {
 		return "", fmt.Errorf("the %s holds no instruction besides the trigger phrase: write what the agent should do after %s", p.Own.Kind.Noun(), escape.Log(p.Rules.Phrase))
 	}
 	return "", nil
+}
+
+// Text is what the run sends, built once: the workflow's prompt, or the
+// requests it answers (send; t is the event, which the prompt names). An
+// empty one is the user's to fix (inputs.ErrEmptyPrompt); a run that
+// only watches a job sends none.
+func (p Plan) Text(send []*request.Request, t *event.Trigger) (string, error) {
+	switch {
+	case p.Workflow != "":
+		return p.Workflow, nil
+	case p.Job == Watch:
+		return "", nil
+	}
+	if text := prompt.Build(send, t); text != "" {
+		return text, nil
+	}
+	return "", inputs.ErrEmptyPrompt
+}
+
+// DryAdmit decides a dry run's own request, which reads nothing,
+// permissions included: as a run would for an author with the required
+// permission, and for a bot opener by allowed-bots. Its results are
+// Admit's.
+func (p Plan) DryAdmit(t *event.Trigger) (skip string, invalid error) {
+	if p.Own == nil {
+		return "", nil
+	}
+	level := ""
+	if p.Rules.NeedsPermission(p.Own) {
+		level = p.Rules.Required
+	}
+	if p.Opener != nil && p.Opener.Bot {
+		if why := p.OpenerRefused("", t); why != "" {
+			return why, nil
+		}
+	}
+	return p.Admit(level, t.Owner, t.Repo)
 }
 
 // NothingNew decides from the changes a code pull request's run read:

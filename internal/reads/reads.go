@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/request"
@@ -80,4 +81,50 @@ func (r Reader) Lines(ctx context.Context, owner, repo string, number int, revie
 		withLines.Lines = append(withLines.Lines, conversation.LineRequest(c))
 	}
 	return &withLines
+}
+
+// Verdict is what Judge read and the plan decided of the run's own
+// request.
+type Verdict struct {
+	// Level is its author's permission ("" when none was read).
+	Level string
+	// Own is the request as judged: a review with its line comments.
+	Own *request.Request
+	// Skip is why the run does nothing; Invalid the error of a request
+	// that holds nothing to send. Both empty when it is admitted.
+	Skip    string
+	Invalid error
+}
+
+// Judge judges the run's own request (p.Own, non-nil) of event t, as the
+// plan says: its author's permission read first (p.Check), the opener's
+// when its text is a code pull request's (p.OpenerCheck, only once the
+// author may ask), a review's line comments when its author may ask
+// (p.Lines), then the plan decides (plan.OpenerRefused, plan.Admit). A
+// permission that cannot be read is the error: nobody is trusted without
+// it.
+func (r Reader) Judge(ctx context.Context, p plan.Plan, t *event.Trigger) (Verdict, error) {
+	level, err := r.Permission(ctx, p.Check, "check who triggered the run")
+	if err != nil {
+		return Verdict{}, err
+	}
+	v := Verdict{Level: level, Own: p.Own}
+	if p.Opener != nil && p.Rules.Permitted(p.Own, level) {
+		// The opener wrote the text a code pull request sends: judged
+		// before any of it is read, and before anything is written (a
+		// sender who may not ask is refused by Admit, as for any run).
+		opener, err := r.Permission(ctx, p.OpenerCheck, "check who opened the pull request")
+		if err != nil {
+			return Verdict{}, err
+		}
+		if v.Skip = p.OpenerRefused(opener, t); v.Skip != "" {
+			return v, nil
+		}
+	}
+	if p.Lines && p.Rules.Permitted(p.Own, level) {
+		v.Own = r.Lines(ctx, t.Owner, t.Repo, t.Number, p.Own)
+		p.Own = v.Own
+	}
+	v.Skip, v.Invalid = p.Admit(level, t.Owner, t.Repo)
+	return v, nil
 }

@@ -1,0 +1,202 @@
+package action
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/agentpr"
+	"github.com/agentjob/agent-job-action/internal/batch"
+	"github.com/agentjob/agent-job-action/internal/caps"
+	"github.com/agentjob/agent-job-action/internal/codejob"
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/job"
+	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/preview"
+	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/runlog"
+	"github.com/agentjob/agent-job-action/internal/settle"
+	"github.com/agentjob/agent-job-action/internal/threadjob"
+)
+
+// The wiring of the rooms: each gets the run's clients, the reporter and
+// the parts of the plan it needs, once.
+
+// clients makes the run's HTTP client, with the one retry policy, and the
+// Agent Job API's client on it.
+func (r *run) clients() (*agentapi.Client, *httpclient.Client) {
+	hc := httpclient.New(httpclient.Options{
+		UserAgent:      "agent-job-action/" + r.deps.Version,
+		Clock:          r.deps.Clock,
+		Deadline:       r.deadline,
+		RequestTimeout: r.deps.RequestTimeout,
+		Transport:      r.deps.Transport,
+		OnRetry:        r.rep.Retrying,
+		Redact:         r.log.Redact,
+	})
+	r.rep.Sent, r.rep.GitHubHost = hc.Sent, ghclient.Host(r.rc.APIURL)
+	if r.cfg.BaseURL != nil {
+		r.rep.AgentHost = r.cfg.BaseURL.Host
+	}
+	api := agentapi.New(hc, r.cfg.BaseURL, r.cfg.ProjectID, r.cfg.APIKey)
+	api.Terms = r.rc.Terms()
+	return api, hc
+}
+
+// wire makes GitHub's client, when the plan needs one (gh nil
+// otherwise), and the rooms every run that acts shares: the agent's pull
+// request, its job, the records earlier runs left, the commit statuses.
+func (r *run) wire(api *agentapi.Client, hc *httpclient.Client, p plan.Plan) (*ghclient.Client, error) {
+	var gh *ghclient.Client
+	if p.GitHub {
+		var err error
+		if gh, err = ghclient.New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), r.rc.APIURL, r.cfg.GitHubToken); err != nil {
+			return nil, fmt.Errorf("GITHUB_API_URL: %w", err)
+		}
+	}
+	r.agent = r.agentRoom(hc, gh)
+	r.jobs = &job.Room{API: api, Reporter: r.rep, Progress: r.prog, Clock: r.deps.Clock,
+		Schedule: schedule(r.cfg, r.deps), Deadline: r.deadline, Beat: cmp.Or(r.deps.Heartbeat, runlog.Heartbeat)}
+	if gh != nil {
+		r.rep.Checks.GitHub = gh
+		r.caps = caps.Counter{Repo: gh, Progress: r.prog, Clock: r.deps.Clock}
+	}
+	r.settler = r.settleRoom(api, gh, p)
+	return gh, nil
+}
+
+// schedule is when a wait polls: every poll-interval, or the auto
+// schedule (deps may replace it).
+func schedule(cfg inputs.Config, deps Deps) poll.Schedule {
+	switch {
+	case cfg.PollInterval > 0:
+		return poll.Fixed(cfg.PollInterval)
+	case deps.Schedule != nil:
+		return deps.Schedule
+	}
+	return poll.DefaultAuto
+}
+
+// agentRoom is the room that follows the agent's pull request, with the
+// run's clients: github-token's (gh, nil when the run has none),
+// docs-token's when it is set, and the preview API's when the run asks
+// for previews.
+func (r *run) agentRoom(hc *httpclient.Client, gh *ghclient.Client) *agentpr.Room {
+	room := &agentpr.Room{Owner: r.trig.Owner, Repo: r.trig.Repo, ServerURL: r.rc.ServerURL, RunURL: r.rc.RunURL(), Terms: r.rc.Terms(),
+		Quiet: r.rc.CommandLine && !r.cfg.PreviewSet, Progress: r.prog, Redact: r.log.Redact, Clock: r.deps.Clock, Deadline: r.deadline}
+	if gh != nil {
+		room.Own = gh
+	}
+	if r.cfg.DocsToken != "" {
+		// New fails only for an empty token or a bad GITHUB_API_URL,
+		// which the run's own client met first.
+		if docs, err := ghclient.New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), r.rc.APIURL, r.cfg.DocsToken); err == nil {
+			room.Docs = docs
+		}
+	}
+	if r.cfg.Preview {
+		previews := preview.New(hc, r.cfg.BaseURL, r.cfg.ProjectID, r.cfg.APIKey)
+		previews.Terms = r.rc.Terms()
+		room.Previews = previews
+	}
+	return room
+}
+
+// overCap reads the counts p.Caps names, right before the run sends a
+// create or a follow-up, and returns the run's outcome when a cap is
+// reached: nothing is sent, and the comment and a code pull request's
+// commit status say why. level is the permission of the author of the
+// run's own request, which may pass the cap per thread (plan.Caps.Pass).
+// A count that cannot be read fails the run before anything is sent: a
+// cap the team chose is not guessed past.
+func (r *run) overCap(ctx context.Context, gh *ghclient.Client, p plan.Plan, level string, o *report.Outcome) *report.Outcome {
+	if p.Caps == nil || r.thread == nil {
+		return nil
+	}
+	author := ""
+	if p.Own != nil {
+		author = p.Own.Author
+	}
+	why, err := r.caps.Reached(ctx, p.Caps, r.thread, r.thread.Number, level, author)
+	switch {
+	case err != nil:
+		return o.Fail(ctx, err)
+	case why != "":
+		return r.atCap(o, why)
+	}
+	return nil
+}
+
+// atCap ends a run at a cap: one line, exit 0, nothing sent. The requests
+// the run meant to send are recorded as not sent, so that the next run
+// that may send sends them.
+func (r *run) atCap(o *report.Outcome, why string) *report.Outcome {
+	if r.answers != nil {
+		r.answers.Unsent()
+	}
+	return r.rep.Capped(o, why)
+}
+
+// settleRoom is the room that settles the records earlier runs left
+// working, with the run's clients and the parts of the plan it needs: the
+// backlink's asker and the caps.
+func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *settle.Room {
+	room := &settle.Room{API: api, Agent: r.agent, Reporter: r.rep, Progress: r.prog, Clock: r.deps.Clock, Paths: r.cfg.Paths}
+	if gh != nil {
+		room.GitHub = gh
+	}
+	if p.Backlink {
+		room.Ask = func(url string, th *conversation.Thread) agentpr.Ask {
+			return agentpr.AskOf(p, conversation.FromComment, url, th)
+		}
+	}
+	if p.Caps != nil {
+		room.Capped = func(ctx context.Context, th *conversation.Thread) (string, error) {
+			return r.caps.Reached(ctx, p.Caps, th, th.Number, "", "")
+		}
+	}
+	return room
+}
+
+// codeRoom is the room that follows a code pull request's docs job, with
+// the run's clients, its other rooms and the parts of the plan it needs.
+func (r *run) codeRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *codejob.Room {
+	t := r.trig
+	room := &codejob.Room{Thread: r.thread, API: api, Jobs: r.jobs, Settler: r.settler, Agent: r.agent, Reporter: r.rep,
+		Progress: r.prog, Paths: r.cfg.Paths, Workflow: p.Workflow, Wait: p.Wait,
+		About: prompt.CodePR{Owner: t.Owner, Repo: t.Repo, Number: t.Number, Title: t.Title, Body: t.IssueBody, URL: t.URL}}
+	if gh != nil {
+		room.GitHub = gh
+	}
+	if p.Caps != nil {
+		room.Capped = func(ctx context.Context, o *report.Outcome) *report.Outcome { return r.overCap(ctx, gh, p, "", o) }
+	}
+	return room
+}
+
+// threadRoom is the room that continues a thread's job, with the run's
+// clients and its other rooms; a stand-in for a job of a pull request's
+// thread updates that pull request.
+func (r *run) threadRoom(api *agentapi.Client) *threadjob.Room {
+	room := &threadjob.Room{Thread: r.thread, API: api, Jobs: r.jobs, Settler: r.settler, Agent: r.agent, Progress: r.prog}
+	if t := r.trig; t.IsPR {
+		room.Target = prompt.Target{Owner: t.Owner, Repo: t.Repo, Number: t.Number, URL: t.URL, Branch: t.HeadRef}
+	}
+	return room
+}
+
+// batchRoom is the room that answers in the thread.
+func (r *run) batchRoom(gh *ghclient.Client, p plan.Plan) *batch.Room {
+	room := &batch.Room{Thread: r.thread, Owner: r.trig.Owner, Repo: r.trig.Repo, Number: p.Answer.Number, PR: r.trig.IsPR,
+		Rules: p.Rules, Reporter: r.rep, Progress: r.prog}
+	if gh != nil {
+		room.Permissions = gh
+	}
+	return room
+}

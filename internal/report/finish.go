@@ -1,0 +1,176 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/escape"
+)
+
+// Finish reports o, once, for every run that got a plan: the commit
+// status, the comment's last edit, the outputs, the summary and the
+// closing notice or error.
+func (r *Reporter) Finish(ctx context.Context, o *Outcome) error {
+	r.reported = true
+	runErr := r.explain(o)
+	if ctx.Err() != nil {
+		// The last words: the comment's final edit and the commit status.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), LastWords)
+		defer cancel()
+	}
+	// The status first: it settles the heads the comment then no longer
+	// owes.
+	if r.Code != nil && (o.Skipped == "" || r.Code.NoChange || o.Capped) {
+		r.Checks.Head(ctx, o, r.PRURL(o), r.Comment != nil, true)
+	}
+	if r.Comment != nil && (o.Skipped == "" || r.Comment.URL() != "" || o.Capped) {
+		r.Comment.Show(ctx, r.final(o, runErr))
+	}
+	res := Result{
+		JobID:    o.JobID,
+		Status:   o.Status(),
+		Job:      o.Job,
+		TimedOut: o.End() == TimedOut,
+		Elapsed:  r.Progress.Elapsed(),
+		Polls:    o.Polls,
+		Cost:     r.bill(),
+	}
+	if pr, ok := pullRequest(o, r.RC.ServerURL); ok {
+		res.PRURL, res.PRNumber = pr.URL(r.RC.ServerURL), pr.Number
+	}
+	if runErr != nil {
+		// The summary is public, as the comment is: the network's
+		// internals stay in the log.
+		res.Failure, res.RunURL = agentapi.Public(runErr), r.RC.RunURL()
+	}
+	if r.Comment != nil {
+		res.CommentURL = r.Comment.URL()
+	}
+	res.Preview = o.Preview.Markdown()
+	err := r.Out.Write(res)
+	if err == nil {
+		err = WriteSummary(r.Progress.Log, r.RC.SummaryFile, Summary(res))
+	}
+	if err != nil {
+		return errors.Join(runErr, err)
+	}
+	if runErr == nil {
+		r.notice(o)
+	}
+	return runErr
+}
+
+// bill is what the run cost: the creates and follow-ups the API took
+// (counted as the caps count them, see Spent), the requests the run's HTTP
+// client sent to the Agent Job API's jobs with GET (reads) and to GitHub's
+// API, and the time it waited for the job.
+func (r *Reporter) bill() *Cost {
+	c := r.cost
+	if r.Sent != nil {
+		for s, n := range r.Sent() {
+			switch {
+			case s.Host == r.AgentHost && s.Method == "GET" && strings.Contains(s.Path, "/v2/agent/"):
+				c.Reads += n
+			case s.Host == r.GitHubHost:
+				c.GitHub += n
+			}
+		}
+	}
+	c.WaitedSeconds = int(c.Waited.Round(time.Second) / time.Second)
+	r.Billed = &c
+	return &c
+}
+
+// explain turns o into the error the step fails with, or nil: the one place
+// that says what a timeout, a cancellation or a failed job means to the user.
+func (r *Reporter) explain(o *Outcome) error {
+	id := escape.Log(o.JobID)
+	end := o.End()
+	switch {
+	case end == JobFailed:
+		return fmt.Errorf("%w: job %s ended with status failed; see it in the Mintlify dashboard, then send a follow-up with %s or start a new job", ErrJobFailed, id, r.RC.Setting("job-id", id))
+	case o.Err == nil:
+		return nil
+	case o.Stage != StageWait:
+		switch {
+		case o.Stage == StageStart && end == TimedOut:
+			return fmt.Errorf("%w (timeout %s reached)", o.Err, r.Timeout)
+		case o.Stage == StageStart && o.CtxErr() != nil:
+			return fmt.Errorf("%w (cancelled)", o.Err)
+		}
+		return o.Err
+	case end == TimedOut:
+		return fmt.Errorf("job %s still %s after %s (timeout: %s): %w. The job goes on running on the server; to continue it later, run again with %s (the prompt is sent to it as a follow-up; %s returns right after), or raise %s",
+			id, escape.Log(o.Status()), r.Progress.Elapsed(), r.Timeout, o.Err, r.RC.Setting("job-id", id), r.RC.Setting("wait", "false"), r.RC.Setting("timeout", ""))
+	case end == Cancelled:
+		return fmt.Errorf("cancelled while waiting for job %s, last seen %s. The job goes on running on the server; to see where it stands or continue it, run again with %s (with %s to look without waiting)",
+			id, escape.Log(o.Status()), r.RC.Setting("job-id", id), r.RC.Setting("wait", "false"))
+	}
+	var apiErr *agentapi.Error
+	if errors.As(o.Err, &apiErr) && apiErr.JobID != "" {
+		// It names the job already.
+		return fmt.Errorf("wait for the job: %w", o.Err)
+	}
+	return fmt.Errorf("wait for job %s: %w", id, o.Err)
+}
+
+// final is the comment's last state.
+func (r *Reporter) final(o *Outcome, runErr error) conversation.State {
+	if end := o.End(); o.Closed && (end == Completed || end == NotWaiting) {
+		return r.state(o, conversation.Stopped)
+	}
+	switch o.End() {
+	case JobFailed:
+		return r.state(o, conversation.Failed)
+	case TimedOut:
+		return r.state(o, conversation.TimedOut)
+	case Cancelled:
+		return r.state(o, conversation.Cancelled)
+	case Errored:
+		s := r.state(o, conversation.Error)
+		// Redacted before it is cut, or a piece of a secret would be left
+		// that no redactor knows, and before Render escapes it, or a
+		// secret would be escaped out of the redactor's sight.
+		s.Error = escape.Cut(r.Progress.Log.Redact(agentapi.Public(runErr)), maxErrorRunes)
+		return s
+	case NotWaiting:
+		return r.state(o, conversation.NotWaiting)
+	case Skipped:
+		if o.Capped {
+			s := r.state(o, conversation.Capped)
+			s.Cap = strings.ToUpper(o.Skipped[:1]) + o.Skipped[1:] + "."
+			return s
+		}
+		return r.state(o, conversation.Answered)
+	}
+	return r.state(o, conversation.Done)
+}
+
+// maxErrorRunes keeps an API's error text from outgrowing a comment.
+const maxErrorRunes = 300
+
+// notice is the closing line of a run that went well.
+func (r *Reporter) notice(o *Outcome) {
+	j := o.Job
+	switch {
+	case o.Settled != "":
+		r.Progress.Log.Notice(o.Settled)
+	case j == nil:
+	case j.PR() != "":
+		link := r.PRURL(o)
+		if link == "" {
+			link = escape.Log(j.PR())
+		}
+		r.Progress.Log.Notice(fmt.Sprintf("job %s %s: pull request %s", escape.Log(j.ID), escape.Log(j.Status), link))
+	case j.Terminal():
+		r.Progress.Log.Notice(fmt.Sprintf("job %s %s with no pull request (nothing changed)", escape.Log(j.ID), escape.Log(j.Status)))
+	default:
+		r.Progress.Log.Notice(fmt.Sprintf("job %s is %s; not waiting (%s)", escape.Log(j.ID), escape.Log(j.Status), r.RC.Setting("wait", "false")))
+	}
+}

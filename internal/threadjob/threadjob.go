@@ -1,0 +1,101 @@
+// Package threadjob is the docs job of an issue's or pull request's
+// thread: a request there continues the job the newest record of the
+// thread names, once its earlier run's record is settled and while its
+// docs pull request is open (one docs pull request a thread), or starts a
+// new one; a job that takes no more messages gets a stand-in that, in a
+// pull request, updates the same pull request.
+package threadjob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/agentpr"
+	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/job"
+	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/runlog"
+	"github.com/agentjob/agent-job-action/internal/settle"
+)
+
+// Settler settles the record an earlier run left working and says in it
+// that a later request continues its job. *settle.Room is one.
+type Settler interface {
+	Earlier(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, own bool) (*agentapi.Job, []string, bool)
+	Continued(ctx context.Context, th *conversation.Thread, e *conversation.Earlier)
+}
+
+// Agent is the job's pull request: whether it is still open, and the
+// branch a stand-in updates. *agentpr.Room is one.
+type Agent interface {
+	Open(ctx context.Context, jobID, link string, job func(ctx context.Context) (*agentapi.Job, error)) bool
+	Target(ctx context.Context, jobs agentpr.Jobs, old string, t prompt.Target) prompt.Target
+}
+
+var (
+	_ Settler = (*settle.Room)(nil)
+	_ Agent   = (*agentpr.Room)(nil)
+)
+
+// Room continues a thread's job for one run.
+type Room struct {
+	Thread  *conversation.Thread
+	API     job.API
+	Jobs    *job.Room
+	Settler Settler
+	Agent   Agent
+	// Target is the thread's pull request, which a stand-in updates;
+	// Number 0 for an issue's thread.
+	Target   prompt.Target
+	Progress runlog.Progress
+}
+
+// Continue sends text to the thread's job: the one the newest record of
+// the thread names, when its docs pull request is not merged or closed,
+// as a follow-up; otherwise, or when the thread's records cannot be read,
+// to a new job.
+func (t *Room) Continue(ctx context.Context, o *report.Outcome, text string) (*agentapi.Job, error) {
+	earlier, lookErr := t.Thread.Previous(ctx)
+	switch {
+	case errors.Is(lookErr, conversation.ErrUnknownIdentity):
+		t.Progress.Logf("no earlier job is continued: %v; starting a new job", lookErr)
+	case lookErr != nil:
+		t.Progress.Log.Warning(fmt.Sprintf("could not %v; the job is not affected", lookErr))
+	}
+	target := ""
+	if earlier != nil {
+		var seen *agentapi.Job
+		if earlier.Unsettled {
+			seen, _, _ = t.Settler.Earlier(ctx, t.Thread, earlier, false)
+		}
+		link := earlier.PR
+		if seen != nil {
+			link = seen.PR()
+		}
+		if t.Agent.Open(ctx, earlier.JobID, link, func(ctx context.Context) (*agentapi.Job, error) {
+			return job.ReadOnce(ctx, t.API, earlier.JobID, seen)
+		}) {
+			target = earlier.JobID
+		}
+	}
+	if target == "" {
+		return t.Jobs.Create(ctx, text)
+	}
+	j, err := t.Jobs.FollowUp(ctx, o, target, text, func(ctx context.Context, f *httpclient.Failure) (string, error) {
+		t.Progress.Logf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))
+		if t.Target.Number == 0 {
+			return text, nil
+		}
+		o.Note += " It may open a new pull request."
+		return prompt.Update(t.Agent.Target(ctx, t.API, target, t.Target), text), nil
+	})
+	if err == nil && o.FollowUp && earlier.Unsettled {
+		t.Settler.Continued(ctx, t.Thread, earlier)
+	}
+	return j, err
+}
