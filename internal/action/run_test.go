@@ -5,12 +5,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/fakes/faults"
 	"github.com/agentjob/agent-job-action/internal/poll"
 )
@@ -432,5 +434,60 @@ func TestRunResumesWithJobIDAlone(t *testing.T) {
 				t.Errorf("log does not say nothing was sent:\n%s", h.stdout.String())
 			}
 		})
+	}
+}
+
+// TestRunReportsToEachReader: one comment-triggered run, as each reader of
+// it saw it (harness.got): the step's outputs, summary and log, how it
+// ended, and each request the Agent Job API and GitHub received, in order.
+func TestRunReportsToEachReader(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fakeapi.Scenario{Runtime: 2 * time.Minute})
+	h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs mention the rate limits"))
+	got := h.got(context.Background())
+	if got.End != -1 || got.Err != nil {
+		t.Fatalf("the run ended %v: %v\n%s", got.End, got.Err, got.Log)
+	}
+	if got.Outputs["job-id"] != "job_0001" || got.Outputs["status"] != "completed" || got.Outputs["pr-number"] != "101" ||
+		!strings.HasPrefix(got.Outputs["comment-url"], "https://github.com/acme/docs/issues/12#issuecomment-") {
+		t.Errorf("outputs %v", got.Outputs)
+	}
+	if !strings.Contains(got.Summary, "job_0001") || !strings.Contains(got.Summary, "completed") {
+		t.Errorf("summary:\n%s", got.Summary)
+	}
+	if !strings.Contains(got.Log, "] created job job_0001, status active\n") || !strings.Contains(got.Log, "::notice::job job_0001 completed: pull request https://github.com/acme/docs/pull/101") {
+		t.Errorf("log:\n%s", got.Log)
+	}
+	var api []string
+	for _, r := range got.API {
+		api = append(api, r.Method+" "+r.Path)
+	}
+	if len(api) < 2 || api[0] != "POST /v2/agent/proj-1/job" || !strings.HasPrefix(got.API[0].Prompt(), "mention the rate limits") || api[len(api)-1] != "GET /v2/agent/proj-1/job/job_0001" {
+		t.Errorf("the Agent Job API got %q", api)
+	}
+	var gh []string
+	for _, r := range got.GitHub {
+		gh = append(gh, r.Method+" "+r.Path)
+	}
+	want := []string{
+		"GET /repos/acme/docs/collaborators/writer/permission", // who asked
+		"POST /repos/acme/docs/issues/comments/9001/reactions", // 👀, which names the token's login
+		"GET /repos/acme/docs/issues/12/comments",              // the thread, once
+		"POST /repos/acme/docs/issues/12/comments",             // the record, before anything is sent
+		"PATCH /repos/acme/docs/issues/comments/1002",          // the job's id
+		"GET /repos/acme/docs/issues/101/comments",             // the backlink, once
+		"POST /repos/acme/docs/issues/101/comments",            //
+		"GET /repos/acme/docs/pulls/101",                       // the review request
+		"POST /repos/acme/docs/pulls/101/requested_reviewers",  //
+		"PATCH /repos/acme/docs/issues/comments/1002",          // the job's end
+	}
+	if !slices.Equal(gh, want) {
+		t.Errorf("GitHub got:\n%s\nwant:\n%s", strings.Join(gh, "\n"), strings.Join(want, "\n"))
+	}
+	// The same event again: its request is answered, and this run's
+	// requests are its own.
+	again := h.got(context.Background())
+	if len(again.API) != 0 || again.Outputs["status"] != "skipped" || len(again.GitHub) == 0 || again.GitHub[0].Method != "GET" {
+		t.Errorf("the second run sent the Agent Job API %d requests and GitHub %d, status %q", len(again.API), len(again.GitHub), again.Outputs["status"])
 	}
 }
