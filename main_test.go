@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
-	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,12 +14,11 @@ import (
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
-	"github.com/agentjob/agent-job-action/internal/poll"
-	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
+	"github.com/agentjob/agent-job-action/internal/testbed/step"
 )
 
-const testKey = "mint_test_0123456789abcdef"
+const testKey = step.Key
 
 // hangGuard is how long a test lets a run take that must end on its own
 // (at its timeout, on a signal, past a request that never answers) before
@@ -80,42 +75,10 @@ type harness struct {
 
 func newHarness(t *testing.T, sc fakeapi.Scenario) *harness {
 	t.Helper()
-	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
-	sc.Key = testKey
-	if sc.Clock == nil {
-		sc.Clock = clk
-	}
-	api := fakeapi.New("proj-1", sc)
-	t.Cleanup(func() {
-		api.Close()
-		if u := api.Unexpected(); len(u) > 0 {
-			t.Errorf("requests no Agent Job API endpoint serves: %v", u)
-		}
-	})
-	dir := t.TempDir()
-	h := &harness{t: t, api: api, clk: clk}
-	h.vars = map[string]string{
-		"INPUT_PROMPT":        "Add a FAQ page about rate limits.\nUse \"quotes\" and ünïcödé 🚀.",
-		"INPUT_PROJECT-ID":    "proj-1",
-		"INPUT_API-KEY":       testKey,
-		"INPUT_BASE-URL":      api.URL,
-		"INPUT_WAIT":          "true",
-		"INPUT_TIMEOUT":       "30m",
-		"INPUT_POLL-INTERVAL": "auto",
-		"INPUT_DRY-RUN":       "false",
-		// The preview of a job's pull request is asked for only by the
-		// tests that serve the preview API (codepr_test.go).
-		"INPUT_PREVIEW":       "false",
-		"GITHUB_OUTPUT":       filepath.Join(dir, "output"),
-		"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
-		"GITHUB_WORKSPACE":    dir,
-		"GITHUB_ACTIONS":      "true",
-	}
-	// The auto schedule with its jitter drawn from a seeded source, so that
-	// times in logs and golden comments do not change from run to run.
-	auto := poll.DefaultAuto
-	auto.Rand = rand.New(rand.NewPCG(1, 2)).Float64
-	h.env = Env{Getenv: func(k string) string { return h.vars[k] }, Deps: action.Deps{Clock: clk, Schedule: auto}}
+	clk := clock.NewFake(step.Start)
+	api := step.API(t, sc, clk)
+	h := &harness{t: t, api: api, clk: clk, vars: step.Vars(t, api.URL)}
+	h.env = Env{Getenv: func(k string) string { return h.vars[k] }, Deps: action.Deps{Clock: clk, Schedule: step.Schedule()}}
 	return h
 }
 
@@ -126,72 +89,26 @@ func (h *harness) run(ctx context.Context) error {
 	return err
 }
 
-// outputs parses the GITHUB_OUTPUT file; a name written twice keeps the last
-// value, as the runner does.
+// outputs parses the GITHUB_OUTPUT file (step.Outputs).
 func (h *harness) outputs() map[string]string {
 	h.t.Helper()
-	data, err := os.ReadFile(h.vars["GITHUB_OUTPUT"])
-	if os.IsNotExist(err) {
-		return map[string]string{}
-	}
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	out := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		name, delim, ok := strings.Cut(sc.Text(), "<<")
-		if !ok {
-			h.t.Fatalf("GITHUB_OUTPUT: unexpected line %q", sc.Text())
-		}
-		var lines []string
-		for sc.Scan() && sc.Text() != delim {
-			lines = append(lines, sc.Text())
-		}
-		out[name] = strings.Join(lines, "\n")
-	}
-	return out
-}
-
-func (h *harness) file(name string) string {
-	data, _ := os.ReadFile(h.vars[name])
-	return string(data)
+	return step.Outputs(h.t, h.vars["GITHUB_OUTPUT"])
 }
 
 // assertNoSecrets checks that the key appears nowhere but in the mask command.
 func (h *harness) assertNoSecrets() {
 	h.t.Helper()
-	key := strings.TrimSpace(h.vars["INPUT_API-KEY"])
-	if len(key) < 8 {
-		return
-	}
-	log := strings.ReplaceAll(h.stdout.String(), maskCommand(key), "")
-	for where, text := range map[string]string{"log": log, "outputs": h.file("GITHUB_OUTPUT"), "summary": h.file("GITHUB_STEP_SUMMARY")} {
-		if strings.Contains(text, key) {
-			h.t.Errorf("API key appears in the %s:\n%s", where, text)
-		}
-	}
-	if !strings.HasPrefix(h.stdout.String(), maskCommand(key)) {
-		h.t.Errorf("the log does not start by masking the key:\n%s", h.stdout.String())
-	}
+	step.AssertNoSecrets(h.t, h.vars, h.stdout.String())
 }
 
 func (h *harness) wantOutputs(want map[string]string) {
 	h.t.Helper()
-	got := h.outputs()
-	for k, v := range want {
-		if got[k] != v {
-			h.t.Errorf("output %s = %q, want %q\nlog:\n%s", k, got[k], v, h.stdout.String())
-		}
-	}
+	step.WantOutputs(h.t, h.vars, want, h.stdout.String())
 }
 
 func (h *harness) wantRequests(creates, messages int) {
 	h.t.Helper()
-	if c, m := h.api.Creates(), h.api.Messages(); c != creates || m != messages {
-		h.t.Errorf("requests: %d creates and %d messages, want %d and %d", c, m, creates, messages)
-	}
+	step.WantRequests(h.t, h.api, creates, messages)
 }
 
 // TestRunOutsideActions (issue 17, item 4): outside Actions standard
@@ -249,99 +166,21 @@ func TestHelpAndVersion(t *testing.T) {
 	}
 }
 
-// maskCommand is the line that registers secret with the runner: its data
-// percent-encoded as the runner decodes it.
-func maskCommand(secret string) string {
-	return "::add-mask::" + strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(secret) + "\n"
-}
+const testToken = step.Token
 
-const testToken = "ghs_test_token_abcdef123456"
-
-// withGitHub adds a fake GitHub and an event to the harness.
+// withGitHub adds a fake GitHub and an event to the harness (step.GitHub).
 func (h *harness) withGitHub(opt fakegithub.Options, eventName string, payload any) *fakegithub.Server {
 	h.t.Helper()
-	opt.Token = testToken
-	if opt.Repos == nil {
-		opt.Repos = []string{"acme/docs"}
-	}
-	if opt.Permissions == nil {
-		opt.Permissions = map[string]string{"writer": "write", "reader": "read", "triager": "triage", "admin": "admin"}
-	}
-	opt.Check = ghspec.Checker()
-	gh := fakegithub.New(opt)
-	// The pull request the fake Agent Job API's jobs open.
-	gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001"})
-	h.gh = gh
-	h.t.Cleanup(func() {
-		gh.Close()
-		if u := gh.Unexpected(); len(u) > 0 {
-			h.t.Errorf("unexpected GitHub requests: %v", u)
-		}
-	})
-	data, err := json.Marshal(payload)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	path := filepath.Join(h.vars["GITHUB_WORKSPACE"], "event.json")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		h.t.Fatal(err)
-	}
-	delete(h.vars, "INPUT_PROMPT")
-	for k, v := range map[string]string{
-		"INPUT_GITHUB-TOKEN":        testToken,
-		"INPUT_COMMENT":             "auto",
-		"INPUT_TRIGGER-PHRASE":      "/docs",
-		"INPUT_REQUIRED-PERMISSION": "write",
-		"GITHUB_EVENT_NAME":         eventName,
-		"GITHUB_EVENT_PATH":         path,
-		"GITHUB_REPOSITORY":         "acme/docs",
-		"GITHUB_API_URL":            gh.APIURL(),
-		"GITHUB_SERVER_URL":         "https://github.com",
-		"GITHUB_RUN_ID":             "4242",
-	} {
-		h.vars[k] = v
-	}
-	return gh
+	h.gh = step.GitHub(h.t, h.vars, opt, eventName, payload)
+	return h.gh
 }
 
-func user(login string) map[string]any {
-	typ := "User"
-	if strings.HasSuffix(login, "[bot]") {
-		typ = "Bot"
-	}
-	return map[string]any{"login": login, "type": typ}
-}
-
-// issueComment is an issue_comment event on issue 12 by login.
-func issueComment(login, body string) map[string]any {
-	return map[string]any{
-		"action": "created",
-		"issue": map[string]any{"number": 12, "title": "Rate limits are undocumented",
-			"html_url": "https://github.com/acme/docs/issues/12", "body": "We need docs.", "user": user("reporter")},
-		"comment":    map[string]any{"id": 9001, "body": body, "user": user(login), "html_url": "https://github.com/acme/docs/issues/12#issuecomment-9001"},
-		"repository": map[string]any{"name": "docs", "full_name": "acme/docs", "owner": map[string]any{"login": "acme"}},
-		"sender":     user(login),
-	}
-}
+// issueComment is an issue_comment event on issue 12 (step.IssueComment).
+var issueComment = step.IssueComment
 
 func (h *harness) assertNoToken() {
 	h.t.Helper()
-	if head := strings.SplitN(h.stdout.String(), "\n", 3); len(head) < 3 || head[1] != "::add-mask::"+testToken {
-		h.t.Errorf("the log does not mask the GitHub token first")
-	}
-	for _, r := range h.gh.Requests() {
-		for _, secret := range []string{testToken, testKey, "mint&#95;test&#95;"} {
-			if strings.Contains(string(r.Body), secret) {
-				h.t.Errorf("a secret (%s…) was sent to GitHub in %s %s: %s", secret[:8], r.Method, r.Path, r.Body)
-			}
-		}
-	}
-	log := strings.ReplaceAll(h.stdout.String(), "::add-mask::"+testToken+"\n", "")
-	for where, text := range map[string]string{"log": log, "outputs": h.file("GITHUB_OUTPUT"), "summary": h.file("GITHUB_STEP_SUMMARY")} {
-		if strings.Contains(text, testToken) {
-			h.t.Errorf("GitHub token appears in the %s", where)
-		}
-	}
+	step.AssertNoToken(h.t, h.stdout.String(), h.gh)
 }
 
 // runMemoryBound bounds a run's memory (issue 24, item 7), the peak of the

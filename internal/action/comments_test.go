@@ -2,11 +2,8 @@ package action_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,98 +12,29 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/fakes/faults"
 	"github.com/agentjob/agent-job-action/internal/record"
-	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
+	"github.com/agentjob/agent-job-action/internal/testbed/step"
 )
 
-const testToken = "ghs_test_token_abcdef123456"
+const testToken = step.Token
 
-// withGitHub adds a fake GitHub and an event to the harness.
+// withGitHub adds a fake GitHub and an event to the harness (step.GitHub).
 func (h *harness) withGitHub(opt fakegithub.Options, eventName string, payload any) *fakegithub.Server {
 	h.t.Helper()
-	opt.Token = testToken
-	if opt.Repos == nil {
-		opt.Repos = []string{"acme/docs"}
-	}
-	if opt.Permissions == nil {
-		opt.Permissions = map[string]string{"writer": "write", "reader": "read", "triager": "triage", "admin": "admin"}
-	}
-	opt.Check = ghspec.Checker()
-	gh := fakegithub.New(opt)
-	// The pull request the fake Agent Job API's jobs open.
-	gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001"})
-	h.gh = gh
-	h.t.Cleanup(func() {
-		gh.Close()
-		if u := gh.Unexpected(); len(u) > 0 {
-			h.t.Errorf("unexpected GitHub requests: %v", u)
-		}
-	})
-	data, err := json.Marshal(payload)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	path := filepath.Join(h.vars["GITHUB_WORKSPACE"], "event.json")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		h.t.Fatal(err)
-	}
-	delete(h.vars, "INPUT_PROMPT")
-	for k, v := range map[string]string{
-		"INPUT_GITHUB-TOKEN":        testToken,
-		"INPUT_COMMENT":             "auto",
-		"INPUT_TRIGGER-PHRASE":      "/docs",
-		"INPUT_REQUIRED-PERMISSION": "write",
-		"GITHUB_EVENT_NAME":         eventName,
-		"GITHUB_EVENT_PATH":         path,
-		"GITHUB_REPOSITORY":         "acme/docs",
-		"GITHUB_API_URL":            gh.APIURL(),
-		"GITHUB_SERVER_URL":         "https://github.com",
-		"GITHUB_RUN_ID":             "4242",
-	} {
-		h.vars[k] = v
-	}
-	return gh
+	h.gh = step.GitHub(h.t, h.vars, opt, eventName, payload)
+	return h.gh
 }
 
-func user(login string) map[string]any {
-	typ := "User"
-	if strings.HasSuffix(login, "[bot]") {
-		typ = "Bot"
-	}
-	return map[string]any{"login": login, "type": typ}
-}
-
-// issueComment is an issue_comment event on issue 12 by login.
-func issueComment(login, body string) map[string]any {
-	return map[string]any{
-		"action": "created",
-		"issue": map[string]any{"number": 12, "title": "Rate limits are undocumented",
-			"html_url": "https://github.com/acme/docs/issues/12", "body": "We need docs.", "user": user("reporter")},
-		"comment":    map[string]any{"id": 9001, "body": body, "user": user(login), "html_url": "https://github.com/acme/docs/issues/12#issuecomment-9001"},
-		"repository": map[string]any{"name": "docs", "full_name": "acme/docs", "owner": map[string]any{"login": "acme"}},
-		"sender":     user(login),
-	}
-}
+// user is a payload's user; issueComment an issue_comment event on issue
+// 12 (package step).
+var (
+	user         = step.User
+	issueComment = step.IssueComment
+)
 
 func (h *harness) assertNoToken() {
 	h.t.Helper()
-	if head := strings.SplitN(h.stdout.String(), "\n", 3); len(head) < 3 || head[1] != "::add-mask::"+testToken {
-		h.t.Errorf("the log does not mask the GitHub token first")
-	}
-	for _, r := range h.gh.Requests() {
-		for _, secret := range []string{testToken, testKey, "mint&#95;test&#95;"} {
-			if strings.Contains(string(r.Body), secret) {
-				h.t.Errorf("a secret (%s…) was sent to GitHub in %s %s: %s", secret[:8], r.Method, r.Path, r.Body)
-			}
-		}
-	}
-	log := strings.ReplaceAll(h.stdout.String(), "::add-mask::"+testToken+"\n", "")
-	for where, text := range map[string]string{"log": log, "outputs": h.file("GITHUB_OUTPUT"), "summary": h.file("GITHUB_STEP_SUMMARY")} {
-		if strings.Contains(text, testToken) {
-			h.t.Errorf("GitHub token appears in the %s", where)
-		}
-	}
+	step.AssertNoToken(h.t, h.stdout.String(), h.gh)
 }
-
 func TestCommentTriggeredRun(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, fakeapi.Scenario{Runtime: 4 * time.Minute})

@@ -1,14 +1,11 @@
 package action_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,12 +17,12 @@ import (
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
-	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/testbed/golden"
+	"github.com/agentjob/agent-job-action/internal/testbed/step"
 )
 
 // The harness runs action.Run as the program does on a runner: INPUT_*
@@ -36,7 +33,7 @@ import (
 // package clause and imports alone; h.got says in one value what a user and
 // each service saw.
 
-const testKey = "mint_test_0123456789abcdef"
+const testKey = step.Key
 
 // hangGuard is how long a test lets a run take that must end on its own
 // (at its timeout, on a signal, past a request that never answers) before
@@ -106,42 +103,10 @@ type harness struct {
 
 func newHarness(t *testing.T, sc fakeapi.Scenario) *harness {
 	t.Helper()
-	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
-	sc.Key = testKey
-	if sc.Clock == nil {
-		sc.Clock = clk
-	}
-	api := fakeapi.New("proj-1", sc)
-	t.Cleanup(func() {
-		api.Close()
-		if u := api.Unexpected(); len(u) > 0 {
-			t.Errorf("requests no Agent Job API endpoint serves: %v", u)
-		}
-	})
-	dir := t.TempDir()
-	h := &harness{t: t, api: api, clk: clk}
-	h.vars = map[string]string{
-		"INPUT_PROMPT":        "Add a FAQ page about rate limits.\nUse \"quotes\" and ünïcödé 🚀.",
-		"INPUT_PROJECT-ID":    "proj-1",
-		"INPUT_API-KEY":       testKey,
-		"INPUT_BASE-URL":      api.URL,
-		"INPUT_WAIT":          "true",
-		"INPUT_TIMEOUT":       "30m",
-		"INPUT_POLL-INTERVAL": "auto",
-		"INPUT_DRY-RUN":       "false",
-		// The preview of a job's pull request is asked for only by the
-		// tests that serve the preview API (codepr_test.go).
-		"INPUT_PREVIEW":       "false",
-		"GITHUB_OUTPUT":       filepath.Join(dir, "output"),
-		"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
-		"GITHUB_WORKSPACE":    dir,
-		"GITHUB_ACTIONS":      "true",
-	}
-	// The auto schedule with its jitter drawn from a seeded source, so that
-	// times in logs and golden comments do not change from run to run.
-	auto := poll.DefaultAuto
-	auto.Rand = rand.New(rand.NewPCG(1, 2)).Float64
-	h.env = Env{Getenv: func(k string) string { return h.vars[k] }, Deps: action.Deps{Clock: clk, Schedule: auto}}
+	clk := clock.NewFake(step.Start)
+	api := step.API(t, sc, clk)
+	h := &harness{t: t, api: api, clk: clk, vars: step.Vars(t, api.URL)}
+	h.env = Env{Getenv: func(k string) string { return h.vars[k] }, Deps: action.Deps{Clock: clk, Schedule: step.Schedule()}}
 	return h
 }
 
@@ -225,68 +190,25 @@ func (h *harness) mark() {
 // value, as the runner does.
 func (h *harness) outputs() map[string]string {
 	h.t.Helper()
-	data, err := os.ReadFile(h.vars["GITHUB_OUTPUT"])
-	if os.IsNotExist(err) {
-		return map[string]string{}
-	}
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	out := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		name, delim, ok := strings.Cut(sc.Text(), "<<")
-		if !ok {
-			h.t.Fatalf("GITHUB_OUTPUT: unexpected line %q", sc.Text())
-		}
-		var lines []string
-		for sc.Scan() && sc.Text() != delim {
-			lines = append(lines, sc.Text())
-		}
-		out[name] = strings.Join(lines, "\n")
-	}
-	return out
+	return step.Outputs(h.t, h.vars["GITHUB_OUTPUT"])
 }
 
-func (h *harness) file(name string) string {
-	data, _ := os.ReadFile(h.vars[name])
-	return string(data)
-}
+func (h *harness) file(name string) string { return step.File(h.vars, name) }
 
 // assertNoSecrets checks that the key appears nowhere but in the mask command.
 func (h *harness) assertNoSecrets() {
 	h.t.Helper()
-	key := strings.TrimSpace(h.vars["INPUT_API-KEY"])
-	if len(key) < 8 {
-		return
-	}
-	log := strings.ReplaceAll(h.stdout.String(), maskCommand(key), "")
-	for where, text := range map[string]string{"log": log, "outputs": h.file("GITHUB_OUTPUT"), "summary": h.file("GITHUB_STEP_SUMMARY")} {
-		if strings.Contains(text, key) {
-			h.t.Errorf("API key appears in the %s:\n%s", where, text)
-		}
-	}
-	if !strings.HasPrefix(h.stdout.String(), maskCommand(key)) {
-		h.t.Errorf("the log does not start by masking the key:\n%s", h.stdout.String())
-	}
+	step.AssertNoSecrets(h.t, h.vars, h.stdout.String())
 }
 
 func (h *harness) wantOutputs(want map[string]string) {
 	h.t.Helper()
-	got := h.outputs()
-	for k, v := range want {
-		if got[k] != v {
-			h.t.Errorf("output %s = %q, want %q\nlog:\n%s", k, got[k], v, h.stdout.String())
-		}
-	}
+	step.WantOutputs(h.t, h.vars, want, h.stdout.String())
 }
 
 func (h *harness) wantRequests(creates, messages int) {
 	h.t.Helper()
-	if c, m := h.api.Creates(), h.api.Messages(); c != creates || m != messages {
-		h.t.Errorf("requests: %d creates and %d messages, want %d and %d", c, m, creates, messages)
-	}
+	step.WantRequests(h.t, h.api, creates, messages)
 }
 
 // assertNoCommands fails when untrusted text could act as a workflow
@@ -312,11 +234,8 @@ func goldenFile(t *testing.T, name, got string) {
 	golden.Check(t, filepath.Join("testdata", "comments", name), got)
 }
 
-// maskCommand is the line that registers secret with the runner: its data
-// percent-encoded as the runner decodes it.
-func maskCommand(secret string) string {
-	return "::add-mask::" + strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(secret) + "\n"
-}
+// maskCommand is the line that registers secret with the runner.
+func maskCommand(secret string) string { return step.MaskCommand(secret) }
 
 // recordIn is the record of one of the action's comments as the action
 // reads it (package record), the zero Record when it holds none.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,14 +13,12 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/admit"
 	"github.com/agentjob/agent-job-action/internal/backlog"
-	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
-	"github.com/agentjob/agent-job-action/internal/runlog"
-	"github.com/agentjob/agent-job-action/internal/runner"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
+	"github.com/agentjob/agent-job-action/internal/testbed/step"
 )
 
 // fakeThread is the thread: what Read returns (or err), and which
@@ -73,12 +70,10 @@ func ask(id int64, who, body string, at time.Duration) *request.Request {
 
 func newRoom(t *testing.T, th *fakeThread, out *bytes.Buffer) (*Room, *fakeComment) {
 	t.Helper()
-	dir := t.TempDir()
-	clk := clock.NewFake(t0.Add(time.Hour))
-	p := runlog.Progress{Log: runlog.NewPlain(out), Clock: clk, Start: t0}
-	rc := runner.Context{InActions: true, OutputFile: filepath.Join(dir, "out"), SummaryFile: filepath.Join(dir, "sum")}
+	rep, _ := step.Reporter(t, out)
 	c := &fakeComment{}
-	rep := &report.Reporter{Progress: p, RC: rc, Out: report.NewOutputs(p.Log, rc.OutputFile, nil), Checks: &report.Checks{Progress: p}, Comment: c}
+	rep.Comment = c
+	p := rep.Progress
 	return &Room{Thread: th, Permissions: permissions{"writer": "write", "admin": "admin", "reader": "read"}, Owner: "acme", Repo: "docs", Number: 12,
 		Rules: admit.Rules{Phrase: "/docs", Required: "write", Instruction: true}, Reporter: rep, Progress: p}, c
 }

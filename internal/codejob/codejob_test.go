@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
-	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/codepr"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
@@ -23,10 +21,9 @@ import (
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
-	"github.com/agentjob/agent-job-action/internal/runlog"
-	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
+	"github.com/agentjob/agent-job-action/internal/testbed/step"
 )
 
 var (
@@ -152,12 +149,10 @@ func TestPush(t *testing.T) {
 				srv.SeedComment(7, fakegithub.BotLogin, true, conversation.Render(conversation.State{Phase: conversation.Done, Record: *tt.record}))
 			}
 			var out bytes.Buffer
-			clk := clock.NewFake(start)
-			p := runlog.Progress{Log: runlog.NewPlain(&out), Clock: clk, Start: start}
-			dir := t.TempDir()
-			rc := runner.Context{InActions: true, OutputFile: filepath.Join(dir, "out"), SummaryFile: filepath.Join(dir, "sum")}
+			rep, clk := step.Reporter(t, &out)
+			p := rep.Progress
 			th := &conversation.Thread{GH: gh, Owner: "acme", Repo: "docs", Number: 7, Warn: p.Log.Warning, Redact: func(s string) string { return s }, Code: true}
-			rep := &report.Reporter{Progress: p, RC: rc, Out: report.NewOutputs(p.Log, rc.OutputFile, nil), Comment: th, Checks: &report.Checks{GitHub: gh, Progress: p}}
+			rep.Comment, rep.Checks.GitHub = th, gh
 			api := &fakeAPI{status: tt.status}
 			paths, _ := pathfilter.Parse("src/**")
 			ag := &agent{}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,9 +16,8 @@ import (
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/report"
-	"github.com/agentjob/agent-job-action/internal/runlog"
-	"github.com/agentjob/agent-job-action/internal/runner"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
+	"github.com/agentjob/agent-job-action/internal/testbed/step"
 )
 
 // fakeAPI is the Agent Job API: it records each call as "METHOD id:
@@ -60,11 +58,8 @@ var start = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 // and its log in out.
 func newRoom(t *testing.T, api *fakeAPI, out *bytes.Buffer) (*Room, *clock.Fake) {
 	t.Helper()
-	dir := t.TempDir()
-	clk := clock.NewFake(start)
-	p := runlog.Progress{Log: runlog.NewPlain(out), Clock: clk, Start: start}
-	rc := runner.Context{InActions: true, OutputFile: filepath.Join(dir, "out"), SummaryFile: filepath.Join(dir, "sum")}
-	rep := &report.Reporter{Progress: p, RC: rc, Out: report.NewOutputs(p.Log, rc.OutputFile, nil), Checks: &report.Checks{Progress: p}}
+	rep, clk := step.Reporter(t, out)
+	p := rep.Progress
 	return &Room{API: api, Reporter: rep, Progress: p, Clock: clk, Schedule: poll.Fixed(10 * time.Second), Deadline: start.Add(time.Minute), Beat: time.Minute}, clk
 }
 

@@ -3,7 +3,6 @@ package settle
 import (
 	"bytes"
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,18 +10,15 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/agentpr"
-	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/record"
-	"github.com/agentjob/agent-job-action/internal/report"
-	"github.com/agentjob/agent-job-action/internal/runlog"
-	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
+	"github.com/agentjob/agent-job-action/internal/testbed/step"
 )
 
 var (
@@ -102,11 +98,9 @@ func newWorld(t *testing.T, jobs ...*agentapi.Job) *world {
 	for _, j := range jobs {
 		w.api.jobs[j.ID] = j
 	}
-	clk := clock.NewFake(start)
-	p := runlog.Progress{Log: runlog.NewPlain(&w.log), Clock: clk, Start: start}
-	dir := t.TempDir()
-	rc := runner.Context{InActions: true, OutputFile: filepath.Join(dir, "out"), SummaryFile: filepath.Join(dir, "sum"), ServerURL: "https://github.com", Repository: "acme/docs", RunID: "7"}
-	rep := &report.Reporter{Progress: p, RC: rc, Out: report.NewOutputs(p.Log, rc.OutputFile, nil), Checks: &report.Checks{GitHub: gh, Progress: p, RunURL: rc.RunURL()}}
+	rep, clk := step.Reporter(t, &w.log)
+	rep.Checks.GitHub = gh
+	p := rep.Progress
 	paths, _ := pathfilter.Parse("src/**")
 	w.room = &Room{API: w.api, GitHub: gh, Agent: w.agent, Reporter: rep, Progress: p, Clock: clk, Paths: paths,
 		Ask: func(url string, _ *conversation.Thread) agentpr.Ask { return agentpr.Ask{URL: url} }}

@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/agentpr"
-	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
@@ -22,10 +19,9 @@ import (
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
-	"github.com/agentjob/agent-job-action/internal/runlog"
-	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
+	"github.com/agentjob/agent-job-action/internal/testbed/step"
 )
 
 // fakeAPI records each call; a follow-up to a job in gone is refused as
@@ -120,11 +116,8 @@ func TestContinue(t *testing.T) {
 				srv.SeedComment(12, fakegithub.BotLogin, true, conversation.Render(conversation.State{Phase: conversation.Done, Record: *tt.record}))
 			}
 			var out bytes.Buffer
-			clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
-			p := runlog.Progress{Log: runlog.NewPlain(&out), Clock: clk, Start: clk.Now()}
-			dir := t.TempDir()
-			rc := runner.Context{InActions: true, OutputFile: filepath.Join(dir, "out"), SummaryFile: filepath.Join(dir, "sum")}
-			rep := &report.Reporter{Progress: p, RC: rc, Out: report.NewOutputs(p.Log, rc.OutputFile, nil), Checks: &report.Checks{Progress: p}}
+			rep, clk := step.Reporter(t, &out)
+			p := rep.Progress
 			th := &conversation.Thread{GH: gh, Owner: "acme", Repo: "docs", Number: 12, Warn: p.Log.Warning, Redact: func(s string) string { return s }}
 			th.React(context.Background(), ask, request.Comment, "eyes") // the token's login
 			api := &fakeAPI{gone: tt.gone}
