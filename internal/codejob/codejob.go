@@ -239,8 +239,8 @@ func (c *Room) fold(ctx context.Context, earlier *conversation.Earlier, seen *ag
 // working stays unsettled, so that a settle run reports its end on the
 // heads it owes.
 func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullRequest, earlier *conversation.Earlier, seen *agentapi.Job) *report.Outcome {
-	if earlier == nil {
-		return c.Reporter.Skip(fmt.Sprintf("pull request #%d was closed and has no docs job: nothing to stop", pr.Number))
+	if why := plan.NothingToStop(pr.Number, earlier != nil); why != "" {
+		return c.Reporter.Skip(why)
 	}
 	// What waits for the job is never sent: the pull request is closed.
 	// The heads pushed since the job last heard are told so; they are

@@ -526,6 +526,16 @@ func NothingNew(c *codepr.Changes, record bool) string {
 	return c.NothingToSend()
 }
 
+// NothingToStop decides a closed code pull request's run from the record
+// it read (record: one names the pull request's docs job): without a job,
+// there is nothing to stop.
+func NothingToStop(number int, record bool) string {
+	if record {
+		return ""
+	}
+	return fmt.Sprintf("pull request #%d was closed and has no docs job: nothing to stop", number)
+}
+
 // AnsweredBy decides from the thread the run read: a request an earlier
 // run already sent (by, that run's comment; nil when none did) is not sent
 // again.

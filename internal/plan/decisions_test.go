@@ -1,0 +1,109 @@
+package plan
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/backlog"
+	"github.com/agentjob/agent-job-action/internal/event"
+	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/request"
+)
+
+// decided is the plan a comment-triggered workflow makes for t.
+func decided(t *testing.T, c inputs.Config, body, sender string, bot bool) (Plan, *event.Trigger) {
+	t.Helper()
+	trig := comment(body, sender, bot)
+	p, err := Decide(c, trig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, trig
+}
+
+// TestAdmit: the one decision of the run's own request, from its author's
+// permission: admitted, skipped, or the user's to fix.
+func TestAdmit(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		body    string
+		sender  string
+		bot     bool
+		level   string
+		skip    string
+		invalid string
+	}{
+		{name: "a writer", body: "/docs add a page", sender: "ada", level: "write"},
+		{name: "a reader", body: "/docs add a page", sender: "rex", level: "read", skip: "rex has read permission"},
+		{name: "a bot not in allowed-bots", body: "/docs add a page", sender: "ci[bot]", bot: true, skip: `"ci[bot]" is a bot and is not in allowed-bots`},
+		{name: "the phrase in a quote only", body: "> /docs add a page\n\nthanks", sender: "ada", level: "write", skip: "the comment does not contain the trigger phrase /docs"},
+		{name: "only the phrase", body: "/docs", sender: "ada", level: "write", invalid: "the comment holds no instruction besides the trigger phrase"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, _ := decided(t, cfg(), tt.body, tt.sender, tt.bot)
+			skip, invalid := p.Admit(tt.level, "acme", "handbook")
+			if !strings.HasPrefix(skip, tt.skip) || (skip == "") != (tt.skip == "") {
+				t.Errorf("skip %q, want %q", skip, tt.skip)
+			}
+			if (invalid == nil) != (tt.invalid == "") || invalid != nil && !strings.HasPrefix(invalid.Error(), tt.invalid) {
+				t.Errorf("invalid %v, want %q", invalid, tt.invalid)
+			}
+		})
+	}
+}
+
+// TestDryAdmit: a dry run reads no permission: a person is taken to have
+// the required one, a bot is judged by allowed-bots.
+func TestDryAdmit(t *testing.T) {
+	t.Parallel()
+	p, trig := decided(t, cfg(), "/docs add a page", "rex", false)
+	if skip, invalid := p.DryAdmit(trig); skip != "" || invalid != nil {
+		t.Errorf("a person's request in a dry run: %q, %v; want it admitted", skip, invalid)
+	}
+	p, trig = decided(t, cfg(), "/docs add a page", "ci[bot]", true)
+	if skip, _ := p.DryAdmit(trig); !strings.Contains(skip, "is not in allowed-bots") {
+		t.Errorf("a bot's request in a dry run: %q, want it refused", skip)
+	}
+}
+
+// TestText: what the run sends, built once.
+func TestText(t *testing.T) {
+	t.Parallel()
+	p, trig := decided(t, cfg(), "/docs add a FAQ", "ada", false)
+	// Admitting the request reads what a reader sees of it: the text sent.
+	if skip, invalid := p.Admit("write", "acme", "handbook"); skip != "" || invalid != nil {
+		t.Fatalf("Admit: %q, %v", skip, invalid)
+	}
+	if text, err := p.Text([]*request.Request{trig.Own}, trig); err != nil || !strings.Contains(text, "add a FAQ") {
+		t.Errorf("the request's text: %q, %v", text, err)
+	}
+	if _, err := p.Text(nil, trig); !errors.Is(err, inputs.ErrEmptyPrompt) {
+		t.Errorf("nothing to send: %v, want ErrEmptyPrompt", err)
+	}
+	w := Plan{Workflow: "Fix typos."}
+	if text, err := w.Text([]*request.Request{trig.Own}, trig); text != "Fix typos." || err != nil {
+		t.Errorf("the workflow's prompt: %q, %v", text, err)
+	}
+	if text, err := (Plan{Job: Watch}).Text(nil, trig); text != "" || err != nil {
+		t.Errorf("a watch sends nothing: %q, %v", text, err)
+	}
+}
+
+// TestThreadDecisions: the decisions a run takes from its thread's
+// records: a request already answered, a closed pull request with no job.
+func TestThreadDecisions(t *testing.T) {
+	t.Parallel()
+	if why := AnsweredBy(&backlog.Owned{URL: "https://github.com/acme/handbook/issues/12#issuecomment-40"}); !strings.HasSuffix(why, `#issuecomment-40"`) {
+		t.Errorf("AnsweredBy: %q", why)
+	}
+	if AnsweredBy(nil) != "" || NothingToStop(7, true) != "" {
+		t.Error("nothing answered, or a job to stop: the run acts")
+	}
+	if why := NothingToStop(7, false); why != "pull request #7 was closed and has no docs job: nothing to stop" {
+		t.Errorf("NothingToStop: %q", why)
+	}
+}
