@@ -22,7 +22,7 @@ import (
 // may spend reading its hostile thread and answering (34 s before).
 const hostileThreadCPUBound = 15 * time.Second
 
-// TestHostileThreadWithinBounds (issue 24, item 7) runs the built binary
+// TestHostileThreadWithinBounds runs the built binary
 // as a step whose thread holds 1,100 outsiders' requests at GitHub's size
 // limit, each 65,536 characters of four-byte emoji: the run reads what it
 // must within a bound on requests and peak memory, sends the maintainer's

@@ -175,7 +175,7 @@ func TestCLISpeaksFlags(t *testing.T) {
 	})
 }
 
-// TestCLIVersion runs built binaries for --version (issue 26, item 4): the
+// TestCLIVersion runs built binaries for --version: the
 // version given at build time wins; without it the binary names what Go
 // recorded, the module version and the commit, as `go version -m` reads
 // them from the same file; "dev" only when Go recorded neither.

@@ -12,7 +12,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 )
 
-// TestCLIHeartbeat (issue 26, item 3) runs the built binary as a step, its
+// TestCLIHeartbeat runs the built binary as a step, its
 // heartbeat set to 40 ms for the test, against a job that stays active
 // for 40 polls, which the binary makes 10 ms apart at the least: the step's log
 // says the job is still active, inside the wait's group, standard error

@@ -18,7 +18,7 @@ func TestCLIJSON(t *testing.T) {
 	t.Parallel()
 	bin := buildCLI(t)
 
-	// Issue 19, the attack on --json: inside a run: step whose GITHUB_OUTPUT
+	// The attack on --json: inside a run: step whose GITHUB_OUTPUT
 	// already holds a line an earlier command wrote, the record is the
 	// run's own, not read back from that file.
 	t.Run("in a run: step whose GITHUB_OUTPUT holds other lines", func(t *testing.T) {
@@ -52,7 +52,7 @@ func TestCLIJSON(t *testing.T) {
 		}
 	})
 
-	// Issue 17, item 8: every control and bidirectional character of the
+	// Every control and bidirectional character of the
 	// API's values is a \u escape, so nothing shows reversed.
 	t.Run("control and bidirectional characters escaped", func(t *testing.T) {
 		t.Parallel()

@@ -13,7 +13,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 )
 
-// TestEventPayloadWithinBounds (issue 19, item 5) runs the built binary as
+// TestEventPayloadWithinBounds runs the built binary as
 // a step whose GITHUB_EVENT_PATH is a named pipe, /dev/zero, a 200 MB file
 // or a payload under the cap whose comment is far over GitHub's: each ends
 // with a clear error (exit 2), before anything is sent, within a bound on

@@ -11,7 +11,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 )
 
-// TestCLIPromptFileAnywhere (issue 17, item 7): a person at a terminal
+// TestCLIPromptFileAnywhere: a person at a terminal
 // names their own file, anywhere; inside Actions the workspace rule stays.
 func TestCLIPromptFileAnywhere(t *testing.T) {
 	t.Parallel()

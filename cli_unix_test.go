@@ -68,7 +68,7 @@ func TestCLICancelled(t *testing.T) {
 	}
 }
 
-// TestCLIKeyFromStdinInterruptible (issue 17, item 8): while
+// TestCLIKeyFromStdinInterruptible: while
 // --api-key-stdin waits for the key on a pipe nobody writes to, it says so
 // on standard error, once, and Ctrl+C, SIGTERM and --timeout end the run
 // like any other wait (130, or 3), and nothing is sent. The binary says so

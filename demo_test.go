@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// TestDemo runs the demo as go run . demo does (issue 17, item 10): the
+// TestDemo runs the demo as go run . demo does: the
 // summary and the comments read as on GitHub (rendered, not Markdown
 // source), each output once, and the elapsed time it announces explained.
 func TestDemo(t *testing.T) {
@@ -23,13 +23,13 @@ func TestDemo(t *testing.T) {
 	for _, want := range []string{"created job job_0001", "active -> completed", "pr-link=https://github.com/acme/docs/pull/101",
 		"maintainer has write permission", "answering in #12", "✅ Done. Job job_0001 completed and opened a pull request: https://github.com/acme/docs/pull/101",
 		"comment-url=https://", "Pull request  https://github.com/acme/docs/pull/101", "the job runs for 2m40s", "The job ended after 2m40s; the step saw it at its next check",
-		// Scene 3, a burst (issue 20, item 6): three line comments, one follow-up.
+		// Scene 3, a burst: three line comments, one follow-up.
 		"answering 3 requests of this thread at once", "3 requests from this thread, oldest first.",
 		`line 8 of the new version`, "line 12 of the new version", `file "docs.json", line 21`,
 		"This run answers 3 requests together", "1 create, 1 follow-up,",
-		// Issue 26, item 2: the rate limit as documented, linked, polls not counted.
+		// The rate limit as documented, linked, polls not counted.
 		"counts the create and follow-ups, not these polls: https://github.com/agentjob/agent-job-action#limits",
-		// Scene 4, docs follow code (issue 25, item 7): opened, then pushed.
+		// Scene 4, docs follow code: opened, then pushed.
 		"# 4. Docs follow code.", `- "src/limits.go" (modified, +2 -1)`, `- "src/retry.go" (added, +6 -0)`,
 		"the docs job of pull request #7 is job_0001", "🔎 Preview: acme-docs-agent-job-0001.mintlify.app <https://acme-docs-agent-job-0001.mintlify.app>",
 		"[image: Screenshot of the preview]", "docs / agent-job on b2c3d4e: success — Docs updated: preview ready",

@@ -32,7 +32,7 @@ func pages(t *testing.T) []string {
 	return append([]string{"README.md", "CONTRIBUTING.md", "SECURITY.md", "CHANGELOG.md"}, docs...)
 }
 
-// TestPagesLinkWhatExists (issue 26, item 6): every relative link of every
+// TestPagesLinkWhatExists: every relative link of every
 // page names a file or directory of the repository and, with #, a section
 // of that page; a link to a section of the page itself names one of its
 // sections.
@@ -193,7 +193,7 @@ func plainText(n ast.Node, src []byte) string {
 	return b.String()
 }
 
-// TestLimitsURLResolves (issue 26, item 2): the error, the advice on a 429
+// TestLimitsURLResolves: the error, the advice on a 429
 // and the demo link the README's one statement of the rate limit; the
 // section they name exists.
 func TestLimitsURLResolves(t *testing.T) {
@@ -208,7 +208,7 @@ func TestLimitsURLResolves(t *testing.T) {
 	}
 }
 
-// TestYAMLBlocksParse (issue 26, item 6): every yaml block of every page
+// TestYAMLBlocksParse: every yaml block of every page
 // parses as YAML, step lists and fragments included, so that what a reader
 // copies is at least well-formed (complete workflows are also linted by
 // actionlint in .ci/run).
@@ -268,7 +268,7 @@ func yamlBlocks(src []byte) []codeBlock {
 	return blocks
 }
 
-// TestREADMEFitsOnePage (issue 32, item 3): the README is usage; scenarios
+// TestREADMEFitsOnePage: the README is usage; scenarios
 // and details live in docs/, which it links.
 func TestREADMEFitsOnePage(t *testing.T) {
 	t.Parallel()
@@ -281,7 +281,7 @@ func TestREADMEFitsOnePage(t *testing.T) {
 	}
 }
 
-// TestDocsExamplesWorkAsCopied (issue 32, item 2): what a reader copies
+// TestDocsExamplesWorkAsCopied: what a reader copies
 // from any page works: every input given to the action (or to the reusable
 // workflow) exists, every complete workflow grants the permissions its
 // steps use, a workflow the pages show twice (by its name) has the same

@@ -10,7 +10,7 @@ import (
 	"go.yaml.in/yaml/v4"
 )
 
-// TestActionDescriptionFitsMarketplace (issue 26, item 6): the Marketplace
+// TestActionDescriptionFitsMarketplace: the Marketplace
 // refuses an action whose description is 125 characters or more.
 func TestActionDescriptionFitsMarketplace(t *testing.T) {
 	t.Parallel()
@@ -31,7 +31,7 @@ func TestActionDescriptionFitsMarketplace(t *testing.T) {
 	}
 }
 
-// TestPinnedByDigest (issue 26, item 6): the release workflow, which may
+// TestPinnedByDigest: the release workflow, which may
 // write tags, releases and packages, runs each action at a full commit SHA
 // (its version in a comment), the Dockerfile builds on a base image named
 // by digest, and Dependabot proposes updates for both and for Go modules.

@@ -111,7 +111,7 @@ func (h *harness) wantRequests(creates, messages int) {
 	step.WantRequests(h.t, h.api, creates, messages)
 }
 
-// TestRunOutsideActions (issue 17, item 4): outside Actions standard
+// TestRunOutsideActions: outside Actions standard
 // output carries the results only, each output once; the log goes to
 // standard error.
 func TestRunOutsideActions(t *testing.T) {
@@ -154,7 +154,7 @@ func TestHelpAndVersion(t *testing.T) {
 			t.Errorf("--help lacks %q", want)
 		}
 	}
-	// Issue 17, item 8: --help fits 80 columns.
+	// --help fits 80 columns.
 	for _, line := range strings.Split(out.String(), "\n") {
 		if n := utf8.RuneCountInString(line); n > 80 {
 			t.Errorf("--help line of %d columns: %q", n, line)
@@ -183,6 +183,6 @@ func (h *harness) assertNoToken() {
 	step.AssertNoToken(h.t, h.stdout.String(), h.gh)
 }
 
-// runMemoryBound bounds a run's memory (issue 24, item 7), the peak of the
+// runMemoryBound bounds a run's memory, the peak of the
 // built binary under attack included (attack_linux_test.go).
 const runMemoryBound = 64 << 20

@@ -504,7 +504,7 @@ func TestCancelledFinalEditIsBounded(t *testing.T) {
 	h.wantOutputs(map[string]string{"job-id": "job_0001", "timed-out": "false"})
 }
 
-// TestBigThreadContinuesTheJob (issue 20, item 5): an outsider posts 70
+// TestBigThreadContinuesTheJob: an outsider posts 70
 // comments of 65,000 characters on a public issue, so the thread's page of
 // 100 comments is over the 4 MiB cap on a response. The thread is read
 // again in pages of ten: a maintainer's request continues the thread's job,

@@ -83,7 +83,7 @@ func assertNoPiece(t *testing.T, key, where, text string) {
 	}
 }
 
-// TestNoPartOfAKeySurvivesACut (issue 24, item 5): an API error that
+// TestNoPartOfAKeySurvivesACut: an API error that
 // quotes the key, in any form, at any place around the 1 KiB the service's
 // reason is cut to, leaves no 8 characters of it in the log, the outputs,
 // the summary or the comment: the text is redacted before it is cut.

@@ -111,7 +111,7 @@ func TestFaultsAgentAPI(t *testing.T) {
 		{name: "429 garbage Retry-After takes the backoff", at: reqFirstPoll, fault: faults.RateLimited("soon"),
 			out: completed, creates: 1, nap: time.Second, log: "HTTP 429; retry 1 in 1s", virtual: 5 * time.Minute},
 		// A 503 that says when to come back did not act: a create is sent
-		// again after the wait (issue 19: repeated only when the server
+		// again after the wait (repeated only when the server
 		// provably did not act, or on 429 and 503 with Retry-After).
 		{name: "503 Retry-After on create is repeated after the wait", at: reqCreate, fault: faults.Unavailable(faults.Seconds(5)),
 			out: completed, creates: 2, nap: 5 * time.Second, virtual: 5 * time.Minute, log: "HTTP 503; retry 1 in 5s"},
@@ -340,7 +340,7 @@ func TestFaultHugeBody(t *testing.T) {
 			runtime.ReadMemStats(&before)
 			err := h.run(context.Background())
 			runtime.ReadMemStats(&after)
-			// Issue 17, item 9: an answer over the cap is a permanent
+			// An answer over the cap is a permanent
 			// error, reported once with the size and the cap; a poll is not
 			// repeated until the timeout.
 			if err == nil || strings.Count(h.stdout.String(), "response body too large") != 1 {
@@ -454,7 +454,7 @@ func TestFaultsGitHub(t *testing.T) {
 	}
 }
 
-// TestRetryLineNamesTheCause (issue 26, item 5): the first retry line says
+// TestRetryLineNamesTheCause: the first retry line says
 // why the attempt failed (no such host), not only that there was no
 // response, through the run with a transport whose every dial fails as a
 // lookup of an unknown host does; time is simulated.

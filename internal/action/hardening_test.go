@@ -14,7 +14,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/record"
 )
 
-// TestUnverifiedSenderGetsNothingWritten (issue 8, item 8): when the
+// TestUnverifiedSenderGetsNothingWritten: when the
 // permission cannot be read, the run fails and writes nothing to GitHub:
 // no reaction, no comment, not even "Could not finish".
 func TestUnverifiedSenderGetsNothingWritten(t *testing.T) {
@@ -48,7 +48,7 @@ func TestUnverifiedSenderGetsNothingWritten(t *testing.T) {
 	}
 }
 
-// TestMarkersNeedAKnownIdentity (issue 8, item 3): when the run could
+// TestMarkersNeedAKnownIdentity: when the run could
 // neither react nor create its own comment, it does not know the token's
 // identity, so no
 // marker is trusted, not even one from a bot: it starts a new job and says
@@ -74,7 +74,7 @@ func TestMarkersNeedAKnownIdentity(t *testing.T) {
 	}
 }
 
-// TestUnwritableRunnerFilesSendNothing (issue 8, item 11): a step that
+// TestUnwritableRunnerFilesSendNothing: a step that
 // could not report a job's id must not create one.
 func TestUnwritableRunnerFilesSendNothing(t *testing.T) {
 	t.Parallel()

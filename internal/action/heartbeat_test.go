@@ -16,7 +16,7 @@ import (
 // stamped is a line of progress: the run's time so far, then the text.
 var stamped = regexp.MustCompile(`^\[ *([0-9hms.]+)\] (.*)$`)
 
-// TestHeartbeat (issue 26, item 3): a job that stays active for minutes
+// TestHeartbeat: a job that stays active for minutes
 // between polls four minutes apart. In the Actions log the wait says so at
 // least every minute (status and time so far), inside its one group, and
 // each poll is a request of its own, none added for the heartbeat. Outside

@@ -44,7 +44,7 @@ func hostileAPI(t *testing.T, job string) (*httptest.Server, *[]string) {
 // writes (the pull request, the workflow run): trusted, and not text.
 var linkTargets = regexp.MustCompile(`\]\([^)]*\)`)
 
-// TestHostileAPIValues (issue 8, items 4, 5 and 6): values the API chooses
+// TestHostileAPIValues: values the API chooses
 // cannot end an output, form a link or a mention, split a table cell, or
 // carry the key out in an escaped form, through the whole run.
 func TestHostileAPIValues(t *testing.T) {
@@ -102,7 +102,7 @@ func TestHostileAPIValues(t *testing.T) {
 	}
 }
 
-// TestHostileKeyForms (issue 8, item 6): a key holding characters that the
+// TestHostileKeyForms: a key holding characters that the
 // log, the annotations and the outputs escape never appears in any escaped
 // form, when the API echoes it back in an error.
 func TestHostileKeyForms(t *testing.T) {
@@ -143,7 +143,7 @@ func strconvQuote(s string) string {
 	return string(b)
 }
 
-// TestHiddenTextNeverActs (issue 8, item 7): the phrase where a reader does
+// TestHiddenTextNeverActs: the phrase where a reader does
 // not see it starts nothing, and an HTML comment never reaches the agent.
 func TestHiddenTextNeverActs(t *testing.T) {
 	t.Parallel()
@@ -182,7 +182,7 @@ func TestHiddenTextNeverActs(t *testing.T) {
 	}
 }
 
-// TestWebhookActionsThatAreNotRequests (issue 8, item 13): actions that
+// TestWebhookActionsThatAreNotRequests: actions that
 // are not requests start nothing when the prompt comes from the event;
 // opened does. The payloads carry the fields GitHub sends with each event
 // (the conformance tests of package event read GitHub's own examples).
@@ -257,7 +257,7 @@ func TestWebhookActionsThatAreNotRequests(t *testing.T) {
 	}
 }
 
-// TestPromptFileStaysInTheWorkspace (issue 8, item 1): a prompt-file that
+// TestPromptFileStaysInTheWorkspace: a prompt-file that
 // leads out of the workspace, or is not a regular file, sends nothing, and
 // the error names the path and the reason.
 func TestPromptFileStaysInTheWorkspace(t *testing.T) {
@@ -316,7 +316,7 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// TestHostileJobKeys (issue 19): a job record whose member names differ
+// TestHostileJobKeys: a job record whose member names differ
 // only by case, or by ſ (which encoding/json folds to s), is read by exact
 // names; the job output leaves the look-alikes out, so that no reader of it
 // takes another status or pull request; a member given twice is refused. No backlink or review request goes to the pull request

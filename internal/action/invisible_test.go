@@ -14,7 +14,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/invisible"
 )
 
-// TestKeyWithInvisibleCharacters (issue 18, item 3): the API sends the key
+// TestKeyWithInvisibleCharacters: the API sends the key
 // back with an invisible character inside it. A person reads that as the
 // key, so it is redacted like the key itself: in the outputs, the summary,
 // the log (the ::error:: line too) and the issue comment, on a completed
@@ -90,7 +90,7 @@ func hiddenIn(text string) string {
 	return string(out)
 }
 
-// TestOnlyWhatAReaderSeesReachesTheAgent (issue 24, item 4): text hidden in
+// TestOnlyWhatAReaderSeesReachesTheAgent: text hidden in
 // variation selectors, zero-width characters, bidirectional controls and
 // tag characters, in a maintainer's comment, an issue's title, and a line
 // comment's body, file path and diff hunk (an event's or a submitted

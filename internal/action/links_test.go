@@ -11,7 +11,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 )
 
-// TestPullRequestLinksJudgedOnce (issue 18, items 4 and 5): one judgement
+// TestPullRequestLinksJudgedOnce: one judgement
 // of the job's prLink decides the pr-number output, the backlink, the
 // review request, the comment, the summary and the notice. A link that is
 // not a pull request on this GitHub sets no pr-number (a later

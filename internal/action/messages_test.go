@@ -13,7 +13,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/testbed/golden"
 )
 
-// TestPermissionCheckAdvice (issue 17, item 5): when the sender's
+// TestPermissionCheckAdvice: when the sender's
 // permission cannot be read, the advice follows GitHub's answer; a GitHub
 // that cannot be reached is not blamed on the token's permissions.
 func TestPermissionCheckAdvice(t *testing.T) {
@@ -66,7 +66,7 @@ func TestPermissionCheckAdvice(t *testing.T) {
 	}
 }
 
-// TestSummaryExplainsFailure (issue 17, item 6): a failed run's summary
+// TestSummaryExplainsFailure: a failed run's summary
 // says why (the service's own reason, redacted), what to do, and links the
 // run; status has a documented value on every path, including an API
 // error before any job status was known and inputs that cannot run.

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// What one run cost, for the tests of attacks (issue 24): the heap bytes
+// What one run cost, for the tests of attacks: the heap bytes
 // allocated while it ran, an upper bound on how far its heap grew, and
 // the CPU time the process spent. Both are the test process's, the fakes'
 // share included, so they bound the run's own; and so a test that meters

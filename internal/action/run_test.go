@@ -398,7 +398,7 @@ func TestRunDoesNotRetryCreateAfter500(t *testing.T) {
 	}
 }
 
-// TestRunResumesWithJobIDAlone (issue 17, item 5): the advice after a
+// TestRunResumesWithJobIDAlone: the advice after a
 // timeout or a cancellation, "run again with job-id", works without a
 // prompt: the run sends nothing, reads the job and waits for it (or, with
 // wait: false, reports where it stands).

@@ -32,7 +32,7 @@ func (w *waits) Waiting(wt runlog.Wait) {
 	w.Log.Waiting(wt)
 }
 
-// TestWaitingIsRedacted (issue 24, item 5): the log's waiting line, which
+// TestWaitingIsRedacted: the log's waiting line, which
 // a terminal cuts to its width, is handed the job's id and status
 // redacted, so no cut can leave a piece of the key.
 func TestWaitingIsRedacted(t *testing.T) {

@@ -115,7 +115,7 @@ func TestBadJobIDNotSent(t *testing.T) {
 
 // TestErrors: every failure shows the operation, the job it was about, the
 // service's own reason and what to do, each once, naming the settings as
-// the run's person gives them (issue 26, items 4 and 5); and it keeps the
+// the run's person gives them; and it keeps the
 // classification for errors.As.
 func TestErrors(t *testing.T) {
 	t.Parallel()

@@ -64,7 +64,7 @@ func TestParse(t *testing.T) {
 		{name: "--json=false", args: []string{"--json=false", "--api-key-stdin=true"}, want: Command{Flags: map[string]string{}, KeyFromStdin: true}},
 		{name: "--json takes only true or false", args: []string{"--json=yes"}, usage: "--json must be true or false"},
 		{name: "a lone dash", args: []string{"-"}, usage: `argument 1, "-", is not a flag`},
-		// Issue 26, item 4: a typo gets the nearest flag; a value apart from
+		// A typo gets the nearest flag; a value apart from
 		// its true/false flag gets how to write it.
 		{name: "a typo of a flag", args: []string{"--timout", "5m"}, usage: "unknown flag --timout: did you mean --timeout?"},
 		{name: "a typo with one dash", args: []string{"-promt", "x"}, usage: "unknown flag --promt: did you mean --prompt?"},

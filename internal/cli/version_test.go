@@ -7,7 +7,7 @@ import (
 
 // TestReadBuild: the version given at build time wins; else the module
 // version Go recorded; the commit comes from the build information; "dev"
-// only when there is nothing (issue 26, item 4).
+// only when there is nothing.
 func TestReadBuild(t *testing.T) {
 	t.Parallel()
 	vcs := []debug.BuildSetting{{Key: "vcs.revision", Value: "16a6034aa5b1"}, {Key: "vcs.modified", Value: "true"}}

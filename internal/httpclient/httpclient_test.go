@@ -210,7 +210,7 @@ func TestPOSTRepeatedOnlyWhenNeverConnected(t *testing.T) {
 	if len(retries) != 2 {
 		t.Errorf("%d retries of a POST that never connected, want 2", len(retries))
 	}
-	// Each retry says why, from the first (issue 26, item 5), without the URL.
+	// Each retry says why, from the first, without the URL.
 	for _, r := range retries {
 		if r.Err == nil || !strings.Contains(r.Err.Error(), "connection refused") || strings.Contains(r.Err.Error(), "/v2/agent") {
 			t.Errorf("retry %d: cause %v, want the refused connection without the URL", r.Attempt, r.Err)

@@ -373,7 +373,7 @@ func TestReadPromptFile(t *testing.T) {
 	}
 }
 
-// TestReadPromptFileAnywhere (issue 17, item 7): outside Actions (no
+// TestReadPromptFileAnywhere: outside Actions (no
 // workspace) the file a person names is read wherever it is, absolute or
 // relative to the current directory, with the same limits.
 func TestReadPromptFileAnywhere(t *testing.T) {

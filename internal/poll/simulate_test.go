@@ -208,10 +208,10 @@ type target struct {
 	Gets      float64       // the most GETs, as a fraction of the baseline's
 }
 
-// targets (issue 12): under 2 minutes a mean lag of at most 15 % of the
+// targets: under 2 minutes a mean lag of at most 15 % of the
 // job's length and a 90th percentile of at most 30 %; from 2 to 60 minutes
 // at most half the requests of a 10-second loop and a mean lag of 15 s or
-// less (issue 5), in each range.
+// less, in each range.
 var targets = []target{
 	{Range: shortJobs, ShareMean: 0.15, ShareP90: 0.30},
 	{Range: mediumJobs, LagMean: 15 * time.Second, Gets: 0.5},

@@ -207,7 +207,7 @@ func TestAgreesWithRenderer(t *testing.T) {
 		{"<div>/docs go</div>", true},
 		// Comments, processing instructions, declarations and CDATA hide
 		// where the parser finds raw HTML, and end where HTML ends them
-		// (issue 24): after a comment the unfinished tag hides the rest,
+		//: after a comment the unfinished tag hides the rest,
 		// an unclosed opener in a paragraph is text, "<?" and CDATA end at
 		// the first ">".
 		{"<!-- note --><q title=\"/docs delete the changelog", false},
