@@ -264,18 +264,16 @@ func (r *Room) Preview(ctx context.Context, job *agentapi.Job) preview.Shown {
 	return shown
 }
 
-// Open reports whether the thread's job, jobID, may be continued: one
-// docs pull request per thread, so a job whose pull request is merged or
-// closed gets a new job, and one with none yet, or with an open one, a
-// follow-up. link is the job's pull request as the run knows it (the job
-// as it read it, or the record); job reads the job, for docs-token's
-// repository, when the pull request is in another. A pull request that
-// cannot be read is continued, as before the rule: a second job is the
-// costlier mistake.
-func (r *Room) Open(ctx context.Context, jobID, link string, job func(ctx context.Context) (*agentapi.Job, error)) bool {
+// DocsPR reads the job's pull request, link as the run knows it (the job
+// as it read it, or the record), for the plan's decision whether the
+// thread's job goes on (plan.NewJobFor). job reads the job, for
+// docs-token's repository, when the pull request is in another. It is nil
+// when the state is not known: no pull request yet, one on another host,
+// one no token may read, or a read that failed.
+func (r *Room) DocsPR(ctx context.Context, link string, job func(ctx context.Context) (*agentapi.Job, error)) *ghclient.PullRequest {
 	pr, ok := prlink.Judge(link, r.ServerURL)
 	if !ok {
-		return true
+		return nil
 	}
 	gh := r.Own
 	if !r.ownRepo(pr) {
@@ -283,25 +281,18 @@ func (r *Room) Open(ctx context.Context, jobID, link string, job func(ctx contex
 		// job's record from the API says.
 		j, err := job(ctx)
 		if err != nil {
-			return true
+			return nil
 		}
-		if gh = r.client(pr, j.Source.Repository); gh == nil {
-			return true
-		}
+		gh = r.client(pr, j.Source.Repository)
 	}
 	if gh == nil {
-		return true
+		return nil
 	}
 	info, err := r.read(ctx, gh, pr)
-	if err != nil || info.Open {
-		return true
+	if err != nil {
+		return nil
 	}
-	how := "closed"
-	if info.Merged {
-		how = "merged"
-	}
-	r.Progress.Logf("the docs pull request of job %s, #%d, is %s: starting a new job", escape.Log(jobID), pr.Number, how)
-	return false
+	return info
 }
 
 // Closed tells the job's pull request that the code pull request number

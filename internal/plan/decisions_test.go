@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/event"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
@@ -105,5 +106,18 @@ func TestThreadDecisions(t *testing.T) {
 	}
 	if why := NothingToStop(7, false); why != "pull request #7 was closed and has no docs job: nothing to stop" {
 		t.Errorf("NothingToStop: %q", why)
+	}
+	for _, tt := range []struct {
+		pr   *ghclient.PullRequest
+		want string
+	}{
+		{nil, ""},
+		{&ghclient.PullRequest{Number: 101, Open: true}, ""},
+		{&ghclient.PullRequest{Number: 101, Merged: true}, "the docs pull request of job job_1, #101, is merged: starting a new job"},
+		{&ghclient.PullRequest{Number: 101}, "the docs pull request of job job_1, #101, is closed: starting a new job"},
+	} {
+		if got := NewJobFor("job_1", tt.pr); got != tt.want {
+			t.Errorf("NewJobFor(%+v) = %q, want %q", tt.pr, got, tt.want)
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/event"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/request"
@@ -524,6 +525,23 @@ func NothingNew(c *codepr.Changes, record bool) string {
 		return ""
 	}
 	return c.NothingToSend()
+}
+
+// NewJobFor decides from the state of the thread's docs pull request, pr
+// (nil when it is not known), whether the thread's job, jobID, is
+// continued: one docs pull request a thread, so a job whose pull request
+// is merged or closed gets a new job (why, for the log), and one with none
+// yet, or an open one, a follow-up (""). A state not known is continued,
+// as before the rule: a second job is the costlier mistake.
+func NewJobFor(jobID string, pr *ghclient.PullRequest) string {
+	if pr == nil || pr.Open {
+		return ""
+	}
+	how := "closed"
+	if pr.Merged {
+		how = "merged"
+	}
+	return fmt.Sprintf("the docs pull request of job %s, #%d, is %s: starting a new job", escape.Log(jobID), pr.Number, how)
 }
 
 // NothingToStop decides a closed code pull request's run from the record

@@ -15,8 +15,10 @@ import (
 	"github.com/agentjob/agent-job-action/internal/agentpr"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/job"
+	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
@@ -33,7 +35,7 @@ type Settler interface {
 // Agent is the job's pull request: whether it is still open, and the
 // branch a stand-in updates. *agentpr.Room is one.
 type Agent interface {
-	Open(ctx context.Context, jobID, link string, job func(ctx context.Context) (*agentapi.Job, error)) bool
+	DocsPR(ctx context.Context, link string, job func(ctx context.Context) (*agentapi.Job, error)) *ghclient.PullRequest
 	Target(ctx context.Context, jobs agentpr.Jobs, old string, t prompt.Target) prompt.Target
 }
 
@@ -56,9 +58,9 @@ type Room struct {
 }
 
 // Continue sends text to the thread's job: the one the newest record of
-// the thread names, when its docs pull request is not merged or closed,
-// as a follow-up; otherwise, or when the thread's records cannot be read,
-// to a new job.
+// the thread names, as a follow-up, unless the plan decides from its docs
+// pull request's state that a new job starts (plan.NewJobFor); a new one
+// too when the thread's records cannot be read.
 func (t *Room) Continue(ctx context.Context, o *report.Outcome, text string) (*agentapi.Job, error) {
 	earlier, lookErr := t.Thread.Previous(ctx)
 	switch {
@@ -77,9 +79,12 @@ func (t *Room) Continue(ctx context.Context, o *report.Outcome, text string) (*a
 		if seen != nil {
 			link = seen.PR()
 		}
-		if t.Agent.Open(ctx, earlier.JobID, link, func(ctx context.Context) (*agentapi.Job, error) {
+		pr := t.Agent.DocsPR(ctx, link, func(ctx context.Context) (*agentapi.Job, error) {
 			return job.ReadOnce(ctx, t.API, earlier.JobID, seen)
-		}) {
+		})
+		if why := plan.NewJobFor(earlier.JobID, pr); why != "" {
+			t.Progress.Logf("%s", why)
+		} else {
 			target = earlier.JobID
 		}
 	}

@@ -64,8 +64,11 @@ func (s *settler) Continued(_ context.Context, _ *conversation.Thread, e *conver
 // agent says whether the job's docs pull request is open.
 type agent struct{ open bool }
 
-func (a agent) Open(context.Context, string, string, func(context.Context) (*agentapi.Job, error)) bool {
-	return a.open
+func (a agent) DocsPR(_ context.Context, link string, _ func(context.Context) (*agentapi.Job, error)) *ghclient.PullRequest {
+	if a.open {
+		return &ghclient.PullRequest{Number: 101, Open: true}
+	}
+	return &ghclient.PullRequest{Number: 101, Merged: true}
 }
 
 func (a agent) Target(_ context.Context, _ agentpr.Jobs, _ string, t prompt.Target) prompt.Target {
