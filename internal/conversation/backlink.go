@@ -113,6 +113,11 @@ type Backlink struct {
 // without access to the pull request, or a write GitHub refused.
 func (b *Backlink) Write(ctx context.Context, t BacklinkText) (*ghclient.Comment, error) {
 	where := fmt.Sprintf("write the backlink on %s/%s#%d", escape.Log(b.Owner), escape.Log(b.Repo), b.Number)
+	if b.Redact != nil {
+		// Before the record is written, whose document escapes what a
+		// redactor looks for (see Thread.render).
+		t.JobID = b.Redact(t.JobID)
+	}
 	if !record.PlainID(t.JobID) {
 		return nil, fmt.Errorf("%s: job id %s cannot be marked", where, escape.Log(t.JobID))
 	}

@@ -207,7 +207,7 @@ func (t *Thread) Settle(ctx context.Context, e *Earlier, s State) bool {
 	}
 	// What e's runs sent stays counted.
 	s.Record.Sent = e.Sent
-	body := t.Redact(Render(s))
+	body := t.render(s)
 	if _, err := t.GH.UpdateComment(ctx, t.Owner, t.Repo, e.CommentID, body); err != nil {
 		t.warn("report the earlier job's end in its comment", err)
 		return false
@@ -218,6 +218,16 @@ func (t *Thread) Settle(ctx context.Context, e *Earlier, s State) bool {
 	}
 	t.mu.Unlock()
 	return true
+}
+
+// render is s as the comment's Markdown, with no secret in it: the
+// record's values are redacted before the record is written, as the text
+// is after, since the record's document escapes characters a secret may
+// hold (a hyphen is written \u002d) and a redactor would not find it
+// there. A redacted job id or link is then no value a reader takes.
+func (t *Thread) render(s State) string {
+	s.Record.JobID, s.PRURL = t.Redact(s.Record.JobID), t.Redact(s.PRURL)
+	return t.Redact(Render(s))
 }
 
 // Self returns the login of the token's identity, learned from the run's
@@ -247,7 +257,7 @@ func (t *Thread) Show(ctx context.Context, s State) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s.Record.Sent = t.sent
-	body := t.Redact(Render(s))
+	body := t.render(s)
 	switch {
 	case t.broken || body == t.last:
 		return

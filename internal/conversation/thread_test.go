@@ -332,3 +332,29 @@ func previousJob(ctx context.Context, th *Thread) (string, error) {
 	}
 	return e.JobID, err
 }
+
+// TestRecordHoldsNoSecret: a secret the API put in a job's id or pull
+// request link reaches no comment, raw or in the escaped form the record's
+// document writes a hyphen in (\u002d), which no redactor would find.
+func TestRecordHoldsNoSecret(t *testing.T) {
+	t.Parallel()
+	const secret = "mint-live-0123-abcd"
+	redact := func(s string) string { return strings.ReplaceAll(s, secret, "***") }
+	rec := &Recorder{Self: self}
+	th := &Thread{GH: rec, Owner: "acme", Repo: "docs", Number: 12, Warn: func(string) {}, Redact: redact}
+	th.Show(context.Background(), State{Phase: Working, Status: "active", Record: record.Record{JobID: secret, Unsettled: true},
+		PRLink: "https://github.com/acme/" + secret + "/pull/1", PRURL: "https://github.com/acme/" + secret + "/pull/1"})
+	b := &Backlink{GH: rec, Owner: "acme", Repo: "docs", Number: 101, Self: self, Redact: redact}
+	if _, err := b.Write(context.Background(), BacklinkText{JobID: secret}); err == nil {
+		t.Error("a backlink was written for a job whose id is a secret")
+	}
+	escaped := strings.ReplaceAll(secret, "-", `\u002d`)
+	for _, c := range rec.Comments(12) {
+		if strings.Contains(c.Body, secret) || strings.Contains(c.Body, escaped) || strings.Contains(c.Body, "0123\\u002dabcd") {
+			t.Errorf("the secret is in the comment:\n%s", c.Body)
+		}
+	}
+	if n := len(rec.Comments(12)) + len(rec.Comments(101)); n != 1 {
+		t.Errorf("%d comments, want the run's one", n)
+	}
+}
