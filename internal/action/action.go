@@ -107,7 +107,7 @@ func flatten(err error) []error {
 	return []error{err}
 }
 
-// execute reads and decides; a run that gets a plan ends in finish, the
+// execute reads and decides; a run that gets a plan ends in the reporter's Finish, the
 // only place that reports an outcome.
 func (r *run) execute(ctx context.Context) (report.End, error) {
 	// Inside Actions files named by inputs stay in the workspace; outside,

@@ -113,7 +113,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 		o.Invalid = true
 		return o.Fail(ctx, r.inTerms(err))
 	}
-	if done := r.overCap(ctx, gh, p, level, o); done != nil {
+	if done := r.overCap(ctx, p, level, o); done != nil {
 		return done
 	}
 	o.Stage = report.StageStart
@@ -137,7 +137,11 @@ func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *re
 	if p.Own == nil {
 		return "", nil, nil
 	}
-	v, err := reads.Reader{GitHub: gh, Log: r.log, Terms: r.rc.Terms()}.Judge(ctx, p, r.trig)
+	rd := reads.Reader{Log: r.log, Terms: r.rc.Terms()}
+	if gh != nil {
+		rd.GitHub = gh
+	}
+	v, err := rd.Judge(ctx, p, r.trig)
 	switch {
 	case err != nil:
 		return "", nil, o.Fail(ctx, err)

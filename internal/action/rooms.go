@@ -115,7 +115,7 @@ func (r *run) agentRoom(hc *httpclient.Client, gh *ghclient.Client) *agentpr.Roo
 // run's own request, which may pass the cap per thread (plan.Caps.Pass).
 // A count that cannot be read fails the run before anything is sent: a
 // cap the team chose is not guessed past.
-func (r *run) overCap(ctx context.Context, gh *ghclient.Client, p plan.Plan, level string, o *report.Outcome) *report.Outcome {
+func (r *run) overCap(ctx context.Context, p plan.Plan, level string, o *report.Outcome) *report.Outcome {
 	if p.Caps == nil || r.thread == nil {
 		return nil
 	}
@@ -175,7 +175,7 @@ func (r *run) codeRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *
 		room.GitHub = gh
 	}
 	if p.Caps != nil {
-		room.Capped = func(ctx context.Context, o *report.Outcome) *report.Outcome { return r.overCap(ctx, gh, p, "", o) }
+		room.Capped = func(ctx context.Context, o *report.Outcome) *report.Outcome { return r.overCap(ctx, p, "", o) }
 	}
 	return room
 }

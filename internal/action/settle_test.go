@@ -546,3 +546,20 @@ func TestClosedClaimsNothingForAHeadNeverSent(t *testing.T) {
 		t.Errorf("head 1111 ends %q", final["1111"])
 	}
 }
+
+// TestSettleRunBacklinkSaysThePhrase: the backlink a settle run writes on
+// the agent's pull request says how to ask for changes, with the
+// workflow's trigger phrase, as a run that waited would have.
+func TestSettleRunBacklinkSaysThePhrase(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+	}
+	links := backlinks(w.gh)
+	if len(links) != 1 || !strings.Contains(links[0].Body, "**To ask for changes**, write `/docs` and what to change") {
+		t.Errorf("backlinks after the settle run: %+v", links)
+	}
+}

@@ -88,8 +88,8 @@ type Answers struct {
 	by *backlog.Owned
 }
 
-// Alone is what a run answers when it answers its own request alone.
-func Alone(own *request.Request) *Answers {
+// alone is what a run answers when it answers its own request alone.
+func alone(own *request.Request) *Answers {
 	return &Answers{own: own, Send: []*request.Request{own}}
 }
 
@@ -143,7 +143,7 @@ func (a *Answers) Refs() (answered, left, later []conversation.Ref) {
 // by the rules own was judged with (level is own's author's permission).
 // When it cannot read the thread, the run answers own alone.
 func (b *Room) gather(ctx context.Context, own *request.Request, level string) *Answers {
-	a := Alone(own)
+	a := alone(own)
 	th, err := b.Thread.Read(ctx, b.PR)
 	switch {
 	case errors.Is(err, conversation.ErrUnknownIdentity):
@@ -216,7 +216,7 @@ func (b *Room) Start(ctx context.Context, o *report.Outcome, own *request.Reques
 	case Batch:
 		return b.Answer(ctx, o, own, level)
 	case Own:
-		a = Alone(own)
+		a = alone(own)
 		b.Reporter.Answers = a
 	}
 	b.Reporter.Show(ctx, o, conversation.Working)
@@ -245,7 +245,7 @@ func (b *Room) Answer(ctx context.Context, o *report.Outcome, own *request.Reque
 	b.Reporter.Answers = a
 	b.Reporter.Show(ctx, o, conversation.Working)
 	if b.Thread.URL() == "" {
-		a = Alone(a.own)
+		a = alone(a.own)
 		b.Reporter.Answers = a
 	} else if b.claim(ctx, a) {
 		b.Reporter.Show(ctx, o, conversation.Working)

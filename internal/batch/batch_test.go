@@ -164,7 +164,7 @@ func TestRelease(t *testing.T) {
 		{"another error", errors.New("the answer was lost"), false},
 	}
 	for _, tt := range tests {
-		a := Alone(ask(30, "writer", "/docs x", 0))
+		a := alone(ask(30, "writer", "/docs x", 0))
 		note := a.Release(tt.err)
 		rec := a.Record()
 		if got := len(rec.Unsent) == 1 && len(rec.Sent) == 0; got != tt.released || (note != "") != tt.released {

@@ -180,33 +180,37 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 			return nil, done
 		}
 	}
-	var job *agentapi.Job
+	var started *agentapi.Job
 	o.Stage = report.StageStart
 	if earlier != nil {
-		job, err = c.Jobs.FollowUp(ctx, o, earlier.JobID, prompt.CodePushPrompt(about, changes.Change()), func(ctx context.Context, f *httpclient.Failure) (string, error) {
-			// The job takes no more messages (archived, failed, gone): a new
-			// one stands in for it, with the whole change.
-			c.Progress.Logf("job %s cannot take a follow-up (%s); starting a new job with the pull request's whole change", escape.Log(earlier.JobID), escape.Log(f.Error()))
-			whole, err := codepr.Read(ctx, c.GitHub, pr, "", c.Paths)
-			if err != nil {
-				return "", fmt.Errorf("read the changes of pull request #%d: %w", pr.Number, err)
-			}
-			c.code.Cut, c.code.DocsPR = whole.Cut, ""
-			return prompt.CodePRPrompt(c.Workflow, about, whole.Change()), nil
+		// A job that takes no more messages (archived, failed, gone) has
+		// a new one stand in for it, with the whole change.
+		started, err = c.Jobs.FollowUp(ctx, o, earlier.JobID, prompt.CodePushPrompt(about, changes.Change()), &job.StandIn{
+			Why: func(f *httpclient.Failure) string {
+				return fmt.Sprintf("job %s cannot take a follow-up (%s); starting a new job with the pull request's whole change", escape.Log(earlier.JobID), escape.Log(f.Error()))
+			},
+			Text: func(ctx context.Context) (string, error) {
+				whole, err := codepr.Read(ctx, c.GitHub, pr, "", c.Paths)
+				if err != nil {
+					return "", fmt.Errorf("read the changes of pull request #%d: %w", pr.Number, err)
+				}
+				c.code.Cut, c.code.DocsPR = whole.Cut, ""
+				return prompt.CodePRPrompt(c.Workflow, about, whole.Change()), nil
+			},
 		})
 	} else {
-		job, err = c.Jobs.Create(ctx, prompt.CodePRPrompt(c.Workflow, about, changes.Change()))
+		started, err = c.Jobs.Create(ctx, prompt.CodePRPrompt(c.Workflow, about, changes.Change()))
 	}
 	if err != nil {
 		return nil, o.Fail(ctx, err)
 	}
-	o.Job, c.code.Heard, c.code.Waiting = job, pr.HeadSHA, ""
-	if err := c.Reporter.Job(o, job.ID, o.FollowUp); err != nil {
+	o.Job, c.code.Heard, c.code.Waiting = started, pr.HeadSHA, ""
+	if err := c.Reporter.Job(o, started.ID, o.FollowUp); err != nil {
 		return nil, o.Fail(ctx, err)
 	}
 	c.Reporter.Show(ctx, o, conversation.Working)
 	c.Reporter.Status(ctx, o)
-	return job, nil
+	return started, nil
 }
 
 // fold holds a push's change while the pull request's job still works on

@@ -34,7 +34,7 @@ type BacklinkText struct {
 	// Elsewhere is true when the pull request is in another repository than
 	// the run's: there a request continues the job only in a workflow whose
 	// token is the login that wrote the backlink, as a run trusts only the
-	// markers its own login wrote.
+	// records its own login wrote.
 	Elsewhere bool
 	// Login is the login that writes the backlink, "" when unknown.
 	Login string
@@ -95,7 +95,7 @@ type Backlink struct {
 	// Comments is the pull request's comment count, 0 when unknown.
 	Comments int
 	// Self is the token's own login (Thread.Self), "" when unknown. Only
-	// a backlink Self wrote is edited: anyone can copy a marker.
+	// a backlink Self wrote is edited: anyone can copy a record.
 	Self string
 	// Redact removes secrets from the comment before it is sent; nil sends
 	// it as it is.
@@ -106,7 +106,7 @@ type Backlink struct {
 // and returns it. An edit that would change nothing is not sent.
 //
 // When Self is unknown, a backlink is created only if no comment carries
-// this job's backlink marker: one that does may be this action's own from
+// this job's backlink record: one that does may be this action's own from
 // an earlier run, and another would repeat it.
 //
 // The error says what failed and what to do, fit for one notice: a token
@@ -138,7 +138,7 @@ func (b *Backlink) Write(ctx context.Context, t BacklinkText) (*ghclient.Comment
 	case err != nil:
 		return nil, b.failed(where, err)
 	case old != nil && b.Self == "":
-		return nil, fmt.Errorf("%s: %w; a comment there already carries this job's backlink marker, so none is added", where, ErrUnknownIdentity)
+		return nil, fmt.Errorf("%s: %w; a comment there already carries this job's backlink record, so none is added", where, ErrUnknownIdentity)
 	case old != nil && old.Body == body:
 		return old, nil
 	case old != nil:

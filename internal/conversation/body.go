@@ -3,7 +3,7 @@
 // change, and ending with the result. It also finds the job an earlier run
 // in the same thread started, so a later request continues it, and reads
 // the thread's requests and the records of those answered for package
-// backlog, trusting only markers the token's own login wrote; and it keeps
+// backlog, trusting only records the token's own login wrote; and it keeps
 // the backlink, the one comment a job writes on the pull request its agent
 // opened.
 package conversation

@@ -50,7 +50,7 @@ const SettlePages = 10
 // Unsettled is what FindUnsettled found.
 type Unsettled struct {
 	// Comments are the action's comments that record a job left working,
-	// the most recently written first, with only their markers kept;
+	// the most recently written first, with only their records kept (head);
 	// their authors are not yet checked against the token's login.
 	Comments []*ghclient.Comment
 	// Read is how many comments were read; Cut says the search stopped at

@@ -10,7 +10,7 @@ import (
 )
 
 // Spend counts one send at now in the run's comment: Show writes it in the
-// comment's marker from then on. A comment adopted from an earlier run
+// comment's record from then on. A comment adopted from an earlier run
 // (Adopt) goes on from what it counted.
 func (t *Thread) Spend(now time.Time) {
 	t.mu.Lock()
@@ -29,8 +29,8 @@ type Tally struct {
 }
 
 // SentHere counts the sends every run recorded in this thread: the sum of
-// the sent markers of the comments the token's own login wrote (anyone
-// can type a marker; a forged one must not use up the thread's cap).
+// the counts in the records of the comments the token's own login wrote (anyone
+// can type a record; a forged one must not use up the thread's cap).
 // Without that login it sends nothing and returns ErrUnknownIdentity. It
 // reads the thread's pages newest first, at most maxListRequests of them,
 // sharing them with Previous, Adopt and Read.
@@ -61,11 +61,11 @@ const DayPages = 10
 
 // SentOn counts the sends the repository's runs recorded on the day of
 // now (UTC): the sum, over the comments self wrote, of their sent
-// markers' count for that day. It reads the repository's comments the
+// records' count for that day. It reads the repository's comments the
 // most recently written first, at most DayPages pages, and stops after a
 // page that reaches comments last written before that day: a comment
 // that counts a send that day was written that day. Of every comment
-// only the sent marker is kept.
+// only the record's count is kept.
 func SentOn(ctx context.Context, gh RepoComments, owner, repo, self string, now time.Time) (Tally, error) {
 	day := record.Day(now)
 	start, _ := time.Parse(time.DateOnly, day)

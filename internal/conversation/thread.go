@@ -29,15 +29,15 @@ var _ GitHub = (*ghclient.Client)(nil)
 
 // ErrUnknownIdentity is Previous's answer when the run does not know the
 // login of its own token, because neither its reaction nor its comment
-// could be written: anyone can type a marker, so without that login no
-// marker can be trusted. A Thread's answer says which of them failed.
-var ErrUnknownIdentity = errors.New("the token's own login is not known, so no earlier run's marker can be told from a forged one")
+// could be written: anyone can type a record, so without that login no
+// record can be trusted. A Thread's answer says which of them failed.
+var ErrUnknownIdentity = errors.New("the token's own login is not known, so no earlier run's record can be told from a forged one")
 
 // identityError is ErrUnknownIdentity saying why the login is not known.
 type identityError struct{ why string }
 
 func (e *identityError) Error() string {
-	return "the token's own login is not known (" + e.why + "), so no earlier run's marker can be told from a forged one"
+	return "the token's own login is not known (" + e.why + "), so no earlier run's record can be told from a forged one"
 }
 
 func (e *identityError) Is(target error) bool { return target == ErrUnknownIdentity }
@@ -161,12 +161,12 @@ func (t *Thread) keeping() *keeping {
 
 // Previous returns the record in the newest comment the action wrote in
 // this thread that names a job, or nil when there is none. Anyone can
-// type a marker, so only comments by the token's own login count: the
+// type a record, so only comments by the token's own login count: the
 // author of this run's comment. When that is unknown it sends nothing and
 // returns ErrUnknownIdentity; when the thread cannot be read, an error.
 // Either way the caller cannot tell, and starts a new job.
 //
-// It reads the newest page first: a marker among the newest 100 comments
+// It reads the newest page first: a record among the newest 100 comments
 // costs at most 2 list requests, whatever the thread's length, and none
 // when Read has read them.
 func (t *Thread) Previous(ctx context.Context) (*Earlier, error) {

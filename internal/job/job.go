@@ -70,10 +70,13 @@ func (j *Room) Message(ctx context.Context, o *report.Outcome, id, text string) 
 	return job, nil
 }
 
-// StandIn builds the text of the job that stands in for one that takes no
-// more messages, after the API's refusal f; it logs why, in its caller's
-// words.
-type StandIn func(ctx context.Context, f *httpclient.Failure) (string, error)
+// StandIn is a caller's stand-in for a job that takes no more messages:
+// Why is the log's line for the API's refusal f, in the caller's words;
+// Text builds the text of the new job.
+type StandIn struct {
+	Why  func(f *httpclient.Failure) string
+	Text func(ctx context.Context) (string, error)
+}
 
 // FollowUp sends text to job id, the job a thread or a code pull request
 // continues. When the API answers that the job takes no more messages
@@ -81,17 +84,18 @@ type StandIn func(ctx context.Context, f *httpclient.Failure) (string, error)
 // stand builds: the outcome forgets the old job, and the comment's note
 // says why. o.FollowUp says which it was. With stand nil, as for an
 // explicit job-id, the refusal is the error.
-func (j *Room) FollowUp(ctx context.Context, o *report.Outcome, id, text string, stand StandIn) (*agentapi.Job, error) {
+func (j *Room) FollowUp(ctx context.Context, o *report.Outcome, id, text string, stand *StandIn) (*agentapi.Job, error) {
 	job, err := j.Message(ctx, o, id, text)
 	f, refused := agentapi.TakesNoMessages(err)
 	if !refused || stand == nil {
 		return job, err
 	}
+	j.Progress.Logf("%s", stand.Why(f))
 	o.Note = fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.", conversation.JobRef(id), f.Status)
 	if err := j.Reporter.Job(o, "", false); err != nil {
 		return nil, err
 	}
-	text, err = stand(ctx, f)
+	text, err = stand.Text(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +130,7 @@ func (j *Room) Started(ctx context.Context, o *report.Outcome, job *agentapi.Job
 // schedule, its progress in one group of the log and, on each change of
 // status, in the comment. o ends with the job as last seen, or the error
 // that stopped the wait.
-func (j *Room) Wait(ctx context.Context, o *report.Outcome, job *agentapi.Job) *report.Outcome {
+func (j *Room) Wait(ctx context.Context, o *report.Outcome, job *agentapi.Job) {
 	o.Stage = report.StageWait
 	log := j.Progress.Log
 	log.Group("Waiting for job " + escape.Log(job.ID))
@@ -144,9 +148,8 @@ func (j *Room) Wait(ctx context.Context, o *report.Outcome, job *agentapi.Job) *
 	log.EndGroup()
 	o.Job, o.Polls = res.Job, res.Polls
 	if err != nil {
-		return o.Fail(ctx, err)
+		o.Fail(ctx, err)
 	}
-	return o
 }
 
 // ReadOnce returns job id as the run read it already (seen), or reads it

@@ -106,13 +106,16 @@ func TestFollowUp(t *testing.T) {
 			var out bytes.Buffer
 			r, _ := newRoom(t, api, &out)
 			o := &report.Outcome{}
-			var stand StandIn
+			var stand *StandIn
 			if tt.stand {
-				stand = func(_ context.Context, f *httpclient.Failure) (string, error) {
-					if f.Status != http.StatusBadRequest {
-						t.Errorf("stand-in for HTTP %d", f.Status)
-					}
-					return "the whole change", nil
+				stand = &StandIn{
+					Why: func(f *httpclient.Failure) string {
+						if f.Status != http.StatusBadRequest {
+							t.Errorf("stand-in for HTTP %d", f.Status)
+						}
+						return "job job_old takes no more"
+					},
+					Text: func(context.Context) (string, error) { return "the whole change", nil },
 				}
 			}
 			job, err := r.FollowUp(context.Background(), o, "job_old", "more", stand)
@@ -123,6 +126,9 @@ func TestFollowUp(t *testing.T) {
 				if err := r.Started(context.Background(), o, job); err != nil {
 					t.Fatal(err)
 				}
+			}
+			if tt.note != "" && !strings.Contains(out.String(), "job job_old takes no more\n") {
+				t.Errorf("the log does not say why a new job stands in:\n%s", out.String())
 			}
 			if !slices.Equal(api.calls, tt.calls) {
 				t.Errorf("the API got %q, want %q", api.calls, tt.calls)

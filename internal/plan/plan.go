@@ -36,7 +36,7 @@ const (
 	// never falls back to a new job.
 	FollowUp
 	// Continue sends the prompt to the job an earlier run named in the
-	// thread, found by its marker; a new job is started when there is
+	// thread, found by its record; a new job is started when there is
 	// none, when that job's pull request is merged or closed, or when it
 	// takes no more messages.
 	Continue
@@ -348,7 +348,8 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 		// follow-up does.
 		caps = &Caps{Owner: t.Owner, Repo: t.Repo, Thread: cfg.MaxSendsPerThread, Day: cfg.MaxSendsPerDay}
 	}
-	return Plan{Settle: true, GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false", Caps: caps,
+	// The phrase is what a backlink a settle run writes tells to write.
+	return Plan{Settle: true, GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false", Caps: caps, Rules: admit.Rules{Phrase: cfg.TriggerPhrase},
 		Answer: &Thread{Owner: t.Owner, Repo: t.Repo}, Asked: conversation.FromComment, Reviewers: cfg.Reviewers}, nil
 }
 

@@ -229,6 +229,8 @@ func Format(r Record) string {
 			d.Owed = append(d.Owed, sha)
 		}
 	}
+	// The newest MaxOwed, as Owe keeps them: a reader takes no more.
+	d.Owed = d.Owed[max(0, len(d.Owed)-MaxOwed):]
 	if plainLink(r.PR) {
 		d.PR = r.PR
 	}

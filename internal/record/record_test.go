@@ -1,6 +1,7 @@
 package record
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -295,4 +296,18 @@ func FuzzParse(f *testing.F) {
 			t.Errorf("round trip of %q: %+v, %v; want %+v", text, again, ok, r)
 		}
 	})
+}
+
+// TestFormatKeepsTheNewestOwed: a record owes at most MaxOwed heads, the
+// newest, as Owe keeps them and a reader takes them.
+func TestFormatKeepsTheNewestOwed(t *testing.T) {
+	t.Parallel()
+	var owed []string
+	for i := range MaxOwed + 2 {
+		owed = append(owed, fmt.Sprintf("%040x", i+1))
+	}
+	got, ok := Parse(Format(Record{JobID: "j", Owed: owed}))
+	if !ok || !slices.Equal(got.Owed, owed[2:]) {
+		t.Errorf("Parse(Format) owes %d heads, want the newest %d: %q", len(got.Owed), MaxOwed, got.Owed)
+	}
 }

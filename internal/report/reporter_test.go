@@ -146,6 +146,12 @@ func TestShowWritesTheRecord(t *testing.T) {
 	if s.PRURL != "https://github.com/acme/docs/pull/101" {
 		t.Errorf("PRURL %q: the docs pull request the record names is not shown", s.PRURL)
 	}
+	// Once the job ended, the comment claims only what the job's own
+	// answer says: no pull request the record named before.
+	r.Show(context.Background(), &Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "")}, conversation.Done)
+	if last := c.shown[len(c.shown)-1]; last.PRURL != "" {
+		t.Errorf("a finished job's comment shows %q, a pull request its answer does not name", last.PRURL)
+	}
 }
 
 type answers struct{ rec backlog.Record }

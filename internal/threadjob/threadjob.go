@@ -91,13 +91,17 @@ func (t *Room) Continue(ctx context.Context, o *report.Outcome, text string) (*a
 	if target == "" {
 		return t.Jobs.Create(ctx, text)
 	}
-	j, err := t.Jobs.FollowUp(ctx, o, target, text, func(ctx context.Context, f *httpclient.Failure) (string, error) {
-		t.Progress.Logf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))
-		if t.Target.Number == 0 {
-			return text, nil
-		}
-		o.Note += " It may open a new pull request."
-		return prompt.Update(t.Agent.Target(ctx, t.API, target, t.Target), text), nil
+	j, err := t.Jobs.FollowUp(ctx, o, target, text, &job.StandIn{
+		Why: func(f *httpclient.Failure) string {
+			return fmt.Sprintf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))
+		},
+		Text: func(ctx context.Context) (string, error) {
+			if t.Target.Number == 0 {
+				return text, nil
+			}
+			o.Note += " It may open a new pull request."
+			return prompt.Update(t.Agent.Target(ctx, t.API, target, t.Target), text), nil
+		},
 	})
 	if err == nil && o.FollowUp && earlier.Unsettled {
 		t.Settler.Continued(ctx, t.Thread, earlier)
