@@ -287,7 +287,7 @@ func Render(s State) string {
 		}
 		fmt.Fprintf(&b, "☑️ **Already answered.** An earlier run sent this request to the agent; see %s.\n", where)
 	}
-	if link := escape.URL(s.PRURL); link != "" && s.Record.JobID != "" && working(s.Phase) {
+	if link := escape.URL(s.PRURL); link != "" && s.Record.JobID != "" && s.Phase.Working() {
 		// A job that goes on may have opened its pull request already:
 		// a thread whose job a later request continued shows it.
 		fmt.Fprintf(&b, "\nIts pull request so far: %s\n", link)
@@ -318,8 +318,9 @@ func Render(s State) string {
 	return b.String()
 }
 
-// working reports whether a comment in phase p shows a job still going on.
-func working(p Phase) bool {
+// Working reports whether a comment in phase p shows a job still going on:
+// working, not waited for, or past the run's timeout or cancellation.
+func (p Phase) Working() bool {
 	return p == Working || p == NotWaiting || p == TimedOut || p == Cancelled
 }
 

@@ -235,7 +235,7 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 	if o.Job != nil {
 		s.PRLink, s.PRURL = o.Job.PR(), r.PRURL(o)
 	}
-	if s.PRURL == "" && r.Code != nil && working(p) {
+	if s.PRURL == "" && r.Code != nil && p.Working() {
 		if pr, ok := prlink.Judge(r.Code.DocsPR, r.RC.ServerURL); ok {
 			s.PRURL = pr.URL(r.RC.ServerURL)
 		}
@@ -270,11 +270,4 @@ func pullRequest(o *Outcome, serverURL string) (prlink.PullRequest, bool) {
 // o: pending while the job works. Finish sets the run's last.
 func (r *Reporter) Status(ctx context.Context, o *Outcome) {
 	r.Checks.Head(ctx, o, r.PRURL(o), r.Comment != nil, false)
-}
-
-// working reports whether a comment in phase p shows a job still going on:
-// only then does it show the pull request the record names when the job's
-// answer names none (Code.DocsPR).
-func working(p conversation.Phase) bool {
-	return p == conversation.Working || p == conversation.NotWaiting || p == conversation.TimedOut || p == conversation.Cancelled
 }
