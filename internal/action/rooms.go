@@ -65,7 +65,7 @@ func (r *run) wire(api *agentapi.Client, hc *httpclient.Client, p plan.Plan) (*g
 		Schedule: schedule(r.cfg, r.deps), Deadline: r.deadline, Beat: cmp.Or(r.deps.Heartbeat, runlog.Heartbeat)}
 	if gh != nil {
 		r.rep.Checks.GitHub = gh
-		r.caps = caps.Counter{Repo: gh, Progress: r.prog, Clock: r.deps.Clock}
+		r.caps = caps.Counter{Repo: gh, Progress: r.prog}
 	}
 	r.settler = r.settleRoom(api, gh, p)
 	return gh, nil
@@ -147,7 +147,7 @@ func (r *run) atCap(o *report.Outcome, why string) *report.Outcome {
 // working, with the run's clients and the parts of the plan it needs: the
 // backlink's asker and the caps.
 func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *settle.Room {
-	room := &settle.Room{API: api, Agent: r.agent, Reporter: r.rep, Progress: r.prog, Clock: r.deps.Clock, Paths: r.cfg.Paths}
+	room := &settle.Room{API: api, Agent: r.agent, Reporter: r.rep, Progress: r.prog, Paths: r.cfg.Paths}
 	if gh != nil {
 		room.GitHub = gh
 	}

@@ -8,7 +8,6 @@ package caps
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
@@ -31,9 +30,9 @@ var (
 // Counter reads the counts the caps need.
 type Counter struct {
 	// Repo lists the repository's comments, for the day's count.
-	Repo     conversation.RepoComments
+	Repo conversation.RepoComments
+	// Progress writes the counts' lines; its clock says which day it is.
 	Progress runlog.Progress
-	Clock    interface{ Now() time.Time }
 }
 
 // Reached counts what was sent, as c names: from th (numbered n), and from
@@ -62,7 +61,7 @@ func (k Counter) Reached(ctx context.Context, c *plan.Caps, th Thread, n int, le
 		if self == "" {
 			return "", fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", conversation.ErrUnknownIdentity)
 		}
-		t, err := conversation.SentOn(ctx, k.Repo, c.Owner, c.Repo, self, k.Clock.Now())
+		t, err := conversation.SentOn(ctx, k.Repo, c.Owner, c.Repo, self, k.Progress.Clock.Now())
 		if err != nil {
 			return "", fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", err)
 		}

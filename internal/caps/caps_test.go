@@ -93,7 +93,7 @@ func TestReached(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
 			start := now.Add(-time.Minute)
-			k := Counter{Repo: tt.repo, Progress: runlog.Progress{Log: runlog.NewPlain(&out), Clock: clock.NewFake(now), Start: start}, Clock: clock.NewFake(now)}
+			k := Counter{Repo: tt.repo, Progress: runlog.Progress{Log: runlog.NewPlain(&out), Clock: clock.NewFake(now), Start: start}}
 			c := tt.caps
 			why, err := k.Reached(context.Background(), &c, tt.th, 12, tt.level, "ada")
 			if why != tt.want || (err == nil) != (tt.err == "") || err != nil && !strings.HasPrefix(err.Error(), tt.err) {

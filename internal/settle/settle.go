@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/agentpr"
@@ -72,7 +71,6 @@ type Room struct {
 	// Reporter writes the comments, the statuses and the sends.
 	Reporter *report.Reporter
 	Progress runlog.Progress
-	Clock    interface{ Now() time.Time }
 	// Paths filters a change that waits.
 	Paths *pathfilter.Filter
 	// Ask is what the backlink of a job says asked for it, the comment at
@@ -256,7 +254,7 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 		return false, fmt.Errorf("could not send job %s the change that waits: %w", escape.Log(job.ID), err)
 	}
 	s.Reporter.Spent(true)
-	e.Sent = e.Sent.Add(s.Clock.Now())
+	e.Sent = e.Sent.Add(s.Progress.Clock.Now())
 	s.Progress.Logf("#%d: sent job %s the change that waited (%d files), status %s", th.Number, escape.Log(sentTo.ID), len(changes.Files), escape.Log(sentTo.Status))
 	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
 		Record: record.Record{JobID: e.JobID, Answered: e.Answered, Head: e.Waiting, Owed: e.Owed, Unsettled: true}, RunURL: escape.URL(s.Reporter.RC.RunURL()),

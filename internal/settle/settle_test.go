@@ -98,11 +98,11 @@ func newWorld(t *testing.T, jobs ...*agentapi.Job) *world {
 	for _, j := range jobs {
 		w.api.jobs[j.ID] = j
 	}
-	rep, clk := step.Reporter(t, &w.log)
+	rep, _ := step.Reporter(t, &w.log)
 	rep.Checks.GitHub = gh
 	p := rep.Progress
 	paths, _ := pathfilter.Parse("src/**")
-	w.room = &Room{API: w.api, GitHub: gh, Agent: w.agent, Reporter: rep, Progress: p, Clock: clk, Paths: paths,
+	w.room = &Room{API: w.api, GitHub: gh, Agent: w.agent, Reporter: rep, Progress: p, Paths: paths,
 		Ask: func(url string, _ *conversation.Thread) agentpr.Ask { return agentpr.Ask{URL: url} }}
 	return w
 }
