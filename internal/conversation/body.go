@@ -202,10 +202,17 @@ func RecordOf(body string) (record.Record, bool) {
 // head is what a reader keeps of one of the action's own comments: its
 // mark, and its record's line when it holds one.
 func head(body string) string {
-	if _, line, ok := recordOf(body); ok {
-		return ownMark + "\n" + line + "\n"
+	_, line, _ := recordOf(body)
+	return headOf(line)
+}
+
+// headOf is the mark and the record's line, as head keeps them; line ""
+// for none.
+func headOf(line string) string {
+	if line == "" {
+		return ownMark + "\n"
 	}
-	return ownMark + "\n"
+	return ownMark + "\n" + line + "\n"
 }
 
 // Render returns the comment's Markdown for s.

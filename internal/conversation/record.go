@@ -66,8 +66,8 @@ type Unsettled struct {
 // records it finds, not by the repository.
 func FindUnsettled(ctx context.Context, gh RepoComments, owner, repo string) (*Unsettled, error) {
 	keep := func(_ int64, _ string, body string) string {
-		if r, _, ok := recordOf(body); ok && r.Unsettled && !r.Backlink && r.JobID != "" {
-			return head(body)
+		if r, line, ok := recordOf(body); ok && r.Unsettled && !r.Backlink && r.JobID != "" {
+			return headOf(line)
 		}
 		return ""
 	}
