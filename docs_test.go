@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -331,6 +332,9 @@ jobs:
 		{"triggers differ", "on: differs"},
 		{"queue without the line", "actionlint"},
 		{"filter by if", "trigger-label"},
+		{"setup-go without a version", "installs no Go"},
+		{"setup-go too old", "go.mod needs"},
+		{"setup-go in a comment", "only in a comment"},
 	} {
 		var blocks []string
 		switch tt.name {
@@ -344,6 +348,12 @@ jobs:
 			blocks = []string{strings.Replace(weekly, "jobs:", "concurrency:\n  group: g\n  queue: max\njobs:", 1)}
 		case "filter by if":
 			blocks = []string{strings.Replace(weekly, "    runs-on:", "    if: github.event.label.name == 'docs'\n    runs-on:", 1)}
+		case "setup-go without a version":
+			blocks = []string{strings.Replace(weekly, "    steps:\n", "    steps:\n      - uses: actions/setup-go@v6\n", 1)}
+		case "setup-go in a comment":
+			blocks = []string{strings.Replace(weekly, "    steps:\n", "    steps:\n      # add - uses: actions/setup-go@v6\n", 1)}
+		case "setup-go too old":
+			blocks = []string{"      - uses: actions/setup-go@v6\n        with:\n          go-version: \"1.22\"\n      - uses: agentjob/agent-job-action/binary@v1\n"}
 		}
 		p := ex.problems(page(blocks...))
 		if !slices.ContainsFunc(p, func(s string) bool { return strings.Contains(s, tt.want) }) {
@@ -363,6 +373,7 @@ type exampleRules struct {
 	reusable      map[string]bool // docs-agent.yml's inputs and secrets
 	reusablePerms map[string]string
 	queueIgnore   string // .github/actionlint.yaml's ignore line for queue:
+	goVersion     string // go.mod's go line, major.minor: the Go the binary action builds with
 }
 
 func readExampleRules(t *testing.T) exampleRules {
@@ -418,7 +429,17 @@ func readExampleRules(t *testing.T) exampleRules {
 			}
 		}
 	}
-	if len(r.inputs) < 20 || len(r.reusable) < 5 || len(r.reusablePerms) == 0 || r.queueIgnore == "" {
+	mod, err := readRepo("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(mod), "\n") {
+		if v, ok := strings.CutPrefix(line, "go "); ok {
+			parts := strings.SplitN(v, ".", 3)
+			r.goVersion = strings.Join(parts[:min(2, len(parts))], ".")
+		}
+	}
+	if len(r.inputs) < 20 || len(r.reusable) < 5 || len(r.reusablePerms) == 0 || r.queueIgnore == "" || r.goVersion == "" {
 		t.Fatalf("read too little: %d inputs, %d of the reusable workflow's, its permissions %v, queue ignore %q",
 			len(r.inputs), len(r.reusable), r.reusablePerms, r.queueIgnore)
 	}
@@ -475,6 +496,10 @@ func (r exampleRules) problems(pages []examplePage) []string {
 			}
 			for _, s := range steps {
 				problems = append(problems, r.unknownInputs(where, s)...)
+				problems = append(problems, r.setupGo(where, s)...)
+			}
+			if strings.Contains(block.text, "actions/setup-go") && !usesSetupGo(steps, wf) {
+				problems = append(problems, fmt.Sprintf("%s: names actions/setup-go only in a comment: a reader copies no go-version from it; show it as a step", where))
 			}
 			if wf.Jobs == nil {
 				continue
@@ -494,6 +519,7 @@ func (r exampleRules) problems(pages []examplePage) []string {
 				}
 				for _, s := range job.Steps {
 					problems = append(problems, r.unknownInputs(where, s)...)
+					problems = append(problems, r.setupGo(where, s)...)
 					if !s.isAction() {
 						continue
 					}
@@ -531,6 +557,52 @@ func (r exampleRules) problems(pages []examplePage) []string {
 		}
 	}
 	return problems
+}
+
+// usesSetupGo reports whether steps, or a job of wf, has a step that uses
+// actions/setup-go.
+func usesSetupGo(steps []exampleStep, wf exampleWorkflow) bool {
+	for _, job := range wf.Jobs {
+		steps = append(steps, job.Steps...)
+	}
+	return slices.ContainsFunc(steps, func(s exampleStep) bool { return strings.HasPrefix(s.Uses, "actions/setup-go@") })
+}
+
+// setupGo checks that a step that installs Go installs one the binary
+// action can build with: setup-go with no go-version installs nothing and
+// uses the runner's own Go, which ubuntu-slim lacks.
+func (r exampleRules) setupGo(where string, s exampleStep) []string {
+	if !strings.HasPrefix(s.Uses, "actions/setup-go@") {
+		return nil
+	}
+	v, _ := s.With["go-version"].(string)
+	if v == "" {
+		return []string{fmt.Sprintf("%s: actions/setup-go has no go-version: it installs no Go (ubuntu-slim has none); the action needs %s", where, r.goVersion)}
+	}
+	if !atLeast(v, r.goVersion) {
+		return []string{fmt.Sprintf("%s: actions/setup-go installs Go %s; go.mod needs %s", where, v, r.goVersion)}
+	}
+	return nil
+}
+
+// atLeast reports whether the Go version v (1.26, 1.26.1, 1.26.x) is
+// want (major.minor) or newer.
+func atLeast(v, want string) bool {
+	num := func(s string) (major, minor int) {
+		parts := strings.SplitN(s, ".", 3)
+		if len(parts) < 2 {
+			return -1, -1
+		}
+		a, err1 := strconv.Atoi(parts[0])
+		b, err2 := strconv.Atoi(parts[1])
+		if err1 != nil || err2 != nil {
+			return -1, -1
+		}
+		return a, b
+	}
+	va, vb := num(v)
+	wa, wb := num(want)
+	return va > wa || va == wa && vb >= wb
 }
 
 func (r exampleRules) unknownInputs(where string, s exampleStep) []string {

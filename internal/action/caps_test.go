@@ -175,8 +175,10 @@ func TestCapCodePR(t *testing.T) {
 	w.wantLog("docs job cap reached, nothing sent: #7 has had 1 create or follow-up (max-sends-per-thread: 1)")
 	got := w.statuses()[from:]
 	// The opening head gets the ended job's status first (the run settles
-	// what the opening run left), then the push's head the cap.
-	want := []string{"1111 success: Docs updated: preview ready https://acme-docs-agent-job-0001.mintlify.app",
+	// what the opening run left: a run that does not wait links the
+	// preview without waiting for its build), then the push's head the
+	// cap.
+	want := []string{"1111 success: Docs updated in a pull request; its preview is not ready https://github.com/acme/docs/pull/101",
 		"2222 success: Docs job cap reached: #7 has had 1 create or follow-up (max-sends-per-thread: 1) https://github.com/acme/docs/actions/runs/4242"}
 	if !slices.Equal(got, want) {
 		t.Errorf("statuses:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -101,6 +101,9 @@ func (r *run) agentRoom(hc *httpclient.Client, gh *ghclient.Client) *agentpr.Roo
 		}
 	}
 	if r.cfg.Preview {
+		// A settle run, or one that does not wait, asks for the preview
+		// and links it: its build is not worth holding a runner for.
+		room.Unbuilt = r.cfg.Settle || !r.cfg.Wait
 		previews := preview.New(hc, r.cfg.BaseURL, r.cfg.ProjectID, r.cfg.APIKey)
 		previews.Terms = r.rc.Terms()
 		room.Previews = previews
@@ -148,6 +151,9 @@ func (r *run) atCap(o *report.Outcome, why string) *report.Outcome {
 // backlink's asker and the caps.
 func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *settle.Room {
 	room := &settle.Room{API: api, Agent: r.agent, Reporter: r.rep, Progress: r.prog, Paths: r.cfg.Paths}
+	if p.Await != "" {
+		room.Ending = settle.EndingOf(p.Await, r.rc.ServerURL, poll.Waiter{Jobs: api, Clock: r.deps.Clock, Schedule: schedule(r.cfg, r.deps), Deadline: r.deadline})
+	}
 	if gh != nil {
 		room.GitHub = gh
 	}

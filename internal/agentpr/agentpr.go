@@ -84,6 +84,9 @@ type Room struct {
 	// Clock and Deadline bound the wait for a preview's build.
 	Clock    clock.Clock
 	Deadline time.Time
+	// Unbuilt says a preview is asked for and linked without waiting for
+	// its build: a settle run holds no runner for it.
+	Unbuilt bool
 
 	held bool                  // docs-token was held back from a pull request outside the job's repository
 	pull *ghclient.PullRequest // the agent's pull request, once read
@@ -206,7 +209,7 @@ func (r *Room) requestReview(ctx context.Context, gh GitHub, pr prlink.PullReque
 
 // Preview asks for the preview deployment of the branch the job's pull
 // request is on (read from GitHub), waits for its build within the
-// deadline, and returns it for the comment, the summary and the commit
+// deadline (unless Unbuilt), and returns it for the comment, the summary and the commit
 // status; its URL is "" when there is none. A plan without previews (403)
 // costs one line; any other failure a warning; the job's outcome stays as
 // it is.
@@ -248,6 +251,10 @@ func (r *Room) Preview(ctx context.Context, job *agentapi.Job) preview.Shown {
 	}
 	r.Progress.Logf("preview of branch %s requested: %s", escape.Log(info.HeadRef), escape.Log(d.URL))
 	shown := preview.Shown{URL: d.URL}
+	if r.Unbuilt {
+		r.Progress.Logf("the preview builds on its own: this run does not wait for it")
+		return shown
+	}
 	w := preview.Waiter{Previews: r.Previews, Clock: r.Clock, Deadline: r.Deadline}
 	st, err := w.Wait(ctx, d.StatusID)
 	if st != nil {

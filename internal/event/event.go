@@ -64,6 +64,12 @@ type Trigger struct {
 	// it.
 	Opener      string
 	OpenerIsBot bool
+	// Moved is the pull request a repository_dispatch names in its
+	// client_payload.pull_request, as sent: the docs repository's workflow
+	// says so when the agent opened or pushed its pull request there.
+	// Nothing is trusted of it: a settle run only compares it with the
+	// pull requests its jobs name.
+	Moved string
 
 	// Own is the request the event makes: a comment, a line comment or a
 	// review (whatever its action; Request says whether it asks), or for
@@ -328,19 +334,30 @@ func readPullRequest(payload []byte, t *Trigger) error {
 	return nil
 }
 
+// maxMovedBytes bounds a dispatch's pull request address: a longer one is
+// none GitHub gives.
+const maxMovedBytes = 512
+
 // readOther keeps what every payload has. Errors are dropped on purpose:
 // these events do not need the payload, and a run outside Actions (the demo)
 // has none.
 func readOther(payload []byte, t *Trigger) {
 	var e struct {
-		Action *string      `json:"action"`
-		Sender *github.User `json:"sender"`
+		Action        *string      `json:"action"`
+		Sender        *github.User `json:"sender"`
+		ClientPayload struct {
+			PullRequest json.RawMessage `json:"pull_request"`
+		} `json:"client_payload"`
 	}
 	if payload == nil || decode(payload, &e) != nil {
 		return
 	}
 	if e.Action != nil {
 		t.Action = *e.Action
+	}
+	var link string
+	if t.Event == "repository_dispatch" && json.Unmarshal(e.ClientPayload.PullRequest, &link) == nil && len(link) <= maxMovedBytes {
+		t.Moved = link
 	}
 	setSender(t, e.Sender, nil)
 	t.ownEvent()

@@ -134,6 +134,20 @@ func TestRead(t *testing.T) {
 			want: &Trigger{Event: "workflow_dispatch", Owner: "acme", Repo: "docs", Sender: "octocat"},
 		},
 		{
+			// The docs repository's workflow names the agent's pull request.
+			name: "repository_dispatch keeps the pull request it names", event: "repository_dispatch", file: "repository_dispatch.json", repo: "acme/docs",
+			want: &Trigger{Event: "repository_dispatch", Owner: "acme", Repo: "docs", Sender: "octocat", Action: "docs-agent-settle",
+				Moved: "https://github.com/acme/handbook/pull/101"},
+		},
+		{
+			name: "repository_dispatch whose pull request is no string names none", event: "repository_dispatch", file: "repository_dispatch_object.json", repo: "acme/docs",
+			want: &Trigger{Event: "repository_dispatch", Owner: "acme", Repo: "docs", Sender: "octocat", Action: "docs-agent-settle"},
+		},
+		{
+			name: "a workflow_dispatch is read for no pull request", event: "workflow_dispatch", file: "repository_dispatch.json", repo: "acme/docs",
+			want: &Trigger{Event: "workflow_dispatch", Owner: "acme", Repo: "docs", Sender: "octocat", Action: "docs-agent-settle"},
+		},
+		{
 			name: "schedule without a payload", event: "schedule", repo: "acme/docs",
 			want: &Trigger{Event: "schedule", Owner: "acme", Repo: "docs"},
 		},

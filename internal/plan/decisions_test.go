@@ -121,3 +121,34 @@ func TestThreadDecisions(t *testing.T) {
 		}
 	}
 }
+
+// TestSettleAwaits: a settle run waits for the job of the pull request
+// its event says the agent opened or pushed, and only with wait: a
+// schedule or a manual dispatch names none, and a dispatch's payload is
+// read only from repository_dispatch.
+func TestSettleAwaits(t *testing.T) {
+	t.Parallel()
+	const agentPR = "https://github.com/acme/handbook/pull/101"
+	tests := []struct {
+		name string
+		trig event.Trigger
+		wait bool
+		want string
+	}{
+		{"the agent's pull request opened", event.Trigger{Event: "pull_request", Action: "opened", URL: agentPR}, true, agentPR},
+		{"the same, wait: false", event.Trigger{Event: "pull_request", Action: "opened", URL: agentPR}, false, ""},
+		{"the docs repository's dispatch", event.Trigger{Event: "repository_dispatch", Moved: agentPR}, true, agentPR},
+		{"a manual dispatch names none", event.Trigger{Event: "workflow_dispatch", Moved: agentPR}, true, ""},
+		{"a schedule names none", event.Trigger{Event: "schedule"}, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tt.trig.Owner, tt.trig.Repo = "acme", "handbook"
+			p, err := Decide(cfg(func(c *inputs.Config) { c.Settle, c.Wait, c.TriggerPhrase = true, tt.wait, "" }), &tt.trig)
+			if err != nil || !p.Settle || p.Await != tt.want {
+				t.Errorf("Decide: settle %v, await %q, err %v; want a settle run awaiting %q", p.Settle, p.Await, err, tt.want)
+			}
+		})
+	}
+}

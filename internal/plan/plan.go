@@ -127,6 +127,13 @@ type Plan struct {
 	// repository's threads (Thread holds the repository; see package
 	// action).
 	Settle bool
+	// Await is, for a settle run, the pull request whose job it waits for
+	// (within timeout) when it finds that job still working: the one its
+	// event says the agent just opened or pushed (a pull_request event's,
+	// or a repository_dispatch's client_payload.pull_request). The agent
+	// pushes as it finishes, so the job is about to end. "" when the event
+	// names none, or wait is false.
+	Await string
 
 	// Caps are the caps on what the run sends, read before it sends;
 	// nil when none applies.
@@ -348,8 +355,16 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 		// follow-up does.
 		caps = &Caps{Owner: t.Owner, Repo: t.Repo, Thread: cfg.MaxSendsPerThread, Day: cfg.MaxSendsPerDay}
 	}
+	await := ""
+	switch {
+	case !cfg.Wait:
+	case t.Event == "pull_request" || t.Event == "pull_request_target":
+		await = t.URL
+	case t.Event == "repository_dispatch":
+		await = t.Moved
+	}
 	// The phrase is what a backlink a settle run writes tells to write.
-	return Plan{Settle: true, GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false", Caps: caps, Rules: admit.Rules{Phrase: cfg.TriggerPhrase},
+	return Plan{Settle: true, Await: await, GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false", Caps: caps, Rules: admit.Rules{Phrase: cfg.TriggerPhrase},
 		Answer: &Thread{Owner: t.Owner, Repo: t.Repo}, Asked: conversation.FromComment, Reviewers: cfg.Reviewers}, nil
 }
 

@@ -79,6 +79,9 @@ type Room struct {
 	// Capped says why the caps let nothing more be sent from th ("" when
 	// they do); nil when the run has no caps.
 	Capped func(ctx context.Context, th *conversation.Thread) (string, error)
+	// Ending is the job a Sweep waits for when it finds it still working;
+	// nil when the run's event names none.
+	Ending *Ending
 }
 
 // Earlier settles, before the run does its own work, the record e an
@@ -185,7 +188,7 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 			log.Warning(fmt.Sprintf("could not read job %s of %s: %s; the next settle run tries again", escape.Log(e.JobID), escape.Log(c.URL), escape.Log(err.Error())))
 			continue
 		}
-		if !job.Terminal() {
+		if job = s.awaited(ctx, job); !job.Terminal() {
 			working++
 			s.Progress.Logf("#%d: job %s is %s; left for the next run", c.Issue, escape.Log(job.ID), escape.Log(job.Status))
 			continue

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -31,6 +32,11 @@ type Scenario struct {
 	Outcome string
 	// NoPR leaves prLink null at the end, as when nothing changed.
 	NoPR bool
+	// PRAhead is how long before a completed job's end its pull request
+	// exists: prLink is set while the job is still active, as when the
+	// agent pushes its pull request a moment before the API reports the
+	// job ended. 0: prLink appears with the end.
+	PRAhead time.Duration
 	// Repository is the job's source.repository.
 	Repository string
 	// PRRepository is the repository of the pull request a job opens;
@@ -76,6 +82,7 @@ type Server struct {
 	jobs     map[string]*job
 	nextID   int
 	faults   faults.Script
+	ends     []time.Time // of each create and follow-up taken, in order
 	// unexpected lists requests no endpoint serves: a client bug, not a
 	// missing job.
 	unexpected []string
@@ -110,6 +117,17 @@ func New(project string, sc Scenario) *Server {
 	s := &Server{Project: project, sc: sc, jobs: map[string]*job{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
+}
+
+// Scenario is the scenario the fake plays, its defaults filled in.
+func (s *Server) Scenario() Scenario { return s.sc }
+
+// Ends are when the job of each create and follow-up the fake took ends
+// (its Runtime after it), in the order it took them.
+func (s *Server) Ends() []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.ends)
 }
 
 // Requests returns a copy of every request received so far.
@@ -236,6 +254,7 @@ func (s *Server) create(w http.ResponseWriter, body []byte) {
 	now := s.sc.Clock.Now()
 	j := &job{ID: fmt.Sprintf("job_%04d", s.nextID), Status: "active", Created: now, EndsAt: now.Add(s.sc.Runtime)}
 	s.jobs[j.ID] = j
+	s.ends = append(s.ends, j.EndsAt)
 	writeJSON(w, http.StatusCreated, s.render(j))
 }
 
@@ -267,12 +286,16 @@ func (s *Server) message(w http.ResponseWriter, id string, body []byte) {
 	j.Reads = 0
 	j.Status = "active"
 	j.EndsAt = s.sc.Clock.Now().Add(s.sc.Runtime)
+	s.ends = append(s.ends, j.EndsAt)
 	writeJSON(w, http.StatusOK, s.render(j))
 }
 
 // advance moves a job to its outcome once its runtime has passed, or
 // once it has been read as often as the scenario says.
 func (s *Server) advance(j *job) {
+	if j.Status == "active" && s.sc.Reads == 0 && s.sc.PRAhead > 0 && !s.sc.Clock.Now().Before(j.EndsAt.Add(-s.sc.PRAhead)) {
+		s.openPR(j)
+	}
 	switch {
 	case j.Status != "active":
 		return
@@ -284,14 +307,23 @@ func (s *Server) advance(j *job) {
 	j.Status = s.sc.Outcome
 	ref := fmt.Sprintf("docs/agent-%s", j.ID)
 	j.Ref = &ref
-	if j.Status == "completed" && !s.sc.NoPR {
-		link := fmt.Sprintf("%s/pull/%d", s.sc.PRRepository, 100+len(s.jobs))
-		j.PRLink = &link
+	if j.Status == "completed" {
+		s.openPR(j)
 	}
 	if j.Status == "archived" {
 		at := s.sc.Clock.Now().UTC().Format(time.RFC3339)
 		j.Archived = &at
 	}
+}
+
+// openPR gives j its pull request, unless the scenario has none or j has
+// one already.
+func (s *Server) openPR(j *job) {
+	if s.sc.NoPR || s.sc.Outcome != "completed" || j.PRLink != nil {
+		return
+	}
+	link := fmt.Sprintf("%s/pull/%d", s.sc.PRRepository, 100+len(s.jobs))
+	j.PRLink = &link
 }
 
 func (s *Server) render(j *job) map[string]any {
