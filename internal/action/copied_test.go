@@ -456,6 +456,25 @@ func TestSettledInEveryOrder(t *testing.T) {
 				t.Errorf("head1 got %d statuses, want 2 (pending, then its end): %v", n, w.stamped)
 			}
 			w.wantRequests(1, 0)
+			// The settle run writes the backlink on the agent's pull
+			// request, in the docs repository with docs-token.
+			if strings.Contains(tt.want, "/pull/101") {
+				repo := "acme/docs"
+				if tt.elsewhere {
+					repo = "acme/handbook"
+				}
+				var backlinks []string
+				for _, r := range w.runs {
+					for _, c := range r.writes {
+						if c == "POST /repos/"+repo+"/issues/101/comments" {
+							backlinks = append(backlinks, r.workflow+" on "+r.event)
+						}
+					}
+				}
+				if len(backlinks) != 1 || backlinks[0] != tt.by {
+					t.Errorf("backlinks on %s#101 written by %q, want one, by %s", repo, backlinks, tt.by)
+				}
+			}
 			c := w.gh.Comments(7)
 			if len(c) != 1 || recordIn(c[0].Body).Unsettled {
 				t.Errorf("the pull request's comments %+v, want its one comment, settled", c)
