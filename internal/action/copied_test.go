@@ -700,3 +700,62 @@ func thousands(n int) string {
 	}
 	return s
 }
+
+// TestCopiedWorkflowsSkipWhatNothingNeeds: as copied, the no-wait
+// workflows start a billed run only where one is needed. A title edit of
+// the code pull request, and the agent's own pull request's events, skip
+// the code workflow at the job level (billing nothing); a person's pull
+// request skips the settle workflow; a new base runs the code workflow.
+func TestCopiedWorkflowsSkipWhatNothingNeeds(t *testing.T) {
+	t.Parallel()
+	ws, err := workflows.Page(noWaitPage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := func(changes map[string]any) map[string]any {
+		p := codePR("edited", head1, nil)
+		p["changes"] = changes
+		return p
+	}
+	tests := []struct {
+		name    string
+		payload map[string]any
+		want    map[string]bool // workflow: whether its job runs; absent: not started
+	}{
+		{"a person opens a pull request", codePR("opened", head1, nil), map[string]bool{noWaitCode[0]: true, noWaitCode[1]: false}},
+		{"a title edit", edited(map[string]any{"title": map[string]any{"from": "Old"}}), map[string]bool{noWaitCode[0]: false}},
+		{"a new base", edited(map[string]any{"base": map[string]any{"ref": map[string]any{"from": "dev"}}}), map[string]bool{noWaitCode[0]: true}},
+		{"the agent opens its pull request", agentPREvent("opened", "https://github.com/acme/docs/pull/101"), map[string]bool{noWaitCode[0]: false, noWaitCode[1]: true}},
+		{"the agent pushes to it", agentPREvent("synchronize", "https://github.com/acme/docs/pull/101"), map[string]bool{noWaitCode[0]: false, noWaitCode[1]: true}},
+		{"a person closes a pull request", codePR("closed", head1, nil), map[string]bool{noWaitCode[0]: true}},
+	}
+	for _, tt := range tests {
+		data, err := json.Marshal(tt.payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := workflows.Event{Name: "pull_request"}
+		if err := json.Unmarshal(data, &ev.Payload); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, name := range append(noWaitCode, noWaitDocs...) {
+			wf, err := workflows.Named(ws, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			jobs, err := wf.Start(ev)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			for _, j := range jobs {
+				got[name] = j.Runs
+			}
+		}
+		// The docs repository's workflow hears no event of this one.
+		delete(got, noWaitDocs[0])
+		if !maps.Equal(got, tt.want) {
+			t.Errorf("%s: the copied workflows start %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
