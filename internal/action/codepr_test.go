@@ -19,6 +19,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
 	"github.com/agentjob/agent-job-action/internal/invisible"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/testbed/previewspec"
 )
 
@@ -827,5 +828,60 @@ func TestCodePRPreviewStateInStatus(t *testing.T) {
 				t.Errorf("statuses:\n%s\nwant pending, then:\n%s", strings.Join(got, "\n"), tt.want)
 			}
 		})
+	}
+}
+
+// TestCodePRJobIDTheRecordCannotHold: an Agent API that names a created
+// job with an id no record can hold (job:0001) breaks its contract. With
+// wait: false, the push's run counts the create as sent (it was billed),
+// fails with one line that says so, and leaves its head an error status,
+// not a pending one no run would ever settle; its comment says so and
+// records it. The next push adopts that comment and sends nothing, rather
+// than create a job a push.
+func TestCodePRJobIDTheRecordCannotHold(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute, IDFormat: "job:%04d"}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_WAIT"] = "false"
+	w.vars["INPUT_PREVIEW"] = "false"
+	const cannot = `the Agent API named the new job "job:0001", an id the action cannot record`
+
+	g := w.got(context.Background())
+	if g.End != report.Errored || g.Err == nil || !strings.Contains(g.Err.Error(), cannot) || strings.Contains(g.Err.Error(), "\n") {
+		t.Fatalf("opened: %v (end %v), want one line saying %q\n%s", g.Err, g.End, cannot, g.Log)
+	}
+	if got := g.apiCalls(); !slices.Equal(got, []string{"POST /v2/agent/proj-1/job"}) {
+		t.Errorf("opened: the Agent API got %q, want the one create", got)
+	}
+	if g.Outputs["status"] != "error" {
+		t.Errorf("opened: status output %q, want error", g.Outputs["status"])
+	}
+	if got := w.statuses(); len(got) != 1 || !strings.HasPrefix(got[0], "1111 error: ") {
+		t.Errorf("opened: statuses %q, want head1's error and nothing pending", got)
+	}
+	c := w.gh.Comments(7)
+	if len(c) != 1 || !strings.Contains(html.UnescapeString(c[0].Body), "an id the action cannot record") {
+		t.Fatalf("opened: comments %+v, want one saying the id cannot be recorded", c)
+	}
+	if r := recordIn(c[0].Body); !r.Lost || r.JobID != "" || r.Unsettled || r.Sent.Total != 1 || len(r.Owed) != 0 {
+		t.Errorf("opened: record %+v, want a lost job, sent once, nothing owed or unsettled", r)
+	}
+
+	// A push: the run sends nothing, and says why on its head.
+	w.clk.Advance(time.Minute)
+	w.moveHead(head1, head2, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+	w.setEvent("pull_request", push(head1, head2))
+	g = w.got(context.Background())
+	if g.Err == nil || !strings.Contains(g.Err.Error(), "nothing was sent") || strings.Contains(g.Err.Error(), "\n") {
+		t.Errorf("push: %v, want one line saying nothing was sent\n%s", g.Err, g.Log)
+	}
+	if got := g.apiCalls(); len(got) != 0 {
+		t.Errorf("push: the Agent API got %q, want nothing", got)
+	}
+	if got := w.statuses(); len(got) != 2 || !strings.HasPrefix(got[1], "2222 error: ") {
+		t.Errorf("push: statuses %q, want head2's error and nothing pending", got)
+	}
+	c = w.gh.Comments(7)
+	if len(c) != 1 || !recordIn(c[0].Body).Lost || recordIn(c[0].Body).Sent.Total != 1 {
+		t.Errorf("push: comments %+v, want the one comment, its record still the lost job sent once", c)
 	}
 }

@@ -156,6 +156,15 @@ type Got struct {
 	GitHub []fakegithub.Request
 }
 
+// apiCalls are the Agent API requests of g, as "METHOD path".
+func (g Got) apiCalls() []string {
+	var out []string
+	for _, r := range g.API {
+		out = append(out, r.Method+" "+r.Path)
+	}
+	return out
+}
+
 // got runs the step once more and says what it left: how it ended, its
 // outputs, summary and log, and each request the Agent Job API and
 // GitHub received during the run.

@@ -113,6 +113,12 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 			return nil, o.Fail(ctx, fmt.Errorf("find the docs job of pull request #%d: %w", pr.Number, err))
 		}
 	}
+	if earlier != nil && earlier.Lost {
+		// The job the record lost may still work on the pull request: a
+		// new one a push would be a job a push, each lost the same way.
+		c.code.Heard = earlier.Head
+		return nil, o.Fail(ctx, fmt.Errorf("find the docs job of pull request #%d: the job an earlier run created has an id the action cannot record, so %w; nothing was sent, so that a push does not start a job each time: delete the comment %s to start a new one", pr.Number, report.ErrJobLost, escape.Log(earlier.URL)))
+	}
 	since := ""
 	if earlier != nil {
 		// The record, kept from here on whatever happens: a run that fails
@@ -200,6 +206,11 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 		})
 	} else {
 		started, err = c.Jobs.Create(ctx, prompt.CodePRPrompt(c.Workflow, about, changes.Change()))
+	}
+	if errors.Is(err, report.ErrJobLost) {
+		// The lost job heard this head's change: the record says so, for
+		// the next push to find it.
+		c.code.Heard, c.code.Waiting = pr.HeadSHA, ""
 	}
 	if err != nil {
 		return nil, o.Fail(ctx, err)

@@ -8,10 +8,12 @@ import (
 )
 
 // Adopt finds the newest run comment the token's own login wrote in this
-// thread that names a job (not a backlink; for a Code thread, one that
-// names a head commit: the code workflow's own record), and makes it this run's
-// comment: Show then edits it in place rather than writing another. It
-// returns nil when there is none; the run then writes its own. As
+// thread that names a job, or records one the API named with an id no
+// record holds (record.Record's Lost), not a backlink (for a Code thread,
+// one that names a head commit: the code workflow's own record), and
+// makes it this run's comment: Show then edits it in place rather than
+// writing another. It returns nil when there is none; the run then writes
+// its own. As
 // Previous, it trusts only the token's own comments, and needs Self:
 // without it, it sends nothing and returns ErrUnknownIdentity. A search
 // that ends before it reaches the thread's first comment (the budget of
@@ -25,7 +27,7 @@ func (t *Thread) Adopt(ctx context.Context) (*Earlier, error) {
 	pg := t.comments()
 	c, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
 		r, _, ok := recordOf(c.Body)
-		return ownedBy(c, self) && ok && !r.Backlink && r.JobID != "" && (!t.Code || r.Head != "")
+		return ownedBy(c, self) && ok && !r.Backlink && (r.JobID != "" || r.Lost) && (!t.Code || r.Head != "")
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the thread's comments to find its docs job: %w", err)

@@ -25,13 +25,14 @@ func TestAdopt(t *testing.T) {
 	cases := []struct {
 		name  string
 		seeds []seed
-		want  *Earlier // JobID and Head are compared
+		want  *Earlier // JobID, Head and Lost are compared
 	}{
 		{name: "own comment with a head", seeds: []seed{{self, withHead}}, want: &Earlier{Record: record.Record{JobID: "job_1", Head: sha1}}},
 		{name: "own comment without a head", seeds: []seed{{self, marked("job_1")}}, want: &Earlier{Record: record.Record{JobID: "job_1"}}},
 		{name: "the newest own one", seeds: []seed{{self, marked("job_1")}, {self, Render(State{Phase: Working, Record: record.Record{JobID: "job_2", Head: sha2}})}}, want: &Earlier{Record: record.Record{JobID: "job_2", Head: sha2}}},
 		{name: "a person's copy of it", seeds: []seed{{"mallory", withHead}}},
 		{name: "own backlink", seeds: []seed{{self, RenderBacklink(BacklinkText{JobID: "job_5"})}}},
+		{name: "own comment of a lost job", seeds: []seed{{self, Render(State{Phase: Error, Record: record.Record{Lost: true, Head: sha1}})}}, want: &Earlier{Record: record.Record{Lost: true, Head: sha1}}},
 		{name: "own comment without a job", seeds: []seed{{self, Render(State{Phase: Working})}}},
 		{name: "none"},
 	}
@@ -50,7 +51,7 @@ func TestAdopt(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Adopt() error = %v", err)
 			}
-			if (got == nil) != (tc.want == nil) || got != nil && (got.JobID != tc.want.JobID || got.Head != tc.want.Head) {
+			if (got == nil) != (tc.want == nil) || got != nil && (got.JobID != tc.want.JobID || got.Head != tc.want.Head || got.Lost != tc.want.Lost) {
 				t.Fatalf("Adopt() = %+v, want %+v", got, tc.want)
 			}
 			th.Show(context.Background(), State{Phase: Working, Record: record.Record{JobID: "job_1", Head: sha2}})

@@ -18,6 +18,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 )
@@ -44,7 +45,11 @@ type Room struct {
 	Beat     time.Duration
 }
 
-// Create creates a job with text.
+// Create creates a job with text. A job the API names with an id no
+// record can hold (record.PlainID) breaks the API's contract: the create
+// counts as sent, since it was billed, but the run goes no further with a
+// job it cannot record, which no later run could follow
+// (report.ErrJobLost).
 func (j *Room) Create(ctx context.Context, text string) (*agentapi.Job, error) {
 	job, err := j.API.Create(ctx, text)
 	if err != nil {
@@ -52,6 +57,10 @@ func (j *Room) Create(ctx context.Context, text string) (*agentapi.Job, error) {
 	}
 	j.Reporter.Spent(false)
 	j.Progress.Logf("created job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
+	if !record.PlainID(job.ID) {
+		return nil, fmt.Errorf("%s: the Agent API named the new job %s, an id the action cannot record (a job id is 1 to 256 letters, digits and ._-+=@/): the job exists and counts as sent, but %w; find it in the Mintlify dashboard, and check %s",
+			agentapi.OpCreate, escape.Log(job.ID), report.ErrJobLost, j.Reporter.RC.Terms().Name("base-url"))
+	}
 	return job, nil
 }
 

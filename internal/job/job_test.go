@@ -2,6 +2,7 @@ package job
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
@@ -27,11 +28,13 @@ type fakeAPI struct {
 	calls  []string
 	refuse map[string]error
 	reads  []string
+	// created is the id a create names its job, "" for job_new.
+	created string
 }
 
 func (a *fakeAPI) Create(_ context.Context, text string) (*agentapi.Job, error) {
 	a.calls = append(a.calls, "CREATE: "+text)
-	return &agentapi.Job{ID: "job_new", Status: agentapi.StatusActive}, nil
+	return &agentapi.Job{ID: cmp.Or(a.created, "job_new"), Status: agentapi.StatusActive}, nil
 }
 
 func (a *fakeAPI) Message(_ context.Context, id, text string) (*agentapi.Job, error) {
@@ -160,6 +163,26 @@ func TestCreateAndWatch(t *testing.T) {
 	for _, line := range []string{"created job job_new, status active", "job job_9 is active (nothing sent: no prompt)"} {
 		if !strings.Contains(out.String(), line) {
 			t.Errorf("log lacks %q:\n%s", line, out.String())
+		}
+	}
+}
+
+// TestCreateNamedWithAnIDNoRecordHolds: a job the API names with an id
+// no record can hold is created, and counted, but the create is an error
+// that says so (report.ErrJobLost), in one line, with the id escaped.
+func TestCreateNamedWithAnIDNoRecordHolds(t *testing.T) {
+	t.Parallel()
+	for _, id := range []string{"job:0001", "job 1", "a\nb", strings.Repeat("j", 257)} {
+		api := &fakeAPI{created: id}
+		var out bytes.Buffer
+		r, _ := newRoom(t, api, &out)
+		job, err := r.Create(context.Background(), "Fix typos")
+		if job != nil || !errors.Is(err, report.ErrJobLost) || strings.Contains(err.Error(), "\n") ||
+			!strings.Contains(err.Error(), "an id the action cannot record") || !strings.Contains(err.Error(), "counts as sent") {
+			t.Errorf("Create named %q: %v, %v; want one line, the job lost", id, job, err)
+		}
+		if len(api.calls) != 1 {
+			t.Errorf("Create named %q: calls %q, want the one create", id, api.calls)
 		}
 	}
 }

@@ -44,6 +44,12 @@ type Record struct {
 	// GitHub cut at its cap: until a whole listing is sent again (a force
 	// push, a retarget), no status of the job may claim success.
 	Cut bool
+	// Lost says a run created a job that the Agent API named with an id no
+	// record can hold (PlainID): the job exists, and was billed, but no run
+	// can follow it. JobID is then "". A code pull request's next push
+	// sends nothing rather than create a job a push; deleting the comment
+	// starts again.
+	Lost bool
 	// Unsettled says the job was working when the record was written: the
 	// next run in the thread, or a settle run, reports its end.
 	Unsettled bool
@@ -190,6 +196,7 @@ type doc struct {
 	Waiting   string    `json:"waiting,omitempty"`
 	PR        string    `json:"pr,omitempty"`
 	Cut       bool      `json:"cut,omitempty"`
+	Lost      bool      `json:"lost,omitempty"`
 	Unsettled bool      `json:"unsettled,omitempty"`
 	Sent      *sends    `json:"sent,omitempty"`
 	Answered  *answered `json:"answered,omitempty"`
@@ -214,7 +221,7 @@ type answered struct {
 // angle bracket are left out. The line holds no "--", so no value can end
 // the hidden comment it is.
 func Format(r Record) string {
-	d := doc{V: version, Backlink: r.Backlink, Cut: r.Cut, Unsettled: r.Unsettled}
+	d := doc{V: version, Backlink: r.Backlink, Cut: r.Cut, Lost: r.Lost, Unsettled: r.Unsettled}
 	if PlainID(r.JobID) {
 		d.Job = r.JobID
 	}
@@ -244,7 +251,7 @@ func Format(r Record) string {
 		}
 	}
 	if d.Job == "" && d.Head == "" && d.Waiting == "" && d.PR == "" && len(d.Owed) == 0 && d.Sent == nil && d.Answered == nil &&
-		!d.Backlink && !d.Cut && !d.Unsettled {
+		!d.Backlink && !d.Cut && !d.Lost && !d.Unsettled {
 		return ""
 	}
 	line := encode(d)
@@ -294,7 +301,7 @@ func Parse(text string) (r Record, ok bool) {
 	if err := json.Unmarshal([]byte(rest[:end]), &d); err != nil || d.V != version {
 		return Record{}, false
 	}
-	r = Record{Backlink: d.Backlink, Cut: d.Cut, Unsettled: d.Unsettled}
+	r = Record{Backlink: d.Backlink, Cut: d.Cut, Lost: d.Lost, Unsettled: d.Unsettled}
 	if PlainID(d.Job) {
 		r.JobID = d.Job
 	}

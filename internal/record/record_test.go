@@ -35,6 +35,7 @@ func TestRoundTrip(t *testing.T) {
 		{"a backlink", Record{JobID: "job_5", Backlink: true}},
 		{"a code pull request left working", Record{JobID: "job_1", Head: sha1, Owed: []string{sha1, sha2}, Waiting: sha2, Unsettled: true, Cut: true}},
 		{"a SHA-256 head", Record{JobID: "job_1", Head: sha3, Owed: []string{sha3}}},
+		{"a job the API named with an id no record holds", Record{Lost: true, Sent: Sends{Total: 1, Day: "2026-11-29", OnDay: 1}}},
 		{"its pull request", Record{JobID: "job_1", PR: "https://github.com/acme/docs-site/pull/101"}},
 		{"sends", Record{JobID: "job_1", Sent: Sends{Total: 3, Day: "2026-11-29", OnDay: 1}}},
 		{"a total alone", Record{JobID: "job_1", Sent: Sends{Total: 4}}},

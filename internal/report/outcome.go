@@ -12,6 +12,13 @@ import (
 // ErrJobFailed is returned when the job ends with status failed.
 var ErrJobFailed = errors.New("job failed")
 
+// ErrJobLost is a job the Agent API created, and billed, but named with an
+// id no record can hold (record.PlainID): no run can follow it. A run
+// that ends with it keeps that in its comment's record (record.Record's
+// Lost), so that a code pull request's next push does not create another
+// job.
+var ErrJobLost = errors.New("no run can follow it")
+
 // Outcome is what a run ends with: what it did, and the error that stopped
 // it, if any. How the run ended (End) is derived from it in one place.
 type Outcome struct {

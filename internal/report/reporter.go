@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -250,6 +251,7 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 	// A job not seen to end is for a later run to report.
 	_, refused := agentapi.TakesNoMessages(o.Err)
 	s.Record.Unsettled = o.JobID != "" && (o.Job == nil || !o.Job.Terminal()) && !refused
+	s.Record.Lost = errors.Is(o.Err, ErrJobLost)
 	if c := r.Code; c != nil {
 		// The next run sends what comes after it, and settles the
 		// statuses the job still owes.

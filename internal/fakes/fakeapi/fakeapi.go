@@ -48,6 +48,10 @@ type Scenario struct {
 	// follow-up instead of after Runtime: a test of a binary on the real
 	// clock then sees that many polls however slowly its machine runs.
 	Reads int
+	// IDFormat is the fmt format of the ids created jobs get, from the
+	// job's number; "" is job_%04d. A format such as job:%04d makes the
+	// fake answer with an id the action cannot record.
+	IDFormat string
 	// Preview, when set, answers the requests under /v1/project/ (the
 	// preview deployments, which the real API serves on the same host);
 	// it records them itself, and they are not this fake's requests.
@@ -113,6 +117,9 @@ func New(project string, sc Scenario) *Server {
 	}
 	if sc.PRRepository == "" {
 		sc.PRRepository = sc.Repository
+	}
+	if sc.IDFormat == "" {
+		sc.IDFormat = "job_%04d"
 	}
 	s := &Server{Project: project, sc: sc, jobs: map[string]*job{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
@@ -252,7 +259,7 @@ func (s *Server) create(w http.ResponseWriter, body []byte) {
 	}
 	s.nextID++
 	now := s.sc.Clock.Now()
-	j := &job{ID: fmt.Sprintf("job_%04d", s.nextID), Status: "active", Created: now, EndsAt: now.Add(s.sc.Runtime)}
+	j := &job{ID: fmt.Sprintf(s.sc.IDFormat, s.nextID), Status: "active", Created: now, EndsAt: now.Add(s.sc.Runtime)}
 	s.jobs[j.ID] = j
 	s.ends = append(s.ends, j.EndsAt)
 	writeJSON(w, http.StatusCreated, s.render(j))
