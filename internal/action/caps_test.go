@@ -2,6 +2,7 @@ package action_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -193,5 +194,52 @@ func TestCapCodePR(t *testing.T) {
 		if !ok {
 			t.Errorf("the comment lacks %q (the job, the head it heard of, what was sent, why nothing more was):\n%s", m, c[0].Body)
 		}
+	}
+}
+
+// TestCapPerDayFlooded: a count of today's sends that cannot reach the
+// start of the day is the cap reached, not a count of 0. A thousand
+// comments written today after the action's own, which record today's
+// sends, fill every page the count reads (the repository's 1,000 most
+// recently written comments): the code pull request's run sends the Agent
+// API nothing, and its log, comment and commit status say the count could
+// not be completed. GitHub got the 10 pages and no more.
+func TestCapPerDayFlooded(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_WAIT"] = "false"
+	w.vars["INPUT_PREVIEW"] = "false"
+	w.vars["INPUT_MAX-SENDS-PER-DAY"] = "3"
+	today := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
+	w.gh.SeedCommentAt(3, fakegithub.BotLogin, true, ownSent("job_0100", 3, "2026-11-22", 3), today)
+	for i := range 1000 {
+		w.gh.SeedCommentAt(5, "someone", false, fmt.Sprintf("me too %d", i), today.Add(30*time.Minute+time.Duration(i)*time.Second))
+	}
+
+	g := w.got(context.Background())
+	if g.Err != nil {
+		t.Fatalf("run: %v\n%s", g.Err, g.Log)
+	}
+	if got := g.apiCalls(); len(got) != 0 {
+		t.Errorf("the Agent API got %q, want nothing", got)
+	}
+	const why = "today's sends could not all be counted (the repository's 1000 most recently written comments are all from today, UTC), so the cap counts as reached (max-sends-per-day: 3)"
+	w.wantLog("docs job cap reached, nothing sent: " + why)
+	w.wantOutputs(map[string]string{"status": "skipped", "job-id": ""})
+	if got := w.statuses(); len(got) != 1 || !strings.HasPrefix(got[0], "1111 success: Docs job cap reached: today's sends could not all be counted") {
+		t.Errorf("statuses %q, want the cap reached, the count not completed", got)
+	}
+	c := w.gh.Comments(7)
+	if len(c) != 1 || !strings.Contains(c[0].Body, "Not sent: the docs job cap is reached.** Today&#39;s sends could not all be counted") {
+		t.Errorf("comments %+v, want one saying the count could not be completed", c)
+	}
+	var pages []string
+	for _, r := range g.GitHub {
+		if r.Method == "GET" && r.Path == "/repos/acme/docs/issues/comments" {
+			pages = append(pages, r.Query)
+		}
+	}
+	if len(pages) != 10 || !strings.Contains(pages[9], "page=10&") {
+		t.Errorf("GitHub got %d reads of the repository's comments (%q), want pages 1 to 10", len(pages), pages)
 	}
 }

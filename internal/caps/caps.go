@@ -65,10 +65,7 @@ func (k Counter) Reached(ctx context.Context, c *plan.Caps, th Thread, n int, le
 		if err != nil {
 			return "", fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", err)
 		}
-		if t.Cut {
-			k.Progress.Logf("counted the sends recorded in the repository's %d most recently written comments only", t.Read)
-		}
-		return c.OverDay(t.Sent), nil
+		return c.OverDay(t.Sent, t.Read, t.Cut), nil
 	}
 	return "", nil
 }

@@ -39,6 +39,9 @@ type repo struct {
 	today []int // sends recorded today, one comment each
 	err   error
 	lists int
+	// more says every page links to a next one, of comments written
+	// today: a flood.
+	more bool
 }
 
 var now = time.Date(2026, 11, 22, 15, 0, 0, 0, time.UTC)
@@ -49,6 +52,9 @@ func (r *repo) ListRepoCommentsPage(_ context.Context, owner, name string, page 
 		return nil, r.err
 	}
 	out := &ghclient.CommentPage{}
+	if r.more {
+		out.Next = page + 1
+	}
 	for i, n := range r.today {
 		body := conversation.Render(conversation.State{Phase: conversation.Done, Record: record.Record{JobID: "j", Sent: record.Sends{Total: n, Day: record.Day(now), OnDay: n}}})
 		out.Comments = append(out.Comments, &ghclient.Comment{ID: int64(i + 1), Author: "github-actions[bot]", Body: keep(int64(i+1), "github-actions[bot]", body), UpdatedAt: now})
@@ -81,6 +87,8 @@ func TestReached(t *testing.T) {
 			repo: &repo{}, level: "maintain", reads: 1, logged: "#12 has had 3 creates and follow-ups (max-sends-per-thread: 3); passed: the request is by ada, who has maintain permission"},
 		{name: "the day's cap", caps: plan.Caps{Day: 3, Owner: "acme", Repo: "docs"}, th: &thread{self: "github-actions[bot]"},
 			repo: &repo{today: []int{1, 2}}, want: "the repository has had 3 creates and follow-ups today, UTC (max-sends-per-day: 3)", lists: 1},
+		{name: "a day's count cut before the start of the day", caps: plan.Caps{Day: 20, Owner: "acme", Repo: "docs"}, th: &thread{self: "github-actions[bot]"},
+			repo: &repo{today: []int{1}, more: true}, want: "today's sends could not all be counted (the repository's 10 most recently written comments are all from today, UTC), so the cap counts as reached (max-sends-per-day: 20)", lists: conversation.DayPages},
 		{name: "a thread count that cannot be read", caps: plan.Caps{Thread: 3, Owner: "acme", Repo: "docs"}, th: &thread{err: errors.New("HTTP 502")},
 			repo: &repo{}, err: "count what was sent from #12 for max-sends-per-thread: HTTP 502; nothing was sent", reads: 1},
 		{name: "the day's count without the token's login", caps: plan.Caps{Day: 3, Owner: "acme", Repo: "docs"}, th: &thread{},

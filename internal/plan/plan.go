@@ -184,12 +184,21 @@ func (c *Caps) OverThread(number, sent int, level string) (why string, passed bo
 }
 
 // OverDay decides from the sends counted in the repository today: why the
-// run sends nothing, or "".
-func (c *Caps) OverDay(sent int) string {
-	if c.Day <= 0 || sent < c.Day {
+// run sends nothing, or "". cut says the count stopped at its budget of
+// pages before it reached the start of the day, having read read comments
+// all written today: what it did not read may hold the sends that reach
+// the cap, so it counts as reached (a flood of comments must not lift a
+// cap the team chose).
+func (c *Caps) OverDay(sent, read int, cut bool) string {
+	switch {
+	case c.Day <= 0:
 		return ""
+	case sent >= c.Day:
+		return fmt.Sprintf("the repository has had %s today, UTC (max-sends-per-day: %d)", Sends(sent), c.Day)
+	case cut:
+		return fmt.Sprintf("today's sends could not all be counted (the repository's %d most recently written comments are all from today, UTC), so the cap counts as reached (max-sends-per-day: %d)", read, c.Day)
 	}
-	return fmt.Sprintf("the repository has had %s today, UTC (max-sends-per-day: %d)", Sends(sent), c.Day)
+	return ""
 }
 
 // Sends is n creates and follow-ups, in words.

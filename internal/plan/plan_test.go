@@ -342,7 +342,8 @@ func TestDecideCodePROpener(t *testing.T) {
 }
 
 // TestCapsOver: the caps decide from the counts a run read; a maintainer's
-// request passes the thread's cap and never the day's.
+// request passes the thread's cap and never the day's; a day's count cut
+// before the start of the day is the cap reached.
 func TestCapsOver(t *testing.T) {
 	t.Parallel()
 	c := &Caps{Thread: 3, Day: 10, Pass: true}
@@ -361,11 +362,22 @@ func TestCapsOver(t *testing.T) {
 			t.Errorf("OverThread(%d, %s) = %q, %v; want %q, %v", tt.sent, tt.level, why, passed, tt.why, tt.passed)
 		}
 	}
-	if got := c.OverDay(9); got != "" {
-		t.Errorf("OverDay(9) = %q", got)
+	for _, tt := range []struct {
+		sent, read int
+		cut        bool
+		why        string
+	}{
+		{sent: 9, read: 40},
+		{sent: 10, read: 40, why: "the repository has had 10 creates and follow-ups today, UTC (max-sends-per-day: 10)"},
+		{sent: 12, read: 1000, cut: true, why: "the repository has had 12 creates and follow-ups today, UTC (max-sends-per-day: 10)"},
+		{sent: 2, read: 1000, cut: true, why: "today's sends could not all be counted (the repository's 1000 most recently written comments are all from today, UTC), so the cap counts as reached (max-sends-per-day: 10)"},
+	} {
+		if got := c.OverDay(tt.sent, tt.read, tt.cut); got != tt.why {
+			t.Errorf("OverDay(%d, %d, %v) = %q, want %q", tt.sent, tt.read, tt.cut, got, tt.why)
+		}
 	}
-	if got, want := c.OverDay(10), "the repository has had 10 creates and follow-ups today, UTC (max-sends-per-day: 10)"; got != want {
-		t.Errorf("OverDay(10) = %q, want %q", got, want)
+	if got := (&Caps{Thread: 3}).OverDay(0, 1000, true); got != "" {
+		t.Errorf("OverDay without max-sends-per-day = %q, want nothing", got)
 	}
 	if got, want := Sends(1), "1 create or follow-up"; got != want {
 		t.Errorf("Sends(1) = %q", got)

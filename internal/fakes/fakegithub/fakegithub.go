@@ -100,6 +100,10 @@ type Comment struct {
 	IsBot  bool
 	Body   string
 	Edits  int
+	// At, when set (SeedCommentAt), is when the comment was written, as
+	// its created_at and updated_at say; otherwise they are a fixed time
+	// per id (CreatedAt) and its edits.
+	At time.Time
 }
 
 // Reaction is a reaction the fake holds.
@@ -244,6 +248,18 @@ func (s *Server) SeedComment(number int, author string, isBot bool, body string)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.add(number, author, isBot, body).ID
+}
+
+// SeedCommentAt is SeedComment for a comment written at at: GitHub says
+// so in its created_at and updated_at. Comments are listed by when they
+// were written in the order they were seeded, so a test seeds them in
+// the order of their times.
+func (s *Server) SeedCommentAt(number int, author string, isBot bool, body string, at time.Time) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.add(number, author, isBot, body)
+	c.At = at
+	return c.ID
 }
 
 // wrote notes that comment id was written now; s.mu is held.
@@ -559,6 +575,11 @@ func render(r *http.Request, c *Comment) map[string]any {
 	if c.Author == BotLogin {
 		uid = botID
 	}
+	created, updated := stamp(c.ID), stamp(c.ID+int64(c.Edits))
+	if !c.At.IsZero() {
+		created = c.At.UTC().Format(time.RFC3339)
+		updated = created
+	}
 	return map[string]any{
 		"id":         c.ID,
 		"node_id":    fmt.Sprintf("IC_fake%d", c.ID),
@@ -567,8 +588,8 @@ func render(r *http.Request, c *Comment) map[string]any {
 		"issue_url":  fmt.Sprintf("https://api.github.com/repos/%s/%s/issues/%d", owner, repo, c.Number),
 		"body":       c.Body,
 		"user":       map[string]any{"login": c.Author, "id": uid, "type": typ},
-		"created_at": stamp(c.ID),
-		"updated_at": stamp(c.ID + int64(c.Edits)),
+		"created_at": created,
+		"updated_at": updated,
 	}
 }
 
