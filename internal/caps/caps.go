@@ -46,10 +46,7 @@ func (k Counter) Reached(ctx context.Context, c *plan.Caps, th Thread, n int, le
 		if err != nil {
 			return "", fmt.Errorf("count what was sent from #%d for max-sends-per-thread: %w; nothing was sent", n, err)
 		}
-		if t.Cut {
-			k.Progress.Logf("counted the sends recorded in the newest %d comments of #%d only", t.Read, n)
-		}
-		switch why, passed := c.OverThread(n, t.Sent, level); {
+		switch why, passed := c.OverThread(n, t.Sent, t.Cut, level); {
 		case passed:
 			k.Progress.Logf("%s; passed: the request is by %s, who has %s permission", why, escape.Log(who), escape.Log(level))
 		case why != "":

@@ -55,8 +55,8 @@ func (t *Thread) unknownSelf() error {
 
 // Thread is the issue or pull request a run answers in. Show and React
 // never fail the run: a comment that cannot be written is a warning, and the
-// job's result still decides the exit status. PreviousJob says when it
-// cannot tell, and the caller starts a new job.
+// job's result still decides the exit status. Previous says when it
+// cannot tell.
 type Thread struct {
 	GH     GitHub
 	Owner  string
@@ -164,7 +164,11 @@ func (t *Thread) keeping() *keeping {
 // type a record, so only comments by the token's own login count: the
 // author of this run's comment. When that is unknown it sends nothing and
 // returns ErrUnknownIdentity; when the thread cannot be read, an error.
-// Either way the caller cannot tell, and starts a new job.
+// Either way the caller cannot tell, and starts a new job. A search that
+// ends before it reaches the thread's first comment (the budget of list
+// requests spent) is ErrSearchCut, never "none", as for Adopt: what it did
+// not read may name the thread's job, and the caller must not start a
+// second one.
 //
 // It reads the newest page first: a record among the newest 100 comments
 // costs at most 2 list requests, whatever the thread's length, and none
@@ -174,12 +178,16 @@ func (t *Thread) Previous(ctx context.Context) (*Earlier, error) {
 	if self == "" {
 		return nil, t.unknownSelf()
 	}
-	c, err := t.comments().newest(ctx, func(c *ghclient.Comment) bool {
+	pg := t.comments()
+	c, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
 		r, _, ok := recordOf(c.Body)
 		return ownedBy(c, self) && ok && r.JobID != ""
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the thread's comments to find an earlier job: %w", err)
+	}
+	if c == nil && pg.cut {
+		return nil, fmt.Errorf("read the thread's comments to find an earlier job: %w", ErrSearchCut)
 	}
 	if c == nil {
 		return nil, nil

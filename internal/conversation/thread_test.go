@@ -227,7 +227,9 @@ func TestPreviousJobReadError(t *testing.T) {
 
 // TestPreviousJobNewestFirst checks which pages a lookup reads: the page
 // the count names as newest first, forward when the count is stale low,
-// from page 1 when it is stale high, and no more than maxListRequests.
+// from page 1 when it is stale high, and no more than maxListRequests; a
+// lookup that spent them before the first page found no job is
+// ErrSearchCut, never "none".
 func TestPreviousJobNewestFirst(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -237,6 +239,7 @@ func TestPreviousJobNewestFirst(t *testing.T) {
 		markerAt  int // index of the own marker among them; -1 for none
 		wantPages []int
 		wantJob   bool
+		wantCut   bool
 	}{
 		{name: "10 comments", total: 10, count: 10, markerAt: 8, wantPages: []int{1}, wantJob: true},
 		{name: "1000 comments, marker on the last page", total: 1000, count: 1000, markerAt: 990, wantPages: []int{10, 11}, wantJob: true},
@@ -248,8 +251,8 @@ func TestPreviousJobNewestFirst(t *testing.T) {
 		{name: "count unknown", total: 1050, count: 0, markerAt: 1040, wantPages: []int{1, 11}, wantJob: true},
 		{name: "count stale high", total: 250, count: 900, markerAt: 240, wantPages: []int{9, 1, 3}, wantJob: true},
 		{name: "marker far back", total: 1000, count: 1001, markerAt: 150, wantPages: []int{11, 10, 9, 8, 7, 6, 5, 4, 3, 2}, wantJob: true},
-		{name: "marker beyond the cap", total: 1200, count: 1201, markerAt: 50, wantPages: []int{13, 12, 11, 10, 9, 8, 7, 6, 5, 4}},
-		{name: "no marker, 10,000 comments", total: 10000, count: 10001, markerAt: -1, wantPages: []int{101, 100, 99, 98, 97, 96, 95, 94, 93, 92}},
+		{name: "marker beyond the cap", total: 1200, count: 1201, markerAt: 50, wantPages: []int{13, 12, 11, 10, 9, 8, 7, 6, 5, 4}, wantCut: true},
+		{name: "no marker, 10,000 comments", total: 10000, count: 10001, markerAt: -1, wantPages: []int{101, 100, 99, 98, 97, 96, 95, 94, 93, 92}, wantCut: true},
 		{name: "no marker, 10 comments", total: 10, count: 11, markerAt: -1, wantPages: []int{1}},
 	}
 	for _, tc := range cases {
@@ -273,8 +276,8 @@ func TestPreviousJobNewestFirst(t *testing.T) {
 			th.Comments = tc.count
 			th.Show(context.Background(), State{Phase: Working})
 			got, err := previousJob(context.Background(), th)
-			if err != nil {
-				t.Fatal(err)
+			if tc.wantCut != errors.Is(err, ErrSearchCut) || err != nil && !tc.wantCut {
+				t.Fatalf("PreviousJob() error = %v, want a cut search: %v", err, tc.wantCut)
 			}
 			if want := map[bool]string{true: "job_found"}[tc.wantJob]; got != want {
 				t.Errorf("PreviousJob() = %q, want %q", got, want)

@@ -171,12 +171,21 @@ func (c *Caps) MayPass(level string) bool {
 
 // OverThread decides from the sends counted in the thread number: why the
 // run sends nothing (""), or, for a request whose author passes the cap
-// (level, see MayPass), passed.
-func (c *Caps) OverThread(number, sent int, level string) (why string, passed bool) {
-	if c.Thread <= 0 || sent < c.Thread {
+// (level, see MayPass), passed. cut says the count stopped at its budget
+// of list requests before the thread's first comment: the action's
+// comments it did not read may hold the sends that reach the cap, so it
+// counts as reached.
+func (c *Caps) OverThread(number, sent int, cut bool, level string) (why string, passed bool) {
+	switch {
+	case c.Thread <= 0:
+		return "", false
+	case sent >= c.Thread:
+		why = fmt.Sprintf("#%d has had %s (max-sends-per-thread: %d)", number, Sends(sent), c.Thread)
+	case cut:
+		why = fmt.Sprintf("the sends from #%d could not all be counted (it has more comments than one run reads, the newest 1,000 or so), so the cap counts as reached (max-sends-per-thread: %d)", number, c.Thread)
+	default:
 		return "", false
 	}
-	why = fmt.Sprintf("#%d has had %s (max-sends-per-thread: %d)", number, Sends(sent), c.Thread)
 	if c.MayPass(level) {
 		return why, true
 	}

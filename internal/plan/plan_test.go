@@ -342,13 +342,16 @@ func TestDecideCodePROpener(t *testing.T) {
 }
 
 // TestCapsOver: the caps decide from the counts a run read; a maintainer's
-// request passes the thread's cap and never the day's; a day's count cut
-// before the start of the day is the cap reached.
+// request passes the thread's cap and never the day's; a count cut before
+// the thread's first comment, or before the start of the day, under its
+// cap is the cap reached.
 func TestCapsOver(t *testing.T) {
 	t.Parallel()
 	c := &Caps{Thread: 3, Day: 10, Pass: true}
+	const uncounted = "the sends from #12 could not all be counted (it has more comments than one run reads, the newest 1,000 or so), so the cap counts as reached (max-sends-per-thread: 3)"
 	for _, tt := range []struct {
 		sent   int
+		cut    bool
 		level  string
 		why    string
 		passed bool
@@ -356,11 +359,17 @@ func TestCapsOver(t *testing.T) {
 		{sent: 2, level: "write"},
 		{sent: 3, level: "write", why: "#12 has had 3 creates and follow-ups (max-sends-per-thread: 3)"},
 		{sent: 4, level: "maintain", why: "#12 has had 4 creates and follow-ups (max-sends-per-thread: 3)", passed: true},
+		{sent: 4, cut: true, level: "write", why: "#12 has had 4 creates and follow-ups (max-sends-per-thread: 3)"},
+		{sent: 0, cut: true, level: "write", why: uncounted},
+		{sent: 2, cut: true, level: "admin", why: uncounted, passed: true},
 	} {
-		why, passed := c.OverThread(12, tt.sent, tt.level)
+		why, passed := c.OverThread(12, tt.sent, tt.cut, tt.level)
 		if why != tt.why || passed != tt.passed {
-			t.Errorf("OverThread(%d, %s) = %q, %v; want %q, %v", tt.sent, tt.level, why, passed, tt.why, tt.passed)
+			t.Errorf("OverThread(%d, %v, %s) = %q, %v; want %q, %v", tt.sent, tt.cut, tt.level, why, passed, tt.why, tt.passed)
 		}
+	}
+	if why, _ := (&Caps{Day: 3}).OverThread(12, 0, true, "write"); why != "" {
+		t.Errorf("OverThread without max-sends-per-thread = %q, want nothing", why)
 	}
 	for _, tt := range []struct {
 		sent, read int

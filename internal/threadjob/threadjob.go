@@ -60,10 +60,15 @@ type Room struct {
 // Continue sends text to the thread's job: the one the newest record of
 // the thread names, as a follow-up, unless the plan decides from its docs
 // pull request's state that a new job starts (plan.NewJobFor); a new one
-// too when the thread's records cannot be read.
+// too when the thread's records cannot be read. A search of the thread cut
+// at its budget (conversation.ErrSearchCut) sends nothing: the job it did
+// not reach may be the thread's, and a second job would mean a second
+// docs pull request.
 func (t *Room) Continue(ctx context.Context, o *report.Outcome, text string) (*agentapi.Job, error) {
 	earlier, lookErr := t.Thread.Previous(ctx)
 	switch {
+	case errors.Is(lookErr, conversation.ErrSearchCut):
+		return nil, lookErr
 	case errors.Is(lookErr, conversation.ErrUnknownIdentity):
 		t.Progress.Logf("no earlier job is continued: %v; starting a new job", lookErr)
 	case lookErr != nil:

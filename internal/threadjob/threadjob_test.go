@@ -3,6 +3,7 @@ package threadjob
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -77,7 +78,8 @@ func (a agent) Target(_ context.Context, _ agentpr.Jobs, _ string, t prompt.Targ
 }
 
 // TestContinue: which job a thread's request goes to, and what stands in
-// for a job that takes no more.
+// for a job that takes no more; nothing is sent when the thread's job
+// may be further back than a search reads.
 func TestContinue(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -89,6 +91,10 @@ func TestContinue(t *testing.T) {
 		api     []string
 		settled []string
 		note    string
+		// flood is how many comments follow the record; cut says a
+		// search then cannot reach it.
+		flood int
+		cut   bool
 	}{
 		{name: "no record: a new job", api: []string{"CREATE: Add a page."}},
 		{name: "the record's job, its pull request open: a follow-up", record: &record.Record{JobID: "job_old"}, open: true,
@@ -104,6 +110,7 @@ func TestContinue(t *testing.T) {
 			api: []string{"MESSAGE job_old: Add a page.",
 				"CREATE: Update pull request #12 in acme/docs (https://github.com/acme/docs/pull/12), branch docs/agent-job_old: push your changes to that branch rather than opening a new pull request."},
 			note: "The earlier job `job_old` could not take a follow-up (HTTP 404), so this started a new job. It may open a new pull request."},
+		{name: "the record behind more comments than a search reads: nothing sent", record: &record.Record{JobID: "job_old"}, open: true, flood: 1000, cut: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,6 +125,9 @@ func TestContinue(t *testing.T) {
 			if tt.record != nil {
 				srv.SeedComment(12, fakegithub.BotLogin, true, conversation.Render(conversation.State{Phase: conversation.Done, Record: *tt.record}))
 			}
+			for range tt.flood {
+				srv.SeedComment(12, "someone", false, "me too")
+			}
 			var out bytes.Buffer
 			rep, clk := step.Reporter(t, &out)
 			p := rep.Progress
@@ -130,8 +140,8 @@ func TestContinue(t *testing.T) {
 				room.Target = prompt.Target{Owner: "acme", Repo: "docs", Number: 12, URL: "https://github.com/acme/docs/pull/12"}
 			}
 			o := &report.Outcome{}
-			if _, err := room.Continue(context.Background(), o, "Add a page."); err != nil {
-				t.Fatalf("Continue: %v\n%s", err, out.String())
+			if _, err := room.Continue(context.Background(), o, "Add a page."); tt.cut != errors.Is(err, conversation.ErrSearchCut) || err != nil && !tt.cut {
+				t.Fatalf("Continue: %v, want a cut search: %v\n%s", err, tt.cut, out.String())
 			}
 			if !slices.Equal(api.calls, tt.api) || !slices.Equal(s.calls, tt.settled) || o.Note != tt.note {
 				t.Errorf("API %q, settler %q, note %q;\nwant %q, %q, %q", api.calls, s.calls, o.Note, tt.api, tt.settled, tt.note)
