@@ -77,7 +77,10 @@ func (r Record) Heard() (heard, unsent []string) {
 }
 
 // MaxOwed bounds the head commits a record keeps owing a status: the newest
-// are kept, older ones are left as their last status said.
+// are kept, older ones are left as their last status said. Format writes
+// no more, and Parse takes no more: a longer list is no record's (it is
+// forged or corrupt), so it is left out whole rather than cut to its
+// newest, and no status is set on any head it names.
 const MaxOwed = 20
 
 // Owe adds sha to owed, once, keeping the newest MaxOwed.
@@ -287,7 +290,8 @@ func keys(ks []request.Key) []string {
 // it, bounded by MaxBytes. ok is false when there is none, when the
 // document does not read, or when its version is not this one. A part of
 // the document that does not read as Format writes it is left out, the
-// rest kept: a malformed count or a commit that is not a full SHA is none.
+// rest kept: a malformed count, a commit that is not a full SHA, or more
+// owed heads than MaxOwed is none.
 func Parse(text string) (r Record, ok bool) {
 	rest, found := strings.CutPrefix(text, prefix)
 	if !found {

@@ -188,6 +188,38 @@ func TestParseLeavesOutWhatDoesNotRead(t *testing.T) {
 	}
 }
 
+// TestParseTakesNoMoreThanMaxOwed: a record owes at most MaxOwed heads,
+// as Format writes it; a longer list, which only a forged or corrupt
+// record holds (about 1,000 fit in MaxBytes), is left out whole, the rest
+// of the record kept.
+func TestParseTakesNoMoreThanMaxOwed(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		heads int
+		kept  bool
+	}{
+		{heads: MaxOwed, kept: true},
+		{heads: MaxOwed + 1},
+		{heads: 900},
+	} {
+		owed := make([]string, tt.heads)
+		for i := range owed {
+			owed[i] = fmt.Sprintf("%040x", i+1)
+		}
+		line := prefix + `{"v":1,"job":"j","head":"` + sha1 + `","owed":["` + strings.Join(owed, `","`) + `"]}` + suffix
+		if len(line) > MaxBytes {
+			t.Fatalf("%d heads make a line of %d bytes, more than a reader takes", tt.heads, len(line))
+		}
+		want := Record{JobID: "j", Head: sha1}
+		if tt.kept {
+			want.Owed = owed
+		}
+		if got, ok := Parse(line); !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("Parse of %d owed heads = %d heads, %+v; want %d", tt.heads, len(got.Owed), ok, len(want.Owed))
+		}
+	}
+}
+
 // TestAnsweredPastMaxBytes: a record whose answered requests would make it
 // longer than a reader takes keeps the job and drops them, which a later
 // run then judges again.
@@ -274,16 +306,20 @@ func TestOwe(t *testing.T) {
 	}
 }
 
-// FuzzParse: whatever a comment holds, a record read from it is written
-// back as a record that reads the same.
+// FuzzParse: whatever a comment holds, a record read from it owes at most
+// MaxOwed heads and is written back as a record that reads the same.
 func FuzzParse(f *testing.F) {
 	f.Add(Format(Record{JobID: "job_0001", Head: sha1, Owed: []string{sha1}, Unsettled: true}))
 	f.Add(Format(Record{JobID: "j", Answered: &backlog.Record{Sent: []request.Key{key(request.Comment, 1)}, Upto: time.Unix(1764060000, 0)}}))
 	f.Add(prefix + `{"v":1,"job":"a\u002d\u002db"}` + suffix)
+	f.Add(prefix + `{"v":1,"job":"j","owed":["` + strings.Repeat(sha1+`","`, MaxOwed) + sha2 + `"]}` + suffix)
 	f.Fuzz(func(t *testing.T, text string) {
 		r, ok := Parse(text)
 		if !ok {
 			return
+		}
+		if len(r.Owed) > MaxOwed {
+			t.Fatalf("Parse(%.80q) owes %d heads, more than MaxOwed", text, len(r.Owed))
 		}
 		line := Format(r)
 		if line == "" {
