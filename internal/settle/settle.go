@@ -153,21 +153,20 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	if found.Cut {
 		s.Progress.Logf("read the newest %d pages of comments only: a record further back is settled by the next run in its thread", conversation.SettlePages)
 	}
-	self := ""
-	settled, working := 0, 0
 	// The token that writes records is an app's or GITHUB_TOKEN's, a bot:
 	// a bot's record is the first to react to, so that the 👀 that tells
 	// the login lands on one of the action's own comments.
 	slices.SortStableFunc(found.Comments, func(a, b *ghclient.Comment) int {
 		return cmp.Compare(boolInt(!a.AuthorIsBot), boolInt(!b.AuthorIsBot))
 	})
-	log := s.Progress.Log
+	var t tally
+	self := ""
 	for _, c := range found.Comments {
-		if settled+working == Most {
+		if t.settled+t.working == Most {
 			s.Progress.Logf("settled at most %d threads; the next settle run goes on", Most)
 			break
 		}
-		th := &conversation.Thread{GH: s.GitHub, Owner: owner, Repo: repo, Number: c.Issue, Warn: log.Warning, Redact: log.Redact}
+		th := &conversation.Thread{GH: s.GitHub, Owner: owner, Repo: repo, Number: c.Issue, Warn: s.Progress.Log.Warning, Redact: s.Progress.Log.Redact}
 		if self == "" {
 			// The token's login, which alone may have written a record to
 			// trust, is learned from its 👀 on the first record found, as
@@ -182,42 +181,81 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 			continue
 		}
 		th.SetSelf(self)
-		e := conversation.EarlierOf(c)
-		job, err := s.API.Get(ctx, e.JobID)
-		if err != nil {
-			log.Warning(fmt.Sprintf("could not read job %s of %s: %s; the next settle run tries again", escape.Log(e.JobID), escape.Log(c.URL), escape.Log(err.Error())))
-			continue
-		}
-		if job = s.awaited(ctx, job); !job.Terminal() {
-			working++
-			s.Progress.Logf("#%d: job %s is %s; left for the next run", c.Issue, escape.Log(job.ID), escape.Log(job.Status))
-			continue
-		}
-		if e.Waiting != "" && job.Status != agentapi.StatusFailed {
-			sent, err := s.send(ctx, th, e, job)
-			_, gone := agentapi.TakesNoMessages(err)
-			switch {
-			case sent:
-				working++
-				continue
-			case err != nil && !gone:
-				log.Warning(fmt.Sprintf("#%d: %s; the next run tries again", c.Issue, escape.Log(err.Error())))
-				continue
-			case err == nil:
-				// Nothing of it passed paths: the job's end covers it.
-				e.Waiting = ""
-			}
-		}
-		if e.Waiting != "" {
-			s.abandon(ctx, th, e, job)
-		}
-		shown := s.report(ctx, th, e, job)
-		if s.Reporter.Write(ctx, th, e, s.Reporter.Settled(e, shown)) {
-			settled++
-			s.Progress.Logf("#%d: settled %s", c.Issue, s.ended(shown))
+		t.add(s.settle(ctx, th, c))
+	}
+	return &report.Outcome{Settled: t.String()}
+}
+
+// verdict is what a settle run did with one record.
+type verdict int
+
+const (
+	// left: the job or the record could not be read or written; the next
+	// settle run tries again.
+	left verdict = iota
+	// working: the job still works, or works again on the change that
+	// waited, which went.
+	working
+	// settled: the job's end is reported.
+	settled
+)
+
+// tally counts what a settle run did, for its outcome.
+type tally struct{ settled, working int }
+
+func (t *tally) add(v verdict) {
+	switch v {
+	case working:
+		t.working++
+	case settled:
+		t.settled++
+	}
+}
+
+// String is the outcome's sentence.
+func (t tally) String() string {
+	return fmt.Sprintf("settled %d threads; %d jobs still working", t.settled, t.working)
+}
+
+// settle settles the record in c, one of the token's own comments in th,
+// as the next run in its thread would: it reads the job once; a job still
+// working is left with nothing written; a job that ended is sent the
+// change that waits for it, if any, or reported.
+func (s *Room) settle(ctx context.Context, th *conversation.Thread, c *ghclient.Comment) verdict {
+	log := s.Progress.Log
+	e := conversation.EarlierOf(c)
+	job, err := s.API.Get(ctx, e.JobID)
+	if err != nil {
+		log.Warning(fmt.Sprintf("could not read job %s of %s: %s; the next settle run tries again", escape.Log(e.JobID), escape.Log(c.URL), escape.Log(err.Error())))
+		return left
+	}
+	if job = s.awaited(ctx, job); !job.Terminal() {
+		s.Progress.Logf("#%d: job %s is %s; left for the next run", c.Issue, escape.Log(job.ID), escape.Log(job.Status))
+		return working
+	}
+	if e.Waiting != "" && job.Status != agentapi.StatusFailed {
+		sent, err := s.send(ctx, th, e, job)
+		_, gone := agentapi.TakesNoMessages(err)
+		switch {
+		case sent:
+			return working
+		case err != nil && !gone:
+			log.Warning(fmt.Sprintf("#%d: %s; the next run tries again", c.Issue, escape.Log(err.Error())))
+			return left
+		case err == nil:
+			// Nothing of it passed paths: the job's end covers it.
+			e.Waiting = ""
 		}
 	}
-	return &report.Outcome{Settled: fmt.Sprintf("settled %d threads; %d jobs still working", settled, working)}
+	if e.Waiting != "" {
+		s.abandon(ctx, th, e, job)
+	}
+	shown := s.report(ctx, th, e, job)
+	if !s.Reporter.Write(ctx, th, e, s.Reporter.Settled(e, shown)) {
+		return left
+	}
+	s.Progress.Logf("#%d: settled %s", c.Issue, s.ended(shown))
+	return settled
 }
 
 // send sends, in one follow-up, the change of a code pull request that
