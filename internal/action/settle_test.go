@@ -167,7 +167,7 @@ func TestCodePRNoWaitSettled(t *testing.T) {
 	if calls := w.ghCalls(from); !slices.Contains(calls, "GET /repos/acme/docs/issues/comments?direction=desc&page=1&per_page=100&sort=updated") {
 		t.Errorf("the settle run did not read the repository's comments: %q", calls)
 	}
-	w.wantLog("settled 1 threads; 0 jobs still working")
+	w.wantLog("settled 1 thread; 0 jobs still working")
 
 	// A second settle writes nothing, and sends the Agent API nothing.
 	from, apiFrom = len(w.gh.Requests()), len(w.api.Requests())

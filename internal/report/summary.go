@@ -105,12 +105,13 @@ func WriteSummary(red Redactor, path, markdown string) error {
 // Line says what c cost in one sentence, for the summary.
 func (c Cost) Line() string {
 	return fmt.Sprintf("**Cost:** Agent Job API: %s, %s, %s; GitHub API: %s; waited for the job: %s.",
-		count(c.Creates, "create"), count(c.FollowUps, "follow-up"), count(c.Reads, "read"),
-		count(c.GitHub, "request"), c.Waited.Round(time.Second))
+		Count(c.Creates, "create"), Count(c.FollowUps, "follow-up"), Count(c.Reads, "read"),
+		Count(c.GitHub, "request"), c.Waited.Round(time.Second))
 }
 
-// count is n things, in words.
-func count(n int, thing string) string {
+// Count is n things, in words: "1 thread", "2 threads" (thing takes an
+// s in the plural).
+func Count(n int, thing string) string {
 	if n == 1 {
 		return "1 " + thing
 	}

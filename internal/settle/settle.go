@@ -149,7 +149,7 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	if err != nil {
 		return (&report.Outcome{}).Fail(ctx, err)
 	}
-	s.Progress.Logf("read %d comments of %s/%s: %d record jobs left working", found.Read, escape.Log(owner), escape.Log(repo), len(found.Comments))
+	s.Progress.Logf("read %s of %s/%s; records of jobs left working: %d", report.Count(found.Read, "comment"), escape.Log(owner), escape.Log(repo), len(found.Comments))
 	if found.Cut {
 		s.Progress.Logf("read the newest %d pages of comments only: a record further back is settled by the next run in its thread", conversation.SettlePages)
 	}
@@ -214,7 +214,7 @@ func (t *tally) add(v verdict) {
 
 // String is the outcome's sentence.
 func (t tally) String() string {
-	return fmt.Sprintf("settled %d threads; %d jobs still working", t.settled, t.working)
+	return fmt.Sprintf("settled %s; %s still working", report.Count(t.settled, "thread"), report.Count(t.working, "job"))
 }
 
 // settle settles the record in c, one of the token's own comments in th,
@@ -296,7 +296,7 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 	}
 	s.Reporter.Spent(true)
 	e.Sent = e.Sent.Add(s.Progress.Clock.Now())
-	s.Progress.Logf("#%d: sent job %s the change that waited (%d files), status %s", th.Number, escape.Log(sentTo.ID), len(changes.Files), escape.Log(sentTo.Status))
+	s.Progress.Logf("#%d: sent job %s the change that waited (%s), status %s", th.Number, escape.Log(sentTo.ID), report.Count(len(changes.Files), "file"), escape.Log(sentTo.Status))
 	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
 		Record: record.Record{JobID: e.JobID, Answered: e.Answered, Head: e.Waiting, Owed: e.Owed, Unsettled: true}, RunURL: escape.URL(s.Reporter.RC.RunURL()),
 		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})

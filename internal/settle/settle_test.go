@@ -136,36 +136,37 @@ func TestSweep(t *testing.T) {
 		statuses []string
 		after    map[int]record.Record // each thread's record after
 		outcome  string
+		log      string // a line the log holds
 	}{
-		{name: "nothing left working", outcome: "settled 0 threads; 0 jobs still working"},
+		{name: "nothing left working", outcome: "settled 0 threads; 0 jobs still working", log: "read 0 comments of acme/docs; records of jobs left working: 0"},
 		{name: "a job still working is left as it is", jobs: []*agentapi.Job{jobOf("job_1", "active", "")},
 			records: map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
 			api:     []string{"GET job_1"}, after: map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
-			outcome: "settled 0 threads; 1 jobs still working"},
+			outcome: "settled 0 threads; 1 job still working"},
 		{name: "a job that ended: its heads, its pull request, its record", jobs: []*agentapi.Job{jobOf("job_1", "completed", pr)},
 			records:  map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
 			api:      []string{"GET job_1"},
 			agent:    []string{"backlink job_1 for https://github.com/acme/docs/issues/7#issuecomment-1001", "preview job_1"},
 			statuses: []string{"1111 success"},
 			after:    map[int]record.Record{7: {JobID: "job_1", Head: head1, PR: pr}},
-			outcome:  "settled 1 threads; 0 jobs still working"},
+			outcome:  "settled 1 thread; 0 jobs still working"},
 		{name: "a failed job: no backlink, its heads failed", jobs: []*agentapi.Job{jobOf("job_1", "failed", "")},
 			records:  map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
 			api:      []string{"GET job_1"},
 			statuses: []string{"1111 failure"},
 			after:    map[int]record.Record{7: {JobID: "job_1", Head: head1}},
-			outcome:  "settled 1 threads; 0 jobs still working"},
+			outcome:  "settled 1 thread; 0 jobs still working"},
 		{name: "a change that waited is sent, the job works again", jobs: []*agentapi.Job{jobOf("job_1", "completed", pr)},
 			records: map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1, head2}, Waiting: head2, Unsettled: true}},
 			api:     []string{"GET job_1", "MESSAGE job_1: New commits were pushed to the code pull request #7 in acme/docs (https://github.com/acme/docs/issues/7). Update the documentation for what they change."},
 			after:   map[int]record.Record{7: {JobID: "job_1", Head: head2, Owed: []string{head1, head2}, Unsettled: true, Sent: record.Sends{Total: 1, Day: "2026-11-22", OnDay: 1}}},
-			outcome: "settled 0 threads; 1 jobs still working"},
+			outcome: "settled 0 threads; 1 job still working", log: "#7: sent job job_1 the change that waited (1 file), status active"},
 		{name: "a failed job with a change that waited: its pushes get an error", jobs: []*agentapi.Job{jobOf("job_1", "failed", "")},
 			records:  map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1, head2}, Waiting: head2, Unsettled: true}},
 			api:      []string{"GET job_1"},
 			statuses: []string{"2222 error", "1111 failure"},
 			after:    map[int]record.Record{7: {JobID: "job_1", Head: head1}},
-			outcome:  "settled 1 threads; 0 jobs still working"},
+			outcome:  "settled 1 thread; 0 jobs still working"},
 		{name: "a person's copy of a record is left alone", jobs: []*agentapi.Job{jobOf("job_1", "completed", pr)}, forged: true,
 			records: map[int]record.Record{9: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
 			after:   map[int]record.Record{9: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
@@ -190,6 +191,9 @@ func TestSweep(t *testing.T) {
 			o := w.room.Sweep(context.Background(), "acme", "docs")
 			if o.Settled != tt.outcome || o.Err != nil {
 				t.Errorf("Sweep() = %q, %v; want %q\n%s", o.Settled, o.Err, tt.outcome, w.log.String())
+			}
+			if !strings.Contains(w.log.String(), tt.log) {
+				t.Errorf("the log lacks %q:\n%s", tt.log, w.log.String())
 			}
 			if !slices.Equal(w.api.calls, tt.api) {
 				t.Errorf("the Agent Job API got %q, want %q", w.api.calls, tt.api)
