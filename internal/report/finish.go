@@ -40,6 +40,7 @@ func (r *Reporter) Finish(ctx context.Context, o *Outcome) error {
 		Elapsed:  r.Progress.Elapsed(),
 		Polls:    o.Polls,
 		Cost:     r.bill(),
+		Settled:  o.Settled,
 	}
 	if pr, ok := pullRequest(o, r.RC.ServerURL); ok {
 		res.PRURL, res.PRNumber = pr.URL(r.RC.ServerURL), pr.Number

@@ -143,6 +143,9 @@ type Result struct {
 	// Cost is what the run cost; nil when it stopped before it could send
 	// anything (inputs it cannot use).
 	Cost *Cost
+	// Settled is what a settle run settled (Outcome.Settled), "" for
+	// other runs.
+	Settled string
 }
 
 // Cost is what a run cost: the Agent Job API's creates and follow-ups

@@ -15,8 +15,8 @@ import (
 // is a plain token is shown in a code span, where nothing links and it can
 // be copied as it is.
 //
-// The job's preview, when there is one, follows the table, then what the
-// run cost.
+// The job's preview, when there is one, follows the table, then what a
+// settle run settled, then what the run cost.
 //
 // A failed run says why under the table (or alone, when the run failed
 // before it had a job to show): the error with the service's own reason
@@ -32,6 +32,9 @@ func Summary(r Result) string {
 			b.WriteString("\n" + r.Preview)
 		}
 		wrote = true
+	}
+	if r.Settled != "" {
+		fmt.Fprintf(&b, "\n**Settle run:** %s.\n", escape.Markdown(r.Settled))
 	}
 	if c := r.Cost; c != nil {
 		if wrote {

@@ -150,16 +150,16 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 		return (&report.Outcome{}).Fail(ctx, err)
 	}
 	s.Progress.Logf("read %s of %s/%s; records of jobs left working: %d", report.Count(found.Read, "comment"), escape.Log(owner), escape.Log(repo), len(found.Comments))
-	if found.Cut {
-		s.Progress.Logf("read the newest %d pages of comments only: a record further back is settled by the next run in its thread", conversation.SettlePages)
-	}
 	// The token that writes records is an app's or GITHUB_TOKEN's, a bot:
 	// a bot's record is the first to react to, so that the 👀 that tells
 	// the login lands on one of the action's own comments.
 	slices.SortStableFunc(found.Comments, func(a, b *ghclient.Comment) int {
 		return cmp.Compare(boolInt(!a.AuthorIsBot), boolInt(!b.AuthorIsBot))
 	})
-	var t tally
+	t := tally{}
+	if found.Cut {
+		t.searched = found.Read
+	}
 	self := ""
 	for _, c := range found.Comments {
 		if t.settled+t.working == Most {
@@ -201,7 +201,13 @@ const (
 )
 
 // tally counts what a settle run did, for its outcome.
-type tally struct{ settled, working int }
+type tally struct {
+	settled, working int
+	// searched is how many comments the search read when it stopped at
+	// its bound (conversation.SettlePages) with more to read; 0 when it
+	// read them all.
+	searched int
+}
 
 func (t *tally) add(v verdict) {
 	switch v {
@@ -214,7 +220,13 @@ func (t *tally) add(v verdict) {
 
 // String is the outcome's sentence.
 func (t tally) String() string {
-	return fmt.Sprintf("settled %s; %s still working", report.Count(t.settled, "thread"), report.Count(t.working, "job"))
+	out := fmt.Sprintf("settled %s; %s still working", report.Count(t.settled, "thread"), report.Count(t.working, "job"))
+	if t.searched > 0 {
+		// A record further back was not seen: this run settled nothing
+		// of it, which its own thread's next run does.
+		out += fmt.Sprintf("; searched the newest %s only: a record further back is settled by the next run in its thread", report.Count(t.searched, "comment"))
+	}
+	return out
 }
 
 // settle settles the record in c, one of the token's own comments in th,
