@@ -2,12 +2,17 @@ package action_test
 
 import (
 	"context"
+	"fmt"
 	"html"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/record"
 )
 
 // settling is a harness whose runs are settle runs on a schedule in
@@ -43,5 +48,41 @@ func TestSettleSaysItsSearchWasCut(t *testing.T) {
 	// As a reader sees it: escaped characters as themselves.
 	if !strings.Contains(strings.ReplaceAll(html.UnescapeString(g.Summary), "\u2060", ""), want) {
 		t.Errorf("the summary does not say the search was cut:\n%s", g.Summary)
+	}
+}
+
+// TestSettleSpendsItsBoundOnWhatEnded: a record is written again when its
+// run ends, so the records of jobs still working are the repository's
+// most recently written. A settle run that counted them toward its bound
+// of threads (20) would never reach an older record whose job ended: jobs
+// still working cost a read and nothing else, and the run goes on past
+// them to settle the one that ended.
+func TestSettleSpendsItsBoundOnWhatEnded(t *testing.T) {
+	t.Parallel()
+	h, gh := settling(t, fakeapi.Scenario{Runtime: time.Hour})
+	h.api.AddJob("job_ended", "completed")
+	ended := gh.SeedComment(200, fakegithub.BotLogin, true, conversation.Render(conversation.State{Phase: conversation.NotWaiting,
+		Record: record.Record{JobID: "job_ended", Unsettled: true}}))
+	for i := range 25 {
+		id := fmt.Sprintf("job_working_%02d", i)
+		h.api.AddRunningJob(id)
+		gh.SeedComment(300+i, fakegithub.BotLogin, true, conversation.Render(conversation.State{Phase: conversation.NotWaiting,
+			Record: record.Record{JobID: id, Unsettled: true}}))
+	}
+	g := h.got(context.Background())
+	if g.Err != nil {
+		t.Fatalf("settle: %v\n%s", g.Err, g.Log)
+	}
+	c := gh.Comments(200)
+	if len(c) != 1 || c[0].ID != ended || recordIn(c[0].Body).Unsettled || !strings.Contains(c[0].Body, "✅ **Done") {
+		t.Errorf("the record whose job ended, behind 25 of jobs still working, is not settled:\n%s", c[0].Body)
+	}
+	if !strings.Contains(g.Log, "::notice::settled 1 thread; 25 jobs still working") {
+		t.Errorf("the notice does not count the thread settled and the jobs left working:\n%s", g.Log)
+	}
+	for _, r := range g.API {
+		if r.Method != http.MethodGet {
+			t.Errorf("the settle run sent the Agent API %s %s", r.Method, r.Path)
+		}
 	}
 }

@@ -30,11 +30,20 @@ import (
 	"github.com/agentjob/agent-job-action/internal/runlog"
 )
 
-// Most bounds the threads one settle run settles: each costs a read of
-// its job, the edit of its comment, a status per head it owes
-// (record.MaxOwed at most), and for a job with a pull request the
-// backlink, the review request and the preview.
+// Most bounds the threads one settle run writes to, whose job it reports
+// or sends the change that waited: each costs a read of its job, the edit
+// of its comment, a status per head it owes (record.MaxOwed at most), and
+// for a job with a pull request the backlink, the review request and the
+// preview, or a follow-up. A job still working costs a read and nothing
+// else, so it does not count: the records of jobs still working are the
+// most recently written, and counting them would leave an older record
+// whose job ended to no settle run at all.
 const Most = 20
+
+// Reads bounds the jobs one settle run reads, 100: a read of a job still
+// working is not billed, but the run's requests stay bounded. The records
+// past it are the next settle run's.
+const Reads = 100
 
 // API is what settling asks of the Agent Job API. *agentapi.Client is one.
 type API interface {
@@ -141,9 +150,10 @@ func (s *Room) Continued(ctx context.Context, th *conversation.Thread, e *conver
 // sends the agent nothing but the changes that waited. It finds the
 // records earlier runs left working among the repository's most recently
 // written comments (conversation.FindUnsettled) and settles those the
-// token's own login wrote, at most Most, each as the next run in its
-// thread would: a job still working is left as it is, with nothing
-// written, so that a second settle writes nothing.
+// token's own login wrote, each as the next run in its thread would: a job
+// still working is left as it is, with nothing written, so that a second
+// settle writes nothing. It writes to at most Most threads and reads at
+// most Reads jobs.
 func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	found, err := conversation.FindUnsettled(ctx, s.GitHub, owner, repo)
 	if err != nil {
@@ -162,8 +172,8 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	}
 	self := ""
 	for _, c := range found.Comments {
-		if t.settled+t.working == Most {
-			s.Progress.Logf("settled at most %d threads; the next settle run goes on", Most)
+		if t.stopped = t.full(); t.stopped != "" {
+			s.Progress.Logf("%s: the next settle run goes on", t.stopped)
 			break
 		}
 		th := &conversation.Thread{GH: s.GitHub, Owner: owner, Repo: repo, Number: c.Issue, Warn: s.Progress.Log.Warning, Redact: s.Progress.Log.Redact}
@@ -193,34 +203,59 @@ const (
 	// left: the job or the record could not be read or written; the next
 	// settle run tries again.
 	left verdict = iota
-	// working: the job still works, or works again on the change that
-	// waited, which went.
+	// working: the job still works; nothing was written.
 	working
+	// sent: the job ended, and works again on the change that waited,
+	// which went.
+	sent
 	// settled: the job's end is reported.
 	settled
 )
 
-// tally counts what a settle run did, for its outcome.
+// tally counts what a settle run did, for its bounds and its outcome.
 type tally struct {
-	settled, working int
+	// reads counts the jobs read; settled, sent and working what became
+	// of them.
+	reads, settled, sent, working int
 	// searched is how many comments the search read when it stopped at
 	// its bound (conversation.SettlePages) with more to read; 0 when it
 	// read them all.
 	searched int
+	// stopped says which bound stopped the run before the records it
+	// found ran out, "" for none.
+	stopped string
 }
 
 func (t *tally) add(v verdict) {
+	t.reads++
 	switch v {
 	case working:
 		t.working++
+	case sent:
+		t.sent++
 	case settled:
 		t.settled++
 	}
 }
 
-// String is the outcome's sentence.
+// full says which bound the run has reached (Most, Reads), "" for none.
+func (t *tally) full() string {
+	switch {
+	case t.settled+t.sent == Most:
+		return fmt.Sprintf("wrote to %d threads, as many as one settle run writes to", Most)
+	case t.reads == Reads:
+		return fmt.Sprintf("read %d jobs, as many as one settle run reads", Reads)
+	}
+	return ""
+}
+
+// String is the outcome's sentence: the jobs still working count those
+// sent the change that waited.
 func (t tally) String() string {
-	out := fmt.Sprintf("settled %s; %s still working", report.Count(t.settled, "thread"), report.Count(t.working, "job"))
+	out := fmt.Sprintf("settled %s; %s still working", report.Count(t.settled, "thread"), report.Count(t.working+t.sent, "job"))
+	if t.stopped != "" {
+		out += "; " + t.stopped + ": the next settle run goes on"
+	}
 	if t.searched > 0 {
 		// A record further back was not seen: this run settled nothing
 		// of it, which its own thread's next run does.
@@ -246,11 +281,11 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, c *ghclient.
 		return working
 	}
 	if e.Waiting != "" && job.Status != agentapi.StatusFailed {
-		sent, err := s.send(ctx, th, e, job)
+		went, err := s.send(ctx, th, e, job)
 		_, gone := agentapi.TakesNoMessages(err)
 		switch {
-		case sent:
-			return working
+		case went:
+			return sent
 		case err != nil && !gone:
 			log.Warning(fmt.Sprintf("#%d: %s; the next run tries again", c.Issue, escape.Log(err.Error())))
 			return left

@@ -3,6 +3,7 @@ package settle
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -269,6 +270,47 @@ func TestEarlier(t *testing.T) {
 			after, _ := conversation.RecordOf(w.gh.Comments(7)[0].Body)
 			if after.Unsettled == tt.settled || w.gh.Comments(7)[0].ID != id {
 				t.Errorf("the earlier comment after: %+v, want it settled: %v", after, tt.settled)
+			}
+		})
+	}
+}
+
+// TestSweepBounds: a settle run writes to at most Most threads and reads
+// at most Reads jobs; jobs still working count toward Reads only, so the
+// records of jobs that ended, older than theirs, are still reached.
+func TestSweepBounds(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name           string
+		ended, working int // records of each, those of jobs that ended the oldest
+		reads          int
+		outcome        string
+	}{
+		{name: "one ended behind 25 working", ended: 1, working: 25, reads: 26,
+			outcome: "settled 1 thread; 25 jobs still working"},
+		{name: "more ended than Most", ended: Most + 1, reads: Most,
+			outcome: "settled 20 threads; 0 jobs still working; wrote to 20 threads, as many as one settle run writes to: the next settle run goes on"},
+		{name: "more working than Reads", ended: 1, working: Reads, reads: Reads,
+			outcome: "settled 0 threads; 100 jobs still working; read 100 jobs, as many as one settle run reads: the next settle run goes on"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			for i := range tt.ended + tt.working {
+				id, status := fmt.Sprintf("job_%03d", i), "completed"
+				if i >= tt.ended {
+					status = "active"
+				}
+				w.api.jobs[id] = jobOf(id, status, "")
+				w.seed(100+i, record.Record{JobID: id, Unsettled: true})
+			}
+			o := w.room.Sweep(context.Background(), "acme", "docs")
+			if o.Settled != tt.outcome || o.Err != nil {
+				t.Errorf("Sweep() = %q, %v; want %q\n%s", o.Settled, o.Err, tt.outcome, w.log.String())
+			}
+			if len(w.api.calls) != tt.reads {
+				t.Errorf("the Agent Job API got %d reads, want %d", len(w.api.calls), tt.reads)
 			}
 		})
 	}
