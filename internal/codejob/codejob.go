@@ -156,7 +156,7 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 	}
 	// A cut listing the job heard stays cut until the whole change is
 	// listed again.
-	c.code.Cut = changes.Cut || earlier != nil && earlier.Cut && !changes.Whole
+	c.code.Cut = changes.LeavesCut(earlier != nil && earlier.Cut)
 	c.logChanges(changes)
 	if why := plan.NothingNew(changes, earlier != nil); why != "" {
 		c.code.NoChange = true

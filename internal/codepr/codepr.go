@@ -102,6 +102,12 @@ type Changes struct {
 	Dropped  int
 }
 
+// LeavesCut says whether a job that hears c is left with a listing of the
+// pull request's files cut at GitHub's cap (see Outcome.Cut): c's own
+// listing was cut, or the job heard a cut one before (cut) and c does not
+// list the whole change again.
+func (c *Changes) LeavesCut(cut bool) bool { return c.Cut || cut && !c.Whole }
+
 // Change is c as a prompt tells it.
 func (c *Changes) Change() prompt.Change {
 	return prompt.Change{Files: c.Files, Again: c.Again, Cut: c.Cut, FromBase: c.FromBase}

@@ -175,13 +175,16 @@ func (r *Reporter) Write(ctx context.Context, c Comment, earlier *conversation.E
 
 // Settled is the end of the earlier record e as a later run reports it:
 // what e recorded (its job, the requests it answered, the head its job
-// heard of), the job's end as shown, and no longer working.
+// heard of, whether the listing it heard was cut), the job's end as
+// shown, and no longer working.
 func (r *Reporter) Settled(e *conversation.Earlier, shown *Outcome) conversation.State {
 	s := r.state(shown, conversation.Done)
 	if shown.End() == JobFailed {
 		s.Phase = conversation.Failed
 	}
-	s.Record.Answered, s.Record.Head, s.Record.Owed = e.Answered, e.Head, nil
+	// A cut listing stays cut until a push lists the whole change again:
+	// the next push's status claims no success for files never seen.
+	s.Record.Answered, s.Record.Head, s.Record.Owed, s.Record.Cut = e.Answered, e.Head, nil, e.Cut
 	s.Answered, s.Left, s.Later = nil, nil, nil
 	s.FollowUp, s.Elapsed = false, 0
 	s.Note = "Reported by a later run of this workflow."

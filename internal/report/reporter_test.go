@@ -162,19 +162,20 @@ func (a answers) Refs() (answered, left, later []conversation.Ref) {
 }
 
 // TestSettled: an earlier record settled by a later run keeps what it
-// answered and the head its job heard, and owes nothing more.
+// answered, the head its job heard and whether the listing it heard was
+// cut, and owes nothing more.
 func TestSettled(t *testing.T) {
 	t.Parallel()
 	var log bytes.Buffer
 	r, _ := newReporter(t, &log)
 	answered := &backlog.Record{Sent: []request.Key{{Kind: request.Comment, ID: 9}}}
-	e := &conversation.Earlier{Record: record.Record{JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true, Answered: answered}}
+	e := &conversation.Earlier{Record: record.Record{JobID: "job_1", Head: head1, Owed: []string{head1}, Cut: true, Unsettled: true, Answered: answered}}
 	for _, tt := range []struct {
 		status string
 		phase  conversation.Phase
 	}{{agentapi.StatusCompleted, conversation.Done}, {agentapi.StatusFailed, conversation.Failed}} {
 		s := r.Settled(e, &Outcome{JobID: "job_1", Job: jobOf("job_1", tt.status, "https://github.com/acme/docs/pull/101")})
-		if s.Phase != tt.phase || s.Record.Unsettled || s.Record.Owed != nil || s.Record.Head != head1 || s.Record.Answered != answered ||
+		if s.Phase != tt.phase || s.Record.Unsettled || s.Record.Owed != nil || s.Record.Head != head1 || !s.Record.Cut || s.Record.Answered != answered ||
 			s.Note != "Reported by a later run of this workflow." || s.PRURL != "https://github.com/acme/docs/pull/101" {
 			t.Errorf("%s: %+v", tt.status, s)
 		}

@@ -345,7 +345,7 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 	e.Sent = e.Sent.Add(s.Progress.Clock.Now())
 	s.Progress.Logf("#%d: sent job %s the change that waited (%s), status %s", th.Number, escape.Log(sentTo.ID), report.Count(len(changes.Files), "file"), escape.Log(sentTo.Status))
 	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
-		Record: record.Record{JobID: e.JobID, Answered: e.Answered, Head: e.Waiting, Owed: e.Owed, Unsettled: true}, RunURL: escape.URL(s.Reporter.RC.RunURL()),
+		Record: record.Record{JobID: e.JobID, Answered: e.Answered, Head: e.Waiting, Owed: e.Owed, Cut: changes.LeavesCut(e.Cut), Unsettled: true}, RunURL: escape.URL(s.Reporter.RC.RunURL()),
 		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
 	return true, nil
 }
