@@ -176,7 +176,7 @@ func (r *Reporter) Write(ctx context.Context, c Comment, earlier *conversation.E
 // Settled is the end of the earlier record e as a later run reports it:
 // what e recorded (its job, the requests it answered, the head its job
 // heard of, whether the listing it heard was cut), the job's end as
-// shown, and no longer working.
+// shown with its note, and no longer working.
 func (r *Reporter) Settled(e *conversation.Earlier, shown *Outcome) conversation.State {
 	s := r.state(shown, conversation.Done)
 	if shown.End() == JobFailed {
@@ -188,6 +188,9 @@ func (r *Reporter) Settled(e *conversation.Earlier, shown *Outcome) conversation
 	s.Answered, s.Left, s.Later = nil, nil, nil
 	s.FollowUp, s.Elapsed = false, 0
 	s.Note = "Reported by a later run of this workflow."
+	if shown.Note != "" {
+		s.Note = shown.Note + "\n\n" + s.Note
+	}
 	return s
 }
 

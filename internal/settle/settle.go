@@ -280,12 +280,15 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, c *ghclient.
 		s.Progress.Logf("#%d: job %s is %s; left for the next run", c.Issue, escape.Log(job.ID), escape.Log(job.Status))
 		return working
 	}
+	note := ""
 	if e.Waiting != "" && job.Status != agentapi.StatusFailed {
-		went, err := s.send(ctx, th, e, job)
+		went, capped, err := s.send(ctx, th, e, job)
 		_, gone := agentapi.TakesNoMessages(err)
 		switch {
 		case went:
 			return sent
+		case capped != "":
+			note = s.atCap(ctx, th, e, job, capped)
 		case err != nil && !gone:
 			log.Warning(fmt.Sprintf("#%d: %s; the next run tries again", c.Issue, escape.Log(err.Error())))
 			return left
@@ -298,6 +301,7 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, c *ghclient.
 		s.abandon(ctx, th, e, job)
 	}
 	shown := s.report(ctx, th, e, job)
+	shown.Note = note
 	if !s.Reporter.Write(ctx, th, e, s.Reporter.Settled(e, shown)) {
 		return left
 	}
@@ -309,37 +313,35 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, c *ghclient.
 // waits in the record e (pushes made while its job worked), now that the
 // job has ended: the change from the head the job heard of to the newest
 // head that waits, filtered by paths. The record then says the job heard
-// it, and works again; the statuses it owes stay pending. sent says the
-// follow-up went; neither sent nor an error, nothing of the change passed
-// paths. A change that cannot be read, a cap, or a follow-up the API
-// refused is the error, for the caller to tell apart (a job that takes no
-// more messages); the record stays as it was.
-func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (bool, error) {
+// it, and works again; the statuses it owes stay pending. went says the
+// follow-up went; capped says why the caps let nothing be sent; with
+// neither and no error, nothing of the change passed paths. A change that
+// cannot be read, a count of the caps that cannot be read, or a follow-up
+// the API refused is the error, for the caller to tell apart (a job that
+// takes no more messages); the record stays as it was.
+func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (went bool, capped string, err error) {
 	pr := codepr.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number, HeadSHA: e.Waiting}
 	changes, err := codepr.Read(ctx, s.GitHub, pr, e.Head, s.Paths)
 	if err != nil {
-		return false, fmt.Errorf("could not read the change that waits for job %s: %w", escape.Log(job.ID), err)
+		return false, "", fmt.Errorf("could not read the change that waits for job %s: %w", escape.Log(job.ID), err)
 	}
 	if changes.NothingToSend() != "" {
 		s.Progress.Logf("#%d: %s", th.Number, changes.NothingToSend())
-		return false, nil
+		return false, "", nil
 	}
 	if s.Capped != nil {
 		// A count that cannot be read is a cap: nothing is sent past
 		// what the team chose.
 		why, err := s.Capped(ctx, th)
-		if err != nil {
-			return false, err
-		}
-		if why != "" {
-			return false, fmt.Errorf("docs job cap reached, nothing sent: %s; the change that waits for job %s stays for a later run", why, escape.Log(job.ID))
+		if err != nil || why != "" {
+			return false, why, err
 		}
 	}
 	url, _, _ := strings.Cut(e.URL, "#")
 	about := prompt.CodePR{Owner: th.Owner, Repo: th.Repo, Number: th.Number, URL: url}
 	sentTo, err := s.API.Message(ctx, job.ID, prompt.CodePushPrompt(about, changes.Change()))
 	if err != nil {
-		return false, fmt.Errorf("could not send job %s the change that waits: %w", escape.Log(job.ID), err)
+		return false, "", fmt.Errorf("could not send job %s the change that waits: %w", escape.Log(job.ID), err)
 	}
 	s.Reporter.Spent(true)
 	e.Sent = e.Sent.Add(s.Progress.Clock.Now())
@@ -347,7 +349,22 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
 		Record: record.Record{JobID: e.JobID, Answered: e.Answered, Head: e.Waiting, Owed: e.Owed, Cut: changes.LeavesCut(e.Cut), Unsettled: true}, RunURL: escape.URL(s.Reporter.RC.RunURL()),
 		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
-	return true, nil
+	return true, "", nil
+}
+
+// atCap gives up, at a cap, the change that waits in the record e for
+// job, which ended: nothing is sent, as a push at the cap sends nothing.
+// The heads pushed since the job last heard get the success a push at the
+// cap gets (codepr.Status with the cap as the reason), never a pending
+// that nothing settles; the record keeps the head the job heard, so that
+// the next push the caps allow sends everything since it, and waits for
+// nothing more. It returns the comment's note, which says so.
+func (s *Room) atCap(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job, why string) string {
+	heard, unsent := e.Heard()
+	s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, unsent, codepr.Status(codepr.Outcome{Capped: why, RunURL: s.Reporter.RC.RunURL()}))
+	s.Progress.Logf("#%d: docs job cap reached, nothing sent: %s; the change pushed while job %s worked is for the next push the caps allow", th.Number, why, escape.Log(job.ID))
+	e.Owed, e.Waiting = heard, ""
+	return fmt.Sprintf("⏸️ Not sent: the change pushed while the job worked, as the docs job cap is reached: %s. The next push that the caps allow sends it.", escape.Markdown(why))
 }
 
 // abandon gives up the change that waits in the record e, for a job that

@@ -132,6 +132,7 @@ func TestSweep(t *testing.T) {
 		jobs     []*agentapi.Job
 		records  map[int]record.Record // by thread
 		forged   bool                  // thread 9's record is a person's copy
+		capped   string                // why the caps let nothing be sent, "" when they let it
 		api      []string
 		agent    []string
 		statuses []string
@@ -162,6 +163,14 @@ func TestSweep(t *testing.T) {
 			api:     []string{"GET job_1", "MESSAGE job_1: New commits were pushed to the code pull request #7 in acme/docs (https://github.com/acme/docs/issues/7). Update the documentation for what they change."},
 			after:   map[int]record.Record{7: {JobID: "job_1", Head: head2, Owed: []string{head1, head2}, Unsettled: true, Sent: record.Sends{Total: 1, Day: "2026-11-22", OnDay: 1}}},
 			outcome: "settled 0 threads; 1 job still working", log: "#7: sent job job_1 the change that waited (1 file), status active"},
+		{name: "a change that waited, at a cap: its pushes get a success that says so", jobs: []*agentapi.Job{jobOf("job_1", "completed", pr)},
+			capped:   "#7 has had 2 creates and follow-ups (max-sends-per-thread: 2)",
+			records:  map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1, head2}, Waiting: head2, Unsettled: true}},
+			api:      []string{"GET job_1"},
+			agent:    []string{"backlink job_1 for https://github.com/acme/docs/issues/7#issuecomment-1001", "preview job_1"},
+			statuses: []string{"2222 success", "1111 success"},
+			after:    map[int]record.Record{7: {JobID: "job_1", Head: head1, PR: pr}},
+			outcome:  "settled 1 thread; 0 jobs still working", log: "#7: docs job cap reached, nothing sent: #7 has had 2 creates and follow-ups (max-sends-per-thread: 2)"},
 		{name: "a failed job with a change that waited: its pushes get an error", jobs: []*agentapi.Job{jobOf("job_1", "failed", "")},
 			records:  map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1, head2}, Waiting: head2, Unsettled: true}},
 			api:      []string{"GET job_1"},
@@ -189,6 +198,9 @@ func TestSweep(t *testing.T) {
 			w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "ada", HeadSHA: head2,
 				Files: []fakegithub.File{{Name: "src/a.go", Patch: "@@ +1 @@"}}})
 			w.gh.SeedComparison("acme/docs", head1, head2, fakegithub.Comparison{Status: "ahead", Files: []fakegithub.File{{Name: "src/a.go", Patch: "@@ +1 @@"}}})
+			if tt.capped != "" {
+				w.room.Capped = func(context.Context, *conversation.Thread) (string, error) { return tt.capped, nil }
+			}
 			o := w.room.Sweep(context.Background(), "acme", "docs")
 			if o.Settled != tt.outcome || o.Err != nil {
 				t.Errorf("Sweep() = %q, %v; want %q\n%s", o.Settled, o.Err, tt.outcome, w.log.String())
