@@ -18,12 +18,9 @@ import (
 func (r *Reporter) Finish(ctx context.Context, o *Outcome) error {
 	r.reported = true
 	runErr := r.explain(o)
-	if ctx.Err() != nil {
-		// The last words: the comment's final edit and the commit status.
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), LastWords)
-		defer cancel()
-	}
+	// The last words: the comment's final edit and the commit status.
+	ctx, cancel := Outliving(ctx)
+	defer cancel()
 	// The status first: it settles the heads the comment then no longer
 	// owes.
 	if r.Code != nil && (o.Skipped == "" || r.Code.NoChange || o.Capped) {

@@ -22,6 +22,22 @@ import (
 // SIGTERM.
 const LastWords = 1500 * time.Millisecond
 
+// Outliving returns the context of what must be written even when ctx
+// ends first: a run's last words, the record of a send that went (lost,
+// the next run sends it again, and the caps count it nowhere). It holds
+// ctx's values and ends LastWords after ctx ends, or with cancel.
+func Outliving(ctx context.Context) (context.Context, context.CancelFunc) {
+	out, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() {
+		t := time.AfterFunc(LastWords, cancel)
+		context.AfterFunc(out, func() { t.Stop() })
+	})
+	return out, func() {
+		stop()
+		cancel()
+	}
+}
+
 // Comment is a thread's comment of the action's. *conversation.Thread is
 // one.
 type Comment interface {

@@ -176,6 +176,11 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 			s.Progress.Logf("%s: the next settle run goes on", t.stopped)
 			break
 		}
+		if ctx.Err() != nil {
+			// Cancelled, or at the timeout: what is left is the next
+			// settle run's.
+			return (&report.Outcome{}).Fail(ctx, fmt.Errorf("%s when the run stopped: %w; the next settle run goes on", t, ctx.Err()))
+		}
 		th := &conversation.Thread{GH: s.GitHub, Owner: owner, Repo: repo, Number: c.Issue, Warn: s.Progress.Log.Warning, Redact: s.Progress.Log.Redact}
 		if self == "" {
 			// The token's login, which alone may have written a record to
@@ -346,6 +351,10 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 	s.Reporter.Spent(true)
 	e.Sent = e.Sent.Add(s.Progress.Clock.Now())
 	s.Progress.Logf("#%d: sent job %s the change that waited (%s), status %s", th.Number, escape.Log(sentTo.ID), report.Count(len(changes.Files), "file"), escape.Log(sentTo.Status))
+	// The follow-up went: the record says so even when the run is
+	// cancelled or at its timeout now, or the next run sends it again.
+	ctx, cancel := report.Outliving(ctx)
+	defer cancel()
 	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
 		Record: record.Record{JobID: e.JobID, Answered: e.Answered, Head: e.Waiting, Owed: e.Owed, Cut: changes.LeavesCut(e.Cut), Unsettled: true}, RunURL: escape.URL(s.Reporter.RC.RunURL()),
 		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})

@@ -17,6 +17,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/record"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 	"github.com/agentjob/agent-job-action/internal/testbed/step"
@@ -33,10 +34,15 @@ var (
 type fakeAPI struct {
 	jobs  map[string]*agentapi.Job
 	calls []string
+	// onGet, when set, runs at each read.
+	onGet func()
 }
 
 func (a *fakeAPI) Get(_ context.Context, id string) (*agentapi.Job, error) {
 	a.calls = append(a.calls, "GET "+id)
+	if a.onGet != nil {
+		a.onGet()
+	}
 	j, ok := a.jobs[id]
 	if !ok {
 		return nil, &agentapi.Error{JobID: id}
@@ -325,5 +331,21 @@ func TestSweepBounds(t *testing.T) {
 				t.Errorf("the Agent Job API got %d reads, want %d", len(w.api.calls), tt.reads)
 			}
 		})
+	}
+}
+
+// TestSweepStopsWhenCancelled: a settle run cancelled, or at its timeout,
+// reads no more jobs; it ends cancelled, with what it did.
+func TestSweepStopsWhenCancelled(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, jobOf("job_1", "active", ""), jobOf("job_2", "active", ""))
+	w.seed(7, record.Record{JobID: "job_1", Unsettled: true})
+	w.seed(8, record.Record{JobID: "job_2", Unsettled: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	w.api.onGet = cancel
+	o := w.room.Sweep(ctx, "acme", "docs")
+	if o.End() != report.Cancelled || len(w.api.calls) != 1 ||
+		o.Err.Error() != "settled 0 threads; 1 job still working when the run stopped: context canceled; the next settle run goes on" {
+		t.Errorf("Sweep() ended %v, %v, with the API's calls %q; want it cancelled after the first read", o.End(), o.Err, w.api.calls)
 	}
 }
