@@ -210,6 +210,17 @@ func (r *Reporter) Settled(e *conversation.Earlier, shown *Outcome) conversation
 	return s
 }
 
+// Gone is the end of the earlier record e whose job the API no longer
+// knows (it answered status for it): what e recorded, no longer working
+// nor owing anything, and the comment says the job is gone, which the
+// next run in the thread meets as a job that takes no more messages.
+func (r *Reporter) Gone(e *conversation.Earlier, status int) conversation.State {
+	s := r.Settled(e, &Outcome{JobID: e.JobID})
+	s.Phase, s.Status, s.Record.Unsettled = conversation.Error, "", false
+	s.Error = fmt.Sprintf("Job %s is gone: the Agent Job API answered HTTP %d for it. The next run in this thread starts a new job.", e.JobID, status)
+	return s
+}
+
 // PRURL is the job's pull request when it is one on this GitHub, or "":
 // what the API reports as a link is linked only then.
 func (r *Reporter) PRURL(o *Outcome) string {

@@ -21,6 +21,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/prompt"
@@ -277,6 +278,9 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, c *ghclient.
 	log := s.Progress.Log
 	e := conversation.EarlierOf(c)
 	job, err := s.API.Get(ctx, e.JobID)
+	if f, gone := agentapi.TakesNoMessages(err); gone {
+		return s.gone(ctx, th, e, f)
+	}
 	if err != nil {
 		log.Warning(fmt.Sprintf("could not read job %s of %s: %s; the next settle run tries again", escape.Log(e.JobID), escape.Log(c.URL), escape.Log(err.Error())))
 		return left
@@ -388,6 +392,24 @@ func (s *Room) abandon(ctx context.Context, th *conversation.Thread, e *conversa
 	s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, unsent, st)
 	s.Progress.Logf("#%d: job %s is %s and cannot take the change that waits; the heads pushed since it last heard get an error", th.Number, escape.Log(job.ID), escape.Log(job.Status))
 	e.Owed, e.Waiting = heard, ""
+}
+
+// gone ends the record e whose job the API refused to read as one it does
+// not know (f): a push's follow-up meets the same answer as a job that
+// takes no more messages (agentapi.TakesNoMessages), and a new job stands
+// in for it. The heads e owes get an error that says the job is gone and
+// to push again, never a pending that nothing settles; the comment says
+// it is gone, and the record keeps the job and the head it heard, so that
+// the next run in the thread meets that answer too.
+func (s *Room) gone(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, f *httpclient.Failure) verdict {
+	st := ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusError,
+		Description: "The docs job is gone (the Agent Job API no longer knows it): push again", TargetURL: escape.URL(s.Reporter.RC.RunURL())}
+	s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, e.Owed, st)
+	s.Progress.Logf("#%d: job %s is gone: the Agent Job API answered HTTP %d; its record ends, and the heads it owed get an error", th.Number, escape.Log(e.JobID), f.Status)
+	if !s.Reporter.Write(ctx, th, e, s.Reporter.Gone(e, f.Status)) {
+		return left
+	}
+	return settled
 }
 
 // report does what a run that waited for job would have done at its end,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/record"
@@ -30,9 +32,10 @@ var (
 )
 
 // fakeAPI is the Agent Job API: jobs by id, each read or follow-up
-// recorded; a job not in jobs is a failed read.
+// recorded; a job not in jobs is a failed read, one in gone a 404.
 type fakeAPI struct {
 	jobs  map[string]*agentapi.Job
+	gone  map[string]bool
 	calls []string
 	// onGet, when set, runs at each read.
 	onGet func()
@@ -44,7 +47,10 @@ func (a *fakeAPI) Get(_ context.Context, id string) (*agentapi.Job, error) {
 		a.onGet()
 	}
 	j, ok := a.jobs[id]
-	if !ok {
+	switch {
+	case a.gone[id]:
+		return nil, &agentapi.Error{Op: agentapi.OpGet, JobID: id, Failure: &httpclient.Failure{Kind: httpclient.Refused, Status: http.StatusNotFound}}
+	case !ok:
 		return nil, &agentapi.Error{JobID: id}
 	}
 	return j, nil
@@ -139,6 +145,7 @@ func TestSweep(t *testing.T) {
 		records  map[int]record.Record // by thread
 		forged   bool                  // thread 9's record is a person's copy
 		capped   string                // why the caps let nothing be sent, "" when they let it
+		gone     bool                  // the API answers 404 for job_1
 		api      []string
 		agent    []string
 		statuses []string
@@ -183,6 +190,12 @@ func TestSweep(t *testing.T) {
 			statuses: []string{"2222 error", "1111 failure"},
 			after:    map[int]record.Record{7: {JobID: "job_1", Head: head1}},
 			outcome:  "settled 1 thread; 0 jobs still working"},
+		{name: "a job the API no longer knows: its heads get an error, its record ends", gone: true,
+			records:  map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1, head2}, Waiting: head2, Unsettled: true}},
+			api:      []string{"GET job_1"},
+			statuses: []string{"1111 error", "2222 error"},
+			after:    map[int]record.Record{7: {JobID: "job_1", Head: head1}},
+			outcome:  "settled 1 thread; 0 jobs still working", log: "#7: job job_1 is gone: the Agent Job API answered HTTP 404"},
 		{name: "a person's copy of a record is left alone", jobs: []*agentapi.Job{jobOf("job_1", "completed", pr)}, forged: true,
 			records: map[int]record.Record{9: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
 			after:   map[int]record.Record{9: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
@@ -204,6 +217,9 @@ func TestSweep(t *testing.T) {
 			w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "ada", HeadSHA: head2,
 				Files: []fakegithub.File{{Name: "src/a.go", Patch: "@@ +1 @@"}}})
 			w.gh.SeedComparison("acme/docs", head1, head2, fakegithub.Comparison{Status: "ahead", Files: []fakegithub.File{{Name: "src/a.go", Patch: "@@ +1 @@"}}})
+			if tt.gone {
+				w.api.gone = map[string]bool{"job_1": true}
+			}
 			if tt.capped != "" {
 				w.room.Capped = func(context.Context, *conversation.Thread) (string, error) { return tt.capped, nil }
 			}

@@ -1,0 +1,59 @@
+package action_test
+
+import (
+	"context"
+	"html"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/faults"
+)
+
+// TestSettleEndsAGoneJob: the Agent API answers 404 for a job it no
+// longer knows. A push's follow-up meets that as a job that takes no more
+// messages, and starts a new job; a settle run agrees: it ends the
+// record, the heads it owed get an error that says the job is gone and
+// to push again (never pending for ever), and the comment says so. A
+// second settle run then reads and writes nothing.
+func TestSettleEndsAGoneJob(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
+	pushWhileWorking(t, w)
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	w.api.FailOn(len(w.api.Requests())+1, faults.Status(http.StatusNotFound))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 0)
+	const gone = " error: The docs job is gone (the Agent Job API no longer knows it): push again https://github.com/acme/docs/actions/runs/4242"
+	final := w.finalStatuses()
+	for _, h := range []string{"1111", "2222"} {
+		if final[h] != h+gone {
+			t.Errorf("head %s ends %q, want %q", h, final[h], h+gone)
+		}
+	}
+	c := w.gh.Comments(7)
+	if r := recordIn(c[0].Body); len(c) != 1 || r.Unsettled || r.Waiting != "" || len(r.Owed) > 0 || r.JobID != "job_0001" || r.Head != head1 {
+		t.Errorf("the record after the settle run: %+v, want it ended, keeping the job and the head it heard", r)
+	}
+	// As a reader sees it: escaped characters as themselves.
+	if !strings.Contains(strings.ReplaceAll(html.UnescapeString(c[0].Body), "\u2060", ""),
+		"❌ **Could not finish.** Job job_0001 is gone: the Agent Job API answered HTTP 404 for it. The next run in this thread starts a new job.") {
+		t.Errorf("the comment does not say the job is gone:\n%s", c[0].Body)
+	}
+
+	from, apiFrom := len(w.gh.Requests()), len(w.api.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("second settle: %v\n%s", err, w.stdout.String())
+	}
+	if writes := w.writes(from); len(writes) != 0 {
+		t.Errorf("the second settle run wrote %q", writes)
+	}
+	if calls := w.apiCalls(apiFrom); len(calls) != 0 {
+		t.Errorf("the second settle run sent the Agent API %q", calls)
+	}
+}
