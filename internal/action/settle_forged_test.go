@@ -92,3 +92,35 @@ func TestCapPerDayCountsNoEchoedMarker(t *testing.T) {
 	}
 	h.wantRequests(1, 0)
 }
+
+// TestSettleThroughAFloodOfForgedRecords: a person types a thousand
+// records of jobs left working, each as long as a reader takes (40 KiB),
+// newer than the action's own. The settle run holds no more of them than
+// its bound (conversation.FindUnsettled), reads none of their jobs, and
+// settles the action's own record behind them.
+func TestSettleThroughAFloodOfForgedRecords(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
+	line := `<!-- agent-job-action:record {"v":1,"job":"job_0777","unsettled":true,"pad":""} -->`
+	forged := "<!-- agent-job-action -->\n" + strings.Replace(line, `"pad":""`, `"pad":"`+strings.Repeat("x", record.MaxBytes-len(line))+`"`, 1) + "\nDone.\n"
+	for range 998 {
+		w.gh.SeedComment(12, "mallory", false, forged)
+	}
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	apiFrom := len(w.api.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+	}
+	if got := w.apiCalls(apiFrom); len(got) != 1 || got[0] != "GET /v2/agent/proj-1/job/job_0001" {
+		t.Errorf("the settle run sent the Agent API %q, want the one read of the action's own job", got)
+	}
+	if c := w.gh.Comments(7); len(c) != 1 || recordIn(c[0].Body).Unsettled || !strings.Contains(c[0].Body, "✅ **Done.**") {
+		t.Errorf("the action's own record behind the forged ones is not settled:\n%s", c[0].Body)
+	}
+	// None of the forged records was held to the check of its author.
+	w.wantLog("left out 998 records: a search keeps the newest 100 of each bot's and 100 of people's, none of people's once a bot's is found")
+	if n := strings.Count(w.stdout.String(), "left alone: "); n > 0 {
+		t.Errorf("the settle run held %d forged records to the check of their author", n)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/record"
@@ -57,32 +59,74 @@ type Unsettled struct {
 	// SettlePages with more to read.
 	Read int
 	Cut  bool
+	// Left is how many records of jobs left working were not kept, past
+	// the bound of each author's (see FindUnsettled).
+	Left int
 }
 
 // FindUnsettled reads the repository's most recently written comments, at
 // most SettlePages pages of them, and returns those that record a job left
-// working (by anyone: the caller trusts only its own login's). Of every
-// other comment nothing is kept, so what it holds is bounded by the
-// records it finds, not by the repository.
-func FindUnsettled(ctx context.Context, gh RepoComments, owner, repo string) (*Unsettled, error) {
+// working (by anyone: the caller trusts only its own login's, which it
+// learns later). Of every other comment nothing is kept, and of a record
+// only its line (record.MaxBytes at most). Anyone can type a record, so
+// the records kept are bounded too, the newest first: at most per of each
+// bot's, at most per of people's in all, and none of people's once a
+// bot's is found, since the token that writes records is normally an
+// app's or GITHUB_TOKEN's, a bot. What it holds is then at most per
+// records of each bot that writes in the repository and per of people's,
+// however many comments anyone wrote; per is the most records of one
+// login the caller settles.
+func FindUnsettled(ctx context.Context, gh RepoComments, owner, repo string, per int) (*Unsettled, error) {
 	keep := func(_ int64, _ string, body string) string {
 		if r, line, ok := recordOf(body); ok && r.Unsettled && !r.Backlink && r.JobID != "" {
 			return headOf(line)
 		}
 		return ""
 	}
+	k := &keeper{per: per, bots: map[string]int{}}
 	out := &Unsettled{}
 	var err error
 	out.Read, out.Cut, err = readRecent(ctx, gh, owner, repo, SettlePages, keep, func(c *ghclient.Comment) bool {
 		if c.Body != "" && c.Issue != 0 {
-			out.Comments = append(out.Comments, c)
+			k.add(c)
 		}
 		return false
 	})
+	out.Comments, out.Left = k.kept, k.left
 	if err != nil {
 		return out, fmt.Errorf("read the repository's comments to find the jobs earlier runs left working: %w", err)
 	}
 	return out, nil
+}
+
+// keeper keeps the records a search finds within FindUnsettled's bounds.
+type keeper struct {
+	per  int
+	kept []*ghclient.Comment
+	// bots counts the records kept of each bot, by login in lower case;
+	// people those of people, in all.
+	bots   map[string]int
+	people int
+	left   int
+}
+
+// add keeps c, a record, unless its author's bound is reached; the first
+// bot's record drops the people's kept before it.
+func (k *keeper) add(c *ghclient.Comment) {
+	switch login := strings.ToLower(c.Author); {
+	case c.AuthorIsBot && k.bots[login] < k.per:
+		if len(k.bots) == 0 && k.people > 0 {
+			k.kept = slices.DeleteFunc(k.kept, func(c *ghclient.Comment) bool { return !c.AuthorIsBot })
+			k.left, k.people = k.left+k.people, 0
+		}
+		k.bots[login]++
+	case !c.AuthorIsBot && len(k.bots) == 0 && k.people < k.per:
+		k.people++
+	default:
+		k.left++
+		return
+	}
+	k.kept = append(k.kept, c)
 }
 
 // readRecent reads the repository's most recently written comments, at

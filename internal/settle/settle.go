@@ -156,11 +156,16 @@ func (s *Room) Continued(ctx context.Context, th *conversation.Thread, e *conver
 // settle writes nothing. It writes to at most Most threads and reads at
 // most Reads jobs.
 func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
-	found, err := conversation.FindUnsettled(ctx, s.GitHub, owner, repo)
+	// Reads bounds the records of the token's login that the run reads:
+	// no more of anyone's are kept.
+	found, err := conversation.FindUnsettled(ctx, s.GitHub, owner, repo, Reads)
 	if err != nil {
 		return (&report.Outcome{}).Fail(ctx, err)
 	}
 	s.Progress.Logf("read %s of %s/%s; records of jobs left working: %d", report.Count(found.Read, "comment"), escape.Log(owner), escape.Log(repo), len(found.Comments))
+	if found.Left > 0 {
+		s.Progress.Logf("left out %s: a search keeps the newest %d of each bot's and %d of people's, none of people's once a bot's is found", report.Count(found.Left, "record"), Reads, Reads)
+	}
 	// The token that writes records is an app's or GITHUB_TOKEN's, a bot:
 	// a bot's record is the first to react to, so that the 👀 that tells
 	// the login lands on one of the action's own comments.
@@ -198,6 +203,11 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 		}
 		th.SetSelf(self)
 		t.add(s.settle(ctx, th, c))
+	}
+	if t.stopped == "" && found.Left > 0 {
+		// The search kept no more records than a bound lets the run
+		// read or settle: one it left out is past that bound too.
+		t.stopped = t.full()
 	}
 	return &report.Outcome{Settled: t.String()}
 }

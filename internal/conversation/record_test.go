@@ -1,0 +1,82 @@
+package conversation
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/record"
+)
+
+// forgedRecord is a record of a job left working, as anyone can type it,
+// padded with a field no reader knows to the most a reader takes
+// (record.MaxBytes).
+func forgedRecord(job string) string {
+	line := `<!-- agent-job-action:record {"v":1,"job":"` + job + `","unsettled":true,"pad":""} -->`
+	pad := strings.Repeat("x", record.MaxBytes-len(line))
+	return ownMark + "\n" + strings.Replace(line, `"pad":""`, `"pad":"`+pad+`"`, 1) + "\nDone.\n"
+}
+
+// TestFindUnsettledKeepsWhatSettlingNeeds: the search reads the records
+// of anyone before it knows the token's login, and holds, of those it
+// keeps, their records' lines (record.MaxBytes at most each). A person
+// who types a thousand records of 40 KiB must not make it hold 40 MiB:
+// it keeps at most per records of each bot, per of people in all, and
+// none of people once a bot's is found (the token that writes records is
+// normally an app's or GITHUB_TOKEN's, a bot).
+func TestFindUnsettledKeepsWhatSettlingNeeds(t *testing.T) {
+	t.Parallel()
+	const per = 100
+	real := Render(State{Phase: NotWaiting, Record: record.Record{JobID: "job_real", Unsettled: true}})
+	tests := []struct {
+		name  string
+		seed  func(srv *fakegithub.Server)
+		kept  int  // records kept
+		left  int  // records left out
+		real  bool // the real one among them
+		bytes int  // at most, of the bodies kept
+	}{
+		{name: "a bot's record among a thousand of a person's", seed: func(srv *fakegithub.Server) {
+			for i := range 1000 {
+				if i == 500 {
+					srv.SeedComment(7, fakegithub.BotLogin, true, real)
+					continue
+				}
+				srv.SeedComment(12, "mallory", false, forgedRecord(fmt.Sprintf("job_%04d", i)))
+			}
+		}, kept: 1, left: 999, real: true, bytes: len(real)},
+		{name: "a thousand of a person's, no bot's", seed: func(srv *fakegithub.Server) {
+			for i := range 1000 {
+				srv.SeedComment(12, "mallory", false, forgedRecord(fmt.Sprintf("job_%04d", i)))
+			}
+		}, kept: per, left: 1000 - per, bytes: per * (len(ownMark) + 1 + record.MaxBytes + 1)},
+		{name: "a thousand of a bot's", seed: func(srv *fakegithub.Server) {
+			for i := range 1000 {
+				srv.SeedComment(12, "echo[bot]", true, forgedRecord(fmt.Sprintf("job_%04d", i)))
+			}
+			srv.SeedComment(7, fakegithub.BotLogin, true, real)
+		}, kept: per + 1, left: 999 - per, real: true, bytes: per*(len(ownMark)+1+record.MaxBytes+1) + len(real)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			gh, srv := newFake(t, fakegithub.Options{})
+			tt.seed(srv)
+			found, err := FindUnsettled(context.Background(), gh, "acme", "docs", per)
+			if err != nil {
+				t.Fatal(err)
+			}
+			held, real := 0, false
+			for _, c := range found.Comments {
+				held += len(c.Body)
+				real = real || EarlierOf(c).JobID == "job_real"
+			}
+			if len(found.Comments) != tt.kept || found.Left != tt.left || real != tt.real || held > tt.bytes {
+				t.Errorf("kept %d records, left out %d, the real one among them: %v, holding %d bytes; want %d, %d, %v, at most %d bytes",
+					len(found.Comments), found.Left, real, held, tt.kept, tt.left, tt.real, tt.bytes)
+			}
+		})
+	}
+}
