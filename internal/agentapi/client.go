@@ -139,6 +139,10 @@ func (e *Error) advice() string {
 			"; the project's agent jobs are listed in the Mintlify dashboard)"
 	case f.Kind == httpclient.Transient && f.Status == 0 && post:
 		return " (the request did not reach the API: check " + name("base-url") + " and the network, then run again)"
+	case f.Kind == httpclient.Transient && f.Status == 0:
+		// A read is repeated until the run's time is up: whoever reads
+		// again (the caller says who) meets the same network.
+		return " (the API did not answer: check " + name("base-url") + " and the network)"
 	}
 	return ""
 }

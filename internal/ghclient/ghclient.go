@@ -340,6 +340,22 @@ func (c *Client) Permission(ctx context.Context, owner, repo, user string) (stri
 	return "", fmt.Errorf("permission of %s: unknown permission %q", user, p.Permission)
 }
 
+// Advice says, in one clause for an error's line, what to do about err, a
+// read GitHub refused or did not answer: give the token (the setting named
+// token) the permission needs, check the token, wait for the rate limit,
+// or check the address and the network.
+func Advice(err error, token, needs string) string {
+	switch {
+	case IsForbidden(err):
+		return "the token needs " + needs
+	case IsUnauthorized(err):
+		return "GitHub refused the token in " + token + ": check that it is the workflow's token or a valid one"
+	case IsRateLimited(err):
+		return "GitHub's rate limit: run again later"
+	}
+	return "GitHub did not answer: check GITHUB_API_URL and the network, then run again"
+}
+
 // IsForbidden reports whether GitHub refused the request for lack of
 // permission (403 that is not a rate limit): typically a token without
 // issues: write or pull-requests: write, or a fork's read-only token.

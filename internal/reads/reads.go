@@ -54,15 +54,7 @@ func (r Reader) Permission(ctx context.Context, c *plan.Check, what string) (str
 // advice says what to do when a permission could not be read, by what
 // GitHub answered: only a refusal is the token's fault.
 func (r Reader) advice(err error) string {
-	switch {
-	case ghclient.IsForbidden(err):
-		return "the token needs metadata: read"
-	case ghclient.IsUnauthorized(err):
-		return "GitHub refused the token in " + r.Terms.Name("github-token") + ": check that it is the workflow's token or a valid one"
-	case ghclient.IsRateLimited(err):
-		return "GitHub's rate limit: run again later"
-	}
-	return "GitHub did not answer: check GITHUB_API_URL and the network, then run again"
+	return ghclient.Advice(err, r.Terms.Name("github-token"), "metadata: read")
 }
 
 // Lines returns review, a submitted review of pull request number in

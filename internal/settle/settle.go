@@ -160,6 +160,9 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	// no more of anyone's are kept.
 	found, err := conversation.FindUnsettled(ctx, s.GitHub, owner, repo, Reads)
 	if err != nil {
+		if ctx.Err() == nil {
+			err = fmt.Errorf("%w; nothing was settled (%s)", err, ghclient.Advice(err, s.Reporter.RC.Terms().Name("github-token"), "issues: read"))
+		}
 		return (&report.Outcome{}).Fail(ctx, err)
 	}
 	s.Progress.Logf("read %s of %s/%s; records of jobs left working: %d", report.Count(found.Read, "comment"), escape.Log(owner), escape.Log(repo), len(found.Comments))
