@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/codepr"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -719,4 +720,98 @@ func TestForkStatusWorkflow(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestStatusOutputListed: the values the status output can hold are the
+// ones action.yml's description of it and the README's outputs table list,
+// no more and no fewer, so a script that branches on status can rely on
+// either.
+func TestStatusOutputListed(t *testing.T) {
+	t.Parallel()
+	want := slices.Sorted(slices.Values(report.StatusValues()))
+	var action struct {
+		Outputs map[string]struct {
+			Description string `yaml:"description"`
+		} `yaml:"outputs"`
+	}
+	src, err := readRepo("action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(src, &action); err != nil {
+		t.Fatalf("action.yml: %v", err)
+	}
+	if got := describedStatuses(action.Outputs["status"].Description); !slices.Equal(got, want) {
+		t.Errorf("action.yml's status output lists %q; a run writes %q", got, want)
+	}
+	readme, err := readRepo("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tabledStatuses(readme); !slices.Equal(got, want) {
+		t.Errorf("README.md's outputs table lists %q for status; a run writes %q", got, want)
+	}
+}
+
+// TestListedStatusesCatchDrift: the readings above notice a value left
+// out and a value added, so that a passing TestStatusOutputListed means
+// something.
+func TestListedStatusesCatchDrift(t *testing.T) {
+	t.Parallel()
+	const desc = "The job's last seen status (active, completed, or a new one the API adds), dry-run, or error when it failed."
+	if got, want := describedStatuses(desc), []string{"active", "completed", "dry-run", "error"}; !slices.Equal(got, want) {
+		t.Errorf("describedStatuses(%q) = %q, want %q", desc, got, want)
+	}
+	const row = "| Output | Value |\n|---|---|\n| `status` | The job's last status: `active` (or a new one); `skipped` when the run did nothing; not `settle: true`. |\n| `job` | `x` |\n"
+	if got, want := tabledStatuses([]byte(row)), []string{"active", "skipped"}; !slices.Equal(got, want) {
+		t.Errorf("tabledStatuses(%q) = %q, want %q", row, got, want)
+	}
+}
+
+// describedStatuses are the values a status description of action.yml
+// names, sorted: the words of its parenthesised list of job statuses,
+// then the first word of each clause after it ("dry-run", "skipped when
+// …", "or error when …"). action.yml's descriptions are plain text, so
+// that shape is the list.
+func describedStatuses(desc string) []string {
+	var got []string
+	add := func(clause string) {
+		clause = strings.TrimPrefix(strings.TrimSpace(clause), "or ")
+		word, _, _ := strings.Cut(clause, " ")
+		if word != "" && strings.Trim(word, "abcdefghijklmnopqrstuvwxyz-") == "" {
+			got = append(got, word)
+		}
+	}
+	_, after, _ := strings.Cut(desc, "(")
+	inside, rest, _ := strings.Cut(after, ")")
+	for _, c := range strings.Split(inside, ",") {
+		if c = strings.TrimPrefix(strings.TrimSpace(c), "or "); !strings.Contains(c, " ") {
+			add(c)
+		}
+	}
+	for _, c := range strings.Split(strings.TrimSuffix(rest, "."), ",") {
+		add(c)
+	}
+	slices.Sort(got)
+	return got
+}
+
+// tabledStatuses are the code spans of one word (such as `settled`, not
+// `settle: true`) in the status row of the README's outputs table, sorted.
+func tabledStatuses(readme []byte) []string {
+	var got []string
+	for line := range strings.Lines(string(readme)) {
+		cells := strings.Split(line, "|")
+		if len(cells) < 3 || strings.TrimSpace(cells[1]) != "`status`" {
+			continue
+		}
+		spans := strings.Split(cells[2], "`")
+		for i := 1; i < len(spans); i += 2 {
+			if strings.Trim(spans[i], "abcdefghijklmnopqrstuvwxyz-") == "" {
+				got = append(got, spans[i])
+			}
+		}
+	}
+	slices.Sort(got)
+	return got
 }

@@ -50,7 +50,7 @@ var Inputs = []Input{
 // Outputs lists every output in action.yml order.
 var Outputs = []Output{
 	{Name: "job-id", Description: "The job's id, written as soon as it is known."},
-	{Name: "status", Description: "The job's last seen status (active, completed, archived, failed, or a new one the API adds), dry-run, skipped when the run decided not to act, or error when the run failed before any job status was known."},
+	{Name: "status", Description: "The job's last seen status (active, completed, archived, failed, or a new one the API adds), dry-run, skipped when the run decided not to act, settled when a settle run (settle: true) reported the jobs it could, or error when the run failed before any job status was known."},
 	{Name: "pr-link", Description: "The pull request the agent opened; empty when none."},
 	{Name: "pr-number", Description: "The number of that pull request; empty when none."},
 	{Name: "model", Description: "The model that ran the job."},

@@ -123,22 +123,41 @@ func (o *Outcome) End() End {
 	return Errored
 }
 
-// StatusError is the status output of a run that failed before any job
-// status was known: invalid inputs, a refused key, an API or a GitHub that
-// did not answer.
-const StatusError = "error"
+// The status output of a run that has no job status to give, or that
+// ended for a reason of its own.
+const (
+	// StatusSkipped: the run rightly did nothing.
+	StatusSkipped = "skipped"
+	// StatusDryRun: the run printed what it would send.
+	StatusDryRun = "dry-run"
+	// StatusSettled: a settle run (settle: true) settled what it could.
+	StatusSettled = "settled"
+	// StatusError: the run failed before any job status was known:
+	// invalid inputs, a refused key, an API or a GitHub that did not answer.
+	StatusError = "error"
+)
+
+// StatusValues are the values the status output takes: the job statuses the
+// API documents and a run's own. A status the API adds later is passed
+// through as it is.
+func StatusValues() []string {
+	return []string{
+		agentapi.StatusActive, agentapi.StatusCompleted, agentapi.StatusArchived, agentapi.StatusFailed,
+		StatusDryRun, StatusSkipped, StatusSettled, StatusError,
+	}
+}
 
 // Status is the status output: the job's last status, skipped, dry-run,
-// or error when the run failed before any job status was known. It is
-// never empty.
+// settled, or error when the run failed before any job status was known.
+// It is never empty.
 func (o *Outcome) Status() string {
 	switch {
 	case o.Skipped != "":
-		return "skipped"
+		return StatusSkipped
 	case o.DryRun:
-		return "dry-run"
+		return StatusDryRun
 	case o.Settled != "" && o.Err == nil:
-		return "settled"
+		return StatusSettled
 	case o.Job != nil && o.Job.Status != "":
 		return o.Job.Status
 	}
