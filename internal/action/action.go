@@ -127,7 +127,7 @@ func (r *run) execute(ctx context.Context) (report.End, error) {
 	trig, evErr := event.Read(readCtx, r.rc.EventName, r.rc.EventPath, r.rc.Repository)
 	cancelRead()
 	if inErr != nil {
-		if why := plan.Withheld(cfg, trig); evErr == nil && r.rc.EventName != "" && why != "" {
+		if why := plan.Withheld(cfg, inErr, trig); evErr == nil && r.rc.EventName != "" && why != "" {
 			return report.Skipped, r.rep.Finish(ctx, r.rep.Skip(why))
 		}
 		return report.Invalid, r.inTerms(inErr)

@@ -563,3 +563,70 @@ func TestSettleRunBacklinkSaysThePhrase(t *testing.T) {
 		t.Errorf("backlinks after the settle run: %+v", links)
 	}
 }
+
+// TestSettleRunJudgesNoSender: a settle run started by a bot's pull
+// request event (the settle workflow of docs/no-wait.md runs on the agent
+// app's, and on Dependabot's, whose runs GitHub gives no secrets) answers
+// no request, so it judges nobody: it reads no permission and says nothing
+// of allowed-bots, a setting that plays no part in settling. With its
+// inputs it settles; without the key GitHub withheld it says so and
+// settles nothing; an input of the workflow's that is wrong is its error.
+func TestSettleRunJudgesNoSender(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, bot string
+		vars      map[string]string
+		want      string // the status output
+		line      string // a line the log holds
+	}{
+		{name: "the agent's pull request", bot: "docs-agent[bot]", want: "settled",
+			line: "settled 1 thread"},
+		{name: "Dependabot's, without a key", bot: "dependabot[bot]", vars: map[string]string{"INPUT_API-KEY": ""}, want: "skipped",
+			line: "skipped: this pull_request run has no api-key (GitHub gives the runs of a fork's pull request, and those Dependabot causes, no secrets), so it settles nothing: the settle workflow's next run with the key does"},
+		{name: "a wrong input", bot: "docs-agent[bot]", vars: map[string]string{"INPUT_TIMEOUT": "5 minutes"}, want: "error",
+			line: "::error::input timeout"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
+			w.clk.Advance(10 * time.Minute)
+			w.settleRun()
+			pr := agentPR()
+			pr["user"] = user(tt.bot)
+			w.setEvent("pull_request", map[string]any{
+				"action": "opened", "number": 101, "pull_request": pr, "sender": user(tt.bot),
+				"repository": map[string]any{"name": "docs", "full_name": "acme/docs", "owner": map[string]any{"login": "acme"}},
+			})
+			for k, v := range tt.vars {
+				w.vars[k] = v
+			}
+			g := w.got(context.Background())
+			if (g.Err != nil) != (tt.want == "error") {
+				t.Fatalf("settle: %v\n%s", g.Err, g.Log)
+			}
+			if strings.Contains(g.Log, "allowed-bots") || strings.Contains(g.Summary, "allowed-bots") {
+				t.Errorf("a settle run judged the event's sender:\n%s\n%s", g.Log, g.Summary)
+			}
+			if !strings.Contains(g.Log, tt.line) {
+				t.Errorf("the log holds no line %q:\n%s", tt.line, g.Log)
+			}
+			if got := w.outputs()["status"]; got != tt.want {
+				t.Errorf("status %q, want %s\n%s", got, tt.want, g.Log)
+			}
+			for _, r := range g.GitHub {
+				if strings.Contains(r.Path, "/permission") || r.Method != http.MethodGet && tt.want != "settled" {
+					t.Errorf("GitHub received %s %s", r.Method, r.Path)
+				}
+			}
+			if tt.want != "settled" {
+				if len(g.API) != 0 || len(g.GitHub) != 0 {
+					t.Errorf("a run that settles nothing sent %d Agent API and %d GitHub requests", len(g.API), len(g.GitHub))
+				}
+				return
+			}
+			if got := w.finalStatuses()[head1[:4]]; !strings.HasPrefix(got, "1111 success: ") {
+				t.Errorf("head1's status %q after the settle run, want success", got)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"errors"
+	"maps"
 	"strings"
 	"testing"
 
@@ -150,5 +151,39 @@ func TestSettleAwaits(t *testing.T) {
 				t.Errorf("Decide: settle %v, await %q, err %v; want a settle run awaiting %q", p.Settle, p.Await, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestWithheldSettleJudgesNobody: a settle run whose inputs lack what
+// GitHub withholds from a bot's or a fork's pull_request run is skipped
+// for that alone, naming no setting of who may ask; any other problem, or
+// a run no pull request started, is the workflow's error.
+func TestWithheldSettleJudgesNobody(t *testing.T) {
+	t.Parallel()
+	pr := func(name, sender string) *event.Trigger {
+		return &event.Trigger{Event: name, Action: "opened", Owner: "acme", Repo: "handbook", Number: 101, IsPR: true, Sender: sender, SenderIsBot: true,
+			Own: &request.Request{Key: request.Key{Kind: request.Event, ID: 101}, Author: sender, Bot: true}}
+	}
+	for _, tt := range []struct {
+		name string
+		raw  map[string]string
+		trig *event.Trigger
+		skip bool
+	}{
+		{"no key, a bot's pull request", map[string]string{}, pr("pull_request", "dependabot[bot]"), true},
+		{"no key and a bad timeout", map[string]string{"timeout": "soon"}, pr("pull_request", "dependabot[bot]"), false},
+		{"a bad timeout", map[string]string{"api-key": "mint_x", "timeout": "soon"}, pr("pull_request", "docs-agent[bot]"), false},
+		{"no key, a schedule", map[string]string{}, &event.Trigger{Event: "schedule", Owner: "acme", Repo: "handbook"}, false},
+	} {
+		raw := map[string]string{"settle": "true", "project-id": "proj-1", "github-token": "ghs_x"}
+		maps.Copy(raw, tt.raw)
+		c, _, err := inputs.Read(raw, "")
+		if err == nil {
+			t.Fatalf("%s: the inputs read whole", tt.name)
+		}
+		why := Withheld(c, err, tt.trig)
+		if (why != "") != tt.skip || strings.Contains(why, "allowed-bots") {
+			t.Errorf("%s: %q, want a skip: %v, and no word of allowed-bots", tt.name, why, tt.skip)
+		}
 	}
 }

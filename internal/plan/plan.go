@@ -8,6 +8,7 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -599,13 +600,25 @@ func AnsweredBy(by *backlog.Owned) string {
 }
 
 // Withheld decides a run whose inputs could not be read whole (cfg holds
-// what could): GitHub gives the run of a pull request from a fork no
-// secrets, and a run that Dependabot causes only Dependabot's, so their
-// inputs lack api-key. That is no error of the workflow's when the run
-// would not act anyway: for a fork's pull request, or for a bot that
-// allowed-bots does not name. A bot it names gets the error, which says
-// what is missing.
-func Withheld(cfg inputs.Config, t *event.Trigger) string {
+// what could, err says what could not): GitHub gives the run of a pull
+// request from a fork no secrets, and a run that Dependabot causes only
+// Dependabot's, so their inputs lack api-key. That is no error of the
+// workflow's when the run would not act anyway: for a fork's pull request,
+// or for a bot that allowed-bots does not name. A bot it names gets the
+// error, which says what is missing.
+//
+// A settle run answers no request, so it judges nobody: its run on a pull
+// request's event (the agent's, or Dependabot's, which the settle workflow
+// runs on alike) is skipped only for the key GitHub withheld, which the
+// workflow's next run has; any other input is the workflow's to fix.
+func Withheld(cfg inputs.Config, err error, t *event.Trigger) string {
+	if cfg.Settle {
+		if t.Event == "pull_request" && cfg.APIKey == "" && onlyInput(err, "api-key") {
+			return "this pull_request run has no api-key (GitHub gives the runs of a fork's pull request, and those Dependabot causes, no secrets), " +
+				"so it settles nothing: the settle workflow's next run with the key does"
+		}
+		return ""
+	}
 	if code, ok := CodePR(t); ok && code.Fork {
 		_, why := codepr.Decide(code)
 		return why
@@ -617,4 +630,19 @@ func Withheld(cfg inputs.Config, t *event.Trigger) string {
 		}
 	}
 	return ""
+}
+
+// onlyInput reports whether every problem err joins is one with input name.
+func onlyInput(err error, name string) bool {
+	parts := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		parts = j.Unwrap()
+	}
+	for _, e := range parts {
+		var in *inputs.Error
+		if !errors.As(e, &in) || in.Input != name {
+			return false
+		}
+	}
+	return len(parts) > 0
 }
