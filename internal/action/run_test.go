@@ -3,10 +3,12 @@ package action_test
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -489,5 +491,87 @@ func TestRunReportsToEachReader(t *testing.T) {
 	again := h.got(context.Background())
 	if len(again.API) != 0 || again.Outputs["status"] != "skipped" || len(again.GitHub) == 0 || again.GitHub[0].Method != "GET" {
 		t.Errorf("the second run sent the Agent Job API %d requests and GitHub %d, status %q", len(again.API), len(again.GitHub), again.Outputs["status"])
+	}
+}
+
+// stepTime is a run's context that ends, as a step's timeout does, when
+// the deadline passes on the simulated clock: refusedAtDeadline calls end sets
+// the context's error to context.DeadlineExceeded at the start of the
+// first request sent at or after the deadline.
+type stepTime struct {
+	context.Context
+	done chan struct{}
+	once sync.Once
+}
+
+func newStepTime() *stepTime {
+	return &stepTime{Context: context.Background(), done: make(chan struct{})}
+}
+
+func (s *stepTime) Done() <-chan struct{} { return s.done }
+
+func (s *stepTime) Err() error {
+	select {
+	case <-s.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
+	}
+}
+
+// refusedAtDeadline carries every request to base, a transport whose connections
+// are refused; an attempt that starts at or after deadline on clk, as
+// the last one of a short timeout does on a runner (its wait ends with the
+// step's time), starts with the run's context ended.
+type refusedAtDeadline struct {
+	base     http.RoundTripper
+	clk      *clock.Fake
+	deadline time.Time
+	step     *stepTime
+}
+
+func (r refusedAtDeadline) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !r.clk.Now().Before(r.deadline) {
+		r.step.once.Do(func() { close(r.step.done) })
+		<-req.Context().Done() // the run's context follows its parent's end
+	}
+	return r.base.RoundTrip(req)
+}
+
+// TestRefusedConnectionsReachedNothing: a run whose every connection to
+// the API is refused says the request did not reach the API, whatever the
+// timeout: a long one, whose retries run out, and a short one, whose time
+// ends as its last attempt starts. Nothing was sent, so it does not say
+// the job may or may not have been created.
+func TestRefusedConnectionsReachedNothing(t *testing.T) {
+	t.Parallel()
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	for _, tt := range []struct {
+		timeout string
+		line    string
+	}{
+		{"30m", "::error::create job: Post request failed: dial tcp " + closed.Listener.Addr().String() + ": connect: connection refused (the request did not reach the API: check base-url and the network, then run again)\n"},
+		{"3s", "::error::create job: Post request failed: context deadline exceeded (the request did not reach the API: check base-url and the network, then run again) (timeout 3s reached)\n"},
+	} {
+		t.Run(tt.timeout, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, fakeapi.Scenario{})
+			h.vars["INPUT_BASE-URL"] = closed.URL
+			h.vars["INPUT_TIMEOUT"] = tt.timeout
+			timeout, err := time.ParseDuration(tt.timeout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			step := newStepTime()
+			h.env.Transport = refusedAtDeadline{base: http.DefaultTransport.(*http.Transport).Clone(), clk: h.clk, deadline: h.clk.Now().Add(timeout), step: step}
+			g := h.got(step)
+			if g.Err == nil {
+				t.Fatalf("the run succeeded:\n%s", g.Log)
+			}
+			if !strings.Contains(g.Log, tt.line) || strings.Contains(g.Log, "may or may not") {
+				t.Errorf("the log lacks the line %q:\n%s", tt.line, g.Log)
+			}
+		})
 	}
 }

@@ -25,10 +25,12 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -229,11 +231,16 @@ func (c *Client) Do(req *http.Request, p Policy, accept func(*http.Response) err
 	return resp, nil
 }
 
-// attempts is what one call learns over its attempts: its policy, and the
-// last failure, for when the wait between attempts is cut short.
+// attempts is what one call learns over its attempts: its policy, the
+// last failure, for when the wait between attempts is cut short, and
+// whether the attempt under way wrote its request.
 type attempts struct {
 	policy Policy
 	last   *Failure
+	// wrote is set when the transport has written the headers of the
+	// attempt under way (httptrace): before that no byte of the request
+	// can have reached the server. CheckRetry takes it for each attempt.
+	wrote atomic.Bool
 }
 
 // do sends req with a retrying client of its own, whose hooks know the
@@ -243,6 +250,9 @@ func (c *Client) do(req *retryablehttp.Request, p Policy) (*http.Response, error
 		req.Header.Set("User-Agent", c.opt.UserAgent)
 	}
 	a := &attempts{policy: p}
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		WroteHeaders: func() { a.wrote.Store(true) },
+	}))
 	rc := &retryablehttp.Client{
 		HTTPClient: c.http,
 		// No logger: retryablehttp's would print every URL. OnRetry
@@ -362,7 +372,7 @@ func humanWait(d time.Duration) string {
 
 // classify judges one attempt. It returns nil for a success, and whether
 // sending the request again at once may help.
-func (c *Client) classify(p Policy, resp *http.Response, err error) (*Failure, bool) {
+func (c *Client) classify(p Policy, resp *http.Response, err error, wrote bool) (*Failure, bool) {
 	safe := p == Repeatable
 	unknown := MayHaveActed
 	if safe {
@@ -382,7 +392,10 @@ func (c *Client) classify(p Policy, resp *http.Response, err error) (*Failure, b
 		case errors.Is(err, ErrBodyTooLarge), errors.Is(err, errRedirect):
 			// The same answer would come again.
 			return f, false
-		case neverConnected(err):
+		case neverConnected(err), !wrote && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+			// Nothing of the request was written: no connection, or the
+			// call's time ended before the request was (an attempt
+			// that starts as a short timeout ends, a dial cut short).
 			f.Kind = Transient
 			return f, true
 		}
@@ -428,7 +441,7 @@ func (c *Client) left() (time.Duration, bool) {
 }
 
 func (c *Client) checkRetry(ctx context.Context, a *attempts, resp *http.Response, err error) (bool, error) {
-	f, again := c.classify(a.policy, resp, err)
+	f, again := c.classify(a.policy, resp, err, a.wrote.Swap(false))
 	if f == nil {
 		return false, nil
 	}

@@ -588,6 +588,40 @@ func TestCancelledInFlight(t *testing.T) {
 	}
 }
 
+// endsFirst is a transport that ends the call's time as an attempt
+// starts, before base writes anything: an attempt that starts as a
+// short timeout ends, its wait having used what was left.
+type endsFirst struct {
+	base   http.RoundTripper
+	cancel context.CancelFunc
+}
+
+func (e endsFirst) RoundTrip(r *http.Request) (*http.Response, error) {
+	e.cancel()
+	return e.base.RoundTrip(r)
+}
+
+// TestEndedBeforeWrittenMeansNotSent: a POST whose time ends before its
+// request is written reached nothing, so it is a transient failure, not
+// one that may have acted (TestCancelledInFlight is the other side).
+func TestEndedBeforeWrittenMeansNotSent(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := New(Options{Clock: clock.NewFake(t0), Transport: endsFirst{base: http.DefaultTransport.(*http.Transport).Clone(), cancel: cancel}})
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader("{}"))
+	_, err := c.Do(req, policyOf(req.Method), nil)
+	if !errors.Is(err, context.Canceled) || kindOf(err) != Transient {
+		t.Errorf("err = %v (%v), want a transient context.Canceled", err, kindOf(err))
+	}
+	if hits.Load() != 0 {
+		t.Errorf("the server saw %d requests", hits.Load())
+	}
+}
+
 func TestTLSFailureMeansNotSent(t *testing.T) {
 	t.Parallel()
 	var hits atomic.Int32
