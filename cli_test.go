@@ -573,17 +573,61 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
-// TestRunUsageErrorsPrintOnce: in process, a usage error is printed once on
-// stderr, nothing on stdout, and nothing is sent.
+// TestRunUsageErrorsPrintOnce: in process, every usage error (exit
+// status 2), whether the flags, the environment or the inputs they give
+// are wrong, is printed once on stderr and nothing on stdout, which
+// carries results only (like gh: a script reads nothing from a run that
+// never started), with --json too; and nothing is sent.
 func TestRunUsageErrorsPrintOnce(t *testing.T) {
 	t.Parallel()
-	var stdout, stderr bytes.Buffer
-	calls := 0
-	env := Env{Getenv: func(string) string { return "" }, Stderr: &stderr,
-		Deps: action.Deps{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { calls++; return nil, errors.New("no") })}}
-	err := run(context.Background(), []string{"--api-key", testKey}, env, &stdout)
-	if exitCode(err) != cli.ExitUsage || stdout.Len() != 0 || strings.Count(stderr.String(), "is not accepted") != 1 || calls != 0 {
-		t.Errorf("err %v, stdout %q, stderr %q, %d requests", err, stdout.String(), stderr.String(), calls)
+	vars := map[string]string{"MINTLIFY_API_KEY": testKey, "MINTLIFY_PROJECT_ID": "proj-1"}
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		unset string // a variable of vars left unset
+		says  string
+	}{
+		{"an unknown flag", []string{"--promt", "typo"}, "", "unknown flag --promt"},
+		{"a flag without its value", []string{"--prompt"}, "", "--prompt needs a value"},
+		{"a stray argument", []string{"--prompt", "p", "now"}, "", `"now", is not a flag`},
+		{"the key as a flag", []string{"--api-key", testKey}, "", "is not accepted"},
+		{"no project", []string{"--prompt", "p"}, "MINTLIFY_PROJECT_ID", "no project"},
+		{"no key", []string{"--prompt", "p"}, "MINTLIFY_API_KEY", "no API key"},
+		{"an empty key on stdin", []string{"--prompt", "p", "--api-key-stdin"}, "MINTLIFY_API_KEY", "standard input is empty"},
+		{"no prompt", nil, "", "--prompt is empty"},
+		{"a timeout that is not one", []string{"--prompt", "p", "--timeout", "soon"}, "", "--timeout must be a duration"},
+		{"a timeout of 0", []string{"--prompt", "p", "--timeout", "0"}, "", "--timeout must be more than 0"},
+		{"wait neither true nor false", []string{"--prompt", "p", "--wait=maybe"}, "", "--wait must be true or false"},
+		{"a prompt file that is not there", []string{"--prompt-file", "no-such-file.md"}, "", "--prompt-file no-such-file.md does not exist"},
+		{"settle with a prompt", []string{"--prompt", "p", "--settle"}, "", "--settle is true"},
+		{"no prompt, with --json", []string{"--json"}, "", "--prompt is empty"},
+		{"an unknown flag, with --json", []string{"--json", "--promt", "typo"}, "", "unknown flag --promt"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			calls := 0
+			env := Env{Getenv: func(k string) string {
+				if k == tt.unset {
+					return ""
+				}
+				return vars[k]
+			}, Stdin: strings.NewReader(""), Stderr: &stderr,
+				Deps: action.Deps{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { calls++; return nil, errors.New("no") })}}
+			err := run(context.Background(), tt.args, env, &stdout)
+			if code := exitCode(err); code != cli.ExitUsage {
+				t.Errorf("exit %d, want %d: %v\n%s", code, cli.ExitUsage, err, stderr.String())
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout %q, want nothing", stdout.String())
+			}
+			if n := strings.Count(stderr.String(), tt.says); n != 1 || strings.Count(stderr.String(), "error: ") != 1 {
+				t.Errorf("stderr says %q %d times, want one error that says it once:\n%s", tt.says, n, stderr.String())
+			}
+			if calls != 0 {
+				t.Errorf("%d requests sent", calls)
+			}
+		})
 	}
 }
 

@@ -147,11 +147,13 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 	}
 	res, err := action.Run(ctx, rc, env.Deps, streams)
 	var runErr *report.Error
-	if !rc.InActions && errors.As(err, &runErr) && runErr.End == report.Invalid {
+	invalid := errors.As(err, &runErr) && runErr.End == report.Invalid
+	if !rc.InActions && invalid {
 		// As for any other mistake on the command line.
 		streams.Log.Printf("Run agent-job-action --help for every flag.")
 	}
-	if !cmd.JSON {
+	if !cmd.JSON || invalid {
+		// A usage error has no result to print, as any other (usage).
 		return err
 	}
 	record, rerr := cli.Record(res.Outputs["job"], res.Cost)

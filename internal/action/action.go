@@ -77,7 +77,7 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 	for _, e := range flatten(err) {
 		log.Error(e.Error())
 	}
-	r.rep.Unreported(err)
+	r.rep.Unreported(end, err)
 	switch end {
 	case report.Completed, report.NotWaiting, report.Skipped, report.DryRun, report.Settled:
 		// The job went well but its report could not be written.

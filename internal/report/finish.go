@@ -51,6 +51,9 @@ func (r *Reporter) Finish(ctx context.Context, o *Outcome) error {
 		res.CommentURL = r.Comment.URL()
 	}
 	res.Preview = o.Preview.Markdown()
+	if o.End() == Invalid {
+		r.Out.Withhold()
+	}
 	err := r.Out.Write(res)
 	if err == nil {
 		err = WriteSummary(r.Progress.Log, r.RC.SummaryFile, Summary(res))

@@ -51,6 +51,16 @@ func NewOutputs(red Redactor, path string, results io.Writer) *Outputs {
 	return &Outputs{red: red, path: path, results: results, random: rand.Text, written: map[string]string{}}
 }
 
+// Withhold prints no more outputs on the results stream: a run that ends
+// in a usage error prints nothing on a command line's standard output,
+// which carries results only. The GITHUB_OUTPUT file, where a step's
+// outputs go, is written as before.
+func (o *Outputs) Withhold() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.results = io.Discard
+}
+
 // Values returns every output written, redacted as written, by name.
 func (o *Outputs) Values() map[string]string {
 	o.mu.Lock()

@@ -250,11 +250,15 @@ func (r *Reporter) Retrying(rt httpclient.Retry) {
 }
 
 // Unreported reports a run that stopped before it had an outcome to report
-// (inputs or an event it cannot use, files it cannot write): the status
-// output and the summary still say so, as far as they can be written.
-func (r *Reporter) Unreported(err error) {
+// (inputs or an event it cannot use, files it cannot write), ending as end:
+// the status output and the summary still say so, as far as they can be
+// written; a usage error prints no results on a command line.
+func (r *Reporter) Unreported(end End, err error) {
 	if r.reported {
 		return
+	}
+	if end == Invalid {
+		r.Out.Withhold()
 	}
 	_ = r.Out.Set("status", StatusError)
 	_ = WriteSummary(r.Progress.Log, r.RC.SummaryFile, Summary(Result{Status: StatusError, Failure: err.Error(), RunURL: r.RC.RunURL()}))
