@@ -75,7 +75,7 @@ func TestFaultsAgentAPI(t *testing.T) {
 			log: "::error::create job: HTTP 429 Too Many Requests: rate limit exceeded; the server asks to wait 1h0m0s before trying again, but only 30m0s is left of the timeout; try again later, or raise timeout (the API allows 100 creates and follow-ups per project per hour: https://github.com/agentjob/agent-job-action#limits)\n"},
 		{name: "429 Retry-After past the timeout on poll", at: reqFirstPoll, fault: faults.RateLimited(faults.Seconds(7200)),
 			wantErr: true, out: map[string]string{"job-id": "job_0001", "status": "active", "timed-out": "true"}, creates: 1, gets: 1, checkGets: true,
-			log: "to continue it later, run again with job-id: job_0001", virtual: time.Minute},
+			log: "to wait for it, run again with job-id: job_0001 and no prompt", virtual: time.Minute},
 	}...)
 	// Retry-After, one rule for seconds and dates of any size, on 429 and on
 	// a read's 503: a wait that fits is waited exactly; one that does not

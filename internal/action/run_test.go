@@ -2,6 +2,7 @@ package action_test
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -572,6 +573,64 @@ func TestRefusedConnectionsReachedNothing(t *testing.T) {
 			if !strings.Contains(g.Log, tt.line) || strings.Contains(g.Log, "may or may not") {
 				t.Errorf("the log lacks the line %q:\n%s", tt.line, g.Log)
 			}
+		})
+	}
+}
+
+// TestStoppedRunAdvisesWhatCostsNothing: a run that stopped while its job
+// worked (its timeout passed, or it was cancelled) gives one piece of
+// advice, in its error and its summary: run again with job-id and no
+// prompt, to wait for the job. Following it sends the API nothing; the
+// same workflow run again with its prompt would pay for that prompt
+// again as a follow-up.
+func TestStoppedRunAdvisesWhatCostsNothing(t *testing.T) {
+	t.Parallel()
+	const advice = "run again with job-id: job_0001 and no prompt, which sends the job nothing"
+	for _, tt := range []struct {
+		name  string
+		setup func(h *harness, cancel context.CancelFunc)
+		error string // the start of the error line
+	}{
+		{"timed out", func(h *harness, _ context.CancelFunc) { h.vars["INPUT_TIMEOUT"] = "10m" },
+			"::error::job job_0001 still active after 10m0s (timeout: 10m0s): timed out. The job goes on running on the server; to wait for it, "},
+		{"cancelled", func(h *harness, cancel context.CancelFunc) {
+			h.env.Transport = cancelAfterCreate{base: http.DefaultTransport, cancel: cancel}
+		}, "::error::cancelled while waiting for job job_0001, last seen active. The job goes on running on the server; to wait for it, "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, fakeapi.Scenario{Runtime: time.Hour})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			tt.setup(h, cancel)
+			g := h.got(ctx)
+			if g.Err == nil {
+				t.Fatalf("the run succeeded:\n%s", g.Log)
+			}
+			if !strings.Contains(g.Log, tt.error+advice) {
+				t.Errorf("the error does not give the advice %q:\n%s", tt.error+advice, g.Log)
+			}
+			for where, text := range map[string]string{"log": g.Log, "summary": g.Summary} {
+				// As a reader sees it: escaped characters as themselves.
+				text = strings.ReplaceAll(html.UnescapeString(text), "\u2060", "")
+				if strings.Contains(text, "as a follow-up") || !strings.Contains(text, advice) {
+					t.Errorf("the %s does not advise only %q:\n%s", where, advice, text)
+				}
+			}
+
+			// As advised.
+			h.env.Transport = nil
+			h.vars["INPUT_JOB-ID"], h.vars["INPUT_PROMPT"], h.vars["INPUT_TIMEOUT"] = "job_0001", "", "2h"
+			g = h.got(context.Background())
+			if g.Err != nil {
+				t.Fatalf("the run as advised: %v\n%s", g.Err, g.Log)
+			}
+			for _, r := range g.API {
+				if r.Method != http.MethodGet {
+					t.Errorf("the run as advised sent %s %s", r.Method, r.Path)
+				}
+			}
+			h.wantOutputs(map[string]string{"job-id": "job_0001", "status": "completed"})
 		})
 	}
 }

@@ -22,7 +22,7 @@ var ExitStatuses = []ExitStatus{
 	{ExitOK, "the job ended completed or archived; or it was started with --wait=false; or a dry run; or the run rightly did nothing (status skipped)"},
 	{ExitJobFailed, "the job ended failed"},
 	{ExitUsage, "usage: an unknown flag, a secret given as a flag, a missing or invalid input; nothing was sent"},
-	{ExitTimedOut, "the timeout passed before the job ended; it goes on running (continue it with --job-id)"},
+	{ExitTimedOut, "the timeout passed before the job ended; it goes on running (wait for it with --job-id and no --prompt, which sends it nothing)"},
 	{ExitError, "an API or GitHub error (after the retries that are safe), or the outputs could not be written"},
 	{ExitCancelled, "interrupted (Ctrl+C, SIGTERM, a cancelled workflow); the job goes on running"},
 }

@@ -107,11 +107,11 @@ func (r *Reporter) explain(o *Outcome) error {
 		}
 		return o.Err
 	case end == TimedOut:
-		return fmt.Errorf("job %s still %s after %s (timeout: %s): %w. The job goes on running on the server; to continue it later, run again with %s (the prompt is sent to it as a follow-up; %s returns right after), or raise %s",
-			id, escape.Log(o.Status()), r.Progress.Elapsed(), r.Timeout, o.Err, r.RC.Setting("job-id", id), r.RC.Setting("wait", "false"), r.RC.Setting("timeout", ""))
+		return fmt.Errorf("job %s still %s after %s (timeout: %s): %w. The job goes on running on the server; to wait for it, %s, or raise %s",
+			id, escape.Log(o.Status()), r.Progress.Elapsed(), r.Timeout, o.Err, r.waitAgain(id), r.RC.Setting("timeout", ""))
 	case end == Cancelled:
-		return fmt.Errorf("cancelled while waiting for job %s, last seen %s. The job goes on running on the server; to see where it stands or continue it, run again with %s (with %s to look without waiting)",
-			id, escape.Log(o.Status()), r.RC.Setting("job-id", id), r.RC.Setting("wait", "false"))
+		return fmt.Errorf("cancelled while waiting for job %s, last seen %s. The job goes on running on the server; to wait for it, %s",
+			id, escape.Log(o.Status()), r.waitAgain(id))
 	}
 	var apiErr *agentapi.Error
 	if errors.As(o.Err, &apiErr) && apiErr.JobID != "" {
@@ -119,6 +119,14 @@ func (r *Reporter) explain(o *Outcome) error {
 		return fmt.Errorf("wait for the job: %w", o.Err)
 	}
 	return fmt.Errorf("wait for job %s: %w", id, o.Err)
+}
+
+// waitAgain is the one advice for a job a run stopped waiting for: the
+// run that costs nothing. The same run again with its prompt would send
+// that prompt to the job once more, as a follow-up that is paid for.
+func (r *Reporter) waitAgain(id string) string {
+	return fmt.Sprintf("run again with %s and no %s, which sends the job nothing (%s to look without waiting)",
+		r.RC.Setting("job-id", id), r.RC.Setting("prompt", ""), r.RC.Setting("wait", "false"))
 }
 
 // final is the comment's last state.
