@@ -174,6 +174,26 @@ func URL(s string) string {
 	return s
 }
 
+// Link is an explicit Markdown link to u whose text is u itself, so
+// that what a reader copies, the text or the address, is the address
+// whole; "" when URL does not accept u. The text needs no word joiner:
+// GitHub links, mentions and references nothing inside a link. Only the
+// characters Markdown gives a meaning to are written as entities.
+func Link(u string) string {
+	if u = URL(u); u == "" {
+		return ""
+	}
+	var text strings.Builder
+	for _, r := range u {
+		if e, ok := markdown[r]; ok {
+			text.WriteString(e)
+		} else {
+			text.WriteRune(r)
+		}
+	}
+	return "[" + text.String() + "](" + u + ")"
+}
+
 // Code shows s in a Markdown code span when it is a plain token (see Log),
 // which cannot close the span and in which GitHub links nothing, and as
 // Markdown-escaped text otherwise.

@@ -277,3 +277,23 @@ func FuzzURL(f *testing.F) {
 		}
 	})
 }
+
+// TestLink: the action's own links show their address as their text, so
+// that copying either gives the address whole: no word joiner, only the
+// entities Markdown needs, which a reader sees as the characters; an
+// address URL refuses is no link.
+func TestLink(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ u, want string }{
+		{"https://github.com/acme/docs", "[https&#58;//github.com/acme/docs](https://github.com/acme/docs)"},
+		{"https://github.com/o/r/pull/7|x", "[https&#58;//github.com/o/r/pull/7%7Cx](https://github.com/o/r/pull/7%7Cx)"},
+		{"https://x.example/a_b#c@d", "[https&#58;//x.example/a&#95;b&#35;c&#64;d](https://x.example/a_b#c@d)"},
+		{"http://github.com/acme/docs", ""},
+		{"https://x.example/a)b", ""},
+	} {
+		got := escape.Link(tt.u)
+		if got != tt.want || strings.Contains(got, escape.WordJoiner) {
+			t.Errorf("Link(%q) = %q, want %q", tt.u, got, tt.want)
+		}
+	}
+}

@@ -46,6 +46,31 @@ func Judge(link, serverURL string) (pr PullRequest, ok bool) {
 	return PullRequest{Owner: parts[0], Repo: parts[1], Number: n}, true
 }
 
+// Repository is a repository on this GitHub, by its checked names.
+type Repository struct {
+	Owner, Repo string
+}
+
+// JudgeRepository reads repoURL, a job's source.repository, as a
+// repository on the GitHub at serverURL: an https address, owner/repo
+// below its path (a final "/" or ".git" allowed), judged as Judge judges
+// a pull request's. ok is false for anything else.
+func JudgeRepository(repoURL, serverURL string) (r Repository, ok bool) {
+	parts, ok := below(strings.TrimSuffix(strings.TrimSuffix(repoURL, "/"), ".git"), serverURL)
+	if !ok || len(parts) != 2 || ghclient.CheckRepo(parts[0], parts[1]) != nil {
+		return r, false
+	}
+	return Repository{Owner: parts[0], Repo: parts[1]}, true
+}
+
+// URL is the repository's page, rebuilt from its checked parts.
+func (r Repository) URL(serverURL string) string {
+	if serverURL == "" {
+		serverURL = DefaultServer
+	}
+	return fmt.Sprintf("%s/%s/%s", strings.TrimRight(serverURL, "/"), r.Owner, r.Repo)
+}
+
 // In reports whether pr is in the repository that repoURL, a job's
 // source.repository, names: an https address on the GitHub at serverURL,
 // owner/repo below its path (a final "/" or ".git" allowed), judged as
@@ -54,9 +79,8 @@ func Judge(link, serverURL string) (pr PullRequest, ok bool) {
 // pull request is in it: docs-token is for the job's own repository only,
 // and a job that does not say which that is gets none of it.
 func (pr PullRequest) In(repoURL, serverURL string) bool {
-	parts, ok := below(strings.TrimSuffix(strings.TrimSuffix(repoURL, "/"), ".git"), serverURL)
-	return ok && len(parts) == 2 && ghclient.CheckRepo(parts[0], parts[1]) == nil &&
-		strings.EqualFold(parts[0], pr.Owner) && strings.EqualFold(parts[1], pr.Repo)
+	r, ok := JudgeRepository(repoURL, serverURL)
+	return ok && strings.EqualFold(r.Owner, pr.Owner) && strings.EqualFold(r.Repo, pr.Repo)
 }
 
 // below returns the segments of link's path below the path of the GitHub

@@ -130,3 +130,23 @@ func FuzzJudge(f *testing.F) {
 		}
 	})
 }
+
+// TestRepositoryURL: a job's source repository on this GitHub is linked at
+// the address rebuilt from its checked names, on the server's own host and
+// path; an address that names no repository (TestIn) has none.
+func TestRepositoryURL(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ repo, server, want string }{
+		{"https://github.com/acme/docs", "", "https://github.com/acme/docs"},
+		{"https://GitHub.com/acme/docs.git", "https://github.com/", "https://github.com/acme/docs"},
+		{"https://github.com/acme/docs/?x=1#top", "", "https://github.com/acme/docs"},
+		{"https://ghe.example.com/git/acme/docs/", "https://ghe.example.com/git", "https://ghe.example.com/git/acme/docs"},
+		{"https://gitlab.com/acme/docs", "", ""},
+		{"https://github.com/acme/docs/tree/main", "", ""},
+	} {
+		r, ok := JudgeRepository(tt.repo, tt.server)
+		if got := r.URL(tt.server); ok != (tt.want != "") || ok && got != tt.want {
+			t.Errorf("JudgeRepository(%q, %q) = %+v, %v: URL %q; want %q", tt.repo, tt.server, r, ok, got, tt.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/prlink"
 )
 
 // Finish reports o, once, for every run that got a plan: the commit
@@ -41,6 +42,11 @@ func (r *Reporter) Finish(ctx context.Context, o *Outcome) error {
 	}
 	if pr, ok := pullRequest(o, r.RC.ServerURL); ok {
 		res.PRURL, res.PRNumber = pr.URL(r.RC.ServerURL), pr.Number
+	}
+	if o.Job != nil {
+		if repo, ok := prlink.JudgeRepository(o.Job.Source.Repository, r.RC.ServerURL); ok {
+			res.SourceURL = repo.URL(r.RC.ServerURL)
+		}
 	}
 	if runErr != nil {
 		// The summary is public, as the comment is: the network's

@@ -141,6 +141,10 @@ type Result struct {
 	PRURL string
 	// PRNumber is that pull request's number; 0 when PRURL is "".
 	PRNumber int
+	// SourceURL is the job's source repository when it is one on this
+	// GitHub, rebuilt from its checked parts, which the summary links;
+	// "" otherwise.
+	SourceURL string
 	// Failure is the error the run failed with, as the log gives it (with
 	// the service's own reason and what to do); "" when it did not fail.
 	Failure string

@@ -32,11 +32,11 @@ func TestSummaryGolden(t *testing.T) {
 		r    func(t *testing.T) Result
 	}{
 		{"summary-completed.md", func(t *testing.T) Result {
-			return Result{JobID: "job_0001", Status: "completed", Elapsed: 161 * time.Second, Polls: 7, PRURL: "https://github.com/acme/docs/pull/7",
+			return Result{JobID: "job_0001", Status: "completed", Elapsed: 161 * time.Second, Polls: 7, PRURL: "https://github.com/acme/docs/pull/7", SourceURL: "https://github.com/acme/docs",
 				Job: job(t, `{"id":"job_0001","status":"completed","model":"sonnet","source":{"repository":"https://github.com/acme/docs","ref":"docs/faq"},"prLink":"https://github.com/acme/docs/pull/7"}`)}
 		}},
 		{"summary-timed-out.md", func(t *testing.T) Result {
-			return Result{JobID: "job_0001", Status: "active", TimedOut: true, Elapsed: 30 * time.Minute, Polls: 66,
+			return Result{JobID: "job_0001", Status: "active", TimedOut: true, Elapsed: 30 * time.Minute, Polls: 66, SourceURL: "https://github.com/acme/docs",
 				Job: job(t, `{"id":"job_0001","status":"active","model":"opus","source":{"repository":"https://github.com/acme/docs","ref":null},"prLink":null}`)}
 		}},
 		{"summary-dry-run.md", func(*testing.T) Result { return Result{Status: "dry-run"} }},
@@ -67,11 +67,13 @@ func TestSummaryGolden(t *testing.T) {
 	}
 }
 
-// prTarget is the destination of the summary's one link.
-var prTarget = regexp.MustCompile(`\]\(https://[^)]*\)`)
+// ownLink is a link the summary makes: the pull request's or the source
+// repository's, text and target.
+var ownLink = regexp.MustCompile(`\[[^\]]*\]\(https://[^)]*\)`)
 
 // checkSummary fails t unless every row of the summary's table has two
-// cells and nothing but the pull request link is a link.
+// cells and nothing but the links it makes (the pull request's, the
+// source repository's) is a link.
 func checkSummary(t testing.TB, md string) {
 	t.Helper()
 	sc := bufio.NewScanner(strings.NewReader(md))
@@ -87,7 +89,7 @@ func checkSummary(t testing.TB, md string) {
 	if rows != 9 {
 		t.Fatalf("table has %d rows, want 9 (header, delimiter, 7 values):\n%s", rows, md)
 	}
-	if links := escapetest.Autolinks(prTarget.ReplaceAllString(md, "]")); links != nil {
+	if links := escapetest.Autolinks(ownLink.ReplaceAllString(md, "")); links != nil {
 		t.Fatalf("summary renders links %q:\n%s", links, md)
 	}
 }
@@ -102,7 +104,7 @@ func FuzzSummary(f *testing.F) {
 		j := &agentapi.Job{ID: id, Status: status, Model: model, Source: agentapi.Source{Repository: repo, Ref: &ref}, PRLink: &pr}
 		// PRURL is built from checked parts in a run; any string must still
 		// keep the table whole.
-		checkSummary(t, Summary(Result{JobID: id, Status: status, Job: j, TimedOut: len(pr)%2 == 0, Polls: 3, PRURL: pr}))
+		checkSummary(t, Summary(Result{JobID: id, Status: status, Job: j, TimedOut: len(pr)%2 == 0, Polls: 3, PRURL: pr, SourceURL: repo}))
 	})
 }
 

@@ -10,8 +10,11 @@ import (
 
 // Summary renders r as the Markdown job summary, a table of two columns.
 // Every value from the API is escaped (escape.Markdown: no formatting, no
-// link, no mention, no "|" that splits a cell); the PR link is a link only
-// when it is an https URL, with any "|" in it percent-encoded. A job id that
+// link, no mention, no "|" that splits a cell). The pull request and the
+// source repository are links only when they are on this GitHub (PRURL,
+// SourceURL), whose text is their address whole, and otherwise an https
+// address is shown whole in a code span (escape.Link, escape.Address), so
+// that what a reader copies works. A job id that
 // is a plain token is shown in a code span, where nothing links and it can
 // be copied as it is.
 //
@@ -72,13 +75,13 @@ func table(b *strings.Builder, r Result) {
 	var model, source, pr string
 	if j := r.Job; j != nil {
 		model = escape.Markdown(j.Model)
-		source = escape.Markdown(j.Source.Repository)
+		if source = escape.Link(r.SourceURL); source == "" {
+			source = escape.Address(j.Source.Repository)
+		}
 		if ref := j.Ref(); ref != "" {
 			source += " @ " + escape.Markdown(ref)
 		}
-		if link := escape.URL(r.PRURL); link != "" {
-			pr = fmt.Sprintf("[%s](%s)", escape.Markdown(link), link)
-		} else if j.PR() != "" {
+		if pr = escape.Link(r.PRURL); pr == "" && j.PR() != "" {
 			pr = escape.Address(j.PR())
 		}
 	}
