@@ -574,6 +574,27 @@ func TestRefusedConnectionsReachedNothing(t *testing.T) {
 				t.Errorf("the log lacks the line %q:\n%s", tt.line, g.Log)
 			}
 		})
+		t.Run(tt.timeout+", the comment", func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, fakeapi.Scenario{})
+			gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs add a page on limits"))
+			h.vars["INPUT_TRIGGER-PHRASE"] = "/docs"
+			h.vars["INPUT_BASE-URL"] = closed.URL
+			h.vars["INPUT_TIMEOUT"] = tt.timeout
+			timeout, err := time.ParseDuration(tt.timeout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			step := newStepTime()
+			h.env.Transport = refusedAtDeadline{base: http.DefaultTransport.(*http.Transport).Clone(), clk: h.clk, deadline: h.clk.Now().Add(timeout), step: step}
+			if g := h.got(step); g.Err == nil {
+				t.Fatalf("the run succeeded:\n%s", g.Log)
+			}
+			c := gh.Comments(12)
+			if len(c) != 1 || strings.Contains(c[0].Body, "may or may not") || !strings.Contains(c[0].Body, "there is no job") && !strings.Contains(c[0].Body, "did not reach the API") {
+				t.Errorf("comments %+v, want one that says no job was made", c)
+			}
+		})
 	}
 }
 

@@ -57,6 +57,10 @@ type State struct {
 	RunURL  string
 	Elapsed time.Duration
 	Timeout time.Duration
+	// NoJob says a create that a timeout or a cancellation stopped surely
+	// made no job: it never reached the Agent Job API, or the API refused
+	// it.
+	NoJob bool
 
 	// AnsweredIn is the comment of the run that answered the request, for
 	// Answered.
@@ -252,6 +256,10 @@ func Render(s State) string {
 	case Failed:
 		fmt.Fprintf(&b, "❌ **The job failed.** %s ended with status failed. Look at the workflow run for details, then ask again to retry.\n", job)
 	case TimedOut:
+		if s.Record.JobID == "" && s.NoJob {
+			fmt.Fprintf(&b, "⌛ **Timed out** after %s before the job could be created: no request reached the Agent Job API, or it refused it: there is no job. Ask again.\n", s.Timeout)
+			break
+		}
 		if s.Record.JobID == "" {
 			fmt.Fprintf(&b, "⌛ **Timed out** after %s while the job was being created: it may or may not exist. Look at the project's agent jobs in the Mintlify dashboard before asking again.\n", s.Timeout)
 			break
@@ -259,6 +267,10 @@ func Render(s State) string {
 		fmt.Fprintf(&b, "⏳ **Still working.** This run's timeout (%s) passed while %s was %s. The job goes on on the server; %s\n",
 			s.Timeout, lower(job), escape.Markdown(orDash(s.Status)), nextReports)
 	case Cancelled:
+		if s.Record.JobID == "" && s.NoJob {
+			b.WriteString("🚫 **Cancelled** before the job could be created: no request reached the Agent Job API, or it refused it: there is no job. Ask again.\n")
+			break
+		}
 		if s.Record.JobID == "" {
 			b.WriteString("🚫 **Cancelled** while the job was being created: it may or may not exist. Look at the project's agent jobs in the Mintlify dashboard before asking again.\n")
 			break

@@ -34,6 +34,8 @@ func TestRenderGolden(t *testing.T) {
 		{"cancelled.md", State{Phase: Cancelled, Record: record.Record{JobID: "job_0001"}, Status: "active", RunURL: run}},
 		{"cancelled-while-creating.md", State{Phase: Cancelled, RunURL: run}},
 		{"timed-out-while-creating.md", State{Phase: TimedOut, Timeout: 30 * time.Minute, RunURL: run}},
+		{"timed-out-before-creating.md", State{Phase: TimedOut, Timeout: 30 * time.Minute, RunURL: run, NoJob: true}},
+		{"cancelled-before-creating.md", State{Phase: Cancelled, RunURL: run, NoJob: true}},
 		{"not-waiting.md", State{Phase: NotWaiting, Record: record.Record{JobID: "job_0001"}, Status: "active", RunURL: run}},
 		{"not-waiting-pr.md", State{Phase: NotWaiting, Record: record.Record{JobID: "job_0001"}, Status: "active", FollowUp: true,
 			PRLink: "https://github.com/acme/docs/pull/7", PRURL: "https://github.com/acme/docs/pull/7", RunURL: run}},

@@ -289,6 +289,9 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 	_, refused := agentapi.TakesNoMessages(o.Err)
 	s.Record.Unsettled = o.JobID != "" && (o.Job == nil || !o.Job.Terminal()) && !refused
 	s.Record.Lost = errors.Is(o.Err, ErrJobLost)
+	// A create that failed in a way that surely did not act made no job.
+	var apiErr *agentapi.Error
+	s.NoJob = o.JobID == "" && errors.As(o.Err, &apiErr) && apiErr.Failure != nil && apiErr.Failure.Kind != httpclient.MayHaveActed
 	if c := r.Code; c != nil {
 		// The next run sends what comes after it, and settles the
 		// statuses the job still owes.

@@ -19,6 +19,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/request"
@@ -263,6 +264,8 @@ func TestFinish(t *testing.T) {
 		err     string // "" for a run that succeeds
 		outputs []string
 		log     string
+		// noJob says the comment claims that no job exists.
+		noJob bool
 	}{
 		{name: "completed", o: &Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "https://github.com/acme/docs/pull/101"), Polls: 3},
 			phase: conversation.Done, outputs: []string{"status<<", "\ncompleted\n", "\n101\n"}, log: "job job_1 completed: pull request https://github.com/acme/docs/pull/101"},
@@ -272,6 +275,10 @@ func TestFinish(t *testing.T) {
 			err: "job failed: job job_1 ended with status failed; see it in the Mintlify dashboard, then send a follow-up with job-id: job_1 or start a new job"},
 		{name: "timed out waiting", o: (&Outcome{JobID: "job_1", Job: jobOf("job_1", "active", ""), Stage: StageWait}).Fail(context.Background(), poll.ErrTimedOut),
 			phase: conversation.TimedOut, err: "job job_1 still active after 0s (timeout: 30m0s)"},
+		{name: "a create the timeout stopped before it reached the API", o: createStopped(t, httpclient.Transient),
+			phase: conversation.TimedOut, noJob: true, err: "create job"},
+		{name: "a create the timeout stopped after it went", o: createStopped(t, httpclient.MayHaveActed),
+			phase: conversation.TimedOut, err: "create job"},
 		{name: "skipped", o: &Outcome{Skipped: "nothing under paths"}, phase: conversation.Answered, outputs: []string{"\nskipped\n"}},
 		{name: "capped", o: &Outcome{Skipped: "max-sends-per-day is 1", Capped: true}, phase: conversation.Capped, outputs: []string{"\nskipped\n"}},
 	}
@@ -286,8 +293,8 @@ func TestFinish(t *testing.T) {
 			if (err == nil) != (tt.err == "") || err != nil && !strings.HasPrefix(err.Error(), tt.err) {
 				t.Errorf("Finish() = %v, want %q", err, tt.err)
 			}
-			if len(c.shown) != 1 || c.shown[0].Phase != tt.phase {
-				t.Errorf("comment states %+v, want one in phase %v", c.shown, tt.phase)
+			if len(c.shown) != 1 || c.shown[0].Phase != tt.phase || c.shown[0].NoJob != tt.noJob {
+				t.Errorf("comment states %+v, want one in phase %v, claiming no job: %v", c.shown, tt.phase, tt.noJob)
 			}
 			for _, want := range tt.outputs {
 				if !strings.Contains(outputFile(t, r), want) {
@@ -302,6 +309,16 @@ func TestFinish(t *testing.T) {
 			}
 		})
 	}
+}
+
+// createStopped is a run whose create the timeout stopped, failing as
+// kind says.
+func createStopped(t *testing.T, kind httpclient.FailureKind) *Outcome {
+	t.Helper()
+	ctx, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
+	t.Cleanup(cancel)
+	err := &agentapi.Error{Op: agentapi.OpCreate, Failure: &httpclient.Failure{Kind: kind, Err: context.DeadlineExceeded}}
+	return (&Outcome{Stage: StageStart}).Fail(ctx, err)
 }
 
 // TestSpent: a send counts in the run's comment, which the caps read, and
