@@ -31,8 +31,9 @@ const (
 	// (ubuntu-slim).
 	setupGo = 20 * time.Second
 	// build is the binary action's build at a commit, before the first
-	// release, with a cold cache on one vCPU (docs/no-wait.md says how it
-	// was measured).
+	// release, with a cold cache on one vCPU and the modules to download
+	// (docs/no-wait.md says how it was measured, and why it is counted
+	// longer than that).
 	build = 100 * time.Second
 	// imageBuild is the container action's build of its Dockerfile at a
 	// commit (README: Usage).
