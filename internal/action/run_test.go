@@ -555,9 +555,16 @@ func TestRefusedConnectionsReachedNothing(t *testing.T) {
 		{"30m", "::error::create job: Post request failed: dial tcp " + closed.Listener.Addr().String() + ": connect: connection refused (the request did not reach the API: check base-url and the network, then run again)\n"},
 		{"3s", "::error::create job: Post request failed: context deadline exceeded (the request did not reach the API: check base-url and the network, then run again) (timeout 3s reached)\n"},
 	} {
-		t.Run(tt.timeout, func(t *testing.T) {
-			t.Parallel()
+		// refused runs the action against the closed server, in a thread
+		// when gh is set; its timeout passes as its last attempt starts.
+		refused := func(t *testing.T, thread bool) (Got, *fakegithub.Server) {
+			t.Helper()
 			h := newHarness(t, fakeapi.Scenario{})
+			var gh *fakegithub.Server
+			if thread {
+				gh = h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs add a page on limits"))
+				h.vars["INPUT_TRIGGER-PHRASE"] = "/docs"
+			}
 			h.vars["INPUT_BASE-URL"] = closed.URL
 			h.vars["INPUT_TIMEOUT"] = tt.timeout
 			timeout, err := time.ParseDuration(tt.timeout)
@@ -570,26 +577,18 @@ func TestRefusedConnectionsReachedNothing(t *testing.T) {
 			if g.Err == nil {
 				t.Fatalf("the run succeeded:\n%s", g.Log)
 			}
+			return g, gh
+		}
+		t.Run(tt.timeout, func(t *testing.T) {
+			t.Parallel()
+			g, _ := refused(t, false)
 			if !strings.Contains(g.Log, tt.line) || strings.Contains(g.Log, "may or may not") {
 				t.Errorf("the log lacks the line %q:\n%s", tt.line, g.Log)
 			}
 		})
 		t.Run(tt.timeout+", the comment", func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, fakeapi.Scenario{})
-			gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs add a page on limits"))
-			h.vars["INPUT_TRIGGER-PHRASE"] = "/docs"
-			h.vars["INPUT_BASE-URL"] = closed.URL
-			h.vars["INPUT_TIMEOUT"] = tt.timeout
-			timeout, err := time.ParseDuration(tt.timeout)
-			if err != nil {
-				t.Fatal(err)
-			}
-			step := newStepTime()
-			h.env.Transport = refusedAtDeadline{base: http.DefaultTransport.(*http.Transport).Clone(), clk: h.clk, deadline: h.clk.Now().Add(timeout), step: step}
-			if g := h.got(step); g.Err == nil {
-				t.Fatalf("the run succeeded:\n%s", g.Log)
-			}
+			_, gh := refused(t, true)
 			c := gh.Comments(12)
 			if len(c) != 1 || strings.Contains(c[0].Body, "may or may not") || !strings.Contains(c[0].Body, "there is no job") && !strings.Contains(c[0].Body, "did not reach the API") {
 				t.Errorf("comments %+v, want one that says no job was made", c)
