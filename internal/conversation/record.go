@@ -35,6 +35,10 @@ func EarlierOf(c *ghclient.Comment) *Earlier {
 	return &Earlier{Record: r, URL: c.URL, CommentID: c.ID, line: line}
 }
 
+// Changed reports whether now, the record of e's comment as read again,
+// differs from e as it was read.
+func (e *Earlier) Changed(now *Earlier) bool { return e.line != now.line }
+
 // RepoComments is what FindUnsettled reads.
 type RepoComments interface {
 	ListRepoCommentsPage(ctx context.Context, owner, repo string, page int, keep ghclient.Keep) (*ghclient.CommentPage, error)

@@ -298,7 +298,13 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, c *ghclient.
 		log.Warning(fmt.Sprintf("could not read job %s of %s: %s; the next settle run tries again", escape.Log(e.JobID), escape.Log(c.URL), escape.Log(err.Error())))
 		return left
 	}
-	if job = s.awaited(ctx, job); !job.Terminal() {
+	job, waited := s.awaited(ctx, job)
+	if waited {
+		if e, job = s.again(ctx, th, e, job); e == nil {
+			return left
+		}
+	}
+	if !job.Terminal() {
 		s.Progress.Logf("#%d: job %s is %s; left for the next run", c.Issue, escape.Log(job.ID), escape.Log(job.Status))
 		return working
 	}

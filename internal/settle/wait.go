@@ -3,10 +3,12 @@ package settle
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/prlink"
@@ -46,11 +48,11 @@ func (e *Ending) names(job *agentapi.Job) bool {
 // awaited returns job, or, when it still works on the pull request the
 // run's event named, job as it is at its end or when the wait gave up (the
 // run's timeout): polled as a waiting run polls, with each change in the
-// log. Any other job is returned as read: a settle run waits on no job
-// that is not ending.
-func (s *Room) awaited(ctx context.Context, job *agentapi.Job) *agentapi.Job {
+// log; waited says so. Any other job is returned as read: a settle run
+// waits on no job that is not ending.
+func (s *Room) awaited(ctx context.Context, job *agentapi.Job) (_ *agentapi.Job, waited bool) {
 	if s.Ending == nil || job.Terminal() || !s.Ending.names(job) {
-		return job
+		return job, false
 	}
 	w := s.Ending.Waiter
 	w.Observer = waitLog{s.Progress}
@@ -64,7 +66,37 @@ func (s *Room) awaited(ctx context.Context, job *agentapi.Job) *agentapi.Job {
 	case err != nil:
 		s.Progress.Logf("stopped waiting for job %s: %s", escape.Log(job.ID), escape.Log(err.Error()))
 	}
-	return res.Job
+	return res.Job, true
+}
+
+// again is the record e in th, and its job, as they are after a wait for
+// the job's end: while the run waited, a run in the thread (a push's, in
+// another concurrency group) may have written the record anew, with a
+// change that waits since, or a follow-up it sent. The record the run read
+// before the wait is then no ground to send or report from: the change
+// it holds is no longer all that waits, and its job may work again. A
+// record that no longer holds that job left working is its writer's to
+// settle: nil. A changed one is returned with its job read again.
+func (s *Room) again(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (*conversation.Earlier, *agentapi.Job) {
+	c, err := s.GitHub.GetComment(ctx, th.Owner, th.Repo, e.CommentID)
+	if err != nil {
+		s.Progress.Log.Warning(fmt.Sprintf("could not read the record in %s again after waiting for job %s: %s; the next settle run settles it", escape.Log(e.URL), escape.Log(job.ID), escape.Log(err.Error())))
+		return nil, nil
+	}
+	now := conversation.EarlierOf(c)
+	if !e.Changed(now) {
+		return e, job
+	}
+	if !now.Unsettled || now.Backlink || now.JobID != e.JobID {
+		s.Progress.Logf("#%d: the record changed while this run waited, and no longer holds job %s left working: left to the run that wrote it", th.Number, escape.Log(job.ID))
+		return nil, nil
+	}
+	s.Progress.Logf("#%d: the record changed while this run waited: job %s is settled from the record as it is now", th.Number, escape.Log(job.ID))
+	if job, err = s.API.Get(ctx, now.JobID); err != nil {
+		s.Progress.Log.Warning(fmt.Sprintf("could not read job %s again: %s; the next settle run settles it", escape.Log(now.JobID), escape.Log(err.Error())))
+		return nil, nil
+	}
+	return now, job
 }
 
 // waitLog tells a settle run's log how the wait for an ending job goes.
