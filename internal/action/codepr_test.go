@@ -832,21 +832,32 @@ func TestCodePRPreviewStateInStatus(t *testing.T) {
 }
 
 // TestCodePRJobIDTheRecordCannotHold: an Agent API that names a created
-// job with an id no record can hold (job:0001) breaks its contract. With
-// wait: false, the push's run counts the create as sent (it was billed),
-// fails with one line that says so, and leaves its head an error status,
-// not a pending one no run would ever settle; its comment says so and
-// records it. The next push adopts that comment and sends nothing, rather
-// than create a job a push.
+// job with an id no record can hold (job:0001), or one no later request
+// can name (job/0001, job..0001: the client refuses them in a path),
+// breaks its contract. With wait: false, the push's run counts the create
+// as sent (it was billed), fails with one line that says so, and leaves
+// its head an error status, not a pending one no run would ever settle;
+// its comment says so and records it. The next push adopts that comment
+// and sends nothing, rather than create a job a push.
 func TestCodePRJobIDTheRecordCannotHold(t *testing.T) {
 	t.Parallel()
-	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute, IDFormat: "job:%04d"}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	for _, format := range []string{"job:%04d", "job/%04d", "job..%04d"} {
+		t.Run(format, func(t *testing.T) {
+			t.Parallel()
+			codePRJobIDTheRecordCannotHold(t, format)
+		})
+	}
+}
+
+func codePRJobIDTheRecordCannotHold(t *testing.T, format string) {
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute, IDFormat: format}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
 	w.vars["INPUT_WAIT"] = "false"
 	w.vars["INPUT_PREVIEW"] = "false"
-	const cannot = `the Agent API named the new job "job:0001", an id the action cannot record`
+	id := fmt.Sprintf(format, 1)
+	const cannot = ", an id the action cannot record"
 
 	g := w.got(context.Background())
-	if g.End != report.Errored || g.Err == nil || !strings.Contains(g.Err.Error(), cannot) || strings.Contains(g.Err.Error(), "\n") {
+	if g.End != report.Errored || g.Err == nil || !strings.Contains(g.Err.Error(), id+`"`+cannot) && !strings.Contains(g.Err.Error(), id+cannot) || strings.Contains(g.Err.Error(), "\n") {
 		t.Fatalf("opened: %v (end %v), want one line saying %q\n%s", g.Err, g.End, cannot, g.Log)
 	}
 	if got := g.apiCalls(); !slices.Equal(got, []string{"POST /v2/agent/proj-1/job"}) {

@@ -46,7 +46,9 @@ type Room struct {
 }
 
 // Create creates a job with text. A job the API names with an id no
-// record can hold (record.PlainID) breaks the API's contract: the create
+// record can hold (record.PlainID), or that no later request can name
+// (agentapi.CheckJobID: a slash, dots in a row), breaks the API's
+// contract: the create
 // counts as sent, since it was billed, but the run goes no further with a
 // job it cannot record, which no later run could follow
 // (report.ErrJobLost).
@@ -57,8 +59,8 @@ func (j *Room) Create(ctx context.Context, text string) (*agentapi.Job, error) {
 	}
 	j.Reporter.Spent(false)
 	j.Progress.Logf("created job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
-	if !record.PlainID(job.ID) {
-		return nil, fmt.Errorf("%s: the Agent API named the new job %s, an id the action cannot record (a job id is 1 to 256 letters, digits and ._-+=@/): the job exists and counts as sent, but %w; find it in the Mintlify dashboard, and check %s",
+	if !record.PlainID(job.ID) || agentapi.CheckJobID(job.ID) != nil {
+		return nil, fmt.Errorf("%s: the Agent API named the new job %s, an id the action cannot record (a job id is 1 to 256 letters, digits and ._-+=@, with no dots in a row): the job exists and counts as sent, but %w; find it in the Mintlify dashboard, and check %s",
 			agentapi.OpCreate, escape.Log(job.ID), report.ErrJobLost, j.Reporter.RC.Terms().Name("base-url"))
 	}
 	return job, nil

@@ -172,7 +172,7 @@ func TestCreateAndWatch(t *testing.T) {
 // that says so (report.ErrJobLost), in one line, with the id escaped.
 func TestCreateNamedWithAnIDNoRecordHolds(t *testing.T) {
 	t.Parallel()
-	for _, id := range []string{"job:0001", "job 1", "a\nb", strings.Repeat("j", 257)} {
+	for _, id := range []string{"job:0001", "job 1", "a\nb", strings.Repeat("j", 257), "job/0001", "job..0001", ".."} {
 		api := &fakeAPI{created: id}
 		var out bytes.Buffer
 		r, _ := newRoom(t, api, &out)
