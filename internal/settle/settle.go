@@ -299,7 +299,7 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, c *ghclient.
 		return left
 	}
 	job, waited := s.awaited(ctx, job)
-	if waited {
+	if waited && job.Terminal() {
 		if e, job = s.again(ctx, th, e, job); e == nil {
 			return left
 		}
