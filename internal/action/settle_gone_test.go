@@ -57,3 +57,36 @@ func TestSettleEndsAGoneJob(t *testing.T) {
 		t.Errorf("the second settle run sent the Agent API %q", calls)
 	}
 }
+
+// TestSettleTakesOnlyA404ForGone: a read of a job that the Agent API
+// refuses with HTTP 400 says the request was wrong, not that the API no
+// longer knows the job, which may still work. A settle run then ends no
+// record and sets no status: the heads stay pending, the record
+// unsettled, and the next settle run reads the job again.
+func TestSettleTakesOnlyA404ForGone(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	before := len(w.statuses())
+	w.api.FailOn(len(w.api.Requests())+1, faults.Status(http.StatusBadRequest))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+	}
+	if got := w.statuses()[before:]; len(got) != 0 {
+		t.Errorf("the settle run set %q on a 400", got)
+	}
+	c := w.gh.Comments(7)
+	if r := recordIn(c[0].Body); len(c) != 1 || !r.Unsettled || r.JobID != "job_0001" || len(r.Owed) != 1 {
+		t.Errorf("the record after the settle run: %+v, want it as it was, for the next settle run", r)
+	}
+
+	// The next settle run reads the job, which ended: it settles it.
+	w.vars["GITHUB_RUN_ID"] = "4243"
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("second settle: %v\n%s", err, w.stdout.String())
+	}
+	if final := w.finalStatuses(); !strings.Contains(final["1111"], " success: ") {
+		t.Errorf("head1 ends %q, want success", final["1111"])
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -291,7 +292,10 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, c *ghclient.
 	log := s.Progress.Log
 	e := conversation.EarlierOf(c)
 	job, err := s.API.Get(ctx, e.JobID)
-	if f, gone := agentapi.TakesNoMessages(err); gone {
+	if f, refused := agentapi.TakesNoMessages(err); refused && f.Status == http.StatusNotFound {
+		// Only a 404 says the API no longer knows the job: a read it
+		// answers 400 was a request it could not take, of a job that
+		// may still work, for the next settle run to read again.
 		return s.gone(ctx, th, e, f)
 	}
 	if err != nil {
