@@ -19,6 +19,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/settle"
@@ -43,6 +44,7 @@ func (r *run) clients() (*agentapi.Client, *httpclient.Client) {
 	r.rep.Sent, r.rep.GitHubHost = hc.Sent, ghclient.Host(r.rc.APIURL)
 	if r.cfg.BaseURL != nil {
 		r.rep.AgentHost = r.cfg.BaseURL.Host
+		r.rep.Project = record.ProjectMark(r.cfg.BaseURL.Hostname(), r.cfg.ProjectID)
 	}
 	api := agentapi.New(hc, r.cfg.BaseURL, r.cfg.ProjectID, r.cfg.APIKey)
 	api.Terms = r.rc.Terms()
@@ -150,7 +152,7 @@ func (r *run) atCap(o *report.Outcome, why string) *report.Outcome {
 // working, with the run's clients and the parts of the plan it needs: the
 // backlink's asker and the caps.
 func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *settle.Room {
-	room := &settle.Room{API: api, Agent: r.agent, Reporter: r.rep, Progress: r.prog, Paths: r.cfg.Paths}
+	room := &settle.Room{API: api, Agent: r.agent, Reporter: r.rep, Progress: r.prog, Paths: r.cfg.Paths, Project: r.rep.Project}
 	if p.Await != "" {
 		room.Ending = settle.EndingOf(p.Await, r.rc.ServerURL, poll.Waiter{Jobs: api, Clock: r.deps.Clock, Schedule: schedule(r.cfg, r.deps), Deadline: r.deadline})
 	}

@@ -90,3 +90,43 @@ func TestSettleTakesOnlyA404ForGone(t *testing.T) {
 		t.Errorf("head1 ends %q, want success", final["1111"])
 	}
 }
+
+// TestSettleLeavesAnotherProjectsRecords: records name their job's Agent
+// Job project (a mark of the API's host and the project id), and the
+// Agent API answers 404 for a job of another project as for one it no
+// longer knows. A settle run of another project (or another base-url),
+// say a second docs project's workflow in the same repository, reads no
+// job of a record of the first and writes nothing there: it does not take
+// that job for gone. A settle run of the record's own project settles it.
+func TestSettleLeavesAnotherProjectsRecords(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
+	if r := recordIn(w.gh.Comments(7)[0].Body); r.Project == "" || r.Project == "proj-1" {
+		t.Fatalf("the record's project mark is %q, want a mark that is not the id", r.Project)
+	}
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	w.vars["INPUT_PROJECT-ID"] = "proj-2"
+	from, apiFrom, before := len(w.gh.Requests()), len(w.api.Requests()), len(w.statuses())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle of another project: %v\n%s", err, w.stdout.String())
+	}
+	if calls := w.apiCalls(apiFrom); len(calls) != 0 {
+		t.Errorf("the other project's settle run sent the Agent API %q", calls)
+	}
+	if writes := w.writes(from); len(writes) != 1 || !strings.HasSuffix(writes[0], "/reactions") {
+		t.Errorf("the other project's settle run wrote %q, want only the 👀 that tells its login", writes)
+	}
+	if got := w.statuses()[before:]; len(got) != 0 {
+		t.Errorf("the other project's settle run set %q", got)
+	}
+	w.wantLog("records a job of another Agent Job project (its project-id or base-url differs from this run's)")
+
+	w.vars["INPUT_PROJECT-ID"] = "proj-1"
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle of the record's project: %v\n%s", err, w.stdout.String())
+	}
+	if final := w.finalStatuses(); !strings.HasPrefix(final["1111"], "1111 success: ") {
+		t.Errorf("head1 ends %q, want the job's end", final["1111"])
+	}
+}

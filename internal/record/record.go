@@ -7,6 +7,7 @@ package record
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -50,6 +51,10 @@ type Record struct {
 	// sends nothing rather than create a job a push; deleting the comment
 	// starts again.
 	Lost bool
+	// Project marks the Agent Job project the job is in (ProjectMark):
+	// a run of another project, or of another API, reads none of its
+	// jobs. "" in a record written before it was kept.
+	Project string
 	// Unsettled says the job was working when the record was written: the
 	// next run in the thread, or a settle run, reports its end.
 	Unsettled bool
@@ -117,6 +122,27 @@ func PlainID(id string) bool {
 // space or angle bracket.
 func plainLink(link string) bool {
 	return len(link) <= 512 && !strings.ContainsAny(link, " <>\n")
+}
+
+// ProjectMark is the mark a record keeps of the Agent Job project a job
+// is in: the API's host name (without a port) and the project's id,
+// hashed, so that a comment tells which project it belongs to without
+// showing the id. It is written in the letters g to v, a nibble each: a
+// run of hex digits reads as a commit to GitHub, which links it.
+func ProjectMark(host, project string) string {
+	sum := sha256.Sum256([]byte(strings.ToLower(host) + "\x00" + project))
+	mark := make([]byte, 0, 2*markBytes)
+	for _, b := range sum[:markBytes] {
+		mark = append(mark, 'g'+b>>4, 'g'+b&0xf)
+	}
+	return string(mark)
+}
+
+// markBytes is how many bytes of the hash a project mark keeps.
+const markBytes = 6
+
+func isMark(s string) bool {
+	return len(s) == 2*markBytes && strings.Trim(s, "ghijklmnopqrstuv") == ""
 }
 
 // Sends counts the creates and follow-ups sent to the Agent Job API by the
@@ -200,6 +226,7 @@ type doc struct {
 	PR        string    `json:"pr,omitempty"`
 	Cut       bool      `json:"cut,omitempty"`
 	Lost      bool      `json:"lost,omitempty"`
+	Project   string    `json:"project,omitempty"`
 	Unsettled bool      `json:"unsettled,omitempty"`
 	Sent      *sends    `json:"sent,omitempty"`
 	Answered  *answered `json:"answered,omitempty"`
@@ -227,6 +254,10 @@ func Format(r Record) string {
 	d := doc{V: version, Backlink: r.Backlink, Cut: r.Cut, Lost: r.Lost, Unsettled: r.Unsettled}
 	if PlainID(r.JobID) {
 		d.Job = r.JobID
+		// The project is the job's: a record that names none keeps none.
+		if isMark(r.Project) {
+			d.Project = r.Project
+		}
 	}
 	if IsSHA(r.Head) {
 		d.Head = r.Head
@@ -306,6 +337,9 @@ func Parse(text string) (r Record, ok bool) {
 		return Record{}, false
 	}
 	r = Record{Backlink: d.Backlink, Cut: d.Cut, Lost: d.Lost, Unsettled: d.Unsettled}
+	if isMark(d.Project) {
+		r.Project = d.Project
+	}
 	if PlainID(d.Job) {
 		r.JobID = d.Job
 	}

@@ -37,6 +37,7 @@ func TestRoundTrip(t *testing.T) {
 		{"a SHA-256 head", Record{JobID: "job_1", Head: sha3, Owed: []string{sha3}}},
 		{"a job the API named with an id no record holds", Record{Lost: true, Sent: Sends{Total: 1, Day: "2026-11-29", OnDay: 1}}},
 		{"its pull request", Record{JobID: "job_1", PR: "https://github.com/acme/docs-site/pull/101"}},
+		{"its project", Record{JobID: "job_1", Project: ProjectMark("api.mintlify.com", "proj-1"), Unsettled: true}},
 		{"sends", Record{JobID: "job_1", Sent: Sends{Total: 3, Day: "2026-11-29", OnDay: 1}}},
 		{"a total alone", Record{JobID: "job_1", Sent: Sends{Total: 4}}},
 		{"answered requests", Record{JobID: "job_1", Answered: &backlog.Record{
@@ -81,6 +82,32 @@ func norm(r Record) Record {
 // TestFormatLeavesOutWhatAReaderWouldNotTake: a value that could end the
 // line or the hidden comment, or that a reader would refuse, is not
 // written; the rest of the record is.
+// TestProjectMark: a project's mark is the same for the same API host
+// (whatever the port or case) and project, differs for another, shows
+// neither, and is no run of hex digits GitHub could link; a record keeps
+// it only beside a job, and reads nothing else as one.
+func TestProjectMark(t *testing.T) {
+	t.Parallel()
+	a := ProjectMark("api.mintlify.com", "proj-1")
+	for _, other := range []string{ProjectMark("api.mintlify.com", "proj-2"), ProjectMark("127.0.0.1", "proj-1")} {
+		if other == a {
+			t.Errorf("two projects share the mark %q", a)
+		}
+	}
+	if ProjectMark("API.Mintlify.com", "proj-1") != a || !isMark(a) || strings.Contains(a, "proj") || strings.ContainsAny(a, "0123456789abcdef") {
+		t.Errorf("ProjectMark = %q", a)
+	}
+	if line := Format(Record{Project: a, Sent: Sends{Total: 1}}); strings.Contains(line, a) {
+		t.Errorf("a record with no job keeps a project: %s", line)
+	}
+	for _, bad := range []string{"", "ghijklmnopq", "ghijklmnopqrw", "0123456789ab", "GHIJKLMNOPQR", "ghijklmnopqr\u002d"} {
+		r, ok := Parse(`<!-- agent-job-action:record {"v":1,"job":"job_1","project":"` + bad + `"} -->`)
+		if !ok || r.Project != "" {
+			t.Errorf("Parse took the project %q: %+v, %v", bad, r, ok)
+		}
+	}
+}
+
 func TestFormatLeavesOutWhatAReaderWouldNotTake(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -87,6 +87,9 @@ type Reporter struct {
 	// which, for the cost.
 	Sent                  func() map[httpclient.Sent]int
 	AgentHost, GitHubHost string
+	// Project is the mark of the run's Agent Job project
+	// (record.ProjectMark), which every record that names a job keeps.
+	Project string
 
 	// Billed is what the run cost, as Finish reported it; nil when it
 	// stopped before it could report.
@@ -182,6 +185,9 @@ func (r *Reporter) Show(ctx context.Context, o *Outcome, p conversation.Phase) {
 // earlier run's record it settles there. It reports whether GitHub took
 // the write; a failure is a warning (package conversation).
 func (r *Reporter) Write(ctx context.Context, c Comment, earlier *conversation.Earlier, s conversation.State) bool {
+	if s.Record.JobID != "" && s.Record.Project == "" {
+		s.Record.Project = r.Project
+	}
 	if earlier != nil {
 		return c.Settle(ctx, earlier, s)
 	}
@@ -267,7 +273,7 @@ func (r *Reporter) Unreported(end End, err error) {
 // state is the run's comment for o in phase p, with the record it keeps.
 func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 	s := conversation.State{
-		Phase: p, Record: record.Record{JobID: o.JobID}, Status: o.Status(), FollowUp: o.FollowUp,
+		Phase: p, Record: record.Record{JobID: o.JobID, Project: r.Project}, Status: o.Status(), FollowUp: o.FollowUp,
 		Note: o.Note, RunURL: escape.URL(r.RC.RunURL()), Elapsed: r.Progress.Elapsed(), Timeout: r.Timeout,
 	}
 	if o.Job != nil {

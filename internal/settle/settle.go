@@ -93,6 +93,10 @@ type Room struct {
 	// Ending is the job a Sweep waits for when it finds it still working;
 	// nil when the run's event names none.
 	Ending *Ending
+	// Project is the mark of the run's Agent Job project
+	// (record.ProjectMark): a Sweep reads no job of a record that names
+	// another.
+	Project string
 }
 
 // Earlier settles, before the run does its own work, the record e an
@@ -206,6 +210,12 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 			continue
 		}
 		th.SetSelf(self)
+		if p := conversation.EarlierOf(c).Project; p != "" && s.Project != "" && p != s.Project {
+			// Its job is another project's, or another API's: a read of
+			// it here would be answered 404 and taken for a job gone.
+			s.Progress.Logf("left alone: %s records a job of another Agent Job project (its project-id or base-url differs from this run's)", escape.Log(c.URL))
+			continue
+		}
 		t.add(s.settle(ctx, th, c))
 	}
 	if t.stopped == "" && found.Left > 0 {
