@@ -15,6 +15,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
+	"github.com/agentjob/agent-job-action/internal/settle"
 	"github.com/agentjob/agent-job-action/internal/testbed/step"
 	"github.com/agentjob/agent-job-action/internal/testbed/workflows"
 )
@@ -758,5 +759,37 @@ func TestCopiedWorkflowsSkipWhatNothingNeeds(t *testing.T) {
 		if !maps.Equal(got, tt.want) {
 			t.Errorf("%s: the copied workflows start %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestSettleWaitLeavesTimeForTheRest: a settle run started by the agent's
+// pull request's event waits for that pull request's job within its
+// timeout, but stops settle.Leave before it, so that the records after it
+// and the run's last words still have time: a job that works on for long
+// after it pushed is left for the next run, and the run ends well.
+func TestSettleWaitLeavesTimeForTheRest(t *testing.T) {
+	t.Parallel()
+	w := newCopiedWorld(t, fakeapi.Scenario{Runtime: 30 * time.Minute}, true, 29*time.Minute, false, noWaitPage, noWaitCode, noWaitDocs)
+	w.at(0, "opened", func() { w.pullRequest(codePR("opened", head1, nil)) })
+	w.play(2 * time.Minute)
+	var run *ran
+	for i := range w.runs {
+		if w.runs[i].runs && w.runs[i].workflow == "Docs jobs settle" {
+			run = &w.runs[i]
+		}
+	}
+	if run == nil {
+		t.Fatalf("the agent's event started no settle run: %+v", w.runs)
+	}
+	timeout, err := time.ParseDuration(w.code[1].Input("agentjob/agent-job-action", "timeout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if waited := run.took - setUp; waited > timeout-settle.Leave || waited < timeout-settle.Leave-time.Minute {
+		t.Errorf("the settle run waited %v, want up to %v before its timeout of %v", waited, settle.Leave, timeout)
+	}
+	w.wantLog("was still active 1m0s before the run's timeout: the next run settles it")
+	if final, n := w.final(head1); n != 1 || final.status != "" {
+		t.Errorf("head1 got %d statuses, final %q: want it pending still", n, final.status)
 	}
 }

@@ -44,7 +44,9 @@ const Most = 20
 
 // Reads bounds the jobs one settle run reads, 100: a read of a job still
 // working is not billed, but the run's requests stay bounded. The records
-// past it are the next settle run's.
+// past it are the next settle run's once the newer ones settle: while the
+// newest Reads records all hold jobs still working, an older one waits
+// (its own thread's next run settles it).
 const Reads = 100
 
 // API is what settling asks of the Agent Job API. *agentapi.Client is one.

@@ -28,14 +28,20 @@ type Ending struct {
 	Waiter poll.Waiter
 }
 
+// Leave is what a wait for the ending job leaves of the run's time (its
+// Waiter's deadline), for the records after it and the run's last words:
+// a wait to the deadline would leave them to fail.
+const Leave = time.Minute
+
 // EndingOf is the job to wait for in a settle run whose event names link
-// (plan.Plan.Await) on the GitHub at serverURL, polled by w; nil when link
-// names no pull request there.
+// (plan.Plan.Await) on the GitHub at serverURL, polled by w until Leave
+// before its deadline; nil when link names no pull request there.
 func EndingOf(link, serverURL string, w poll.Waiter) *Ending {
 	pr, ok := prlink.Judge(link, serverURL)
 	if !ok {
 		return nil
 	}
+	w.Deadline = w.Deadline.Add(-Leave)
 	return &Ending{PR: pr, ServerURL: serverURL, Waiter: w}
 }
 
@@ -62,7 +68,7 @@ func (s *Room) awaited(ctx context.Context, job *agentapi.Job) (_ *agentapi.Job,
 	s.Reporter.Waited(w.Clock.Now().Sub(from))
 	switch {
 	case errors.Is(err, poll.ErrTimedOut):
-		s.Progress.Logf("job %s was still %s when the run's timeout came: the next run settles it", escape.Log(job.ID), escape.Log(res.Job.Status))
+		s.Progress.Logf("job %s was still %s %s before the run's timeout: the next run settles it", escape.Log(job.ID), escape.Log(res.Job.Status), Leave)
 	case err != nil:
 		s.Progress.Logf("stopped waiting for job %s: %s", escape.Log(job.ID), escape.Log(err.Error()))
 	}
