@@ -70,6 +70,9 @@ type Trigger struct {
 	// Nothing is trusted of it: a settle run only compares it with the
 	// pull requests its jobs name.
 	Moved string
+	// Group is the merge group of a merge_group event, the commit a merge
+	// queue asks the required checks on; nil for other events.
+	Group *MergeGroup
 
 	// Own is the request the event makes: a comment, a line comment or a
 	// review (whatever its action; Request says whether it asks), or for
@@ -78,6 +81,21 @@ type Trigger struct {
 	// (a dispatch, a schedule, a push) and when the payload names nobody.
 	Own *request.Request
 }
+
+// MergeGroup is what a merge_group event says of the group a merge
+// queue builds: the temporary branch GitHub made (HeadRef, such as
+// refs/heads/gh-readonly-queue/main/pr-12-<sha>) and its newest commit,
+// on which the required checks are reported, and the base branch's
+// commit the group is built on. The group's pull requests are the
+// commits from BaseSHA to HeadSHA: the payload names none of them.
+type MergeGroup struct {
+	HeadSHA, BaseSHA string
+	HeadRef, BaseRef string // full refs
+}
+
+// Branch is the base branch the group merges into, as a pull request's
+// base names it.
+func (g *MergeGroup) Branch() string { return strings.TrimPrefix(g.BaseRef, "refs/heads/") }
 
 // IsComment reports whether the event is a comment or a review, whose text
 // is the request.
@@ -130,6 +148,8 @@ func Read(ctx context.Context, name, path, repository string) (*Trigger, error) 
 		err = readIssues(payload, t)
 	case "pull_request", "pull_request_target":
 		err = readPullRequest(payload, t)
+	case "merge_group":
+		err = readMergeGroup(payload, t)
 	default:
 		readOther(payload, t)
 		return t, nil
@@ -168,7 +188,7 @@ const MaxPayloadBytes = 25 << 20
 func knownEvent(name string) bool {
 	switch name {
 	case "issue_comment", "pull_request_review_comment", "pull_request_review", "pull_request_review_thread",
-		"issues", "pull_request", "pull_request_target":
+		"issues", "pull_request", "pull_request_target", "merge_group":
 		return true
 	}
 	return false
@@ -331,6 +351,24 @@ func readPullRequest(payload []byte, t *Trigger) error {
 		t.Opener, t.OpenerIsBot = u.GetLogin(), request.IsBot(u.GetLogin(), u.GetType())
 	}
 	t.ownEvent()
+	return nil
+}
+
+// readMergeGroup reads a merge queue's request for checks. It is no
+// request of a person's (Own stays nil): the queue asks, and the run
+// only reads commit statuses and sets one.
+func readMergeGroup(payload []byte, t *Trigger) error {
+	var e github.MergeGroupEvent
+	if err := decode(payload, &e); err != nil {
+		return err
+	}
+	g := e.GetMergeGroup()
+	if g == nil || g.GetHeadSHA() == "" || g.GetBaseSHA() == "" {
+		return fmt.Errorf("event payload has no merge_group with a head_sha and a base_sha")
+	}
+	t.Action = e.GetAction()
+	t.Group = &MergeGroup{HeadSHA: g.GetHeadSHA(), BaseSHA: g.GetBaseSHA(), HeadRef: g.GetHeadRef(), BaseRef: g.GetBaseRef()}
+	setSender(t, e.Sender, nil)
 	return nil
 }
 
