@@ -19,6 +19,8 @@ type PullRequest struct {
 	Number  int
 	Author  string // the login that opened it
 	HeadRef string // the branch the changes are on
+	HeadSHA string // its newest commit
+	Base    string // the branch it merges into
 	// Open is false once it is closed, merged or not; Merged says which.
 	Open, Merged bool
 }
@@ -32,13 +34,19 @@ func (c *Client) PullRequest(ctx context.Context, owner, repo string, number int
 	if err != nil {
 		return nil, fmt.Errorf("get pull request #%d: %w", number, clean(err))
 	}
+	return fromPull(pr), nil
+}
+
+func fromPull(pr *github.PullRequest) *PullRequest {
 	return &PullRequest{
 		Number:  pr.GetNumber(),
 		Author:  pr.GetUser().GetLogin(),
 		HeadRef: pr.GetHead().GetRef(),
+		HeadSHA: pr.GetHead().GetSHA(),
+		Base:    pr.GetBase().GetRef(),
 		Open:    pr.GetState() == "open",
 		Merged:  pr.GetMerged(),
-	}, nil
+	}
 }
 
 // RequestReviewers asks the given users to review pull request number.

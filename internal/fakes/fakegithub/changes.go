@@ -25,6 +25,16 @@ type Comparison struct {
 	Files  []File
 	// MergeBase is the newest commit both sides follow; "" means base.
 	MergeBase string
+	// Commits are the commits from base to head, oldest first, as GitHub
+	// lists them a page at a time; none means the comparison lists none
+	// and counts one.
+	Commits []Commit
+}
+
+// Commit is a commit of a comparison.
+type Commit struct {
+	SHA     string
+	Parents []string // its parents' SHAs: two for a merge commit
 }
 
 // Status is a commit status set through the API.
@@ -37,13 +47,22 @@ type Status struct {
 	TargetURL   string
 }
 
+// SeedStatus sets a commit status as an earlier run would have: the
+// combined status reads it, and Statuses, which lists those set through
+// the API, does not.
+func (s *Server) SeedStatus(st Status) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.everStatus = append(s.everStatus, st)
+}
+
 // SeedComparison sets the answer to comparing base with head (commit
 // SHAs) in repo ("owner/name"); comparing any other pair gets 404, as for
 // a commit GitHub does not know.
 func (s *Server) SeedComparison(repo, base, head string, c Comparison) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c.Files = slices.Clone(c.Files)
+	c.Files, c.Commits = slices.Clone(c.Files), slices.Clone(c.Commits)
 	s.compares[strings.ToLower(repo)+" "+base+"..."+head] = c
 }
 
@@ -104,6 +123,17 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 	commit := func(sha string) map[string]any {
 		return map[string]any{"sha": sha, "url": "https://api.github.com/repos/" + repo + "/commits/" + sha}
 	}
+	total, commits := max(len(c.Commits), 1), []any{}
+	page, perPage := pageOf(r)
+	for i := (page - 1) * perPage; i < min(page*perPage, len(c.Commits)); i++ {
+		parents := []any{}
+		for _, p := range c.Commits[i].Parents {
+			parents = append(parents, commit(p))
+		}
+		one := commit(c.Commits[i].SHA)
+		one["parents"] = parents
+		commits = append(commits, one)
+	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"url":               "https://api.github.com/repos/" + repo + "/compare/" + basehead,
 		"html_url":          "https://github.com/" + repo + "/compare/" + basehead,
@@ -115,8 +145,8 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		"status":            status,
 		"ahead_by":          1,
 		"behind_by":         behind,
-		"total_commits":     1,
-		"commits":           []any{},
+		"total_commits":     total,
+		"commits":           commits,
 		"files":             files,
 	})
 }
@@ -151,12 +181,59 @@ func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 	id := s.nextID
 	s.nextID++
 	s.statuses = append(s.statuses, st)
+	s.everStatus = append(s.everStatus, st)
 	s.mu.Unlock()
 	writeJSON(w, http.StatusCreated, map[string]any{
 		"id": id, "node_id": fmt.Sprintf("SC_fake%d", id), "state": st.State, "context": st.Context,
 		"description": in.Description, "target_url": in.TargetURL, "created_at": stamp(id), "updated_at": stamp(id),
 		"url": "https://api.github.com/repos/" + st.Repo + "/statuses/" + st.SHA,
 	})
+}
+
+// combinedStatus answers GET .../commits/{ref}/status for a commit SHA:
+// the newest status of each context, newest first, one page.
+func (s *Server) combinedStatus(w http.ResponseWriter, r *http.Request) {
+	repo, sha := r.PathValue("owner")+"/"+r.PathValue("repo"), r.PathValue("ref")
+	s.mu.Lock()
+	var newest []Status
+	for _, st := range slices.Backward(s.everStatus) {
+		if strings.EqualFold(st.Repo, repo) && st.SHA == sha && !slices.ContainsFunc(newest, func(n Status) bool { return n.Context == st.Context }) {
+			newest = append(newest, st)
+		}
+	}
+	s.mu.Unlock()
+	_, perPage := pageOf(r)
+	state, statuses := "success", []any{}
+	if len(newest) == 0 {
+		state = "pending"
+	}
+	for i, st := range newest {
+		switch {
+		case st.State == "error" || st.State == "failure":
+			state = "failure"
+		case st.State == "pending" && state == "success":
+			state = "pending"
+		}
+		if i < perPage {
+			statuses = append(statuses, map[string]any{"state": st.State, "context": st.Context, "description": st.Description, "target_url": st.TargetURL})
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"state": state, "sha": sha, "total_count": len(newest), "statuses": statuses})
+}
+
+// commitPulls answers GET .../commits/{sha}/pulls: the pull requests of
+// the repository whose head is the commit or whose commits hold it.
+func (s *Server) commitPulls(w http.ResponseWriter, r *http.Request) {
+	repo, sha := r.PathValue("owner")+"/"+r.PathValue("repo"), r.PathValue("sha")
+	s.mu.Lock()
+	var found []Pull
+	for _, p := range s.pulls {
+		if strings.EqualFold(p.Repo, repo) && (p.HeadSHA == sha || slices.Contains(p.Commits, sha)) {
+			found = append(found, *p)
+		}
+	}
+	s.mu.Unlock()
+	writePage(w, r, len(found), func(i int) map[string]any { return renderPull(&found[i]) })
 }
 
 func renderFile(repo, sha string, f File) map[string]any {

@@ -1,8 +1,9 @@
 // Package fakegithub is an in-process fake of the few GitHub REST endpoints
 // the action uses: issue comments (list, create, edit), reactions on issue
 // and review comments, a collaborator's permission, pull requests (get,
-// request reviewers, reviews, line comments, changed files), comparisons of
-// two commits and commit statuses. It keeps their state,
+// request reviewers, reviews, line comments, changed files, those of a
+// commit), comparisons of two commits and commit statuses (set, and read
+// combined). It keeps their state,
 // records every request, and answers anything else with 404 while noting it
 // as unexpected, as go-github's own tests do. Every request is also held
 // against GitHub's own REST description (Spec), and one it does not allow is
@@ -131,7 +132,8 @@ type Server struct {
 	reviews    map[reviewKey][]ReviewComment
 	submitted  map[int][]Review // by pull request number
 	compares   map[string]Comparison
-	statuses   []Status
+	statuses   []Status // set through the API
+	everStatus []Status // seeded or set, in order
 	nextID     int64
 	// written orders the comments by when each was last created or
 	// edited, by id.
@@ -168,6 +170,8 @@ func New(opt Options) *Server {
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}/files", s.authorized(s.listFiles))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/compare/{basehead}", s.authorized(s.compare))
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/statuses/{sha}", s.authorized(s.createStatus))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{ref}/status", s.authorized(s.combinedStatus))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{sha}/pulls", s.authorized(s.commitPulls))
 	mux.HandleFunc("/", s.catchAll)
 	s.Server = httptest.NewServer(s.record(mux))
 	return s
@@ -381,14 +385,7 @@ func (s *Server) listRepoComments(w http.ResponseWriter, r *http.Request) {
 // ask, with GitHub's Link header: next and last on every page but the last.
 // item renders the i-th, only for those on the page.
 func writePage(w http.ResponseWriter, r *http.Request, n int, item func(i int) map[string]any) {
-	page, perPage := 1, 30
-	q := r.URL.Query()
-	if v, err := strconv.Atoi(q.Get("page")); err == nil && v > 0 {
-		page = v
-	}
-	if v, err := strconv.Atoi(q.Get("per_page")); err == nil && v > 0 {
-		perPage = min(v, 100)
-	}
+	page, perPage := pageOf(r)
 	last := max((n+perPage-1)/perPage, 1)
 	from := min((page-1)*perPage, n)
 	to := min(from+perPage, n)
@@ -406,6 +403,20 @@ func writePage(w http.ResponseWriter, r *http.Request, n int, item func(i int) m
 		items = append(items, item(i))
 	}
 	writeJSON(w, http.StatusOK, items)
+}
+
+// pageOf is the page and page size the query asks, as GitHub reads them:
+// page 1 and 30 a page unless it says otherwise, at most 100 a page.
+func pageOf(r *http.Request) (page, perPage int) {
+	page, perPage = 1, 30
+	q := r.URL.Query()
+	if v, err := strconv.Atoi(q.Get("page")); err == nil && v > 0 {
+		page = v
+	}
+	if v, err := strconv.Atoi(q.Get("per_page")); err == nil && v > 0 {
+		perPage = min(v, 100)
+	}
+	return page, perPage
 }
 
 // commentWrite reads what a request that creates or edits a comment sends:

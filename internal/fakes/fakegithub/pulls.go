@@ -24,9 +24,14 @@ type Pull struct {
 	HeadRef  string
 	HeadRepo string
 	HeadSHA  string
-	State    string // "" means open
-	Merged   bool   // with State "closed": merged, not closed unmerged
-	Draft    bool
+	// Commits are the commits of its branch besides HeadSHA: GitHub
+	// associates each with it.
+	Commits []string
+	// BaseRef is the branch it merges into; "" means main.
+	BaseRef string
+	State   string // "" means open
+	Merged  bool   // with State "closed": merged, not closed unmerged
+	Draft   bool
 	// Reviewers are the logins asked to review, in the order asked.
 	Reviewers []string
 	// Files are the files it changes, in the order GitHub lists them.
@@ -64,7 +69,7 @@ func (s *Server) SeedPull(p Pull) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p.Reviewers = slices.Clone(p.Reviewers)
-	p.Files = slices.Clone(p.Files)
+	p.Files, p.Commits = slices.Clone(p.Files), slices.Clone(p.Commits)
 	if old := s.pull(p.Repo, p.Number); old != nil {
 		*old = p
 		return
@@ -313,7 +318,7 @@ func renderPull(p *Pull) map[string]any {
 		"draft":               p.Draft,
 		"user":                map[string]any{"login": p.Author, "type": userType(p.Author)},
 		"head":                map[string]any{"ref": p.HeadRef, "sha": p.HeadSHA, "repo": repo(head)},
-		"base":                map[string]any{"ref": "main", "repo": repo(p.Repo)},
+		"base":                map[string]any{"ref": cmp.Or(p.BaseRef, "main"), "repo": repo(p.Repo)},
 		"requested_reviewers": reviewers,
 	}
 }

@@ -1,0 +1,91 @@
+package ghclient
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/go-github/v62/github"
+)
+
+// Commit is a commit of a comparison: its SHA and how many parents it
+// has (two or more for a merge commit).
+type Commit struct {
+	SHA     string
+	Parents int
+}
+
+// Commits returns the first commits from base to head, oldest first, at
+// most limit (at most PerPage) of them, with how many there are in all:
+// one request, whatever their number. Both are commit SHAs.
+func (c *Client) Commits(ctx context.Context, owner, repo, base, head string, limit int) ([]Commit, int, error) {
+	what := "list the commits " + short(base) + "..." + short(head)
+	if err := CheckRepo(owner, repo); err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", what, err)
+	}
+	for _, sha := range []string{base, head} {
+		if !isSHA(sha) {
+			return nil, 0, fmt.Errorf("%s: %q is not a commit SHA", what, sha)
+		}
+	}
+	limit = min(max(limit, 1), PerPage)
+	cmp, _, err := c.gh.Repositories.CompareCommits(ctx, owner, repo, base, head, &github.ListOptions{PerPage: limit})
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", what, clean(err))
+	}
+	var out []Commit
+	for _, rc := range cmp.Commits {
+		if len(out) == limit {
+			break
+		}
+		out = append(out, Commit{SHA: rc.GetSHA(), Parents: len(rc.Parents)})
+	}
+	return out, max(cmp.GetTotalCommits(), len(out)), nil
+}
+
+// CommitPulls returns the pull requests GitHub associates with commit
+// sha: the open ones whose branch holds it, or the merged one that
+// brought it into the default branch. One page of PerPage: a commit in
+// more open pull requests than that is none a merge queue groups.
+func (c *Client) CommitPulls(ctx context.Context, owner, repo, sha string) ([]*PullRequest, error) {
+	what := "list the pull requests of commit " + short(sha)
+	if err := CheckRepo(owner, repo); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	if !isSHA(sha) {
+		return nil, fmt.Errorf("%s: %q is not a commit SHA", what, sha)
+	}
+	prs, _, err := c.gh.PullRequests.ListPullRequestsWithCommit(ctx, owner, repo, sha, &github.ListOptions{PerPage: PerPage})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, clean(err))
+	}
+	out := make([]*PullRequest, 0, len(prs))
+	for _, pr := range prs {
+		out = append(out, fromPull(pr))
+	}
+	return out, nil
+}
+
+// StatusState returns the state of the newest commit status of context
+// on commit sha, "" when it has none: GitHub's combined status keeps the
+// newest of each context, one page of PerPage contexts. A commit with
+// more contexts than that, whose page leaves this one out, reads as
+// having none.
+func (c *Client) StatusState(ctx context.Context, owner, repo, sha, context string) (string, error) {
+	what := "read the commit status of " + short(sha)
+	if err := CheckRepo(owner, repo); err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	if !isSHA(sha) {
+		return "", fmt.Errorf("%s: %q is not a commit SHA", what, sha)
+	}
+	cs, _, err := c.gh.Repositories.GetCombinedStatus(ctx, owner, repo, sha, &github.ListOptions{PerPage: PerPage})
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, clean(err))
+	}
+	for _, s := range cs.Statuses {
+		if s.GetContext() == context {
+			return s.GetState(), nil
+		}
+	}
+	return "", nil
+}

@@ -1,0 +1,101 @@
+package ghclient
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+)
+
+const (
+	baseSHA = "ba5e0000ba5e0000ba5e0000ba5e0000ba5e0000"
+	headSHA = "c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00"
+)
+
+func sha(n int) string { return fmt.Sprintf("%040x", n) }
+
+// TestCommits reads a comparison's commits in one request, within the
+// limit asked, and how many there are in all.
+func TestCommits(t *testing.T) {
+	t.Parallel()
+	all := []fakegithub.Commit{{SHA: sha(1), Parents: []string{baseSHA}}, {SHA: sha(2), Parents: []string{sha(1), sha(9)}}, {SHA: headSHA, Parents: []string{sha(2)}}}
+	cases := []struct {
+		name  string
+		limit int
+		want  []Commit
+		total int
+	}{
+		{name: "all", limit: 10, want: []Commit{{sha(1), 1}, {sha(2), 2}, {headSHA, 1}}, total: 3},
+		{name: "over the limit", limit: 2, want: []Commit{{sha(1), 1}, {sha(2), 2}}, total: 3},
+	}
+	for _, tc := range cases {
+		for _, prefix := range prefixes {
+			t.Run(tc.name+prefix, func(t *testing.T) {
+				t.Parallel()
+				c, srv := newFake(t, fakegithub.Options{Prefix: prefix})
+				srv.SeedComparison("acme/code", baseSHA, headSHA, fakegithub.Comparison{Commits: all})
+				got, total, err := c.Commits(context.Background(), "acme", "code", baseSHA, headSHA, tc.limit)
+				if err != nil {
+					t.Fatalf("Commits() error = %v", err)
+				}
+				if !slices.Equal(got, tc.want) || total != tc.total {
+					t.Errorf("Commits() = %v, %d; want %v, %d", got, total, tc.want, tc.total)
+				}
+				if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Query != fmt.Sprintf("per_page=%d", tc.limit) {
+					t.Errorf("requests = %+v, want one with per_page=%d", reqs, tc.limit)
+				}
+			})
+		}
+	}
+}
+
+// TestCommitPulls reads the pull requests GitHub associates with a
+// commit, with their heads and bases.
+func TestCommitPulls(t *testing.T) {
+	t.Parallel()
+	c, srv := newFake(t, fakegithub.Options{})
+	srv.SeedPull(fakegithub.Pull{Repo: "acme/code", Number: 12, Author: "ann", HeadRef: "export", HeadSHA: sha(3), Commits: []string{sha(1)}})
+	srv.SeedPull(fakegithub.Pull{Repo: "acme/code", Number: 13, Author: "bo", HeadRef: "import", HeadSHA: sha(4), BaseRef: "v2", State: "closed"})
+	got, err := c.CommitPulls(context.Background(), "acme", "code", sha(1))
+	if err != nil {
+		t.Fatalf("CommitPulls() error = %v", err)
+	}
+	want := PullRequest{Number: 12, Author: "ann", HeadRef: "export", HeadSHA: sha(3), Base: "main", Open: true}
+	if len(got) != 1 || *got[0] != want {
+		t.Errorf("CommitPulls() = %+v, want [%+v]", got, want)
+	}
+	if got, err := c.CommitPulls(context.Background(), "acme", "code", sha(4)); err != nil || len(got) != 1 || got[0].Open || got[0].Base != "v2" {
+		t.Errorf("CommitPulls() of a closed one's head = %+v, %v; want #13, closed, base v2", got, err)
+	}
+	if _, err := c.CommitPulls(context.Background(), "acme", "code", "main"); err == nil {
+		t.Error("CommitPulls() of a branch name: no error")
+	}
+}
+
+// TestStatusState reads the newest status of one context on a commit,
+// and "" for a context the commit has none of.
+func TestStatusState(t *testing.T) {
+	t.Parallel()
+	c, srv := newFake(t, fakegithub.Options{})
+	srv.SeedStatus(fakegithub.Status{Repo: "acme/code", SHA: sha(1), State: "pending", Context: "docs / agent-job"})
+	srv.SeedStatus(fakegithub.Status{Repo: "acme/code", SHA: sha(1), State: "success", Context: "ci"})
+	srv.SeedStatus(fakegithub.Status{Repo: "acme/code", SHA: sha(1), State: "success", Context: "docs / agent-job"})
+	srv.SeedStatus(fakegithub.Status{Repo: "acme/code", SHA: sha(2), State: "failure", Context: "docs / agent-job"})
+	cases := []struct{ sha, context, want string }{
+		{sha(1), "docs / agent-job", "success"},
+		{sha(2), "docs / agent-job", "failure"},
+		{sha(2), "ci", ""},
+		{sha(3), "docs / agent-job", ""},
+	}
+	for _, tc := range cases {
+		got, err := c.StatusState(context.Background(), "acme", "code", tc.sha, tc.context)
+		if err != nil || got != tc.want {
+			t.Errorf("StatusState(%s, %q) = %q, %v; want %q", tc.sha[:7], tc.context, got, err, tc.want)
+		}
+	}
+	if len(srv.Statuses()) != 0 {
+		t.Errorf("Statuses() = %+v: seeded statuses are none the API set", srv.Statuses())
+	}
+}
