@@ -155,7 +155,7 @@ func (r *run) execute(ctx context.Context) (report.End, error) {
 	// or sets a commit status keeps the last moments of it for the
 	// comment's final edit and the status.
 	work := cfg.Timeout
-	if p.Answer != nil || p.Code != nil {
+	if p.Answer != nil || p.Code != nil || p.Group != nil {
 		work -= min(report.LastWords, cfg.Timeout/10)
 	}
 	r.deadline = r.start.Add(work)

@@ -15,6 +15,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/job"
 	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/queue"
 	"github.com/agentjob/agent-job-action/internal/reads"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
@@ -62,6 +63,10 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	}
 	if p.Settle {
 		return r.settler.Sweep(ctx, p.Answer.Owner, p.Answer.Repo)
+	}
+	if g := p.Group; g != nil {
+		v, err := queue.Read(ctx, gh, *g)
+		return r.rep.Group(ctx, report.Commit{Owner: g.Owner, Repo: g.Repo, HeadSHA: g.HeadSHA}, v, err)
 	}
 	// Nothing is written to GitHub before the run's own request is
 	// admitted: r.thread is nil until then.

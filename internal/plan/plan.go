@@ -21,6 +21,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/queue"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/terms"
 	"github.com/agentjob/agent-job-action/internal/visible"
@@ -136,6 +137,12 @@ type Plan struct {
 	// names none, or wait is false.
 	Await string
 
+	// Group is the merge group whose check the run sets (package queue):
+	// it reads the group's pull requests and their docs checks, and sets
+	// the check on the group's head commit. It starts no job, sends the
+	// agent nothing and writes no comment; nil for other runs.
+	Group *queue.Group
+
 	// Caps are the caps on what the run sends, read before it sends;
 	// nil when none applies.
 	Caps *Caps
@@ -225,6 +232,9 @@ func Sends(n int) string {
 // the run's own request is judged later, with its author's permission.
 func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	p := Plan{DryRun: cfg.DryRun, Wait: cfg.Wait}
+	if t.Event == "merge_group" {
+		return mergeGroup(cfg, t)
+	}
 	if cfg.Settle {
 		return settling(cfg, t)
 	}
@@ -385,6 +395,30 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	// The phrase is what a backlink a settle run writes tells to write.
 	return Plan{Settle: true, Await: await, GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false", Caps: caps, Rules: admit.Rules{Phrase: cfg.TriggerPhrase},
 		Answer: &Thread{Owner: t.Owner, Repo: t.Repo}, Asked: conversation.FromComment, Reviewers: cfg.Reviewers}, nil
+}
+
+// mergeGroup is the plan of a merge_group run, whatever the other inputs
+// say (the code pull request's prompt and paths, settle, wait): the check
+// of a group is whether each of its pull requests has its docs settled,
+// which each one's own check already says, paths included. No person's
+// request is judged, so nobody's permission is read: the queue asks, and
+// only those who may merge can queue; the run merges, closes and sends
+// nothing, and the status it sets is computed from GitHub's own records.
+func mergeGroup(cfg inputs.Config, t *event.Trigger) (Plan, error) {
+	switch {
+	case t.Action != "checks_requested":
+		return Plan{Skip: fmt.Sprintf("the merge_group action %s does not ask for checks: only checks_requested does", escape.Log(t.Action))}, nil
+	case cfg.DryRun:
+		return Plan{DryRun: true, Skip: "dry-run is true: a merge group's check reads and sets commit statuses, which a dry run does not"}, nil
+	case cfg.GitHubToken == "":
+		return Plan{}, &inputs.Error{Input: "github-token", InTerms: func(tm terms.Terms) string {
+			return "is empty: a merge group's check reads its pull requests' commit statuses and sets its own with it (the default, ${{ github.token }}, works)"
+		}}
+	case t.Owner == "":
+		return Plan{}, fmt.Errorf("GITHUB_REPOSITORY is not set: a merge group's check needs the repository of the merge queue")
+	}
+	g := t.Group
+	return Plan{GitHub: true, Group: &queue.Group{Owner: t.Owner, Repo: t.Repo, HeadSHA: g.HeadSHA, BaseSHA: g.BaseSHA, Branch: g.Branch()}}, nil
 }
 
 // refusal returns why the run must not act, judging from the event alone,

@@ -8,6 +8,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/codepr"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/queue"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 )
@@ -117,3 +118,22 @@ func (c *Checks) Head(ctx context.Context, o *Outcome, prURL string, recorded, e
 	}
 	c.Set(ctx, k.PR.Owner, k.PR.Repo, heads, codepr.Status(out))
 }
+
+// Group sets a merge group's check on its head commit, at: the status
+// the verdict v shows, or, when the group could not be read (err), an
+// error, so that the queue does not wait for a check that never comes.
+// It returns the run's outcome: what it settled, or err.
+func (r *Reporter) Group(ctx context.Context, at Commit, v queue.Verdict, err error) *Outcome {
+	o := &Outcome{}
+	if err != nil {
+		r.Checks.Set(ctx, at.Owner, at.Repo, []string{at.HeadSHA}, queue.Errored(r.Checks.RunURL))
+		return o.Fail(ctx, fmt.Errorf("read the merge group: %w", err))
+	}
+	s := v.Status(r.Checks.RunURL)
+	r.Checks.Set(ctx, at.Owner, at.Repo, []string{at.HeadSHA}, s)
+	o.Settled = fmt.Sprintf("merge group %s: %s (%s)", escape.Log(shortSHA(at.HeadSHA)), s.State, s.Description)
+	return o
+}
+
+// shortSHA is a commit as people write it.
+func shortSHA(sha string) string { return sha[:min(len(sha), 7)] }
