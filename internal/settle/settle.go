@@ -212,13 +212,14 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 			continue
 		}
 		th.SetSelf(self)
-		if p := conversation.EarlierOf(c).Project; p != "" && s.Project != "" && p != s.Project {
+		e := conversation.EarlierOf(c)
+		if e.Project != "" && s.Project != "" && e.Project != s.Project {
 			// Its job is another project's, or another API's: a read of
 			// it here would be answered 404 and taken for a job gone.
 			s.Progress.Logf("left alone: %s records a job of another Agent Job project (its project-id or base-url differs from this run's)", escape.Log(c.URL))
 			continue
 		}
-		t.add(s.settle(ctx, th, c))
+		t.add(s.settle(ctx, th, e))
 	}
 	if t.stopped == "" && found.Left > 0 {
 		// The search kept no more records than a bound lets the run
@@ -296,13 +297,12 @@ func (t tally) String() string {
 	return out
 }
 
-// settle settles the record in c, one of the token's own comments in th,
+// settle settles the record e, of one of the token's own comments in th,
 // as the next run in its thread would: it reads the job once; a job still
 // working is left with nothing written; a job that ended is sent the
 // change that waits for it, if any, or reported.
-func (s *Room) settle(ctx context.Context, th *conversation.Thread, c *ghclient.Comment) verdict {
+func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) verdict {
 	log := s.Progress.Log
-	e := conversation.EarlierOf(c)
 	job, err := s.API.Get(ctx, e.JobID)
 	if f, refused := agentapi.TakesNoMessages(err); refused && f.Status == http.StatusNotFound {
 		// Only a 404 says the API no longer knows the job: a read it
@@ -311,7 +311,7 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, c *ghclient.
 		return s.gone(ctx, th, e, f)
 	}
 	if err != nil {
-		log.Warning(fmt.Sprintf("could not read job %s of %s: %s; the next settle run tries again", escape.Log(e.JobID), escape.Log(c.URL), escape.Log(err.Error())))
+		log.Warning(fmt.Sprintf("could not read job %s of %s: %s; the next settle run tries again", escape.Log(e.JobID), escape.Log(e.URL), escape.Log(err.Error())))
 		return left
 	}
 	job, waited := s.awaited(ctx, job)
@@ -321,7 +321,7 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, c *ghclient.
 		}
 	}
 	if !job.Terminal() {
-		s.Progress.Logf("#%d: job %s is %s; left for the next run", c.Issue, escape.Log(job.ID), escape.Log(job.Status))
+		s.Progress.Logf("#%d: job %s is %s; left for the next run", th.Number, escape.Log(job.ID), escape.Log(job.Status))
 		return working
 	}
 	note := ""
@@ -334,7 +334,7 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, c *ghclient.
 		case capped != "":
 			note = s.atCap(ctx, th, e, job, capped)
 		case err != nil && !gone:
-			log.Warning(fmt.Sprintf("#%d: %s; the next run tries again", c.Issue, escape.Log(err.Error())))
+			log.Warning(fmt.Sprintf("#%d: %s; the next run tries again", th.Number, escape.Log(err.Error())))
 			return left
 		case err == nil:
 			// Nothing of it passed paths: the job's end covers it.
@@ -349,7 +349,7 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, c *ghclient.
 	if !s.Reporter.Write(ctx, th, e, s.Reporter.Settled(e, shown)) {
 		return left
 	}
-	s.Progress.Logf("#%d: settled %s", c.Issue, s.ended(shown))
+	s.Progress.Logf("#%d: settled %s", th.Number, s.ended(shown))
 	return settled
 }
 
