@@ -12,7 +12,9 @@ import (
 )
 
 // Observer reports a wait for the job of o as it goes: in the log, and in
-// the run's comment when the job's status changes.
+// the run's comment when the job's status changes. With o nil it reports
+// in the log only: a wait for a job that is not the run's own (a settle
+// run's for the job its event names).
 func (r *Reporter) Observer(ctx context.Context, o *Outcome) poll.Observer {
 	return &observer{r: r, ctx: ctx, o: o}
 }
@@ -26,7 +28,7 @@ type observer struct {
 
 func (ob *observer) StatusChanged(job *agentapi.Job, from string) {
 	ob.r.Progress.Logf("job %s: %s -> %s", escape.Log(job.ID), escape.Log(from), escape.Log(job.Status))
-	if !job.Terminal() {
+	if ob.o != nil && !job.Terminal() {
 		ob.o.Job = job
 		ob.r.Show(ob.ctx, ob.o, conversation.Working)
 	}

@@ -339,3 +339,27 @@ func TestSpent(t *testing.T) {
 		t.Errorf("spent in the comment %d, cost %+v", len(c.spent), r.Billed)
 	}
 }
+
+// TestObserver: a wait for the run's own job shows each change of status
+// in the log and in the run's comment; a wait for a job that is not the
+// run's own (o nil: a settle run's) in the log only.
+func TestObserver(t *testing.T) {
+	t.Parallel()
+	for _, own := range []bool{true, false} {
+		var log bytes.Buffer
+		r, _ := newReporter(t, &log)
+		c := &fakeComment{url: "https://github.com/acme/docs/issues/12#issuecomment-77"}
+		r.Comment = c
+		var o *Outcome
+		if own {
+			o = &Outcome{JobID: "job_1"}
+		}
+		r.Observer(context.Background(), o).StatusChanged(jobOf("job_1", "working", ""), "active")
+		if !strings.Contains(log.String(), "job job_1: active -> working") {
+			t.Errorf("own: %v: log lacks the change:\n%s", own, log.String())
+		}
+		if want := map[bool]int{true: 1, false: 0}[own]; len(c.shown) != want {
+			t.Errorf("own: %v: the comment was shown %d times, want %d", own, len(c.shown), want)
+		}
+	}
+}

@@ -12,7 +12,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/prlink"
-	"github.com/agentjob/agent-job-action/internal/runlog"
 )
 
 // Ending is the job a settle run waits for: the one whose pull request
@@ -24,7 +23,7 @@ type Ending struct {
 	PR prlink.PullRequest
 	// ServerURL is the GitHub the job's prLink is judged on.
 	ServerURL string
-	// Waiter polls the job; its Observer is set by the room.
+	// Waiter polls the job; its Observer is the run's reporter's.
 	Waiter poll.Waiter
 }
 
@@ -61,7 +60,7 @@ func (s *Room) awaited(ctx context.Context, job *agentapi.Job) (_ *agentapi.Job,
 		return job, false
 	}
 	w := s.Ending.Waiter
-	w.Observer = waitLog{s.Progress}
+	w.Observer = s.Reporter.Observer(ctx, nil)
 	s.Progress.Logf("job %s is %s, and its pull request %s is the one this run's event names: waiting for its end", escape.Log(job.ID), escape.Log(job.Status), escape.Log(job.PR()))
 	from := w.Clock.Now()
 	res, err := w.Wait(ctx, job)
@@ -104,22 +103,3 @@ func (s *Room) again(ctx context.Context, th *conversation.Thread, e *conversati
 	}
 	return now, job
 }
-
-// waitLog tells a settle run's log how the wait for an ending job goes.
-type waitLog struct{ p runlog.Progress }
-
-func (l waitLog) StatusChanged(job *agentapi.Job, from string) {
-	l.p.Logf("job %s: %s → %s", escape.Log(job.ID), escape.Log(from), escape.Log(job.Status))
-}
-
-func (l waitLog) UnknownStatus(job *agentapi.Job) {
-	l.p.Logf("job %s has a status this action does not know, %s: it is waited for as working", escape.Log(job.ID), escape.Log(job.Status))
-}
-
-func (l waitLog) PollFailed(err error) {
-	l.p.Logf("%s; polling again", escape.Log(err.Error()))
-}
-
-func (waitLog) Sleeping(*agentapi.Job, time.Time, bool) {}
-
-var _ poll.Observer = waitLog{}
