@@ -88,7 +88,7 @@ func (c *Comparison) Rewritten() bool { return c.Status == "diverged" || c.Statu
 // come with the first page whatever its size, and the commits, which the
 // action does not read, stay out of the answer.
 func (c *Client) Compare(ctx context.Context, owner, repo, base, head string) (*Comparison, error) {
-	what := "compare " + short(base) + "..." + short(head)
+	what := "compare " + Short(base) + "..." + Short(head)
 	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -132,7 +132,7 @@ const MaxStatusDescription = 140
 // SetStatus sets the status of context on commit sha. Setting it twice
 // leaves the newest, as once would: the call may be repeated.
 func (c *Client) SetStatus(ctx context.Context, owner, repo, sha string, s CommitStatus) error {
-	what := "set commit status on " + short(sha)
+	what := "set commit status on " + Short(sha)
 	if err := CheckRepo(owner, repo); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -158,8 +158,9 @@ func isSHA(s string) bool {
 	return len(s) >= 7 && len(s) <= 64 && strings.Trim(strings.ToLower(s), "0123456789abcdef") == ""
 }
 
-// short is a SHA as people write it, for errors: the first seven digits.
-func short(sha string) string {
+// Short is a SHA as people write it, for errors and statuses: its first
+// seven digits, or "(not a SHA)" for anything else.
+func Short(sha string) string {
 	if isSHA(sha) {
 		return sha[:7]
 	}

@@ -18,7 +18,7 @@ type Commit struct {
 // most limit (at most PerPage) of them, with how many there are in all:
 // one request, whatever their number. Both are commit SHAs.
 func (c *Client) Commits(ctx context.Context, owner, repo, base, head string, limit int) ([]Commit, int, error) {
-	what := "list the commits " + short(base) + "..." + short(head)
+	what := "list the commits " + Short(base) + "..." + Short(head)
 	if err := CheckRepo(owner, repo); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", what, err)
 	}
@@ -47,7 +47,7 @@ func (c *Client) Commits(ctx context.Context, owner, repo, base, head string, li
 // brought it into the default branch. One page of PerPage: a commit in
 // more open pull requests than that is none a merge queue groups.
 func (c *Client) CommitPulls(ctx context.Context, owner, repo, sha string) ([]*PullRequest, error) {
-	what := "list the pull requests of commit " + short(sha)
+	what := "list the pull requests of commit " + Short(sha)
 	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -71,7 +71,7 @@ func (c *Client) CommitPulls(ctx context.Context, owner, repo, sha string) ([]*P
 // more contexts than that, whose page leaves this one out, reads as
 // having none.
 func (c *Client) StatusState(ctx context.Context, owner, repo, sha, context string) (string, error) {
-	what := "read the commit status of " + short(sha)
+	what := "read the commit status of " + Short(sha)
 	if err := CheckRepo(owner, repo); err != nil {
 		return "", fmt.Errorf("%s: %w", what, err)
 	}

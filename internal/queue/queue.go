@@ -122,7 +122,7 @@ func (v Verdict) Status(runURL string) ghclient.CommitStatus {
 	case v.TooLarge > 0:
 		s.Description = fmt.Sprintf("The merge group holds %d commits or pull requests, over the %d this check reads: it does not pass unread", v.TooLarge, MaxCommits)
 	case v.Orphan != "":
-		s.Description = fmt.Sprintf("Commit %s of the merge group is in no open pull request into its branch: its docs cannot be checked", shortSHA(v.Orphan))
+		s.Description = fmt.Sprintf("Commit %s of the merge group is in no open pull request into its branch: its docs cannot be checked", ghclient.Short(v.Orphan))
 	case len(v.PRs) == 0:
 		s.Description = "No pull request found in the merge group: its docs cannot be checked"
 	case v.Held != 0:
@@ -153,22 +153,4 @@ func heldAs(state string) string {
 		return "not set"
 	}
 	return "not success"
-}
-
-// shortSHA is the first seven digits of a commit SHA GitHub gave, or a
-// word when it is no SHA: it goes into a status.
-func shortSHA(sha string) string {
-	if len(sha) < 7 || !isHex(sha) {
-		return "(unnamed)"
-	}
-	return sha[:7]
-}
-
-func isHex(s string) bool {
-	for _, r := range s {
-		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F') {
-			return false
-		}
-	}
-	return true
 }

@@ -131,9 +131,6 @@ func (r *Reporter) Group(ctx context.Context, at Commit, v queue.Verdict, err er
 	}
 	s := v.Status(r.Checks.RunURL)
 	r.Checks.Set(ctx, at.Owner, at.Repo, []string{at.HeadSHA}, s)
-	o.Settled = fmt.Sprintf("merge group %s: %s (%s)", escape.Log(shortSHA(at.HeadSHA)), s.State, s.Description)
+	o.Settled = fmt.Sprintf("merge group %s: %s (%s)", escape.Log(ghclient.Short(at.HeadSHA)), s.State, s.Description)
 	return o
 }
-
-// shortSHA is a commit as people write it.
-func shortSHA(sha string) string { return sha[:min(len(sha), 7)] }
