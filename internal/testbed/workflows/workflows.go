@@ -12,6 +12,7 @@ package workflows
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -171,13 +172,8 @@ func (w *Workflow) Start(ev Event) ([]Job, error) {
 	if listens, err := w.listens(ev); !listens || err != nil {
 		return nil, err
 	}
-	ids := make([]string, 0, len(w.w.Jobs))
-	for id := range w.w.Jobs {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
 	var jobs []Job
-	for _, id := range ids {
+	for _, id := range w.jobIDs() {
 		j := w.w.Jobs[id]
 		if _, ok := j.Extra["needs"]; ok {
 			return nil, fmt.Errorf("job %s: needs: is not modelled", id)
@@ -214,6 +210,11 @@ func (w *Workflow) Start(ev Event) ([]Job, error) {
 	return jobs, nil
 }
 
+// jobIDs are w's job ids, in order.
+func (w *Workflow) jobIDs() []string {
+	return slices.Sorted(maps.Keys(w.w.Jobs))
+}
+
 // Schedules are the cron lines of w's schedule, as written.
 func (w *Workflow) Schedules() []string {
 	var out []string
@@ -234,12 +235,7 @@ func (w *Workflow) Input(uses, name string) string {
 // Inputs are the inputs (with:) of the first step that uses an action
 // whose reference starts with uses, as written; nil when no step does.
 func (w *Workflow) Inputs(uses string) map[string]string {
-	ids := make([]string, 0, len(w.w.Jobs))
-	for id := range w.w.Jobs {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
+	for _, id := range w.jobIDs() {
 		for _, st := range w.w.Jobs[id].Steps {
 			if strings.HasPrefix(st.Uses, uses) {
 				if st.With == nil {
