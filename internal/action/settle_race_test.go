@@ -1,6 +1,7 @@
 package action_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -41,19 +42,8 @@ func TestSettleKeepsARecordWrittenSinceItRead(t *testing.T) {
 	var once sync.Once
 	w.gh.SetFault(func(_ http.ResponseWriter, r *http.Request) bool {
 		if r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/statuses/") {
-			once.Do(func() {
-				// The push run's write, between the settle's read and its write.
-				body, _ := json.Marshal(map[string]string{"body": newer})
-				req, _ := http.NewRequest(http.MethodPatch, fmt.Sprintf("%s/repos/acme/docs/issues/comments/%d", w.gh.APIURL(), id), strings.NewReader(string(body)))
-				req.Header.Set("Authorization", "Bearer "+testToken)
-				res, err := http.DefaultClient.Do(req)
-				if err != nil || res.StatusCode != http.StatusOK {
-					t.Errorf("the concurrent write failed: %v %v", err, res)
-				}
-				if res != nil {
-					res.Body.Close()
-				}
-			})
+			// The push run's write, between the settle's read and its write.
+			once.Do(func() { w.editAsAnotherRun(id, newer) })
 		}
 		return false
 	})
@@ -63,5 +53,32 @@ func TestSettleKeepsARecordWrittenSinceItRead(t *testing.T) {
 	c = w.gh.Comments(7)
 	if len(c) != 1 || recordIn(c[0].Body).JobID != "job_0002" || !slices.Contains(recordIn(c[0].Body).Owed, head2) {
 		t.Errorf("the settle run wrote over the record the push run wrote since it read it: job_0002 and head2's status are lost:\n%s", c[0].Body)
+	}
+}
+
+// editAsAnotherRun edits the comment id to body as another run of the
+// action in the thread does (a push's, in another concurrency group): with
+// the token, straight to the fake GitHub, while the run under test works.
+func (w *codeWorld) editAsAnotherRun(id int64, body string) {
+	// It runs in a fake's handler, off the test's goroutine: it reports
+	// with Errorf, never Fatal.
+	w.t.Helper()
+	data, err := json.Marshal(map[string]string{"body": body})
+	if err != nil {
+		w.t.Errorf("the other run's write: %v", err)
+		return
+	}
+	req, err := http.NewRequest(http.MethodPatch, fmt.Sprintf("%s/repos/acme/docs/issues/comments/%d", w.gh.APIURL(), id), bytes.NewReader(data))
+	if err != nil {
+		w.t.Errorf("the other run's write: %v", err)
+		return
+	}
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		w.t.Errorf("the other run's write failed: %v %v", err, res)
+	}
+	if res != nil {
+		res.Body.Close()
 	}
 }

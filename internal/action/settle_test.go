@@ -169,16 +169,23 @@ func TestCodePRNoWaitSettled(t *testing.T) {
 	}
 	w.wantLog("settled 1 thread; 0 jobs still working")
 
-	// A second settle writes nothing, and sends the Agent API nothing.
-	from, apiFrom = len(w.gh.Requests()), len(w.api.Requests())
+	w.secondSettleQuiet()
+}
+
+// secondSettleQuiet runs the settle run again, and fails when it writes
+// anything on GitHub or sends the Agent API anything: a record settled
+// once is settled.
+func (w *codeWorld) secondSettleQuiet() {
+	w.t.Helper()
+	from, apiFrom := len(w.gh.Requests()), len(w.api.Requests())
 	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("second settle: %v\n%s", err, w.stdout.String())
+		w.t.Fatalf("second settle: %v\n%s", err, w.stdout.String())
 	}
 	if writes := w.writes(from); len(writes) != 0 {
-		t.Errorf("the second settle wrote to GitHub: %q", writes)
+		w.t.Errorf("the second settle run wrote to GitHub: %q", writes)
 	}
-	if got := w.apiCalls(apiFrom); len(got) != 0 {
-		t.Errorf("the second settle sent the Agent API %q", got)
+	if calls := w.apiCalls(apiFrom); len(calls) != 0 {
+		w.t.Errorf("the second settle run sent the Agent API %q", calls)
 	}
 }
 

@@ -2,8 +2,6 @@ package action_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -52,19 +50,8 @@ func TestSettleWaitActsOnTheRecordAsItEnds(t *testing.T) {
 	delete(w.vars, "INPUT_PROMPT")
 	var once sync.Once
 	w.api.FailOn(len(w.api.Requests())+2, func(_ http.ResponseWriter, r *http.Request) bool {
-		once.Do(func() {
-			// The push run's write, while the settle run waits.
-			data, _ := json.Marshal(map[string]string{"body": body})
-			req, _ := http.NewRequest(http.MethodPatch, fmt.Sprintf("%s/repos/acme/docs/issues/comments/%d", w.gh.APIURL(), id), strings.NewReader(string(data)))
-			req.Header.Set("Authorization", "Bearer "+testToken)
-			res, err := http.DefaultClient.Do(req)
-			if err != nil || res.StatusCode != http.StatusOK {
-				t.Errorf("the push run's write failed: %v %v", err, res)
-			}
-			if res != nil {
-				res.Body.Close()
-			}
-		})
+		// The push run's write, while the settle run waits.
+		once.Do(func() { w.editAsAnotherRun(id, body) })
 		return false
 	})
 	if err := w.run(context.Background()); err != nil {
