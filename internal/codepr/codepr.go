@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
@@ -302,6 +303,32 @@ type Outcome struct {
 	// Capped is why nothing was sent, at a cap on what is sent; "" when
 	// no cap was reached.
 	Capped string
+	// Docs is the docs pull request as judged when the team wants it
+	// approved (docs-check: approved); nil when the check asks only that
+	// it exists, or the job opened none.
+	Docs *docspr.Verdict
+}
+
+// docsStatus is s for a job that ended with a pull request the team wants
+// approved, as judged (v): pending, linking it, until it is approved on
+// its latest commit or merged; an error when it was closed unmerged (the
+// next push starts a new job); pending, linking the run, when it could not
+// be read, for nothing is claimed of it.
+func docsStatus(s ghclient.CommitStatus, v docspr.Verdict, runURL string) ghclient.CommitStatus {
+	n := v.PR.Number
+	switch v.State {
+	case docspr.Approved:
+		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, fmt.Sprintf("Docs approved in pull request #%d", n), escape.URL(v.URL)
+	case docspr.Merged:
+		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, fmt.Sprintf("Docs merged in pull request #%d", n), escape.URL(v.URL)
+	case docspr.Closed:
+		s.State, s.Description, s.TargetURL = ghclient.StatusError, fmt.Sprintf("Docs pull request #%d was closed unmerged: reopen it, or push to start a new docs job", n), escape.URL(v.URL)
+	case docspr.Unread:
+		s.State, s.Description, s.TargetURL = ghclient.StatusPending, fmt.Sprintf("Waits for docs pull request #%d, whose reviews could not be read: see the run", n), escape.URL(runURL)
+	default:
+		s.State, s.Description, s.TargetURL = ghclient.StatusPending, fmt.Sprintf("Waits for an approving review of docs pull request #%d", n), escape.URL(v.URL)
+	}
+	return s
 }
 
 // Status returns the commit status that shows o: pending while the job
@@ -329,6 +356,8 @@ func Status(o Outcome) ghclient.CommitStatus {
 		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, "Docs job cap reached: "+o.Capped, escape.URL(o.RunURL)
 	case o.NoChange:
 		s.State, s.Description = ghclient.StatusSuccess, "No change under paths: no docs job needed"
+	case o.Docs != nil && o.PRLink != "":
+		return docsStatus(s, *o.Docs, o.RunURL)
 	case shown && o.PreviewState == preview.Success:
 		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, "Docs updated: preview ready", escape.URL(o.Preview)
 	case o.PRLink != "" && shown && o.PreviewState == preview.Failure:

@@ -7,10 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
+	"github.com/agentjob/agent-job-action/internal/prlink"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 
@@ -355,6 +357,7 @@ func TestNothingToSend(t *testing.T) {
 func TestStatus(t *testing.T) {
 	t.Parallel()
 	const run = "https://github.com/acme/api/actions/runs/1"
+	docs := docspr.Verdict{PR: prlink.PullRequest{Owner: "acme", Repo: "docs", Number: 3}, URL: "https://github.com/acme/docs/pull/3"}
 	tests := []struct {
 		name string
 		o    Outcome
@@ -372,6 +375,20 @@ func TestStatus(t *testing.T) {
 		{"a listing at GitHub's cap, nothing under paths", Outcome{Cut: true, NoChange: true, RunURL: run}, ghclient.CommitStatus{State: "error", Description: "GitHub listed only 3000 files: the rest went unseen, so no success is claimed; see the run", TargetURL: run}},
 		{"a listing at GitHub's cap, the job done", Outcome{Cut: true, PRLink: "https://github.com/acme/docs/pull/3", RunURL: run}, ghclient.CommitStatus{State: "error", Description: "GitHub listed only 3000 files: the rest went unseen, so no success is claimed; see the run", TargetURL: run}},
 		{"a listing at GitHub's cap, the job failed", Outcome{Cut: true, Failed: true, RunURL: run}, ghclient.CommitStatus{State: "failure", Description: "The docs job failed: see the run", TargetURL: run}},
+		{"approval asked, waiting", Outcome{PRLink: docs.URL, Docs: &docspr.Verdict{State: docspr.Waiting, PR: docs.PR, URL: docs.URL}, RunURL: run},
+			ghclient.CommitStatus{State: "pending", Description: "Waits for an approving review of docs pull request #3", TargetURL: docs.URL}},
+		{"approval asked, approved, a preview ready", Outcome{PRLink: docs.URL, Preview: "https://acme-docs-x.mintlify.app", PreviewState: "success", Docs: &docspr.Verdict{State: docspr.Approved, PR: docs.PR, URL: docs.URL}},
+			ghclient.CommitStatus{State: "success", Description: "Docs approved in pull request #3", TargetURL: docs.URL}},
+		{"approval asked, merged", Outcome{PRLink: docs.URL, Docs: &docspr.Verdict{State: docspr.Merged, PR: docs.PR, URL: docs.URL}},
+			ghclient.CommitStatus{State: "success", Description: "Docs merged in pull request #3", TargetURL: docs.URL}},
+		{"approval asked, closed unmerged", Outcome{PRLink: docs.URL, Docs: &docspr.Verdict{State: docspr.Closed, PR: docs.PR, URL: docs.URL}},
+			ghclient.CommitStatus{State: "error", Description: "Docs pull request #3 was closed unmerged: reopen it, or push to start a new docs job", TargetURL: docs.URL}},
+		{"approval asked, unread", Outcome{PRLink: docs.URL, Docs: &docspr.Verdict{State: docspr.Unread, PR: docs.PR, URL: docs.URL}, RunURL: run},
+			ghclient.CommitStatus{State: "pending", Description: "Waits for docs pull request #3, whose reviews could not be read: see the run", TargetURL: run}},
+		{"approval asked, the job failed", Outcome{Failed: true, PRLink: docs.URL, Docs: &docspr.Verdict{State: docspr.Approved, PR: docs.PR, URL: docs.URL}, RunURL: run},
+			ghclient.CommitStatus{State: "failure", Description: "The docs job failed: see the run", TargetURL: run}},
+		{"approval asked, still working", Outcome{Working: true, PRLink: docs.URL, Docs: &docspr.Verdict{State: docspr.Approved, PR: docs.PR, URL: docs.URL}, RunURL: run},
+			ghclient.CommitStatus{State: "pending", Description: "The docs agent is updating the docs for this change", TargetURL: run}},
 	}
 	for _, tt := range tests {
 		tt.want.Context = StatusContext

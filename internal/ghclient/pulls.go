@@ -172,6 +172,12 @@ type Review struct {
 	Body        string
 	URL         string // html_url
 	SubmittedAt time.Time
+	// State is GitHub's: APPROVED, CHANGES_REQUESTED, COMMENTED or
+	// DISMISSED.
+	State string
+	// CommitID is the commit the review was made on; "" when GitHub
+	// names none.
+	CommitID string
 }
 
 // Reviews returns the newest submitted reviews of pull request number,
@@ -218,6 +224,8 @@ func (c *Client) Reviews(ctx context.Context, owner, repo string, number int, ke
 			Body:        r.GetBody(),
 			URL:         r.GetHTMLURL(),
 			SubmittedAt: r.GetSubmittedAt().Time,
+			State:       r.GetState(),
+			CommitID:    r.GetCommitID(),
 		})
 	}
 	return out, nil

@@ -55,6 +55,15 @@ type Config struct {
 	// DocsToken writes to the repository of the agent's pull request when
 	// that is not this one; "" when not given.
 	DocsToken string
+	// Approval says a code pull request's check waits for its docs pull
+	// request's approval (docs-check: approved), not for it to exist.
+	Approval bool
+	// DocsMerge is the method a merged code pull request's docs pull
+	// request is merged with (merge, squash, rebase); "" leaves it.
+	DocsMerge string
+	// DocsClose says a code pull request closed unmerged closes its docs
+	// pull request.
+	DocsClose bool
 	// MaxSendsPerThread and MaxSendsPerDay cap the creates and follow-ups
 	// sent from one thread, and from the repository in one day (UTC); 0
 	// is no cap.
@@ -257,6 +266,23 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	c.PreviewSet = strings.TrimSpace(raw["preview"]) != ""
 	if c.Preview, err = ParseBool(get(raw, "preview")); err != nil {
 		bad("preview", err.Error())
+	}
+	switch get(raw, "docs-check") {
+	case "exists":
+	case "approved":
+		c.Approval = true
+	default:
+		bad("docs-check", "must be exists or approved")
+	}
+	switch m := strings.ToLower(get(raw, "docs-merge")); m {
+	case "false":
+	case "merge", "squash", "rebase":
+		c.DocsMerge = m
+	default:
+		bad("docs-merge", "must be false, merge, squash or rebase")
+	}
+	if c.DocsClose, err = ParseBool(get(raw, "docs-close")); err != nil {
+		bad("docs-close", err.Error())
 	}
 	c.MaxSendsPerThread = atMost(raw, "max-sends-per-thread", bad)
 	c.MaxSendsPerDay = atMost(raw, "max-sends-per-day", bad)

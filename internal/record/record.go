@@ -55,6 +55,12 @@ type Record struct {
 	// a run of another project, or of another API, reads none of its
 	// jobs. "" in a record written before it was kept.
 	Project string
+	// Docs is what the check last showed of the job's pull request when
+	// the team wants it approved (docs-check: approved): DocsWaiting or
+	// DocsApproved, with Unsettled, so that a settle run on its review
+	// events follows it until it is merged, closed, or the code pull
+	// request moves on; "" when the record follows none.
+	Docs string
 	// Unsettled says the job was working when the record was written: the
 	// next run in the thread, or a settle run, reports its end.
 	Unsettled bool
@@ -65,6 +71,14 @@ type Record struct {
 	// when it read none.
 	Answered *backlog.Record
 }
+
+// The states of a followed docs pull request a record keeps (Docs).
+const (
+	DocsWaiting  = "waiting"
+	DocsApproved = "approved"
+)
+
+func docsState(s string) bool { return s == DocsWaiting || s == DocsApproved }
 
 // Code reports whether r is a code pull request's record: it names the
 // head commit its job heard, or owes commit statuses.
@@ -227,6 +241,7 @@ type doc struct {
 	Cut       bool      `json:"cut,omitempty"`
 	Lost      bool      `json:"lost,omitempty"`
 	Project   string    `json:"project,omitempty"`
+	Docs      string    `json:"docs,omitempty"`
 	Unsettled bool      `json:"unsettled,omitempty"`
 	Sent      *sends    `json:"sent,omitempty"`
 	Answered  *answered `json:"answered,omitempty"`
@@ -275,6 +290,9 @@ func Format(r Record) string {
 	if plainLink(r.PR) {
 		d.PR = r.PR
 	}
+	if docsState(r.Docs) {
+		d.Docs = r.Docs
+	}
 	if r.Sent.valid() {
 		d.Sent = &sends{Total: r.Sent.Total, Day: r.Sent.Day, OnDay: r.Sent.OnDay}
 	}
@@ -284,7 +302,7 @@ func Format(r Record) string {
 			d.Answered.Upto = a.Upto.Unix()
 		}
 	}
-	if d.Job == "" && d.Head == "" && d.Waiting == "" && d.PR == "" && len(d.Owed) == 0 && d.Sent == nil && d.Answered == nil &&
+	if d.Job == "" && d.Head == "" && d.Waiting == "" && d.PR == "" && d.Docs == "" && len(d.Owed) == 0 && d.Sent == nil && d.Answered == nil &&
 		!d.Backlink && !d.Cut && !d.Lost && !d.Unsettled {
 		return ""
 	}
@@ -354,6 +372,9 @@ func Parse(text string) (r Record, ok bool) {
 	}
 	if plainLink(d.PR) {
 		r.PR = d.PR
+	}
+	if docsState(d.Docs) {
+		r.Docs = d.Docs
 	}
 	if s := d.Sent; s != nil {
 		if sent := (Sends{Total: s.Total, Day: s.Day, OnDay: s.OnDay}); sent.valid() {

@@ -38,6 +38,8 @@ func TestRoundTrip(t *testing.T) {
 		{"a job the API named with an id no record holds", Record{Lost: true, Sent: Sends{Total: 1, Day: "2026-11-29", OnDay: 1}}},
 		{"its pull request", Record{JobID: "job_1", PR: "https://github.com/acme/docs-site/pull/101"}},
 		{"its project", Record{JobID: "job_1", Project: ProjectMark("api.mintlify.com", "proj-1"), Unsettled: true}},
+		{"a docs pull request followed, waiting", Record{JobID: "job_1", Head: sha1, PR: "https://github.com/acme/docs/pull/5", Docs: DocsWaiting, Unsettled: true}},
+		{"a docs pull request followed, approved", Record{JobID: "job_1", Head: sha1, Docs: DocsApproved, Unsettled: true}},
 		{"sends", Record{JobID: "job_1", Sent: Sends{Total: 3, Day: "2026-11-29", OnDay: 1}}},
 		{"a total alone", Record{JobID: "job_1", Sent: Sends{Total: 4}}},
 		{"answered requests", Record{JobID: "job_1", Answered: &backlog.Record{
@@ -129,6 +131,7 @@ func TestFormatLeavesOutWhatAReaderWouldNotTake(t *testing.T) {
 		{"a day that is none", Record{JobID: "j", Sent: Sends{Total: 2, Day: "2026-13-01", OnDay: 1}}, Record{JobID: "j"}},
 		{"a day without a count", Record{JobID: "j", Sent: Sends{Total: 2, Day: "2026-11-28"}}, Record{JobID: "j"}},
 		{"a count past the bound", Record{JobID: "j", Sent: Sends{Total: maxSends + 1}}, Record{JobID: "j"}},
+		{"a docs state that is none", Record{JobID: "j", Docs: "merged"}, Record{JobID: "j"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,6 +209,8 @@ func TestParseLeavesOutWhatDoesNotRead(t *testing.T) {
 		{`{"v":1,"job":"j","answered":{"sent":["c0"],"left":[]}}`, Record{JobID: "j"}},
 		{`{"v":1,"job":"j","answered":{"sent":[],"left":[],"upto":-5}}`, Record{JobID: "j"}},
 		{`{"v":1,"job":"j","later":"a field of a later version"}`, Record{JobID: "j"}},
+		{`{"v":1,"job":"j","docs":"merged"}`, Record{JobID: "j"}},
+		{`{"v":1,"job":"j","docs":"approved"}`, Record{JobID: "j", Docs: DocsApproved}},
 	}
 	for _, tt := range tests {
 		got, ok := Parse(prefix + tt.doc + suffix)
