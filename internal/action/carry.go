@@ -214,7 +214,7 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *report.Outcome {
 // pull request, links it back and asks for its preview.
 func (r *run) wait(ctx context.Context, p plan.Plan, job *agentapi.Job, o *report.Outcome) *report.Outcome {
 	if !p.Wait {
-		return o
+		return r.judgeDocs(ctx, p, o)
 	}
 
 	if r.jobs.Wait(ctx, o, job); o.Err != nil {
@@ -229,6 +229,16 @@ func (r *run) wait(ctx context.Context, p plan.Plan, job *agentapi.Job, o *repor
 			// run before left it, preview included.
 			o.Preview = r.agent.Preview(ctx, o.Job)
 		}
+	}
+	return r.judgeDocs(ctx, p, o)
+}
+
+// judgeDocs judges, for a code pull request's job seen to end, its docs
+// pull request when the team wants it approved (plan.Plan.Approval): the
+// check and the record then follow it.
+func (r *run) judgeDocs(ctx context.Context, p plan.Plan, o *report.Outcome) *report.Outcome {
+	if p.Code != nil && o.Err == nil && o.Job != nil && o.Job.Terminal() {
+		o.Docs = r.agent.Judge(ctx, o.Job)
 	}
 	return o
 }

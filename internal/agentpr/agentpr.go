@@ -15,9 +15,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/admit"
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
@@ -33,6 +35,7 @@ import (
 // *ghclient.Client is one.
 type GitHub interface {
 	conversation.GitHub // the backlink, and the 👀 that tells docs-token's login
+	docspr.GitHub       // the judgment of an approval
 	PullRequest(ctx context.Context, owner, repo string, number int) (*ghclient.PullRequest, error)
 	RequestReviewers(ctx context.Context, owner, repo string, number int, reviewers []string) error
 }
@@ -87,6 +90,10 @@ type Room struct {
 	// Unbuilt says a preview is asked for and linked without waiting for
 	// its build: a settle run holds no runner for it.
 	Unbuilt bool
+	// Approval is what an approval of the pull request must pass for its
+	// code pull request's check (plan.Plan.Approval); nil when the check
+	// asks none.
+	Approval *admit.Rules
 
 	held bool                  // docs-token was held back from a pull request outside the job's repository
 	pull *ghclient.PullRequest // the agent's pull request, once read
@@ -323,6 +330,35 @@ func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url st
 		return
 	}
 	r.Progress.Logf("told the docs pull request: %s", escape.Log(c.URL))
+}
+
+// Judge judges the job's pull request for its code pull request's check,
+// when the team wants it approved (Approval): merged, closed, approved on
+// its latest commit, or waiting, with the token for its repository. nil
+// when no approval is asked, or the job failed or opened no pull request
+// on this GitHub. A pull request no token may read is Unread: nothing is
+// claimed of it.
+func (r *Room) Judge(ctx context.Context, job *agentapi.Job) *docspr.Verdict {
+	if r.Approval == nil || job.Status == agentapi.StatusFailed {
+		return nil
+	}
+	pr, ok := prlink.Judge(job.PR(), r.ServerURL)
+	if !ok {
+		return nil
+	}
+	var v docspr.Verdict
+	if gh := r.client(pr, job.Source.Repository); gh != nil {
+		v = docspr.Read(ctx, gh, pr, r.ServerURL, *r.Approval)
+	} else {
+		v = docspr.Verdict{State: docspr.Unread, PR: pr, URL: pr.URL(r.ServerURL),
+			Err: fmt.Errorf("it is in another repository, which %s cannot read (set %s to a token that can)", r.Terms.Name("github-token"), r.Terms.Name("docs-token"))}
+	}
+	if v.State == docspr.Unread {
+		r.Progress.Log.Warning(fmt.Sprintf("docs pull request %s; the code pull request's check waits", v.Says()))
+	} else {
+		r.Progress.Logf("docs pull request %s", v.Says())
+	}
+	return &v
 }
 
 // Target is the pull request a new job that stands in for old, a job that

@@ -121,8 +121,13 @@ func (f *fakeGitHub) LineComments(context.Context, string, string, int, ghclient
 }
 
 func (f *fakeGitHub) Reviews(context.Context, string, string, int, ghclient.Keep) ([]*ghclient.Review, error) {
-	f.t.Errorf("Reviews: the room reads no reviews")
+	f.t.Errorf("Reviews: the room reads reviews only for an approval, which these tests ask none of")
 	return nil, errors.New("unexpected")
+}
+
+func (f *fakeGitHub) Permission(context.Context, string, string, string) (string, error) {
+	f.t.Errorf("Permission: the room reads permissions only for an approval, which these tests ask none of")
+	return "", errors.New("unexpected")
 }
 
 // fakePreviews is the preview API: it records each call and answers

@@ -143,6 +143,17 @@ type Plan struct {
 	// agent nothing and writes no comment; nil for other runs.
 	Group *queue.Group
 
+	// Approval is what an approval of a code pull request's docs pull
+	// request must pass for the code's check to turn green (docs-check:
+	// approved): the reviewer's permission, required-permission, or a bot
+	// in allowed-bots. nil when the check asks only that the docs pull
+	// request exists, and for runs that set no check.
+	Approval *admit.Rules
+	// Land is what a closed code pull request's run does with its docs
+	// pull request: merge it with the code (docs-merge), close it
+	// (docs-close), or neither.
+	Land Land
+
 	// Caps are the caps on what the run sends, read before it sends;
 	// nil when none applies.
 	Caps *Caps
@@ -151,6 +162,16 @@ type Plan struct {
 	GitHub bool
 	DryRun bool
 	Wait   bool
+}
+
+// Land is what a closed code pull request does to its docs pull request.
+type Land struct {
+	// Merge is the method a merged code pull request's approved docs pull
+	// request is merged with (merge, squash, rebase); "" for none.
+	Merge string
+	// Close says a code pull request closed unmerged closes its docs
+	// pull request.
+	Close bool
 }
 
 // Caps are the caps a run reads before it sends a create or a follow-up:
@@ -248,6 +269,8 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 			return p, nil
 		}
 		p.Code = &code
+		p.Approval = approval(cfg)
+		p.Land = Land{Merge: cfg.DocsMerge, Close: cfg.DocsClose}
 	}
 	if p.Skip = refusal(cfg, t, p.Code != nil); p.Skip != "" {
 		return p, nil
@@ -354,6 +377,17 @@ func uncounted(cfg inputs.Config) error {
 	}}
 }
 
+// approval is the rules an approval of a docs pull request must pass
+// (docs-check: approved), nil when the check asks none: a person with
+// required-permission in the docs pull request's repository, or a bot in
+// allowed-bots, as for a request.
+func approval(cfg inputs.Config) *admit.Rules {
+	if !cfg.Approval {
+		return nil
+	}
+	return &admit.Rules{Required: cfg.RequiredPermission, AllowedBots: cfg.AllowedBots}
+}
+
 // settling is the plan of a settle run: whatever its event, it answers no
 // request, so nobody's permission is read and no text of the event is;
 // it needs the token, and starts nothing, so neither a prompt nor a job
@@ -394,7 +428,7 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	}
 	// The phrase is what a backlink a settle run writes tells to write.
 	return Plan{Settle: true, Await: await, GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false", Caps: caps, Rules: admit.Rules{Phrase: cfg.TriggerPhrase},
-		Answer: &Thread{Owner: t.Owner, Repo: t.Repo}, Asked: conversation.FromComment, Reviewers: cfg.Reviewers}, nil
+		Answer: &Thread{Owner: t.Owner, Repo: t.Repo}, Asked: conversation.FromComment, Reviewers: cfg.Reviewers, Approval: approval(cfg)}, nil
 }
 
 // mergeGroup is the plan of a merge_group run, whatever the other inputs

@@ -74,7 +74,7 @@ func (c *Checks) Head(ctx context.Context, o *Outcome, prURL string, recorded, e
 	if k == nil || k.PR.HeadSHA == "" {
 		return
 	}
-	out := codepr.Outcome{NoChange: k.NoChange, Cut: k.Cut, RunURL: c.RunURL, PRLink: prURL, Preview: o.Preview.URL, PreviewState: o.Preview.State, Capped: o.CapReason()}
+	out := codepr.Outcome{NoChange: k.NoChange, Cut: k.Cut, RunURL: c.RunURL, PRLink: prURL, Preview: o.Preview.URL, PreviewState: o.Preview.State, Capped: o.CapReason(), Docs: o.Docs}
 	head := []string{k.PR.HeadSHA}
 	if out.Capped != "" {
 		// This head only: the heads an earlier push left owing wait for

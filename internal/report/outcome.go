@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/preview"
 )
@@ -44,7 +45,11 @@ type Outcome struct {
 	// Preview is the preview of the job's pull request; its URL is "" when
 	// there is none.
 	Preview preview.Shown
-	Err     error // what stopped the run, as it happened
+	// Docs is the job's pull request as judged for its code pull
+	// request's check when the team wants it approved (docs-check:
+	// approved); nil otherwise.
+	Docs *docspr.Verdict
+	Err  error // what stopped the run, as it happened
 
 	// Stage is how far the run got.
 	Stage Stage

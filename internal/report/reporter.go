@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/prlink"
@@ -210,6 +212,9 @@ func (r *Reporter) Settled(e *conversation.Earlier, shown *Outcome) conversation
 	s.Answered, s.Left, s.Later = nil, nil, nil
 	s.FollowUp, s.Elapsed = false, 0
 	s.Note = "Reported by a later run of this workflow."
+	if shown.Docs != nil {
+		s.Note = DocsNote(*shown.Docs) + "\n\n" + s.Note
+	}
 	if shown.Note != "" {
 		s.Note = shown.Note + "\n\n" + s.Note
 	}
@@ -295,6 +300,14 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 	_, refused := agentapi.TakesNoMessages(o.Err)
 	s.Record.Unsettled = o.JobID != "" && (o.Job == nil || !o.Job.Terminal()) && !refused
 	s.Record.Lost = errors.Is(o.Err, ErrJobLost)
+	if v := o.Docs; v != nil {
+		// A docs pull request not yet merged nor closed is followed: a
+		// settle run on its review events settles the check.
+		if s.Record.Docs = Following(v.State); s.Record.Docs != "" {
+			s.Record.Unsettled = true
+		}
+		s.Note = strings.TrimSpace(s.Note + "\n\n" + DocsNote(*v))
+	}
 	// A create that failed in a way that surely did not act made no job.
 	var apiErr *agentapi.Error
 	s.NoJob = o.JobID == "" && errors.As(o.Err, &apiErr) && apiErr.Failure != nil && apiErr.Failure.Kind != httpclient.MayHaveActed
@@ -304,6 +317,40 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 		s.Record.Head, s.Record.Owed, s.Record.Waiting, s.Record.Cut = c.Heard, c.Owed, c.Waiting, c.Cut
 	}
 	return s
+}
+
+// Following is what a record keeps of a docs pull request in state st
+// (record.Docs): waiting or approved while it is open, "" once it is
+// merged or closed, when the record follows it no more. One that could
+// not be read is waiting: nothing is claimed of it.
+func Following(st docspr.State) string {
+	switch st {
+	case docspr.Approved:
+		return record.DocsApproved
+	case docspr.Waiting, docspr.Unread:
+		return record.DocsWaiting
+	}
+	return ""
+}
+
+// DocsNote is the comment's sentence on the docs pull request v, as the
+// code pull request's check sees it.
+func DocsNote(v docspr.Verdict) string {
+	n := fmt.Sprintf("#%d", v.PR.Number)
+	if u := escape.URL(v.URL); u != "" {
+		n = fmt.Sprintf("[#%d](%s)", v.PR.Number, u)
+	}
+	switch v.State {
+	case docspr.Approved:
+		return "✅ The docs pull request " + n + " is approved on its latest commit: this pull request's docs check passes."
+	case docspr.Merged:
+		return "⚠️ The docs pull request " + n + " was merged before this pull request: the published docs may describe code that has not landed. Merge this pull request soon, or revert the docs change."
+	case docspr.Closed:
+		return "⛔ The docs pull request " + n + " was closed without being merged: this pull request's docs check fails. Reopen it, or push to start a new docs job."
+	case docspr.Unread:
+		return "⏳ The docs pull request " + n + " could not be read: this pull request's docs check waits. The next settle run reads it again."
+	}
+	return "⏳ This pull request's docs check waits for an approving review of the docs pull request " + n + " on its latest commit."
 }
 
 // pullRequest is the job's pull request when it is one on this GitHub.

@@ -20,6 +20,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/agentpr"
 	"github.com/agentjob/agent-job-action/internal/codepr"
 	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
@@ -62,12 +63,18 @@ type GitHub interface {
 	conversation.GitHub
 	conversation.RepoComments
 	codepr.GitHub
+	// PullRequest reads a code pull request whose docs pull request a
+	// record follows: its check goes on its latest head.
+	PullRequest(ctx context.Context, owner, repo string, number int) (*ghclient.PullRequest, error)
 }
 
 // Agent follows the agent's pull request. *agentpr.Room is one.
 type Agent interface {
 	Backlink(ctx context.Context, job *agentapi.Job, a agentpr.Ask)
 	Preview(ctx context.Context, job *agentapi.Job) preview.Shown
+	// Judge judges the job's pull request for its code pull request's
+	// check when the team wants it approved; nil when it does not.
+	Judge(ctx context.Context, job *agentapi.Job) *docspr.Verdict
 }
 
 var (
@@ -129,6 +136,15 @@ func (s *Room) Earlier(ctx context.Context, th *conversation.Thread, e *conversa
 		// owes statuses and may hold a change that waits, which only the
 		// code workflow's next run or a settle run sends.
 		s.Progress.Logf("the job of the code pull request's record, %s, %s: its record is left to the code workflow or a settle run", escape.Log(job.ID), escape.Log(job.Status))
+		return job, nil, false
+	}
+	if e.Docs != "" {
+		// Its end was reported: the record follows its docs pull
+		// request, which only a settle run's judgment settles.
+		if own {
+			_, owed = e.Heard()
+			return job, owed, true
+		}
 		return job, nil, false
 	}
 	shown := s.report(ctx, th, e, job)
@@ -238,6 +254,9 @@ const (
 	left verdict = iota
 	// working: the job still works; nothing was written.
 	working
+	// waiting: the job ended, and its docs pull request waits as the
+	// check already shows; nothing was written.
+	waiting
 	// sent: the job ended, and works again on the change that waited,
 	// which went.
 	sent
@@ -249,7 +268,7 @@ const (
 type tally struct {
 	// reads counts the jobs read; settled, sent and working what became
 	// of them.
-	reads, settled, sent, working int
+	reads, settled, sent, working, waiting int
 	// searched is how many comments the search read when it stopped at
 	// its bound (conversation.SettlePages) with more to read; 0 when it
 	// read them all.
@@ -264,6 +283,8 @@ func (t *tally) add(v verdict) {
 	switch v {
 	case working:
 		t.working++
+	case waiting:
+		t.waiting++
 	case sent:
 		t.sent++
 	case settled:
@@ -286,6 +307,9 @@ func (t *tally) full() string {
 // sent the change that waited.
 func (t tally) String() string {
 	out := fmt.Sprintf("settled %s; %s still working", report.Count(t.settled, "thread"), report.Count(t.working+t.sent, "job"))
+	if t.waiting > 0 {
+		out += fmt.Sprintf("; %s waiting for an approving review", report.Count(t.waiting, "docs pull request"))
+	}
 	if t.stopped != "" {
 		out += "; " + t.stopped + ": the next settle run goes on"
 	}
@@ -324,6 +348,9 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversat
 		s.Progress.Logf("#%d: job %s is %s; left for the next run", th.Number, escape.Log(job.ID), escape.Log(job.Status))
 		return working
 	}
+	if e.Docs != "" && e.Waiting == "" {
+		return s.follow(ctx, th, e, job)
+	}
 	note := ""
 	if e.Waiting != "" && job.Status != agentapi.StatusFailed {
 		went, capped, err := s.send(ctx, th, e, job)
@@ -350,6 +377,45 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversat
 		return left
 	}
 	s.Progress.Logf("#%d: settled %s", th.Number, s.ended(shown))
+	return settled
+}
+
+// follow settles the check of the code pull request th from its docs
+// pull request, which the record e follows (e.Docs) since its job, now
+// read, ended with it: the docs pull request is judged as it stands, and
+// a check that changes is set on the code pull request's latest head, and
+// only when the job heard that head (a later head's own run judges it);
+// the record keeps what the check shows, and ends once the docs pull
+// request is merged or closed, or the code pull request is. A docs pull
+// request as the check last showed it writes nothing.
+func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) verdict {
+	code, err := s.GitHub.PullRequest(ctx, th.Owner, th.Repo, th.Number)
+	if err != nil {
+		s.Progress.Log.Warning(fmt.Sprintf("#%d: %s; the next settle run tries again", th.Number, escape.Log(err.Error())))
+		return left
+	}
+	shown := &report.Outcome{JobID: job.ID, Job: job}
+	switch {
+	case !code.Open:
+		// Its own run said what became of the job and its docs pull
+		// request when it closed: nothing is left to follow.
+		s.Progress.Logf("#%d is closed: its record follows its docs pull request no more", th.Number)
+	case code.HeadSHA != e.Head:
+		s.Progress.Logf("#%d: its head %s is newer than the one job %s heard; the run of that push sets its check", th.Number, escape.Log(ghclient.Short(code.HeadSHA)), escape.Log(job.ID))
+		return waiting
+	default:
+		shown.Docs = s.Agent.Judge(ctx, job)
+		if v := shown.Docs; v != nil && report.Following(v.State) == e.Docs {
+			return waiting
+		}
+		// A run that asks no approval (docs-check: exists) sets the
+		// check a job's end sets.
+		out := codepr.Outcome{RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown), Docs: shown.Docs}
+		s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, []string{code.HeadSHA}, codepr.Status(out))
+	}
+	if !s.Reporter.Write(ctx, th, e, s.Reporter.Settled(e, shown)) {
+		return left
+	}
 	return settled
 }
 
@@ -460,8 +526,12 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 		}
 		shown.Preview = s.Agent.Preview(ctx, job)
 	}
+	if e.Code() {
+		shown.Docs = s.Agent.Judge(ctx, job)
+	}
 	if heard, _ := e.Heard(); len(heard) > 0 {
-		out := codepr.Outcome{RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown), Preview: shown.Preview.URL, PreviewState: shown.Preview.State, Failed: job.Status == agentapi.StatusFailed}
+		out := codepr.Outcome{RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown), Preview: shown.Preview.URL, PreviewState: shown.Preview.State,
+			Failed: job.Status == agentapi.StatusFailed, Docs: shown.Docs}
 		s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, heard, codepr.Status(out))
 	}
 	return shown

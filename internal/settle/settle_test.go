@@ -13,6 +13,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/agentpr"
 	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
@@ -74,6 +75,10 @@ func (f *fakeAgent) Preview(_ context.Context, job *agentapi.Job) preview.Shown 
 	f.calls = append(f.calls, "preview "+job.ID)
 	return preview.Shown{}
 }
+
+// Judge asks no approval, as a run with docs-check: exists: the runs
+// that ask one are tested through the run (internal/action).
+func (f *fakeAgent) Judge(context.Context, *agentapi.Job) *docspr.Verdict { return nil }
 
 func jobOf(id, status, pr string) *agentapi.Job {
 	j := &agentapi.Job{ID: id, Status: status}

@@ -1,0 +1,142 @@
+package action_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
+	"github.com/agentjob/agent-job-action/internal/record"
+)
+
+// docsHead is the docs pull request #101's latest commit, the one the
+// fake's reviews are made on.
+const docsHead = "0123456789abcdef0123456789abcdef01234567"
+
+// reviewed is a pull_request_review event: login's review, state, of the
+// docs pull request #101, which a settle workflow runs on.
+func reviewed(login, state string) map[string]any {
+	return map[string]any{
+		"action": "submitted",
+		"review": map[string]any{"id": 777, "user": user(login), "body": "", "state": state, "commit_id": docsHead,
+			"html_url": "https://github.com/acme/docs/pull/101#pullrequestreview-777"},
+		"pull_request": map[string]any{"number": 101, "title": "Document rate-limit headers", "body": "", "html_url": "https://github.com/acme/docs/pull/101",
+			"user": user("docs-agent[bot]"), "state": "open", "draft": false,
+			"head": map[string]any{"ref": "docs/agent-job_0001", "sha": docsHead, "repo": map[string]any{"full_name": "acme/docs"}},
+			"base": map[string]any{"ref": "main", "sha": baseSHA, "repo": map[string]any{"full_name": "acme/docs"}}},
+		"repository": map[string]any{"name": "docs", "full_name": "acme/docs", "owner": map[string]any{"login": "acme"}},
+		"sender":     user(login),
+	}
+}
+
+// approvalWorld is code pull request #7 with docs-check: approved, whose
+// job, waited for, ended with the docs pull request #101 at head1, then
+// heard the push of head2 and ended again.
+func approvalWorld(t *testing.T) *codeWorld {
+	t.Helper()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_DOCS-CHECK"] = "approved"
+	w.vars["INPUT_PREVIEW"] = "false"
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+	}
+	w.moveHead(head1, head2, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+	w.setEvent("pull_request", push(head1, head2))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("push: %v\n%s", err, w.stdout.String())
+	}
+	return w
+}
+
+// settleOnReview is a settle run on a review of the docs pull request,
+// as the copied settle workflow runs.
+func (w *codeWorld) settleOnReview(login, state string) {
+	w.t.Helper()
+	w.setEvent("pull_request_review", reviewed(login, state))
+	w.vars["GITHUB_EVENT_NAME"] = "pull_request_review"
+	w.vars["INPUT_SETTLE"] = "true"
+	w.vars["INPUT_WAIT"] = "false"
+	delete(w.vars, "INPUT_PROMPT")
+	if err := w.run(context.Background()); err != nil {
+		w.t.Fatalf("settle run on a review: %v\n%s", err, w.stdout.String())
+	}
+}
+
+// TestApprovalSettlesTheWaitingCheck: with docs-check: approved, the code
+// pull request's check waits, naming the docs pull request, once its job
+// ends with one; a review that is no approval, or an approval by someone
+// without required-permission, leaves it waiting and writes nothing; an
+// approval by a writer on the docs pull request's latest commit turns it
+// green on the code pull request's latest head, not on the older one.
+// None of these runs sends the agent anything.
+func TestApprovalSettlesTheWaitingCheck(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t)
+	waits := "Waits for an approving review of docs pull request #101 https://github.com/acme/docs/pull/101"
+	got := w.statuses()
+	if !slices.Contains(got, "1111 pending: "+waits) || got[len(got)-1] != "2222 pending: "+waits {
+		t.Fatalf("statuses before any review:\n%s", strings.Join(got, "\n"))
+	}
+	c := w.gh.Comments(7)
+	if r := recordIn(c[0].Body); r.Docs != record.DocsWaiting || !r.Unsettled || r.Head != head2 {
+		t.Errorf("the record: %+v", r)
+	}
+	if !strings.Contains(c[0].Body, "waits for an approving review of the docs pull request [#101](https://github.com/acme/docs/pull/101) on its latest commit") {
+		t.Errorf("the comment on #7:\n%s", c[0].Body)
+	}
+	sends := func() int {
+		n := 0
+		for _, r := range w.api.Requests() {
+			if r.Method != "GET" {
+				n++
+			}
+		}
+		return n
+	}
+	sent, statuses := sends(), len(w.gh.Statuses())
+
+	for _, tc := range []struct{ login, state string }{{"writer", "COMMENTED"}, {"writer", "CHANGES_REQUESTED"}, {"reader", "APPROVED"}} {
+		w.gh.SeedReview(101, fakegithub.Review{Author: tc.login, State: tc.state})
+		from := len(w.gh.Requests())
+		w.settleOnReview(tc.login, tc.state)
+		if writes := w.writes(from); len(writes) != 1 || !strings.HasPrefix(writes[0], "POST /repos/acme/docs/issues/comments/") {
+			// The one write is the 👀 that tells the token's login.
+			t.Errorf("%s's %s: GitHub writes %q, want none but the 👀", tc.login, tc.state, writes)
+		}
+		w.wantLog("1 docs pull request waiting for an approving review")
+	}
+	if n := len(w.gh.Statuses()); n != statuses {
+		t.Errorf("statuses set by reviews that are no approval: %q", w.statuses()[statuses:])
+	}
+
+	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED"})
+	from := len(w.gh.Requests())
+	w.settleOnReview("writer", "APPROVED")
+	if got := w.statuses()[statuses:]; !slices.Equal(got, []string{"2222 success: Docs approved in pull request #101 https://github.com/acme/docs/pull/101"}) {
+		t.Errorf("statuses after the approval: %q, want success on head2 only", got)
+	}
+	c = w.gh.Comments(7)
+	if r := recordIn(c[0].Body); r.Docs != record.DocsApproved || !r.Unsettled {
+		t.Errorf("the record after the approval: %+v", r)
+	}
+	if !strings.Contains(c[0].Body, "is approved on its latest commit") {
+		t.Errorf("the comment on #7 after the approval:\n%s", c[0].Body)
+	}
+	if !slices.Contains(w.ghCalls(from), "GET /repos/acme/docs/collaborators/writer/permission") {
+		t.Errorf("the approver's permission was not read: %q", w.ghCalls(from))
+	}
+	if n := sends(); n != sent {
+		t.Errorf("the settle runs sent the agent %d requests", n-sent)
+	}
+	// Approved as the check shows: the next settle run writes nothing.
+	from = len(w.gh.Requests())
+	w.settleOnReview("writer", "COMMENTED")
+	if writes := w.writes(from); len(writes) != 1 {
+		t.Errorf("a settle run after the approval wrote %q", writes)
+	}
+}
