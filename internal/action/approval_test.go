@@ -36,12 +36,21 @@ func reviewed(login, state string) map[string]any {
 // approvalWorld is code pull request #7 with docs-check: approved, whose
 // job, waited for, ended with the docs pull request #101 at head1, then
 // heard the push of head2 and ended again.
-func approvalWorld(t *testing.T) *codeWorld {
+//
+// Elsewhere, the docs are in acme/handbook, which docs-token writes to.
+func approvalWorld(t *testing.T, elsewhere bool) *codeWorld {
 	t.Helper()
-	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	sc, repo := fakeapi.Scenario{Runtime: time.Minute}, "acme/docs"
+	if elsewhere {
+		sc.Repository, repo = "https://github.com/acme/handbook", "acme/handbook"
+	}
+	w := newCodeWorld(t, sc, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
 	w.vars["INPUT_DOCS-CHECK"] = "approved"
 	w.vars["INPUT_PREVIEW"] = "false"
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	if elsewhere {
+		w.vars["INPUT_DOCS-TOKEN"] = "ghp_docs_token_0123456789"
+	}
+	w.gh.SeedPull(fakegithub.Pull{Repo: repo, Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
 	}
@@ -54,11 +63,18 @@ func approvalWorld(t *testing.T) *codeWorld {
 }
 
 // settleOnReview is a settle run on a review of the docs pull request,
-// as the copied settle workflow runs.
-func (w *codeWorld) settleOnReview(login, state string) {
+// as the copied settle workflow runs: on the review's event, or, for docs
+// elsewhere, on the dispatch the docs repository's workflow sends.
+func (w *codeWorld) settleOnReview(login, state string, elsewhere bool) {
 	w.t.Helper()
-	w.setEvent("pull_request_review", reviewed(login, state))
-	w.vars["GITHUB_EVENT_NAME"] = "pull_request_review"
+	if elsewhere {
+		w.setEvent("repository_dispatch", map[string]any{"action": "docs-agent-settle", "client_payload": map[string]any{"pull_request": "https://github.com/acme/handbook/pull/101"},
+			"repository": map[string]any{"name": "docs", "full_name": "acme/docs", "owner": map[string]any{"login": "acme"}}, "sender": user("docs-bot")})
+		w.vars["GITHUB_EVENT_NAME"] = "repository_dispatch"
+	} else {
+		w.setEvent("pull_request_review", reviewed(login, state))
+		w.vars["GITHUB_EVENT_NAME"] = "pull_request_review"
+	}
 	w.vars["INPUT_SETTLE"] = "true"
 	w.vars["INPUT_WAIT"] = "false"
 	delete(w.vars, "INPUT_PROMPT")
@@ -74,10 +90,26 @@ func (w *codeWorld) settleOnReview(login, state string) {
 // approval by a writer on the docs pull request's latest commit turns it
 // green on the code pull request's latest head, not on the older one.
 // None of these runs sends the agent anything.
+//
+// With the docs in another repository, the settle runs on the dispatches
+// of its workflow read it with docs-token, and only there.
 func TestApprovalSettlesTheWaitingCheck(t *testing.T) {
 	t.Parallel()
-	w := approvalWorld(t)
-	waits := "Waits for an approving review of docs pull request #101 https://github.com/acme/docs/pull/101"
+	for _, elsewhere := range []bool{false, true} {
+		t.Run(map[bool]string{false: "docs in the code's repository", true: "docs in another repository"}[elsewhere], func(t *testing.T) {
+			t.Parallel()
+			approvalSettles(t, elsewhere)
+		})
+	}
+}
+
+func approvalSettles(t *testing.T, elsewhere bool) {
+	w := approvalWorld(t, elsewhere)
+	docsURL, docsRepo := "https://github.com/acme/docs/pull/101", "acme/docs"
+	if elsewhere {
+		docsURL, docsRepo = "https://github.com/acme/handbook/pull/101", "acme/handbook"
+	}
+	waits := "Waits for an approving review of docs pull request #101 " + docsURL
 	got := w.statuses()
 	if !slices.Contains(got, "1111 pending: "+waits) || got[len(got)-1] != "2222 pending: "+waits {
 		t.Fatalf("statuses before any review:\n%s", strings.Join(got, "\n"))
@@ -86,7 +118,7 @@ func TestApprovalSettlesTheWaitingCheck(t *testing.T) {
 	if r := recordIn(c[0].Body); r.Docs != record.DocsWaiting || !r.Unsettled || r.Head != head2 {
 		t.Errorf("the record: %+v", r)
 	}
-	if !strings.Contains(c[0].Body, "waits for an approving review of the docs pull request [#101](https://github.com/acme/docs/pull/101) on its latest commit") {
+	if !strings.Contains(c[0].Body, "waits for an approving review of the docs pull request [#101]("+docsURL+") on its latest commit") {
 		t.Errorf("the comment on #7:\n%s", c[0].Body)
 	}
 	sends := func() int {
@@ -103,7 +135,7 @@ func TestApprovalSettlesTheWaitingCheck(t *testing.T) {
 	for _, tc := range []struct{ login, state string }{{"writer", "COMMENTED"}, {"writer", "CHANGES_REQUESTED"}, {"reader", "APPROVED"}} {
 		w.gh.SeedReview(101, fakegithub.Review{Author: tc.login, State: tc.state})
 		from := len(w.gh.Requests())
-		w.settleOnReview(tc.login, tc.state)
+		w.settleOnReview(tc.login, tc.state, elsewhere)
 		if writes := w.writes(from); len(writes) != 1 || !strings.HasPrefix(writes[0], "POST /repos/acme/docs/issues/comments/") {
 			// The one write is the 👀 that tells the token's login.
 			t.Errorf("%s's %s: GitHub writes %q, want none but the 👀", tc.login, tc.state, writes)
@@ -116,8 +148,8 @@ func TestApprovalSettlesTheWaitingCheck(t *testing.T) {
 
 	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED"})
 	from := len(w.gh.Requests())
-	w.settleOnReview("writer", "APPROVED")
-	if got := w.statuses()[statuses:]; !slices.Equal(got, []string{"2222 success: Docs approved in pull request #101 https://github.com/acme/docs/pull/101"}) {
+	w.settleOnReview("writer", "APPROVED", elsewhere)
+	if got := w.statuses()[statuses:]; !slices.Equal(got, []string{"2222 success: Docs approved in pull request #101 " + docsURL}) {
 		t.Errorf("statuses after the approval: %q, want success on head2 only", got)
 	}
 	c = w.gh.Comments(7)
@@ -127,7 +159,7 @@ func TestApprovalSettlesTheWaitingCheck(t *testing.T) {
 	if !strings.Contains(c[0].Body, "is approved on its latest commit") {
 		t.Errorf("the comment on #7 after the approval:\n%s", c[0].Body)
 	}
-	if !slices.Contains(w.ghCalls(from), "GET /repos/acme/docs/collaborators/writer/permission") {
+	if !slices.Contains(w.ghCalls(from), "GET /repos/"+docsRepo+"/collaborators/writer/permission") {
 		t.Errorf("the approver's permission was not read: %q", w.ghCalls(from))
 	}
 	if n := sends(); n != sent {
@@ -135,7 +167,7 @@ func TestApprovalSettlesTheWaitingCheck(t *testing.T) {
 	}
 	// Approved as the check shows: the next settle run writes nothing.
 	from = len(w.gh.Requests())
-	w.settleOnReview("writer", "COMMENTED")
+	w.settleOnReview("writer", "COMMENTED", elsewhere)
 	if writes := w.writes(from); len(writes) != 1 {
 		t.Errorf("a settle run after the approval wrote %q", writes)
 	}
