@@ -13,9 +13,8 @@ import (
 	"github.com/agentjob/agent-job-action/internal/record"
 )
 
-// docsHead is the docs pull request #101's latest commit, the one the
-// fake's reviews are made on.
-const docsHead = "0123456789abcdef0123456789abcdef01234567"
+// docsHead is the docs pull request #101's latest commit.
+const docsHead = "d0c5d0c5d0c5d0c5d0c5d0c5d0c5d0c5d0c5d0c5"
 
 // reviewed is a pull_request_review event: login's review, state, of the
 // docs pull request #101, which a settle workflow runs on.
@@ -132,8 +131,10 @@ func approvalSettles(t *testing.T, elsewhere bool) {
 	}
 	sent, statuses := sends(), len(w.gh.Statuses())
 
-	for _, tc := range []struct{ login, state string }{{"writer", "COMMENTED"}, {"writer", "CHANGES_REQUESTED"}, {"reader", "APPROVED"}} {
-		w.gh.SeedReview(101, fakegithub.Review{Author: tc.login, State: tc.state})
+	// A comment, a change request, a reader's approval, and a writer's of
+	// an older commit of the docs pull request.
+	for _, tc := range []struct{ login, state, commit string }{{"writer", "COMMENTED", ""}, {"writer", "CHANGES_REQUESTED", ""}, {"reader", "APPROVED", ""}, {"admin", "APPROVED", head4}} {
+		w.gh.SeedReview(101, fakegithub.Review{Author: tc.login, State: tc.state, CommitID: cmpOr(tc.commit, docsHead)})
 		from := len(w.gh.Requests())
 		w.settleOnReview(tc.login, tc.state, elsewhere)
 		if writes := w.writes(from); len(writes) != 1 || !strings.HasPrefix(writes[0], "POST /repos/acme/docs/issues/comments/") {
@@ -146,7 +147,7 @@ func approvalSettles(t *testing.T, elsewhere bool) {
 		t.Errorf("statuses set by reviews that are no approval: %q", w.statuses()[statuses:])
 	}
 
-	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED"})
+	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
 	from := len(w.gh.Requests())
 	w.settleOnReview("writer", "APPROVED", elsewhere)
 	if got := w.statuses()[statuses:]; !slices.Equal(got, []string{"2222 success: Docs approved in pull request #101 " + docsURL}) {

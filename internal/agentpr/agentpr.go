@@ -36,6 +36,10 @@ import (
 type GitHub interface {
 	conversation.GitHub // the backlink, and the 👀 that tells docs-token's login
 	docspr.GitHub       // the judgment of an approval
+	// Merge and ClosePull land the docs pull request with its code
+	// (docs-merge, docs-close).
+	Merge(ctx context.Context, owner, repo string, number int, sha, method string) (string, error)
+	ClosePull(ctx context.Context, owner, repo string, number int) error
 	PullRequest(ctx context.Context, owner, repo string, number int) (*ghclient.PullRequest, error)
 	RequestReviewers(ctx context.Context, owner, repo string, number int, reviewers []string) error
 }
@@ -94,6 +98,9 @@ type Room struct {
 	// code pull request's check (plan.Plan.Approval); nil when the check
 	// asks none.
 	Approval *admit.Rules
+	// Land is what a closed code pull request does with the pull request:
+	// merge it with the code, close it, or neither (plan.Plan.Land).
+	Land plan.Land
 
 	held bool                  // docs-token was held back from a pull request outside the job's repository
 	pull *ghclient.PullRequest // the agent's pull request, once read
@@ -310,26 +317,120 @@ func (r *Room) DocsPR(ctx context.Context, link string, job func(ctx context.Con
 }
 
 // Closed tells the job's pull request that the code pull request number
-// (its address url) was merged or closed unmerged, in one comment there.
-// A pull request in another repository that no token may write to is
-// told nothing, in one notice; a write GitHub refuses is a warning.
-func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool) {
+// (its address url) was merged or closed unmerged, in one comment there,
+// after landing it as the workflow asks (Land): merged with the code when
+// it is approved on its latest commit and GitHub allows it, or closed with
+// it. It returns what the code pull request's comment says of it, safe
+// Markdown; "" for nothing. A pull request in another repository that no
+// token may write to is told nothing, in one notice; a write GitHub
+// refuses is a warning.
+func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool) string {
 	pr, ok := prlink.Judge(job.PR(), r.ServerURL)
 	if !ok {
-		return
+		return ""
 	}
 	docs := r.client(pr, job.Source.Repository)
 	if docs == nil {
 		r.Progress.Log.Notice(fmt.Sprintf("pull request %s/%s#%d was not told: it is in another repository, which %s cannot write to (set %s to a token that can)",
 			escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.Terms.Name("github-token"), r.Terms.Name("docs-token")))
-		return
+		if r.Land.Merge != "" && merged || r.Land.Close && !merged {
+			return fmt.Sprintf("⚠️ The docs pull request %s was left as it is: it is in another repository, which no token of this workflow may write to.", r.linkTo(pr))
+		}
+		return ""
 	}
-	c, err := docs.CreateComment(ctx, pr.Owner, pr.Repo, pr.Number, conversation.ClosedText(number, url, merged))
+	there, here := r.land(ctx, docs, pr, merged)
+	c, err := docs.CreateComment(ctx, pr.Owner, pr.Repo, pr.Number, r.Redact(conversation.ClosedText(number, url, merged, there)))
 	if err != nil {
 		r.Progress.Log.Warning(fmt.Sprintf("could not tell pull request %s/%s#%d: %s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error())))
-		return
+		return here
 	}
 	r.Progress.Logf("told the docs pull request: %s", escape.Log(c.URL))
+	return here
+}
+
+// land does with the docs pull request pr, through gh, what Land asks
+// for a code pull request closed (merged or not): it merges an approved
+// one with the code, or closes it. It returns what the docs pull
+// request's comment says of it (there) and what the code pull request's
+// says (here), each "" for nothing.
+func (r *Room) land(ctx context.Context, gh GitHub, pr prlink.PullRequest, merged bool) (there, here string) {
+	link := r.linkTo(pr)
+	switch {
+	case merged && r.Land.Merge != "":
+		return r.merge(ctx, gh, pr, link)
+	case !merged && r.Land.Close:
+		info, err := r.read(ctx, gh, pr)
+		switch {
+		case err == nil && info.Merged:
+			return "", fmt.Sprintf("⚠️ The docs pull request %s was merged before this pull request was closed: the published docs may describe code that will not land. Revert the docs change unless it stands on its own.", link)
+		case err == nil && !info.Open:
+			return "", ""
+		}
+		if err == nil {
+			err = gh.ClosePull(ctx, pr.Owner, pr.Repo, pr.Number)
+		}
+		if err != nil {
+			r.Progress.Log.Warning(fmt.Sprintf("could not close the docs pull request %s/%s#%d: %s%s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error()), r.writeAdvice(err, pr)))
+			return "", fmt.Sprintf("⚠️ The docs pull request %s could not be closed with this one: %s. Close it unless its change stands on its own.", link, escape.Markdown(err.Error()))
+		}
+		r.Progress.Logf("closed the docs pull request %s/%s#%d with the code (docs-close)", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number)
+		return "This pull request is closed with it, as the workflow asks (docs-close).", fmt.Sprintf("🗙 The docs pull request %s is closed with this one.", link)
+	}
+	return "", ""
+}
+
+// merge merges the docs pull request pr with its merged code, when it is
+// approved on its latest commit by a reviewer Land.Approval lets approve,
+// on that commit only (a push since is not merged unseen), and GitHub
+// allows it; otherwise it says why not, on both pull requests, and what a
+// person should do.
+func (r *Room) merge(ctx context.Context, gh GitHub, pr prlink.PullRequest, link string) (there, here string) {
+	v := docspr.Read(ctx, gh, pr, r.ServerURL, r.Land.Approval)
+	r.Progress.Logf("docs pull request %s", v.Says())
+	why, todo := "", "Review it, then merge it."
+	switch v.State {
+	case docspr.Merged:
+		return "", fmt.Sprintf("The docs pull request %s was merged before this one.", link)
+	case docspr.Closed:
+		return "", fmt.Sprintf("The docs pull request %s was closed without being merged, so it was not merged with this one.", link)
+	case docspr.Unread:
+		why, todo = "it could not be read ("+escape.Markdown(v.Err.Error())+")", "Merge it once it is approved."
+	case docspr.Waiting:
+		why = fmt.Sprintf("it has no approving review on its latest commit by someone with %s permission", escape.Markdown(r.Land.Approval.Required))
+	case docspr.Approved:
+		_, err := gh.Merge(ctx, pr.Owner, pr.Repo, pr.Number, v.HeadSHA, r.Land.Merge)
+		if err == nil {
+			r.Progress.Logf("merged the docs pull request %s/%s#%d with the code (docs-merge: %s)", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.Land.Merge)
+			return fmt.Sprintf("This pull request is merged with it (%s), as the workflow asks (docs-merge).", r.Land.Merge),
+				fmt.Sprintf("✅ The docs pull request %s is merged with this one (%s).", link, r.Land.Merge)
+		}
+		r.Progress.Log.Warning(fmt.Sprintf("could not merge the docs pull request %s/%s#%d: %s%s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error()), r.writeAdvice(err, pr)))
+		if reason, refused := ghclient.MergeRefused(err); refused {
+			why, todo = "GitHub did not allow the merge ("+escape.Markdown(reason)+")", "Merge it once GitHub allows."
+		} else {
+			why, todo = "the merge failed ("+escape.Markdown(err.Error())+")", "Merge it by hand."
+		}
+	}
+	return fmt.Sprintf("This pull request was not merged with it: %s. %s", why, todo),
+		fmt.Sprintf("⚠️ The docs pull request %s was not merged with this one: %s. %s", link, why, todo)
+}
+
+// linkTo is pr as a Markdown link.
+func (r *Room) linkTo(pr prlink.PullRequest) string {
+	return fmt.Sprintf("[%s/%s#%d](%s)", escape.Markdown(pr.Owner), escape.Markdown(pr.Repo), pr.Number, escape.URL(pr.URL(r.ServerURL)))
+}
+
+// writeAdvice is what to do when GitHub refused a write to pr for lack of
+// access, for the log; "" otherwise.
+func (r *Room) writeAdvice(err error, pr prlink.PullRequest) string {
+	if !ghclient.IsForbidden(err) {
+		return ""
+	}
+	token := r.Terms.Name("github-token")
+	if !r.ownRepo(pr) {
+		token = r.Terms.Name("docs-token")
+	}
+	return fmt.Sprintf(" (%s needs contents: write and pull-requests: write on %s/%s)", token, escape.Log(pr.Owner), escape.Log(pr.Repo))
 }
 
 // Judge judges the job's pull request for its code pull request's check,

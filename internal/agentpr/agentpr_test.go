@@ -125,6 +125,16 @@ func (f *fakeGitHub) Reviews(context.Context, string, string, int, ghclient.Keep
 	return nil, errors.New("unexpected")
 }
 
+func (f *fakeGitHub) Merge(context.Context, string, string, int, string, string) (string, error) {
+	f.t.Errorf("Merge: these tests ask no docs-merge")
+	return "", errors.New("unexpected")
+}
+
+func (f *fakeGitHub) ClosePull(context.Context, string, string, int) error {
+	f.t.Errorf("ClosePull: these tests ask no docs-close")
+	return errors.New("unexpected")
+}
+
 func (f *fakeGitHub) Permission(context.Context, string, string, string) (string, error) {
 	f.t.Errorf("Permission: the room reads permissions only for an approval, which these tests ask none of")
 	return "", errors.New("unexpected")

@@ -172,15 +172,22 @@ func (b *Backlink) failed(where string, err error) error {
 // request whose docs job opened it is closed (url, its address): merged,
 // the code it documents has landed; closed unmerged, the job gets nothing
 // more, and the docs pull request is left for a person to close or keep,
-// since its change may stand on its own. It is marked as the action's own,
-// so that no run takes it for a request.
-func ClosedText(number int, url string, merged bool) string {
+// since its change may stand on its own. landed, when not "", is what the
+// run did with the docs pull request (merged or closed it with the code,
+// or why not), safe Markdown, in place of that advice. It is marked as the
+// action's own, so that no run takes it for a request.
+func ClosedText(number int, url string, merged bool, landed string) string {
 	what := fmt.Sprintf("#%d", number)
 	if u := escape.URL(url); u != "" {
 		what = fmt.Sprintf("[#%d](%s)", number, u)
 	}
-	if merged {
+	switch {
+	case merged && landed != "":
+		return ownMark + "\n" + fmt.Sprintf("🏁 The code pull request %s was merged. %s", what, landed) + "\n"
+	case merged:
 		return ownMark + "\n" + fmt.Sprintf("🏁 The code pull request %s was merged: the code this pull request documents has landed.", what) + "\n"
+	case landed != "":
+		return ownMark + "\n" + fmt.Sprintf("🏁 The code pull request %s was closed without being merged: the docs job gets nothing more from it. %s", what, landed) + "\n"
 	}
 	return ownMark + "\n" + fmt.Sprintf("🏁 The code pull request %s was closed without being merged: the docs job gets nothing more from it. Close this pull request unless its change stands on its own.", what) + "\n"
 }

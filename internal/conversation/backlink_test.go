@@ -252,12 +252,21 @@ func newFake(t testing.TB, opt fakegithub.Options) (*ghclient.Client, *fakegithu
 
 func TestClosedText(t *testing.T) {
 	t.Parallel()
-	merged := ClosedText(7, "https://github.com/acme/api/pull/7", true)
-	closed := ClosedText(7, "javascript:alert(1)", false)
+	merged := ClosedText(7, "https://github.com/acme/api/pull/7", true, "")
+	closed := ClosedText(7, "javascript:alert(1)", false, "")
 	if !IsOwn(merged) || !strings.Contains(merged, "[#7](https://github.com/acme/api/pull/7) was merged: the code this pull request documents has landed.") {
 		t.Errorf("merged:\n%s", merged)
 	}
 	if !IsOwn(closed) || !strings.Contains(closed, "The code pull request #7 was closed without being merged") || strings.Contains(closed, "javascript") {
 		t.Errorf("closed:\n%s", closed)
+	}
+	// What the run did with the docs pull request replaces the advice.
+	landed := ClosedText(7, "https://github.com/acme/api/pull/7", true, "This pull request is merged with it (squash), as the workflow asks (docs-merge).")
+	if !IsOwn(landed) || !strings.Contains(landed, "[#7](https://github.com/acme/api/pull/7) was merged. This pull request is merged with it (squash)") || strings.Contains(landed, "has landed") {
+		t.Errorf("merged with it:\n%s", landed)
+	}
+	shut := ClosedText(7, "https://github.com/acme/api/pull/7", false, "This pull request is closed with it, as the workflow asks (docs-close).")
+	if !strings.Contains(shut, "gets nothing more from it. This pull request is closed with it") || strings.Contains(shut, "unless its change stands") {
+		t.Errorf("closed with it:\n%s", shut)
 	}
 }

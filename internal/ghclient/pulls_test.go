@@ -244,11 +244,11 @@ func TestReviews(t *testing.T) {
 			srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "mintlify[bot]"})
 			var ids []int64
 			for i := range n {
-				state := ""
+				state := "APPROVED"
 				if i == n-1 {
 					state = "PENDING"
 				}
-				ids = append(ids, srv.SeedReview(7, fakegithub.Review{Author: "ada", Body: fmt.Sprint("review ", i), State: state}))
+				ids = append(ids, srv.SeedReview(7, fakegithub.Review{Author: "ada", Body: fmt.Sprint("review ", i), State: state, CommitID: sha(i)}))
 			}
 			got, err := c.Reviews(context.Background(), "acme", "docs", 7, nil)
 			if err != nil {
@@ -270,7 +270,8 @@ func TestReviews(t *testing.T) {
 			if !slices.Equal(gotIDs, want) {
 				t.Errorf("Reviews() = %d reviews %v…, want %d from %v…", len(gotIDs), gotIDs[:min(3, len(gotIDs))], len(want), want[:min(3, len(want))])
 			}
-			if len(got) > 0 && (got[0].Author != "ada" || !got[0].SubmittedAt.Equal(fakegithub.CreatedAt(got[0].ID)) || !strings.HasPrefix(got[0].URL, "https://github.com/acme/docs/pull/7#pullrequestreview-")) {
+			if len(got) > 0 && (got[0].Author != "ada" || !got[0].SubmittedAt.Equal(fakegithub.CreatedAt(got[0].ID)) || !strings.HasPrefix(got[0].URL, "https://github.com/acme/docs/pull/7#pullrequestreview-") ||
+				got[0].State != "APPROVED" || got[0].CommitID != sha(slices.Index(ids, got[0].ID))) {
 				t.Errorf("review = %+v", got[0])
 			}
 			if wantReqs := map[int]int{0: 1, 3: 1, 150: 2, 250: 3}[n]; len(srv.Requests()) != wantReqs {

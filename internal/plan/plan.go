@@ -172,6 +172,10 @@ type Land struct {
 	// Close says a code pull request closed unmerged closes its docs
 	// pull request.
 	Close bool
+	// Approval is what the approval of a docs pull request merged with
+	// its code must pass, whatever docs-check asks of the check: a
+	// reviewer with required-permission, or a bot in allowed-bots.
+	Approval admit.Rules
 }
 
 // Caps are the caps a run reads before it sends a create or a follow-up:
@@ -270,7 +274,7 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 		}
 		p.Code = &code
 		p.Approval = approval(cfg)
-		p.Land = Land{Merge: cfg.DocsMerge, Close: cfg.DocsClose}
+		p.Land = Land{Merge: cfg.DocsMerge, Close: cfg.DocsClose, Approval: admit.Rules{Required: cfg.RequiredPermission, AllowedBots: cfg.AllowedBots}}
 	}
 	if p.Skip = refusal(cfg, t, p.Code != nil); p.Skip != "" {
 		return p, nil

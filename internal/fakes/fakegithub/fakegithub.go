@@ -163,6 +163,8 @@ func New(opt Options) *Server {
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/issues/{id}/reactions", s.authorized(s.react("thread")))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/collaborators/{user}/permission", s.authorized(s.permission))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}", s.authorized(s.getPull))
+	mux.HandleFunc("PATCH "+p+"/repos/{owner}/{repo}/pulls/{number}", s.authorized(s.updatePull))
+	mux.HandleFunc("PUT "+p+"/repos/{owner}/{repo}/pulls/{number}/merge", s.authorized(s.mergePull))
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/pulls/{number}/requested_reviewers", s.authorized(s.requestReviewers))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}/reviews/{review}/comments", s.authorized(s.reviewComments))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}/comments", s.authorized(s.lineComments))

@@ -36,6 +36,12 @@ type Pull struct {
 	Reviewers []string
 	// Files are the files it changes, in the order GitHub lists them.
 	Files []File
+	// Unmergeable, when not "", is GitHub's message refusing a merge
+	// (405): a conflict, a rule, a required check.
+	Unmergeable string
+	// MergeMethod is the method a merge used: the request's, or "merge"
+	// when it named none; "" until merged through the fake.
+	MergeMethod string
 }
 
 // ReviewComment is a line comment of a review the fake holds.
@@ -57,7 +63,12 @@ type Review struct {
 	Author string
 	Body   string
 	State  string // "" means COMMENTED
+	// CommitID is the commit reviewed; "" means reviewCommit.
+	CommitID string
 }
+
+// reviewCommit is the commit a review seeded without one was made on.
+const reviewCommit = "0123456789abcdef0123456789abcdef01234567"
 
 type reviewKey struct {
 	number int
@@ -286,9 +297,78 @@ func (s *Server) listReviews(w http.ResponseWriter, r *http.Request) {
 			"state":        x.State,
 			"html_url":     fmt.Sprintf("https://github.com/%s/pull/%d#pullrequestreview-%d", p.Repo, p.Number, x.ID),
 			"submitted_at": stamp(x.ID),
-			"commit_id":    "0123456789abcdef0123456789abcdef01234567",
+			"commit_id":    cmp.Or(x.CommitID, reviewCommit),
 		}
 	})
+}
+
+// updatePull edits a pull request: of what GitHub lets change, its state
+// (closing it leaves it unmerged).
+func (s *Server) updatePull(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathInt(w, r, "number")
+	if !ok {
+		return
+	}
+	var in struct {
+		State *string `json:"state"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		writeError(w, http.StatusUnprocessableEntity, "Validation Failed")
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pathPull(r, n)
+	if p == nil {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	if in.State != nil {
+		switch {
+		case *in.State != "open" && *in.State != "closed":
+			writeError(w, http.StatusUnprocessableEntity, "Validation Failed")
+			return
+		case p.Merged:
+			writeError(w, http.StatusUnprocessableEntity, "Validation Failed: the pull request is merged")
+			return
+		}
+		p.State = *in.State
+	}
+	writeJSON(w, http.StatusOK, renderPull(p))
+}
+
+// mergePull merges an open pull request whose head is the request's sha
+// (when it names one), as GitHub does: 405 when it is closed or
+// Unmergeable, 409 when its head moved.
+func (s *Server) mergePull(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathInt(w, r, "number")
+	if !ok {
+		return
+	}
+	var in struct {
+		SHA         string `json:"sha"`
+		MergeMethod string `json:"merge_method"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		writeError(w, http.StatusUnprocessableEntity, "Validation Failed")
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pathPull(r, n)
+	switch {
+	case p == nil:
+		writeError(w, http.StatusNotFound, "Not Found")
+	case p.State == "closed":
+		writeError(w, http.StatusMethodNotAllowed, "Pull Request is not mergeable")
+	case p.Unmergeable != "":
+		writeError(w, http.StatusMethodNotAllowed, p.Unmergeable)
+	case in.SHA != "" && in.SHA != p.HeadSHA:
+		writeError(w, http.StatusConflict, "Head branch was modified. Review and try the merge again.")
+	default:
+		p.State, p.Merged, p.MergeMethod = "closed", true, cmp.Or(in.MergeMethod, "merge")
+		writeJSON(w, http.StatusOK, map[string]any{"sha": fmt.Sprintf("%040x", 0xfeed0000+p.Number), "merged": true, "message": "Pull Request successfully merged"})
+	}
 }
 
 func renderPull(p *Pull) map[string]any {
