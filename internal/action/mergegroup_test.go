@@ -38,11 +38,13 @@ func mergeGroupEvent(number int) map[string]any {
 	}
 }
 
-// queued builds a merge group of two pull requests, #12 and #13, merged
-// by the queue: each one's commit and the queue's merge commit, with the
-// docs check of each pull request's head in the state given ("" for
-// none), and runs the code workflow's step on the group.
-func queued(t *testing.T, states map[int]string) (Got, *fakegithub.Server) {
+// queued builds a merge group of two pull requests, #12 and #13, as the
+// queue builds it with method: by merge commits (each pull request's
+// commit, then the queue's merge commit), or squashed (one commit each),
+// #13's group on #12's, whose queue branch stays at its own head. The
+// docs check of each pull request's head is in the state given ("" for
+// none). It runs the code workflow's step on the group.
+func queued(t *testing.T, method string, states map[int]string) (Got, *fakegithub.Server) {
 	t.Helper()
 	h := newHarness(t, fakeapi.Scenario{})
 	gh := h.withGitHub(fakegithub.Options{}, "merge_group", mergeGroupEvent(13))
@@ -50,12 +52,19 @@ func queued(t *testing.T, states map[int]string) (Got, *fakegithub.Server) {
 	h.vars["INPUT_PROMPT"] = "Update the docs for this change."
 	h.vars["INPUT_PATHS"] = "src/**"
 	h.vars["INPUT_WAIT"] = "false"
-	gh.SeedComparison("acme/docs", groupBase, groupHead, fakegithub.Comparison{Commits: []fakegithub.Commit{
+	commits := []fakegithub.Commit{
 		{SHA: groupSHA(1), Parents: []string{groupBase}},
 		{SHA: groupSHA(2), Parents: []string{groupBase, groupSHA(1)}},
 		{SHA: groupSHA(3), Parents: []string{groupSHA(2)}},
 		{SHA: groupHead, Parents: []string{groupSHA(2), groupSHA(3)}},
-	}})
+	}
+	if method == "squash" {
+		commits = []fakegithub.Commit{{SHA: groupSHA(2), Parents: []string{groupBase}}, {SHA: groupHead, Parents: []string{groupSHA(2)}}}
+	}
+	gh.SeedComparison("acme/docs", groupBase, groupHead, fakegithub.Comparison{Commits: commits})
+	gh.SeedBranch("acme/docs", "gh-readonly-queue/main/pr-12-"+groupBase, groupSHA(2))
+	gh.SeedBranch("acme/docs", "gh-readonly-queue/main/pr-13-"+groupHead, groupHead)
+	gh.SeedBranch("acme/docs", "feature-12", groupSHA(1))
 	for n, head := range map[int]string{12: groupSHA(1), 13: groupSHA(3)} {
 		gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: n, Author: "ann", HeadRef: fmt.Sprintf("feature-%d", n), HeadSHA: head})
 		if st := states[n]; st != "" {
@@ -74,10 +83,20 @@ func queued(t *testing.T, states map[int]string) (Got, *fakegithub.Server) {
 
 // TestMergeGroupCheck: the check on a merge group's head commit is green
 // when every pull request in the group has its docs settled, and fails
-// naming the one that holds the group back otherwise; the run reads
-// GitHub, sets the one status, and sends the agent nothing.
+// naming the one that holds the group back otherwise, whether the queue
+// merges by merge commits or squashes; the run reads GitHub, sets the one
+// status, and sends the agent nothing.
 func TestMergeGroupCheck(t *testing.T) {
 	t.Parallel()
+	for _, method := range []string{"merge", "squash"} {
+		t.Run(method, func(t *testing.T) {
+			t.Parallel()
+			mergeGroupCheck(t, method)
+		})
+	}
+}
+
+func mergeGroupCheck(t *testing.T, method string) {
 	cases := []struct {
 		name   string
 		states map[int]string
@@ -95,7 +114,7 @@ func TestMergeGroupCheck(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			g, gh := queued(t, tc.states)
+			g, gh := queued(t, method, tc.states)
 			if g.Err != nil {
 				t.Fatalf("run: %v\n%s", g.Err, g.Log)
 			}
@@ -109,18 +128,21 @@ func TestMergeGroupCheck(t *testing.T) {
 				calls = append(calls, r.Method+" "+r.Path)
 			}
 			wantCalls := []string{"GET /repos/acme/docs/compare/" + groupBase + "..." + groupHead}
-			for _, n := range []int{1, 2, 3} {
-				wantCalls = append(wantCalls, "GET /repos/acme/docs/commits/"+groupSHA(n)+"/pulls")
+			shas := []int{1, 2, 3}
+			if method == "squash" {
+				shas = []int{2}
 			}
-			wantCalls = append(wantCalls, "GET /repos/acme/docs/commits/"+groupHead+"/pulls")
-			for _, head := range []string{groupSHA(1), groupSHA(3)}[:tc.reads] {
-				wantCalls = append(wantCalls, "GET /repos/acme/docs/commits/"+head+"/status")
+			for _, n := range shas {
+				wantCalls = append(wantCalls, "GET /repos/acme/docs/commits/"+groupSHA(n)+"/branches-where-head")
+			}
+			for i, head := range []string{groupSHA(1), groupSHA(3)}[:tc.reads] {
+				wantCalls = append(wantCalls, fmt.Sprintf("GET /repos/acme/docs/pulls/%d", 12+i), "GET /repos/acme/docs/commits/"+head+"/status")
 			}
 			wantCalls = append(wantCalls, "POST /repos/acme/docs/statuses/"+groupHead)
 			if strings.Join(calls, "\n") != strings.Join(wantCalls, "\n") {
 				t.Errorf("GitHub received:\n%s\nwant:\n%s", strings.Join(calls, "\n"), strings.Join(wantCalls, "\n"))
 			}
-			if len(calls) > 1+2*mergequeue.MaxCommits {
+			if len(calls) > 1+3*mergequeue.MaxCommits {
 				t.Errorf("%d GitHub requests, over the bound", len(calls))
 			}
 			if g.Outputs["status"] != report.StatusSettled || !strings.Contains(g.Log, tc.desc) {

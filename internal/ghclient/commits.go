@@ -42,25 +42,24 @@ func (c *Client) Commits(ctx context.Context, owner, repo, base, head string, li
 	return out, max(cmp.GetTotalCommits(), len(out)), nil
 }
 
-// CommitPulls returns the pull requests GitHub associates with commit
-// sha: the open ones whose branch holds it, or the merged one that
-// brought it into the default branch. One page of PerPage: a commit in
-// more open pull requests than that is none a merge queue groups.
-func (c *Client) CommitPulls(ctx context.Context, owner, repo, sha string) ([]*PullRequest, error) {
-	what := "list the pull requests of commit " + Short(sha)
+// BranchesAt returns the names of the branches whose newest commit is
+// sha (a merge queue's temporary branches among them), as GitHub lists
+// them in one answer.
+func (c *Client) BranchesAt(ctx context.Context, owner, repo, sha string) ([]string, error) {
+	what := "list the branches at commit " + Short(sha)
 	if err := CheckRepo(owner, repo); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	if !isSHA(sha) {
 		return nil, fmt.Errorf("%s: %q is not a commit SHA", what, sha)
 	}
-	prs, _, err := c.gh.PullRequests.ListPullRequestsWithCommit(ctx, owner, repo, sha, &github.ListOptions{PerPage: PerPage})
+	branches, _, err := c.gh.Repositories.ListBranchesHeadCommit(ctx, owner, repo, sha)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, clean(err))
 	}
-	out := make([]*PullRequest, 0, len(prs))
-	for _, pr := range prs {
-		out = append(out, fromPull(pr))
+	out := make([]string, 0, len(branches))
+	for _, b := range branches {
+		out = append(out, b.GetName())
 	}
 	return out, nil
 }

@@ -51,26 +51,29 @@ func TestCommits(t *testing.T) {
 	}
 }
 
-// TestCommitPulls reads the pull requests GitHub associates with a
-// commit, with their heads and bases.
-func TestCommitPulls(t *testing.T) {
+// TestBranchesAt reads the branches whose newest commit is a commit.
+func TestBranchesAt(t *testing.T) {
 	t.Parallel()
 	c, srv := newFake(t, fakegithub.Options{})
-	srv.SeedPull(fakegithub.Pull{Repo: "acme/code", Number: 12, Author: "ann", HeadRef: "export", HeadSHA: sha(3), Commits: []string{sha(1)}})
-	srv.SeedPull(fakegithub.Pull{Repo: "acme/code", Number: 13, Author: "bo", HeadRef: "import", HeadSHA: sha(4), BaseRef: "v2", State: "closed"})
-	got, err := c.CommitPulls(context.Background(), "acme", "code", sha(1))
+	srv.SeedBranch("acme/code", "gh-readonly-queue/main/pr-12-"+sha(7), sha(1))
+	srv.SeedBranch("acme/code", "export", sha(1))
+	srv.SeedBranch("acme/code", "import", sha(2))
+	srv.SeedBranch("acme/other", "elsewhere", sha(1))
+	got, err := c.BranchesAt(context.Background(), "acme", "code", sha(1))
 	if err != nil {
-		t.Fatalf("CommitPulls() error = %v", err)
+		t.Fatalf("BranchesAt() error = %v", err)
 	}
-	want := PullRequest{Number: 12, Author: "ann", HeadRef: "export", HeadSHA: sha(3), Base: "main", Open: true}
-	if len(got) != 1 || *got[0] != want {
-		t.Errorf("CommitPulls() = %+v, want [%+v]", got, want)
+	if want := []string{"export", "gh-readonly-queue/main/pr-12-" + sha(7)}; !slices.Equal(got, want) {
+		t.Errorf("BranchesAt() = %q, want %q", got, want)
 	}
-	if got, err := c.CommitPulls(context.Background(), "acme", "code", sha(4)); err != nil || len(got) != 1 || got[0].Open || got[0].Base != "v2" {
-		t.Errorf("CommitPulls() of a closed one's head = %+v, %v; want #13, closed, base v2", got, err)
+	if got, err := c.BranchesAt(context.Background(), "acme", "code", sha(3)); err != nil || len(got) != 0 {
+		t.Errorf("BranchesAt() of a commit no branch is at = %q, %v", got, err)
 	}
-	if _, err := c.CommitPulls(context.Background(), "acme", "code", "main"); err == nil {
-		t.Error("CommitPulls() of a branch name: no error")
+	if _, err := c.BranchesAt(context.Background(), "acme", "code", "main"); err == nil {
+		t.Error("BranchesAt() of a branch name: no error")
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d requests, want 2", n)
 	}
 }
 

@@ -19,7 +19,7 @@ func TestDecideMergeGroup(t *testing.T) {
 		return &event.Trigger{Event: "merge_group", Action: action, Owner: "acme", Repo: "code", Sender: "ann",
 			Group: &event.MergeGroup{HeadSHA: "c0ffee0", BaseSHA: "ba5e000", HeadRef: "refs/heads/gh-readonly-queue/main/pr-12-c0ffee0", BaseRef: "refs/heads/main"}}
 	}
-	want := queue.Group{Owner: "acme", Repo: "code", HeadSHA: "c0ffee0", BaseSHA: "ba5e000", Branch: "main"}
+	want := queue.Group{Owner: "acme", Repo: "code", HeadSHA: "c0ffee0", BaseSHA: "ba5e000", Branch: "main", HeadRef: "refs/heads/gh-readonly-queue/main/pr-12-c0ffee0"}
 	cases := []struct {
 		name string
 		cfg  inputs.Config

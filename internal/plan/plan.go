@@ -456,7 +456,7 @@ func mergeGroup(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 		return Plan{}, fmt.Errorf("GITHUB_REPOSITORY is not set: a merge group's check needs the repository of the merge queue")
 	}
 	g := t.Group
-	return Plan{GitHub: true, Group: &queue.Group{Owner: t.Owner, Repo: t.Repo, HeadSHA: g.HeadSHA, BaseSHA: g.BaseSHA, Branch: g.Branch()}}, nil
+	return Plan{GitHub: true, Group: &queue.Group{Owner: t.Owner, Repo: t.Repo, HeadSHA: g.HeadSHA, BaseSHA: g.BaseSHA, Branch: g.Branch(), HeadRef: g.HeadRef}}, nil
 }
 
 // refusal returns why the run must not act, judging from the event alone,

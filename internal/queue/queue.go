@@ -1,7 +1,7 @@
 // Package queue is a merge queue's check: which pull requests a merge
 // group holds, read from GitHub (the commits from the group's base to its
-// head, and the pull requests GitHub associates with each), and whether
-// each has its docs settled (its own head's commit status
+// head, and the merge queue's own branches among the branches at each),
+// and whether each has its docs settled (its own head's commit status
 // codepr.StatusContext is success). It reads, within MaxCommits; it sets
 // nothing and sends the agent nothing: the Verdict is a value, which the
 // reporter writes as the group's status.
@@ -10,7 +10,9 @@ package queue
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 
 	"github.com/agentjob/agent-job-action/internal/codepr"
 	"github.com/agentjob/agent-job-action/internal/escape"
@@ -18,9 +20,9 @@ import (
 )
 
 // MaxCommits bounds what a group's check reads: the commits from its base
-// to its head, the pull requests they belong to, and so its GitHub
-// requests, at most 1 + 2*MaxCommits (the comparison, one look-up of each
-// commit's pull requests, one status of each pull request). A larger
+// to its head, and so the pull requests they belong to, and its GitHub
+// requests, at most 3*MaxCommits (the comparison, the branches at each
+// commit but the head, and each pull request and its status). A larger
 // group is not read, and its check fails (Verdict.TooLarge): a group
 // whose pull requests were not all read does not pass.
 const MaxCommits = 50
@@ -28,7 +30,8 @@ const MaxCommits = 50
 // GitHub is what Read reads. *ghclient.Client is one.
 type GitHub interface {
 	Commits(ctx context.Context, owner, repo, base, head string, limit int) ([]ghclient.Commit, int, error)
-	CommitPulls(ctx context.Context, owner, repo, sha string) ([]*ghclient.PullRequest, error)
+	BranchesAt(ctx context.Context, owner, repo, sha string) ([]string, error)
+	PullRequest(ctx context.Context, owner, repo string, number int) (*ghclient.PullRequest, error)
 	StatusState(ctx context.Context, owner, repo, sha, context string) (string, error)
 }
 
@@ -36,40 +39,50 @@ var _ GitHub = (*ghclient.Client)(nil)
 
 // Group is the merge group a merge_group event names: its repository,
 // the commit the queue asks the checks on, the base commit it is built
-// on and the branch it merges into.
+// on, the branch it merges into, and the queue's branch for it
+// (gh-readonly-queue/<branch>/pr-<number>-<sha>, as a full ref), which
+// names its last pull request.
 type Group struct {
 	Owner, Repo      string
 	HeadSHA, BaseSHA string
 	Branch           string
+	HeadRef          string
 }
 
 // Verdict is what the check found of a group.
 type Verdict struct {
-	// PRs are the group's pull requests read, in the order its commits
-	// hold them, up to Held.
+	// PRs are the group's pull requests read, in the queue's order, up
+	// to Held.
 	PRs []int
 	// Held is the first pull request whose docs are not settled, 0 when
-	// all are; HeldState is its status's state ("" for none).
+	// all are; HeldState is its status's state ("" for none, "closed"
+	// for a pull request no longer open into the group's branch).
 	Held      int
 	HeldState string
-	// TooLarge is how many commits (or pull requests) the group holds
-	// when that is over MaxCommits, 0 otherwise.
+	// TooLarge is how many commits the group holds when that is over
+	// MaxCommits, 0 otherwise.
 	TooLarge int
-	// Orphan is a commit of the group that no open pull request into the
-	// group's branch holds, "" when there is none: what it changes
-	// belongs to nobody whose docs could be read.
-	Orphan string
 }
 
 // Passes reports whether every pull request of the group was read and
 // has its docs settled.
 func (v Verdict) Passes() bool {
-	return v.Held == 0 && v.TooLarge == 0 && v.Orphan == "" && len(v.PRs) > 0
+	return v.Held == 0 && v.TooLarge == 0 && len(v.PRs) > 0
 }
 
-// Read reads g's pull requests and their docs checks, in the group's
-// order, and stops at the first whose docs are not settled.
+// Read reads g's pull requests and their docs checks, in the queue's
+// order, and stops at the first whose docs are not settled. A merge queue
+// builds each pull request's group on the group of the one ahead of it,
+// on a branch of its own, whatever the merge method (merge commits,
+// squashed or rebased commits): the pull requests ahead are those whose
+// queue branch is at a commit of the group, and the last is the one g's
+// own branch names.
 func Read(ctx context.Context, gh GitHub, g Group) (Verdict, error) {
+	last, ok := queuePR(g.HeadRef, g.Branch)
+	if !ok {
+		// Not a queue's branch: nobody's docs can be told.
+		return Verdict{}, nil
+	}
 	commits, total, err := gh.Commits(ctx, g.Owner, g.Repo, g.BaseSHA, g.HeadSHA, MaxCommits)
 	if err != nil {
 		return Verdict{}, err
@@ -78,39 +91,52 @@ func Read(ctx context.Context, gh GitHub, g Group) (Verdict, error) {
 		return Verdict{TooLarge: total}, nil
 	}
 	var v Verdict
-	heads := map[int]string{}
 	for _, c := range commits {
-		prs, err := gh.CommitPulls(ctx, g.Owner, g.Repo, c.SHA)
+		if c.SHA == g.HeadSHA {
+			continue
+		}
+		names, err := gh.BranchesAt(ctx, g.Owner, g.Repo, c.SHA)
 		if err != nil {
 			return Verdict{}, err
 		}
-		prs = slices.DeleteFunc(prs, func(pr *ghclient.PullRequest) bool { return !pr.Open || pr.Base != g.Branch })
-		if len(prs) == 0 && c.Parents < 2 {
-			// A merge commit is the queue's own, joining a pull
-			// request to the group; any other commit is someone's
-			// change.
-			return Verdict{PRs: v.PRs, Orphan: c.SHA}, nil
-		}
-		for _, pr := range prs {
-			if _, seen := heads[pr.Number]; !seen {
-				heads[pr.Number] = pr.HeadSHA
-				v.PRs = append(v.PRs, pr.Number)
+		for _, name := range names {
+			if n, ok := queuePR("refs/heads/"+name, g.Branch); ok && n != last && !slices.Contains(v.PRs, n) {
+				v.PRs = append(v.PRs, n)
 			}
 		}
 	}
-	if len(v.PRs) > MaxCommits {
-		return Verdict{TooLarge: len(v.PRs)}, nil
-	}
+	v.PRs = append(v.PRs, last)
 	for i, n := range v.PRs {
-		state, err := gh.StatusState(ctx, g.Owner, g.Repo, heads[n], codepr.StatusContext)
+		pr, err := gh.PullRequest(ctx, g.Owner, g.Repo, n)
 		if err != nil {
 			return Verdict{}, err
+		}
+		state := "closed"
+		if pr.Open && pr.Base == g.Branch {
+			if state, err = gh.StatusState(ctx, g.Owner, g.Repo, pr.HeadSHA, codepr.StatusContext); err != nil {
+				return Verdict{}, err
+			}
 		}
 		if state != ghclient.StatusSuccess {
 			return Verdict{PRs: v.PRs[:i+1], Held: n, HeldState: state}, nil
 		}
 	}
 	return v, nil
+}
+
+// queueRef is a merge queue's branch for a pull request's group:
+// gh-readonly-queue/<base branch>/pr-<number>-<the base's SHA>.
+var queueRef = regexp.MustCompile(`^refs/heads/gh-readonly-queue/(.+)/pr-([1-9][0-9]{0,9})-[0-9a-f]{40}$`)
+
+// queuePR is the pull request whose group ref is, when ref is a merge
+// queue's branch into branch.
+func queuePR(ref, branch string) (int, bool) {
+	m := queueRef.FindStringSubmatch(ref)
+	if m == nil || m[1] != branch {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[2])
+	return n, err == nil
 }
 
 // Status is the group's check as v says, linking the run (runURL): it
@@ -120,11 +146,11 @@ func (v Verdict) Status(runURL string) ghclient.CommitStatus {
 	s := ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusFailure, TargetURL: escape.URL(runURL)}
 	switch {
 	case v.TooLarge > 0:
-		s.Description = fmt.Sprintf("The merge group holds %d commits or pull requests, over the %d this check reads: it does not pass unread", v.TooLarge, MaxCommits)
-	case v.Orphan != "":
-		s.Description = fmt.Sprintf("Commit %s of the merge group is in no open pull request into its branch: its docs cannot be checked", ghclient.Short(v.Orphan))
+		s.Description = fmt.Sprintf("The merge group holds %d commits, over the %d this check reads: it does not pass unread", v.TooLarge, MaxCommits)
 	case len(v.PRs) == 0:
-		s.Description = "No pull request found in the merge group: its docs cannot be checked"
+		s.Description = "The merge group's branch is no merge queue's: its pull requests cannot be checked"
+	case v.Held != 0 && v.HeldState == "closed":
+		s.Description = fmt.Sprintf("#%d holds the merge group back: it is no longer open into the group's branch", v.Held)
 	case v.Held != 0:
 		s.Description = fmt.Sprintf("#%d holds the merge group back: its docs check is %s", v.Held, heldAs(v.HeldState))
 	case len(v.PRs) == 1:

@@ -221,19 +221,35 @@ func (s *Server) combinedStatus(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"state": state, "sha": sha, "total_count": len(newest), "statuses": statuses})
 }
 
-// commitPulls answers GET .../commits/{sha}/pulls: the pull requests of
-// the repository whose head is the commit or whose commits hold it.
-func (s *Server) commitPulls(w http.ResponseWriter, r *http.Request) {
-	repo, sha := r.PathValue("owner")+"/"+r.PathValue("repo"), r.PathValue("sha")
+// SeedBranch adds or moves branch name of repo ("owner/name") to commit
+// sha.
+func (s *Server) SeedBranch(repo, name, sha string) {
 	s.mu.Lock()
-	var found []Pull
-	for _, p := range s.pulls {
-		if strings.EqualFold(p.Repo, repo) && (p.HeadSHA == sha || slices.Contains(p.Commits, sha)) {
-			found = append(found, *p)
+	defer s.mu.Unlock()
+	if s.branches == nil {
+		s.branches = map[string]string{}
+	}
+	s.branches[strings.ToLower(repo)+"\x00"+name] = sha
+}
+
+// branchesAt answers GET .../commits/{sha}/branches-where-head: the
+// branches whose newest commit it is, sorted by name.
+func (s *Server) branchesAt(w http.ResponseWriter, r *http.Request) {
+	repo, sha := strings.ToLower(r.PathValue("owner")+"/"+r.PathValue("repo")), r.PathValue("sha")
+	s.mu.Lock()
+	var names []string
+	for k, at := range s.branches {
+		if r, name, _ := strings.Cut(k, "\x00"); r == repo && at == sha {
+			names = append(names, name)
 		}
 	}
 	s.mu.Unlock()
-	writePage(w, r, len(found), func(i int) map[string]any { return renderPull(&found[i]) })
+	slices.Sort(names)
+	out := []map[string]any{}
+	for _, n := range names {
+		out = append(out, map[string]any{"name": n, "commit": map[string]any{"sha": sha, "url": "https://api.github.com/repos/" + repo + "/commits/" + sha}, "protected": false})
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func renderFile(repo, sha string, f File) map[string]any {

@@ -130,7 +130,8 @@ type Server struct {
 	reactions  []Reaction
 	pulls      []*Pull
 	reviews    map[reviewKey][]ReviewComment
-	submitted  map[int][]Review // by pull request number
+	submitted  map[int][]Review  // by pull request number
+	branches   map[string]string // commit, by lower-case repository, NUL, branch name
 	compares   map[string]Comparison
 	statuses   []Status // set through the API
 	everStatus []Status // seeded or set, in order
@@ -173,7 +174,7 @@ func New(opt Options) *Server {
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/compare/{basehead}", s.authorized(s.compare))
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/statuses/{sha}", s.authorized(s.createStatus))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{ref}/status", s.authorized(s.combinedStatus))
-	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{sha}/pulls", s.authorized(s.commitPulls))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{sha}/branches-where-head", s.authorized(s.branchesAt))
 	mux.HandleFunc("/", s.catchAll)
 	s.Server = httptest.NewServer(s.record(mux))
 	return s

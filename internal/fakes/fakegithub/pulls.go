@@ -24,9 +24,6 @@ type Pull struct {
 	HeadRef  string
 	HeadRepo string
 	HeadSHA  string
-	// Commits are the commits of its branch besides HeadSHA: GitHub
-	// associates each with it.
-	Commits []string
 	// BaseRef is the branch it merges into; "" means main.
 	BaseRef string
 	State   string // "" means open
@@ -80,7 +77,7 @@ func (s *Server) SeedPull(p Pull) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p.Reviewers = slices.Clone(p.Reviewers)
-	p.Files, p.Commits = slices.Clone(p.Files), slices.Clone(p.Commits)
+	p.Files = slices.Clone(p.Files)
 	if old := s.pull(p.Repo, p.Number); old != nil {
 		*old = p
 		return
