@@ -173,3 +173,20 @@ func approvalSettles(t *testing.T, elsewhere bool) {
 		t.Errorf("a settle run after the approval wrote %q", writes)
 	}
 }
+
+// TestApprovalOfAnotherDocsPR: only the code pull request's record pairs
+// it with its docs pull request. When the job names another pull request
+// than the record does, its approval settles nothing.
+func TestApprovalOfAnotherDocsPR(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t, false)
+	c := w.gh.Comments(7)[0]
+	w.editAsAnotherRun(c.ID, strings.ReplaceAll(c.Body, "/pull/101", "/pull/102"))
+	statuses := len(w.gh.Statuses())
+	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
+	w.settleOnReview("writer", "APPROVED", false)
+	if got := w.statuses()[statuses:]; len(got) != 0 {
+		t.Errorf("statuses set for an approval of a docs pull request the record does not name: %q", got)
+	}
+	w.wantLog("the job names https://github.com/acme/docs/pull/101, its record https://github.com/acme/docs/pull/102")
+}

@@ -238,7 +238,9 @@ func (r *run) wait(ctx context.Context, p plan.Plan, job *agentapi.Job, o *repor
 // check and the record then follow it.
 func (r *run) judgeDocs(ctx context.Context, p plan.Plan, o *report.Outcome) *report.Outcome {
 	if p.Code != nil && o.Err == nil && o.Job != nil && o.Job.Terminal() {
-		o.Docs = r.agent.Judge(ctx, o.Job)
+		// This run records the job's pull request: the record it read
+		// names the one the job had then.
+		o.Docs = r.agent.Judge(ctx, o.Job, "")
 	}
 	return o
 }

@@ -33,10 +33,13 @@ func TestCodeClosedLandsItsDocs(t *testing.T) {
 		unmergeable string
 		merged      bool
 		sender      string
-		wantCalls   []string // the writes to the docs pull request, besides its comments
-		wantDocs    string   // in the docs pull request's last comment; "" for none
-		wantCode    string   // in the code pull request's comment
-		wantState   string   // the docs pull request's, after
+		// another says the code pull request's record names another docs
+		// pull request than the job does.
+		another   bool
+		wantCalls []string // the writes to the docs pull request, besides its comments
+		wantDocs  string   // in the docs pull request's last comment; "" for none
+		wantCode  string   // in the code pull request's comment
+		wantState string   // the docs pull request's, after
 	}{
 		{name: "merged, approved", inputs: map[string]string{"INPUT_DOCS-MERGE": "squash"}, approver: "writer", merged: true, sender: "writer",
 			wantCalls: []string{mergeReq}, wantState: "merged",
@@ -50,6 +53,9 @@ func TestCodeClosedLandsItsDocs(t *testing.T) {
 			wantCalls: []string{mergeReq}, wantState: "open",
 			wantDocs: "This pull request was not merged with it: GitHub did not allow the merge (Pull Request is not mergeable). Merge it once GitHub allows.",
 			wantCode: "⚠️ The docs pull request " + docsLink + " was not merged with this one: GitHub did not allow the merge (Pull Request is not mergeable). Merge it once GitHub allows."},
+		{name: "merged, approved, the record names another docs pull request", inputs: map[string]string{"INPUT_DOCS-MERGE": "squash"}, approver: "writer", merged: true, sender: "writer", another: true,
+			wantState: "open",
+			wantCode:  "⚠️ The docs pull request " + docsLink + " was left as it is: it is not the one this pull request's record names. Merge or close it by hand."},
 		{name: "merged, docs-merge not set", approver: "writer", merged: true, sender: "writer", wantState: "open",
 			wantDocs: "was merged: the code this pull request documents has landed."},
 		{name: "closed unmerged, docs-close", inputs: map[string]string{"INPUT_DOCS-CLOSE": "true"}, sender: "writer",
@@ -70,6 +76,10 @@ func TestCodeClosedLandsItsDocs(t *testing.T) {
 			w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, Unmergeable: tc.unmergeable})
 			if err := w.run(context.Background()); err != nil {
 				t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+			}
+			if tc.another {
+				c := w.gh.Comments(7)[0]
+				w.editAsAnotherRun(c.ID, strings.ReplaceAll(c.Body, "/pull/101", "/pull/102"))
 			}
 			if tc.approver != "" {
 				w.gh.SeedReview(101, fakegithub.Review{Author: tc.approver, State: "APPROVED", CommitID: docsHead})

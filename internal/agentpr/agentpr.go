@@ -324,10 +324,17 @@ func (r *Room) DocsPR(ctx context.Context, link string, job func(ctx context.Con
 // Markdown; "" for nothing. A pull request in another repository that no
 // token may write to is told nothing, in one notice; a write GitHub
 // refuses is a warning.
-func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool) string {
+//
+// recorded is the docs pull request the code pull request's record names
+// ("" for none): a job that now names another is not landed.
+func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool, recorded string) string {
 	pr, ok := prlink.Judge(job.PR(), r.ServerURL)
 	if !ok {
 		return ""
+	}
+	if err := r.paired(pr, recorded); err != nil && (r.Land.Merge != "" && merged || r.Land.Close && !merged) {
+		r.Progress.Log.Warning(fmt.Sprintf("the docs pull request %s/%s#%d was left as it is: %s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error())))
+		return fmt.Sprintf("⚠️ The docs pull request %s was left as it is: it is not the one this pull request's record names. Merge or close it by hand.", r.linkTo(pr))
 	}
 	docs := r.client(pr, job.Source.Repository)
 	if docs == nil {
@@ -415,6 +422,16 @@ func (r *Room) merge(ctx context.Context, gh GitHub, pr prlink.PullRequest, link
 		fmt.Sprintf("⚠️ The docs pull request %s was not merged with this one: %s. %s", link, why, todo)
 }
 
+// paired says why pr, the pull request a job names, is not the code pull
+// request's docs pull request, which its record names (recorded; "" when
+// it names none yet), or nil when it is.
+func (r *Room) paired(pr prlink.PullRequest, recorded string) error {
+	if recorded == "" || recorded == pr.URL(r.ServerURL) {
+		return nil
+	}
+	return fmt.Errorf("the job names %s, its record %s", pr.URL(r.ServerURL), recorded)
+}
+
 // linkTo is pr as a Markdown link.
 func (r *Room) linkTo(pr prlink.PullRequest) string {
 	return fmt.Sprintf("[%s/%s#%d](%s)", escape.Markdown(pr.Owner), escape.Markdown(pr.Repo), pr.Number, escape.URL(pr.URL(r.ServerURL)))
@@ -438,14 +455,21 @@ func (r *Room) writeAdvice(err error, pr prlink.PullRequest) string {
 // its latest commit, or waiting, with the token for its repository. nil
 // when no approval is asked, or the job failed or opened no pull request
 // on this GitHub. A pull request no token may read is Unread: nothing is
-// claimed of it.
-func (r *Room) Judge(ctx context.Context, job *agentapi.Job) *docspr.Verdict {
+// claimed of it; so is one that is not the pull request the code pull
+// request's record names (recorded; "" when the run that judges is the
+// one that records it), which alone pairs the two.
+func (r *Room) Judge(ctx context.Context, job *agentapi.Job, recorded string) *docspr.Verdict {
 	if r.Approval == nil || job.Status == agentapi.StatusFailed {
 		return nil
 	}
 	pr, ok := prlink.Judge(job.PR(), r.ServerURL)
 	if !ok {
 		return nil
+	}
+	if err := r.paired(pr, recorded); err != nil {
+		v := docspr.Verdict{State: docspr.Unread, PR: pr, URL: pr.URL(r.ServerURL), Err: err}
+		r.Progress.Log.Warning(fmt.Sprintf("docs pull request %s; the code pull request's check waits", v.Says()))
+		return &v
 	}
 	var v docspr.Verdict
 	if gh := r.client(pr, job.Source.Repository); gh != nil {

@@ -276,7 +276,7 @@ func TestBacklinkHoldsDocsTokenOnce(t *testing.T) {
 	r := newRoom(own, docs, &out)
 	j := job("job_1", "https://github.com/evil/site/pull/7", "https://github.com/acme/site", "")
 	r.Backlink(context.Background(), j, Ask{})
-	r.Closed(context.Background(), j, 3, "https://github.com/acme/docs/pull/3", true)
+	r.Closed(context.Background(), j, 3, "https://github.com/acme/docs/pull/3", true, "")
 	if n := strings.Count(out.String(), "docs-token is not used"); n != 1 {
 		t.Errorf("%d warnings that docs-token is held back, want 1:\n%s", n, out.String())
 	}
@@ -397,7 +397,7 @@ func TestClosed(t *testing.T) {
 	own := newGitHub(t, "github-actions[bot]")
 	var out bytes.Buffer
 	r := newRoom(own, nil, &out)
-	r.Closed(context.Background(), job("job_1", "https://github.com/acme/docs/pull/101", "https://github.com/acme/docs", ""), 7, "https://github.com/acme/docs/pull/7", true)
+	r.Closed(context.Background(), job("job_1", "https://github.com/acme/docs/pull/101", "https://github.com/acme/docs", ""), 7, "https://github.com/acme/docs/pull/7", true, "")
 	if got, want := own.Calls(), []string{"CreateComment acme/docs#101"}; !slices.Equal(got, want) {
 		t.Errorf("calls %q, want %q", got, want)
 	}
@@ -405,7 +405,7 @@ func TestClosed(t *testing.T) {
 		t.Errorf("log:\n%s", out.String())
 	}
 	out.Reset()
-	r.Closed(context.Background(), job("job_1", "https://github.com/acme/site/pull/7", "https://github.com/acme/site", ""), 7, "", false)
+	r.Closed(context.Background(), job("job_1", "https://github.com/acme/site/pull/7", "https://github.com/acme/site", ""), 7, "", false, "")
 	if !strings.Contains(out.String(), "pull request acme/site#7 was not told: it is in another repository") || len(own.Calls()) != 1 {
 		t.Errorf("a pull request no token may write to: calls %q, log:\n%s", own.Calls(), out.String())
 	}

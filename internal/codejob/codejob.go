@@ -39,7 +39,7 @@ type Settler interface {
 // Agent tells the job's pull request that its code pull request closed.
 // *agentpr.Room is one.
 type Agent interface {
-	Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool) string
+	Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool, recorded string) string
 }
 
 var _ Settler = (*settle.Room)(nil)
@@ -282,6 +282,6 @@ func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullReque
 		how = "merged"
 	}
 	c.Progress.Logf("pull request #%d was %s: job %s gets nothing more", pr.Number, how, escape.Log(job.ID))
-	o.Note = c.Agent.Closed(ctx, job, pr.Number, c.About.URL, pr.Merged)
+	o.Note = c.Agent.Closed(ctx, job, pr.Number, c.About.URL, pr.Merged, earlier.PR)
 	return o
 }

@@ -68,7 +68,7 @@ func (settler) Earlier(context.Context, *conversation.Thread, *conversation.Earl
 // agent records the pull requests told that their code closed.
 type agent struct{ told []string }
 
-func (a *agent) Closed(_ context.Context, job *agentapi.Job, number int, _ string, merged bool) string {
+func (a *agent) Closed(_ context.Context, job *agentapi.Job, number int, _ string, merged bool, _ string) string {
 	what := "closed"
 	if merged {
 		what = "merged"

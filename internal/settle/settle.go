@@ -74,7 +74,7 @@ type Agent interface {
 	Preview(ctx context.Context, job *agentapi.Job) preview.Shown
 	// Judge judges the job's pull request for its code pull request's
 	// check when the team wants it approved; nil when it does not.
-	Judge(ctx context.Context, job *agentapi.Job) *docspr.Verdict
+	Judge(ctx context.Context, job *agentapi.Job, recorded string) *docspr.Verdict
 }
 
 var (
@@ -404,7 +404,7 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 		s.Progress.Logf("#%d: its head %s is newer than the one job %s heard; the run of that push sets its check", th.Number, escape.Log(ghclient.Short(code.HeadSHA)), escape.Log(job.ID))
 		return waiting
 	default:
-		shown.Docs = s.Agent.Judge(ctx, job)
+		shown.Docs = s.Agent.Judge(ctx, job, e.PR)
 		if v := shown.Docs; v != nil && report.Following(v.State) == e.Docs {
 			return waiting
 		}
@@ -527,7 +527,7 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 		shown.Preview = s.Agent.Preview(ctx, job)
 	}
 	if e.Code() {
-		shown.Docs = s.Agent.Judge(ctx, job)
+		shown.Docs = s.Agent.Judge(ctx, job, e.PR)
 	}
 	if heard, _ := e.Heard(); len(heard) > 0 {
 		out := codepr.Outcome{RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown), Preview: shown.Preview.URL, PreviewState: shown.Preview.State,
