@@ -20,7 +20,7 @@ import (
 const WebhooksEnv = "OCTOKIT_WEBHOOKS_DIR"
 
 // handled are the events the action reads.
-var handled = []string{"issue_comment", "issues", "pull_request", "pull_request_review", "pull_request_review_comment", "pull_request_review_thread", "push", "repository_dispatch", "workflow_dispatch"}
+var handled = []string{"issue_comment", "issues", "merge_group", "pull_request", "pull_request_review", "pull_request_review_comment", "pull_request_review_thread", "push", "repository_dispatch", "workflow_dispatch"}
 
 // examples writes every example payload of the handled events to dir, one
 // file each, named EVENT.ACTION.N.json (EVENT.N.json when the payload has
@@ -124,6 +124,8 @@ func TestReadWebhooks(t *testing.T) {
 		{"issues.unlocked.26.json", "Codertocat", false, 1, 0, "unlocked", "the issue action unlocked is not a request: only opened, reopened, labeled and assigned are"},
 		{"issues.unlocked.27.json", "Codertocat", false, 1, 0, "unlocked", "the issue action unlocked is not a request: only opened, reopened, labeled and assigned are"},
 		{"issues.unpinned.28.json", "Codertocat", false, 1, 0, "unpinned", "the issue action unpinned is not a request: only opened, reopened, labeled and assigned are"},
+		{"merge_group.checks_requested.0.json", "Codertocat", false, 0, 0, "checks_requested", ""},
+		{"merge_group.checks_requested.1.json", "Codertocat", false, 0, 0, "checks_requested", ""},
 		{"pull_request.assigned.1.json", "Codertocat", false, 2, 0, "assigned", ""},
 		{"pull_request.assigned.2.json", "Codertocat", false, 2, 0, "assigned", ""},
 		{"pull_request.closed.3.json", "Codertocat", false, 2, 0, "closed", "the pull request action closed is not a request: only opened, reopened, labeled and assigned are"},
@@ -228,6 +230,10 @@ func TestReadWebhooks(t *testing.T) {
 			ok, reason := got.Request("", "")
 			if ok != (w.reason == "") || reason != w.reason {
 				t.Errorf("Request() = %v, %q; want %v, %q", ok, reason, w.reason == "", w.reason)
+			}
+			if name == "merge_group" && (got.Group == nil || got.Group.Branch() != "main" || !strings.HasPrefix(got.Group.HeadRef, "refs/heads/gh-readonly-queue/main/pr-") ||
+				len(got.Group.HeadSHA) != 40 || len(got.Group.BaseSHA) != 40) {
+				t.Errorf("the merge group read as %+v", got.Group)
 			}
 		})
 	}
