@@ -69,10 +69,8 @@ func (w *codeWorld) settleOnReview(login, state string, elsewhere bool) {
 	if elsewhere {
 		w.setEvent("repository_dispatch", map[string]any{"action": "docs-agent-settle", "client_payload": map[string]any{"pull_request": "https://github.com/acme/handbook/pull/101"},
 			"repository": map[string]any{"name": "docs", "full_name": "acme/docs", "owner": map[string]any{"login": "acme"}}, "sender": user("docs-bot")})
-		w.vars["GITHUB_EVENT_NAME"] = "repository_dispatch"
 	} else {
 		w.setEvent("pull_request_review", reviewed(login, state))
-		w.vars["GITHUB_EVENT_NAME"] = "pull_request_review"
 	}
 	w.vars["INPUT_SETTLE"] = "true"
 	w.vars["INPUT_WAIT"] = "false"
@@ -189,4 +187,40 @@ func TestApprovalOfAnotherDocsPR(t *testing.T) {
 		t.Errorf("statuses set for an approval of a docs pull request the record does not name: %q", got)
 	}
 	w.wantLog("the job names https://github.com/acme/docs/pull/101, its record https://github.com/acme/docs/pull/102")
+}
+
+// TestDocsMergedBeforeTheCode: with docs-check: approved, a docs pull
+// request merged while its code pull request is open turns the waiting
+// check green (the docs are in), and the code pull request's comment says
+// the docs were merged first. The settle run on the docs pull request's
+// closed event sends the agent nothing.
+func TestDocsMergedBeforeTheCode(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t, false)
+	statuses, apiBefore := len(w.gh.Statuses()), len(w.api.Requests())
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, State: "closed", Merged: true})
+	ev := reviewed("writer", "APPROVED")
+	delete(ev, "review")
+	ev["action"] = "closed"
+	ev["pull_request"].(map[string]any)["state"], ev["pull_request"].(map[string]any)["merged"] = "closed", true
+	w.setEvent("pull_request", ev)
+	w.vars["INPUT_SETTLE"], w.vars["INPUT_WAIT"] = "true", "false"
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle run on the docs pull request's merge: %v\n%s", err, w.stdout.String())
+	}
+	if got := w.statuses()[statuses:]; !slices.Equal(got, []string{"2222 success: Docs merged in pull request #101 https://github.com/acme/docs/pull/101"}) {
+		t.Errorf("statuses after the docs' merge: %q", got)
+	}
+	c := w.gh.Comments(7)
+	if r := recordIn(c[0].Body); r.Docs != "" || r.Unsettled {
+		t.Errorf("the record after the docs' merge follows it still: %+v", r)
+	}
+	if !strings.Contains(c[0].Body, "⚠️ The docs pull request [#101](https://github.com/acme/docs/pull/101) was merged before this pull request") {
+		t.Errorf("the comment on #7:\n%s", c[0].Body)
+	}
+	for _, r := range w.api.Requests()[apiBefore:] {
+		if r.Method != "GET" {
+			t.Errorf("the Agent API got %s %s", r.Method, r.Path)
+		}
+	}
 }

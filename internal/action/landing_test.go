@@ -32,6 +32,7 @@ func TestCodeClosedLandsItsDocs(t *testing.T) {
 		approver    string // "" for no approval
 		unmergeable string
 		merged      bool
+		docsMerged  bool // the docs pull request was merged before the code
 		sender      string
 		// another says the code pull request's record names another docs
 		// pull request than the job does.
@@ -56,6 +57,9 @@ func TestCodeClosedLandsItsDocs(t *testing.T) {
 		{name: "merged, approved, the record names another docs pull request", inputs: map[string]string{"INPUT_DOCS-MERGE": "squash"}, approver: "writer", merged: true, sender: "writer", another: true,
 			wantState: "open",
 			wantCode:  "⚠️ The docs pull request " + docsLink + " was left as it is: it is not the one this pull request's record names. Merge or close it by hand."},
+		{name: "merged, the docs merged before", inputs: map[string]string{"INPUT_DOCS-MERGE": "squash"}, docsMerged: true, merged: true, sender: "writer",
+			wantState: "merged", wantDocs: "🏁 The code pull request [#7](https://github.com/acme/docs/pull/7) was merged: the code this pull request documents has landed.",
+			wantCode: "The docs pull request " + docsLink + " was merged before this one."},
 		{name: "merged, docs-merge not set", approver: "writer", merged: true, sender: "writer", wantState: "open",
 			wantDocs: "was merged: the code this pull request documents has landed."},
 		{name: "closed unmerged, docs-close", inputs: map[string]string{"INPUT_DOCS-CLOSE": "true"}, sender: "writer",
@@ -80,6 +84,9 @@ func TestCodeClosedLandsItsDocs(t *testing.T) {
 			if tc.another {
 				c := w.gh.Comments(7)[0]
 				w.editAsAnotherRun(c.ID, strings.ReplaceAll(c.Body, "/pull/101", "/pull/102"))
+			}
+			if tc.docsMerged {
+				w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, State: "closed", Merged: true})
 			}
 			if tc.approver != "" {
 				w.gh.SeedReview(101, fakegithub.Review{Author: tc.approver, State: "APPROVED", CommitID: docsHead})

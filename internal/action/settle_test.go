@@ -582,6 +582,7 @@ func TestSettleRunJudgesNoSender(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		name, bot string
+		event     string // "" for pull_request
 		vars      map[string]string
 		want      string // the status output
 		line      string // a line the log holds
@@ -590,6 +591,8 @@ func TestSettleRunJudgesNoSender(t *testing.T) {
 			line: "settled 1 thread"},
 		{name: "Dependabot's, without a key", bot: "dependabot[bot]", vars: map[string]string{"INPUT_API-KEY": ""}, want: "skipped",
 			line: "skipped: this pull_request run has no api-key (GitHub gives the runs of a fork's pull request, and those Dependabot causes, no secrets), so it settles nothing: the settle workflow's next run with the key does"},
+		{name: "a review of Dependabot's, without a key", bot: "dependabot[bot]", event: "pull_request_review", vars: map[string]string{"INPUT_API-KEY": ""}, want: "skipped",
+			line: "skipped: this pull_request_review run has no api-key (GitHub gives the runs of a fork's pull request, and those Dependabot causes, no secrets), so it settles nothing: the settle workflow's next run with the key does"},
 		{name: "a wrong input", bot: "docs-agent[bot]", vars: map[string]string{"INPUT_TIMEOUT": "5 minutes"}, want: "error",
 			line: "::error::input timeout"},
 	} {
@@ -600,10 +603,15 @@ func TestSettleRunJudgesNoSender(t *testing.T) {
 			w.settleRun()
 			pr := agentPR()
 			pr["user"] = user(tt.bot)
-			w.setEvent("pull_request", map[string]any{
+			ev := map[string]any{
 				"action": "opened", "number": 101, "pull_request": pr, "sender": user(tt.bot),
 				"repository": map[string]any{"name": "docs", "full_name": "acme/docs", "owner": map[string]any{"login": "acme"}},
-			})
+			}
+			if tt.event == "pull_request_review" {
+				ev["action"], ev["sender"] = "submitted", user("writer")
+				ev["review"] = map[string]any{"id": 5, "user": user("writer"), "body": "", "state": "approved", "html_url": "https://github.com/acme/docs/pull/101#pullrequestreview-5"}
+			}
+			w.setEvent(cmpOr(tt.event, "pull_request"), ev)
 			for k, v := range tt.vars {
 				w.vars[k] = v
 			}

@@ -685,8 +685,8 @@ func AnsweredBy(by *backlog.Owned) string {
 // workflow's next run has; any other input is the workflow's to fix.
 func Withheld(cfg inputs.Config, err error, t *event.Trigger) string {
 	if cfg.Settle {
-		if t.Event == "pull_request" && cfg.APIKey == "" && onlyInput(err, "api-key") {
-			return "this pull_request run has no api-key (GitHub gives the runs of a fork's pull request, and those Dependabot causes, no secrets), " +
+		if (t.Event == "pull_request" || t.Event == "pull_request_review") && cfg.APIKey == "" && onlyInput(err, "api-key") {
+			return "this " + t.Event + " run has no api-key (GitHub gives the runs of a fork's pull request, and those Dependabot causes, no secrets), " +
 				"so it settles nothing: the settle workflow's next run with the key does"
 		}
 		return ""
