@@ -10,6 +10,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/admit"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/prlink"
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 const head, older = "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222"
