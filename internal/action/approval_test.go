@@ -224,3 +224,42 @@ func TestDocsMergedBeforeTheCode(t *testing.T) {
 		}
 	}
 }
+
+// TestChangeRequestAfterAnApprovalHoldsTheCheck: an approval settles the
+// check only while no one with required-permission asks for changes, as
+// GitHub's own review decision reads it. A change request by another
+// writer after the approval turns the green check back to pending on the
+// code pull request's latest head; one by a reader, who could not block a
+// merge on GitHub either, leaves it green.
+func TestChangeRequestAfterAnApprovalHoldsTheCheck(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, login string
+		want        []string // the statuses the change request's settle run sets
+	}{
+		{name: "by another writer", login: "admin",
+			want: []string{"2222 pending: Waits for an approving review of docs pull request #101 https://github.com/acme/docs/pull/101"}},
+		{name: "by a reader", login: "reader"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := approvalWorld(t, false)
+			w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
+			w.settleOnReview("writer", "APPROVED", false)
+			if got := w.statuses(); got[len(got)-1] != "2222 success: Docs approved in pull request #101 https://github.com/acme/docs/pull/101" {
+				t.Fatalf("statuses after the approval: %q", got)
+			}
+			statuses := len(w.gh.Statuses())
+			w.gh.SeedReview(101, fakegithub.Review{Author: tc.login, State: "CHANGES_REQUESTED", CommitID: docsHead})
+			w.settleOnReview(tc.login, "CHANGES_REQUESTED", false)
+			if got := w.statuses()[statuses:]; !slices.Equal(got, tc.want) {
+				t.Errorf("statuses after %s's change request: %q, want %q", tc.login, got, tc.want)
+			}
+			wantDocs := map[bool]string{true: record.DocsApproved, false: record.DocsWaiting}[len(tc.want) == 0]
+			if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != wantDocs || !r.Unsettled {
+				t.Errorf("the record after %s's change request: %+v, want docs %q", tc.login, r, wantDocs)
+			}
+		})
+	}
+}

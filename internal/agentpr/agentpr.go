@@ -404,6 +404,9 @@ func (r *Room) merge(ctx context.Context, gh GitHub, pr prlink.PullRequest, link
 		why, todo = "it could not be read ("+escape.Markdown(v.Err.Error())+")", "Merge it once it is approved."
 	case docspr.Waiting:
 		why = fmt.Sprintf("it has no approving review on its latest commit by someone with %s permission", escape.Markdown(r.Land.Approval.Required))
+		if v.Objector != "" {
+			why = fmt.Sprintf("a reviewer with %s permission asked for changes", escape.Markdown(r.Land.Approval.Required))
+		}
 	case docspr.Approved:
 		_, err := gh.Merge(ctx, pr.Owner, pr.Repo, pr.Number, v.HeadSHA, r.Land.Merge)
 		if err == nil {

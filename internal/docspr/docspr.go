@@ -38,8 +38,9 @@ const (
 	Unread State = "unread"
 )
 
-// MaxReviewers bounds the permissions one judgment reads: the approvers
-// whose permission is read, newest first, before the judgment stops at
+// MaxReviewers bounds the permissions one judgment reads: the reviewers
+// who ask for changes, then the approvers, whose permission is read,
+// newest first, each at most MaxReviewers, before the judgment stops at
 // Waiting. A team's approvers are few; a pull request flooded with
 // approvals of people without the permission is not read without end.
 const MaxReviewers = 5
@@ -55,6 +56,9 @@ type Verdict struct {
 	HeadSHA string
 	// Reviewer is the approval that counts, for Approved.
 	Reviewer string
+	// Objector is the reviewer whose change request holds it, for
+	// Waiting; "" when none does.
+	Objector string
 	// Err is why it could not be read, for Unread.
 	Err error
 }
@@ -75,6 +79,9 @@ func (v Verdict) Says() string {
 		return n + " was closed without being merged"
 	case Unread:
 		return n + " could not be read: " + escape.Log(errString(v.Err))
+	}
+	if v.Objector != "" {
+		return n + " has changes requested by " + escape.Log(v.Objector) + ": it waits for their approval or a dismissal"
 	}
 	return n + " waits for an approving review on its latest commit"
 }
@@ -124,24 +131,53 @@ func Read(ctx context.Context, gh GitHub, pr prlink.PullRequest, serverURL strin
 		return v
 	}
 	v.State = Waiting
+	// A change request stands, as in GitHub's own review decision, until
+	// its reviewer approves or it is dismissed: one by a reviewer the rules
+	// let ask holds the check whatever others approve. More change requests
+	// than MaxReviewers leave the check waiting unread.
+	for i, o := range Objectors(reviews) {
+		if i == MaxReviewers {
+			return v
+		}
+		ok, err := permitted(ctx, gh, pr, rules, o)
+		if err != nil {
+			v.State, v.Err = Unread, err
+			return v
+		}
+		if ok {
+			v.Objector = o.Author
+			return v
+		}
+	}
 	for i, a := range Approvers(reviews, info.HeadSHA) {
 		if i == MaxReviewers {
 			break
 		}
-		r := &request.Request{Author: a.Author, Bot: a.AuthorIsBot}
-		level := ""
-		if rules.NeedsPermission(r) {
-			if level, err = gh.Permission(ctx, pr.Owner, pr.Repo, a.Author); err != nil {
-				v.State, v.Err = Unread, err
-				return v
-			}
+		ok, err := permitted(ctx, gh, pr, rules, a)
+		if err != nil {
+			v.State, v.Err = Unread, err
+			return v
 		}
-		if rules.Permitted(r, level) {
+		if ok {
 			v.State, v.Reviewer = Approved, a.Author
 			return v
 		}
 	}
 	return v
+}
+
+// permitted reports whether the author of review r passes rules in pr's
+// repository, reading a person's permission there.
+func permitted(ctx context.Context, gh GitHub, pr prlink.PullRequest, rules admit.Rules, r *ghclient.Review) (bool, error) {
+	req := &request.Request{Author: r.Author, Bot: r.AuthorIsBot}
+	level := ""
+	if rules.NeedsPermission(req) {
+		var err error
+		if level, err = gh.Permission(ctx, pr.Owner, pr.Repo, r.Author); err != nil {
+			return false, err
+		}
+	}
+	return rules.Permitted(req, level), nil
 }
 
 // Approvers are the reviewers of reviews (oldest first, as GitHub lists
@@ -150,17 +186,32 @@ func Read(ctx context.Context, gh GitHub, pr prlink.PullRequest, serverURL strin
 // an approval takes it back; an approval of an older commit is not one of
 // head's.
 func Approvers(reviews []*ghclient.Review, head string) []*ghclient.Review {
-	latest := map[string]int{} // by login, without case: the index of its latest review that decides
+	return latest(reviews, func(r *ghclient.Review) bool { return r.State == "APPROVED" && head != "" && r.CommitID == head })
+}
+
+// Objectors are the reviewers of reviews (oldest first) whose latest
+// review that decides is a change request, of any commit, newest first:
+// GitHub keeps a change request past later pushes until it is dismissed or
+// its reviewer approves.
+func Objectors(reviews []*ghclient.Review) []*ghclient.Review {
+	return latest(reviews, func(r *ghclient.Review) bool { return r.State == "CHANGES_REQUESTED" })
+}
+
+// latest is the reviews of reviews (oldest first) that are their
+// reviewer's latest that decides (an approval, a change request, a
+// dismissal) and that keep takes, newest first.
+func latest(reviews []*ghclient.Review, keep func(*ghclient.Review) bool) []*ghclient.Review {
+	last := map[string]int{} // by login, without case: the index of its latest review that decides
 	for i, r := range reviews {
 		switch r.State {
 		case "APPROVED", "CHANGES_REQUESTED", "DISMISSED":
-			latest[strings.ToLower(r.Author)] = i
+			last[strings.ToLower(r.Author)] = i
 		}
 	}
 	var out []*ghclient.Review
 	for i := len(reviews) - 1; i >= 0; i-- {
 		r := reviews[i]
-		if j, ok := latest[strings.ToLower(r.Author)]; ok && j == i && r.State == "APPROVED" && head != "" && r.CommitID == head {
+		if j, ok := last[strings.ToLower(r.Author)]; ok && j == i && keep(r) {
 			out = append(out, r)
 		}
 	}

@@ -50,6 +50,34 @@ func TestApprovers(t *testing.T) {
 	}
 }
 
+func TestObjectors(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		reviews []*ghclient.Review
+		want    []string
+	}{
+		{"none", nil, nil},
+		{"a change request of an older commit stands", []*ghclient.Review{review("ann", "CHANGES_REQUESTED", older)}, []string{"ann"}},
+		{"a comment after it keeps it", []*ghclient.Review{review("ann", "CHANGES_REQUESTED", older), review("ann", "COMMENTED", head)}, []string{"ann"}},
+		{"an approval after it takes it back", []*ghclient.Review{review("ann", "CHANGES_REQUESTED", older), review("ANN", "APPROVED", head)}, nil},
+		{"a dismissal takes it back", []*ghclient.Review{review("ann", "DISMISSED", older)}, nil},
+		{"newest first", []*ghclient.Review{review("bob", "CHANGES_REQUESTED", older), review("ann", "CHANGES_REQUESTED", head)}, []string{"ann", "bob"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for _, r := range Objectors(tc.reviews) {
+				got = append(got, r.Author)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("Objectors = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // recorder is a GitHub that answers from fields and records each call.
 type recorder struct {
 	pr      ghclient.PullRequest
@@ -94,6 +122,10 @@ func TestRead(t *testing.T) {
 	for i := range MaxReviewers + 2 {
 		many = append(many, review(fmt.Sprintf("reader%d", i), "APPROVED", head))
 	}
+	objecting := []*ghclient.Review{}
+	for i := range MaxReviewers + 1 {
+		objecting = append(objecting, review(fmt.Sprintf("reader%d", i), "CHANGES_REQUESTED", head))
+	}
 	rules := admit.Rules{Required: "write", AllowedBots: []string{"docs-lint[bot]"}}
 	cases := []struct {
 		name     string
@@ -113,6 +145,12 @@ func TestRead(t *testing.T) {
 		{"a bot not allowed", &recorder{pr: open, reviews: []*ghclient.Review{{Author: "other[bot]", AuthorIsBot: true, State: "APPROVED", CommitID: head}}}, Waiting, "", 2},
 		{"a bot allowed, its permission not read", &recorder{pr: open, reviews: []*ghclient.Review{{Author: "docs-lint[bot]", AuthorIsBot: true, State: "APPROVED", CommitID: head}}}, Approved, "docs-lint[bot]", 2},
 		{"at most MaxReviewers permissions", &recorder{pr: open, reviews: many, levels: map[string]string{"reader0": "write"}}, Waiting, "", 2 + MaxReviewers},
+		{"a writer's change request after another's approval", &recorder{pr: open,
+			reviews: []*ghclient.Review{review("wes", "APPROVED", head), review("cal", "CHANGES_REQUESTED", older)}, levels: map[string]string{"wes": "write", "cal": "maintain"}}, Waiting, "", 3},
+		{"a reader's change request after a writer's approval", &recorder{pr: open,
+			reviews: []*ghclient.Review{review("wes", "APPROVED", head), review("ann", "CHANGES_REQUESTED", head)}, levels: map[string]string{"wes": "write", "ann": "read"}}, Approved, "wes", 4},
+		{"at most MaxReviewers change requests read", &recorder{pr: open, reviews: append([]*ghclient.Review{review("wes", "APPROVED", head)}, objecting...),
+			levels: map[string]string{"wes": "write"}}, Waiting, "", 2 + MaxReviewers},
 		{"the pull request unread", &recorder{pr: open, fail: "pull"}, Unread, "", 1},
 		{"the reviews unread", &recorder{pr: open, fail: "reviews"}, Unread, "", 2},
 		{"a permission unread", &recorder{pr: open, reviews: []*ghclient.Review{review("ann", "APPROVED", head)}, fail: "permission"}, Unread, "", 3},
