@@ -263,3 +263,33 @@ func TestChangeRequestAfterAnApprovalHoldsTheCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestAnotherDocsPRIsNotAdoptedBySettleRuns: a settle run that finds the
+// job naming another docs pull request than the record does after an
+// approval turns the check back to pending, and the record keeps naming
+// its own: a later settle run does not judge, and so never settles the
+// check on, the pull request the record does not name.
+func TestAnotherDocsPRIsNotAdoptedBySettleRuns(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t, false)
+	// The record names #102, approved as the check showed it; the job now
+	// names #101.
+	c := w.gh.Comments(7)[0]
+	w.editAsAnotherRun(c.ID, strings.ReplaceAll(strings.ReplaceAll(c.Body, "/pull/101", "/pull/102"), `"docs":"waiting"`, `"docs":"approved"`))
+	if r := recordIn(w.gh.Comments(7)[0].Body); r.PR != "https://github.com/acme/docs/pull/102" || r.Docs != record.DocsApproved {
+		t.Fatalf("the record as edited: %+v", r)
+	}
+	statuses := len(w.gh.Statuses())
+	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
+	for range 2 {
+		w.settleOnReview("writer", "APPROVED", false)
+	}
+	for _, s := range w.statuses()[statuses:] {
+		if strings.Contains(s, "success") {
+			t.Errorf("a status settled by the docs pull request the record does not name: %q", w.statuses()[statuses:])
+		}
+	}
+	if r := recordIn(w.gh.Comments(7)[0].Body); r.PR != "https://github.com/acme/docs/pull/102" {
+		t.Errorf("the record after the settle runs names %q, want #102 still", r.PR)
+	}
+}

@@ -413,7 +413,13 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 		out := codepr.Outcome{RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown), Docs: shown.Docs}
 		s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, []string{code.HeadSHA}, codepr.Status(out))
 	}
-	if !s.Reporter.Write(ctx, th, e, s.Reporter.Settled(e, shown)) {
+	st := s.Reporter.Settled(e, shown)
+	if e.PR != "" {
+		// The record alone pairs the two: a job that now names another
+		// pull request does not make the record follow that one.
+		st.PRURL = e.PR
+	}
+	if !s.Reporter.Write(ctx, th, e, st) {
 		return left
 	}
 	return settled
