@@ -293,3 +293,20 @@ func TestAnotherDocsPRIsNotAdoptedBySettleRuns(t *testing.T) {
 		t.Errorf("the record after the settle runs names %q, want #102 still", r.PR)
 	}
 }
+
+// TestSettleWithoutDocsCheckLeavesAWaitingCheck: a settle workflow that
+// does not set docs-check: approved (no-wait.md's, copied before the code
+// workflow asked for approvals) does not turn a check that waits for an
+// approval green: the record says the code workflow asked for one.
+func TestSettleWithoutDocsCheckLeavesAWaitingCheck(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t, false)
+	statuses := len(w.gh.Statuses())
+	delete(w.vars, "INPUT_DOCS-CHECK")
+	w.settleOnReview("reader", "COMMENTED", false)
+	for _, s := range w.statuses()[statuses:] {
+		if strings.Contains(s, "success") {
+			t.Errorf("a settle run without docs-check set %q on a check that waits for an approval", s)
+		}
+	}
+}

@@ -240,7 +240,7 @@ func (r *run) judgeDocs(ctx context.Context, p plan.Plan, o *report.Outcome) *re
 	if p.Code != nil && o.Err == nil && o.Job != nil && o.Job.Terminal() {
 		// This run records the job's pull request: the record it read
 		// names the one the job had then.
-		o.Docs = r.agent.Judge(ctx, o.Job, "")
+		o.Docs = r.agent.Judge(ctx, o.Job, "", false)
 	}
 	return o
 }

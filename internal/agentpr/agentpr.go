@@ -460,9 +460,16 @@ func (r *Room) writeAdvice(err error, pr prlink.PullRequest) string {
 // on this GitHub. A pull request no token may read is Unread: nothing is
 // claimed of it; so is one that is not the pull request the code pull
 // request's record names (recorded; "" when the run that judges is the
-// one that records it), which alone pairs the two.
-func (r *Room) Judge(ctx context.Context, job *agentapi.Job, recorded string) *docspr.Verdict {
-	if r.Approval == nil || job.Status == agentapi.StatusFailed {
+// one that records it), which alone pairs the two. followed says the
+// record follows the pull request: the code workflow asked for an
+// approval, which is then judged by Land's rules even in a run that asks
+// none itself, so that no run turns a waiting check green unapproved.
+func (r *Room) Judge(ctx context.Context, job *agentapi.Job, recorded string, followed bool) *docspr.Verdict {
+	rules := r.Approval
+	if rules == nil && followed {
+		rules = &r.Land.Approval
+	}
+	if rules == nil || job.Status == agentapi.StatusFailed {
 		return nil
 	}
 	pr, ok := prlink.Judge(job.PR(), r.ServerURL)
@@ -476,7 +483,7 @@ func (r *Room) Judge(ctx context.Context, job *agentapi.Job, recorded string) *d
 	}
 	var v docspr.Verdict
 	if gh := r.client(pr, job.Source.Repository); gh != nil {
-		v = docspr.Read(ctx, gh, pr, r.ServerURL, *r.Approval)
+		v = docspr.Read(ctx, gh, pr, r.ServerURL, *rules)
 	} else {
 		v = docspr.Verdict{State: docspr.Unread, PR: pr, URL: pr.URL(r.ServerURL),
 			Err: fmt.Errorf("it is in another repository, which %s cannot read (set %s to a token that can)", r.Terms.Name("github-token"), r.Terms.Name("docs-token"))}

@@ -432,7 +432,10 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	}
 	// The phrase is what a backlink a settle run writes tells to write.
 	return Plan{Settle: true, Await: await, GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false", Caps: caps, Rules: admit.Rules{Phrase: cfg.TriggerPhrase},
-		Answer: &Thread{Owner: t.Owner, Repo: t.Repo}, Asked: conversation.FromComment, Reviewers: cfg.Reviewers, Approval: approval(cfg)}, nil
+		Answer: &Thread{Owner: t.Owner, Repo: t.Repo}, Asked: conversation.FromComment, Reviewers: cfg.Reviewers, Approval: approval(cfg),
+		// A record that follows a docs pull request is judged as the code
+		// workflow asked, whatever docs-check this workflow sets.
+		Land: Land{Approval: admit.Rules{Required: cfg.RequiredPermission, AllowedBots: cfg.AllowedBots}}}, nil
 }
 
 // mergeGroup is the plan of a merge_group run, whatever the other inputs

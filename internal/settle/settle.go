@@ -74,7 +74,7 @@ type Agent interface {
 	Preview(ctx context.Context, job *agentapi.Job) preview.Shown
 	// Judge judges the job's pull request for its code pull request's
 	// check when the team wants it approved; nil when it does not.
-	Judge(ctx context.Context, job *agentapi.Job, recorded string) *docspr.Verdict
+	Judge(ctx context.Context, job *agentapi.Job, recorded string, followed bool) *docspr.Verdict
 }
 
 var (
@@ -404,12 +404,13 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 		s.Progress.Logf("#%d: its head %s is newer than the one job %s heard; the run of that push sets its check", th.Number, escape.Log(ghclient.Short(code.HeadSHA)), escape.Log(job.ID))
 		return waiting
 	default:
-		shown.Docs = s.Agent.Judge(ctx, job, e.PR)
+		// Judged as the code workflow asked, whatever this run's
+		// docs-check: nil only when the job names no pull request here,
+		// which then gets the check a job's end sets.
+		shown.Docs = s.Agent.Judge(ctx, job, e.PR, true)
 		if v := shown.Docs; v != nil && report.Following(v.State) == e.Docs {
 			return waiting
 		}
-		// A run that asks no approval (docs-check: exists) sets the
-		// check a job's end sets.
 		out := codepr.Outcome{RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown), Docs: shown.Docs}
 		s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, []string{code.HeadSHA}, codepr.Status(out))
 	}
@@ -533,7 +534,7 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 		shown.Preview = s.Agent.Preview(ctx, job)
 	}
 	if e.Code() {
-		shown.Docs = s.Agent.Judge(ctx, job, e.PR)
+		shown.Docs = s.Agent.Judge(ctx, job, e.PR, e.Docs != "")
 	}
 	if heard, _ := e.Heard(); len(heard) > 0 {
 		out := codepr.Outcome{RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown), Preview: shown.Preview.URL, PreviewState: shown.Preview.State,

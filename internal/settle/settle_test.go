@@ -78,7 +78,7 @@ func (f *fakeAgent) Preview(_ context.Context, job *agentapi.Job) preview.Shown 
 
 // Judge asks no approval, as a run with docs-check: exists: the runs
 // that ask one are tested through the run (internal/action).
-func (f *fakeAgent) Judge(context.Context, *agentapi.Job, string) *docspr.Verdict { return nil }
+func (f *fakeAgent) Judge(context.Context, *agentapi.Job, string, bool) *docspr.Verdict { return nil }
 
 func jobOf(id, status, pr string) *agentapi.Job {
 	j := &agentapi.Job{ID: id, Status: status}
