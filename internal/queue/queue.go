@@ -111,6 +111,11 @@ func Read(ctx context.Context, gh GitHub, g Group) (Verdict, error) {
 		if err != nil {
 			return Verdict{}, err
 		}
+		if pr.Merged && n != last {
+			// Merged ahead of the group while its queue branch stayed:
+			// its docs are the past's, no longer the group's to hold.
+			continue
+		}
 		state := "closed"
 		if pr.Open && pr.Base == g.Branch {
 			if state, err = gh.StatusState(ctx, g.Owner, g.Repo, pr.HeadSHA, codepr.StatusContext); err != nil {
