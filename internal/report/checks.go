@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/agentjob/agent-job-action/internal/codepr"
+	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/queue"
@@ -116,7 +117,23 @@ func (c *Checks) Head(ctx context.Context, o *Outcome, prURL string, recorded, e
 	} else {
 		heads, k.Owed = record.Owe(k.Owed, k.PR.HeadSHA), nil
 	}
-	c.Set(ctx, k.PR.Owner, k.PR.Repo, heads, codepr.Status(out))
+	c.End(ctx, k.PR.Owner, k.PR.Repo, heads, out)
+}
+
+// End sets the status of out on heads, oldest first, the newest last:
+// an approved or merged docs pull request (out.Docs) turns the newest
+// head green only, and the older ones show it waiting, as they would had
+// the approval come after the job's end: an approval settles the code
+// pull request's latest head, never an older one.
+func (c *Checks) End(ctx context.Context, owner, repo string, heads []string, out codepr.Outcome) {
+	if v := out.Docs; v != nil && v.Settles() && len(heads) > 1 {
+		older, waits := out, *v
+		waits.State = docspr.Waiting
+		older.Docs = &waits
+		c.Set(ctx, owner, repo, heads[:len(heads)-1], codepr.Status(older))
+		heads = heads[len(heads)-1:]
+	}
+	c.Set(ctx, owner, repo, heads, codepr.Status(out))
 }
 
 // Group sets a merge group's check on its head commit, at: the status

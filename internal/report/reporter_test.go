@@ -18,9 +18,11 @@ import (
 	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/prlink"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/runlog"
@@ -188,6 +190,12 @@ func TestSettled(t *testing.T) {
 func TestChecksHead(t *testing.T) {
 	t.Parallel()
 	working := jobOf("job_1", "active", "")
+	docs := func(st docspr.State) *docspr.Verdict {
+		return &docspr.Verdict{State: st, PR: prlink.PullRequest{Owner: "acme", Repo: "docs", Number: 101}, URL: "https://github.com/acme/docs/pull/101"}
+	}
+	done := func(v *docspr.Verdict) *Outcome {
+		return &Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "https://github.com/acme/docs/pull/101"), Docs: v}
+	}
 	tests := []struct {
 		name     string
 		o        *Outcome
@@ -201,6 +209,12 @@ func TestChecksHead(t *testing.T) {
 			owed: []string{head1, head2}},
 		{name: "the job completed: every head it covered", ended: true, o: &Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "https://github.com/acme/docs/pull/101")},
 			want: []string{"acme/docs 1111 success: Docs updated in a pull request", "acme/docs 2222 success: Docs updated in a pull request"}},
+		{name: "approval asked, waiting: every head it covered waits", ended: true, o: done(docs(docspr.Waiting)),
+			want: []string{"acme/docs 1111 pending: Waits for an approving review of docs pull request #101", "acme/docs 2222 pending: Waits for an approving review of docs pull request #101"}},
+		{name: "approval asked, approved: the newest head only", ended: true, o: done(docs(docspr.Approved)),
+			want: []string{"acme/docs 1111 pending: Waits for an approving review of docs pull request #101", "acme/docs 2222 success: Docs approved in pull request #101"}},
+		{name: "approval asked, merged: the newest head only", ended: true, o: done(docs(docspr.Merged)),
+			want: []string{"acme/docs 1111 pending: Waits for an approving review of docs pull request #101", "acme/docs 2222 success: Docs merged in pull request #101"}},
 		{name: "the job failed", ended: true, o: &Outcome{JobID: "job_1", Job: jobOf("job_1", "failed", "")},
 			want: []string{"acme/docs 1111 failure: The docs job failed: see the run", "acme/docs 2222 failure: The docs job failed: see the run"}},
 		{name: "the run ends, the job goes on, recorded", ended: true, recorded: true, o: &Outcome{JobID: "job_1", Job: working},

@@ -539,7 +539,7 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 	if heard, _ := e.Heard(); len(heard) > 0 {
 		out := codepr.Outcome{RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown), Preview: shown.Preview.URL, PreviewState: shown.Preview.State,
 			Failed: job.Status == agentapi.StatusFailed, Docs: shown.Docs}
-		s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, heard, codepr.Status(out))
+		s.Reporter.Checks.End(ctx, th.Owner, th.Repo, heard, out)
 	}
 	return shown
 }
