@@ -310,3 +310,31 @@ func TestSettleWithoutDocsCheckLeavesAWaitingCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestApprovalAtACap: with docs-check: approved, a push at a cap sends
+// nothing, and its head gets no success: a cap stops the docs job, so
+// pushing up to it cannot turn the check green without an approval.
+func TestApprovalAtACap(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 30 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_MAX-SENDS-PER-THREAD"] = "1"
+	w.vars["INPUT_WAIT"] = "false"
+	w.vars["INPUT_DOCS-CHECK"] = "approved"
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+	}
+	w.clk.Advance(31 * time.Minute)
+	w.moveHead(head1, head2, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+	w.setEvent("pull_request", push(head1, head2))
+	from := len(w.gh.Statuses())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("push: %v\n%s", err, w.stdout.String())
+	}
+	w.wantRequests(1, 0)
+	want := []string{"1111 pending: Waits for an approving review of docs pull request #101 https://github.com/acme/docs/pull/101",
+		"2222 error: Docs job cap reached, so no approved docs for this push: #7 has had 1 create or follow-up (max-sends-per-thread: 1) https://github.com/acme/docs/actions/runs/4242"}
+	if got := w.statuses()[from:]; !slices.Equal(got, want) {
+		t.Errorf("statuses:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

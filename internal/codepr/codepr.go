@@ -303,6 +303,10 @@ type Outcome struct {
 	// Capped is why nothing was sent, at a cap on what is sent; "" when
 	// no cap was reached.
 	Capped string
+	// Approval says the team wants the docs pull request approved before
+	// the check is green (docs-check: approved): a cap, which stops the
+	// docs job, then claims no success.
+	Approval bool
 	// Docs is the docs pull request as judged when the team wants it
 	// approved (docs-check: approved); nil when the check asks only that
 	// it exists, or the job opened none.
@@ -352,6 +356,8 @@ func Status(o Outcome) ghclient.CommitStatus {
 		s.State, s.Description, s.TargetURL = ghclient.StatusError, fmt.Sprintf("GitHub listed only %d files: the rest went unseen, so no success is claimed; see the run", ghclient.MaxPullFiles), escape.URL(o.RunURL)
 	case o.Working:
 		s.State, s.Description, s.TargetURL = ghclient.StatusPending, "The docs agent is updating the docs for this change", escape.URL(o.RunURL)
+	case o.Capped != "" && o.Approval:
+		s.State, s.Description, s.TargetURL = ghclient.StatusError, "Docs job cap reached, so no approved docs for this push: "+o.Capped, escape.URL(o.RunURL)
 	case o.Capped != "":
 		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, "Docs job cap reached: "+o.Capped, escape.URL(o.RunURL)
 	case o.NoChange:

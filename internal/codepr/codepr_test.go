@@ -387,6 +387,8 @@ func TestStatus(t *testing.T) {
 			ghclient.CommitStatus{State: "pending", Description: "Waits for docs pull request #3, whose reviews could not be read: see the run", TargetURL: run}},
 		{"approval asked, the job failed", Outcome{Failed: true, PRLink: docs.URL, Docs: &docspr.Verdict{State: docspr.Approved, PR: docs.PR, URL: docs.URL}, RunURL: run},
 			ghclient.CommitStatus{State: "failure", Description: "The docs job failed: see the run", TargetURL: run}},
+		{"approval asked, a cap reached", Outcome{Capped: "#7 has had 3 creates and follow-ups (max-sends-per-thread: 3)", Approval: true, RunURL: run},
+			ghclient.CommitStatus{State: "error", Description: "Docs job cap reached, so no approved docs for this push: #7 has had 3 creates and follow-ups (max-sends-per-thread: 3)", TargetURL: run}},
 		{"approval asked, still working", Outcome{Working: true, PRLink: docs.URL, Docs: &docspr.Verdict{State: docspr.Approved, PR: docs.PR, URL: docs.URL}, RunURL: run},
 			ghclient.CommitStatus{State: "pending", Description: "The docs agent is updating the docs for this change", TargetURL: run}},
 	}

@@ -32,6 +32,9 @@ type Checks struct {
 	// PR is the code pull request's, whose head the run's own status
 	// goes on; nil for a run that is not a code pull request's.
 	PR *Code
+	// Approval says the team wants the docs pull request approved before
+	// the check is green (docs-check: approved).
+	Approval bool
 
 	set map[string]ghclient.CommitStatus // by commit
 }
@@ -75,7 +78,7 @@ func (c *Checks) Head(ctx context.Context, o *Outcome, prURL string, recorded, e
 	if k == nil || k.PR.HeadSHA == "" {
 		return
 	}
-	out := codepr.Outcome{NoChange: k.NoChange, Cut: k.Cut, RunURL: c.RunURL, PRLink: prURL, Preview: o.Preview.URL, PreviewState: o.Preview.State, Capped: o.CapReason(), Docs: o.Docs}
+	out := codepr.Outcome{NoChange: k.NoChange, Cut: k.Cut, RunURL: c.RunURL, PRLink: prURL, Preview: o.Preview.URL, PreviewState: o.Preview.State, Capped: o.CapReason(), Docs: o.Docs, Approval: c.Approval}
 	head := []string{k.PR.HeadSHA}
 	if out.Capped != "" {
 		// This head only: the heads an earlier push left owing wait for

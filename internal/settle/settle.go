@@ -482,7 +482,7 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 // nothing more. It returns the comment's note, which says so.
 func (s *Room) atCap(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job, why string) string {
 	heard, unsent := e.Heard()
-	s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, unsent, codepr.Status(codepr.Outcome{Capped: why, RunURL: s.Reporter.RC.RunURL()}))
+	s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, unsent, codepr.Status(codepr.Outcome{Capped: why, RunURL: s.Reporter.RC.RunURL(), Approval: s.Reporter.Checks.Approval || e.Docs != ""}))
 	s.Progress.Logf("#%d: docs job cap reached, nothing sent: %s; the change pushed while job %s worked is for the next push the caps allow", th.Number, why, escape.Log(job.ID))
 	e.Owed, e.Waiting = heard, ""
 	return fmt.Sprintf("⏸️ Not sent: the change pushed while the job worked, as the docs job cap is reached: %s. The next push that the caps allow sends it.", escape.Markdown(why))
