@@ -10,9 +10,9 @@ package queue
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/codepr"
 	"github.com/agentjob/agent-job-action/internal/escape"
@@ -129,18 +129,22 @@ func Read(ctx context.Context, gh GitHub, g Group) (Verdict, error) {
 	return v, nil
 }
 
-// queueRef is a merge queue's branch for a pull request's group:
-// gh-readonly-queue/<base branch>/pr-<number>-<the base's SHA>.
-var queueRef = regexp.MustCompile(`^refs/heads/gh-readonly-queue/(.+)/pr-([1-9][0-9]{0,9})-[0-9a-f]{40}$`)
-
 // queuePR is the pull request whose group ref is, when ref is a merge
-// queue's branch into branch.
+// queue's branch into branch:
+// refs/heads/gh-readonly-queue/<branch>/pr-<number>-<the base's SHA>.
+// Parsed by hand, not by a regular expression compiled at every start of
+// the program, which most runs never use.
 func queuePR(ref, branch string) (int, bool) {
-	m := queueRef.FindStringSubmatch(ref)
-	if m == nil || m[1] != branch {
+	rest, ok := strings.CutPrefix(ref, "refs/heads/gh-readonly-queue/"+branch+"/pr-")
+	if !ok || branch == "" {
 		return 0, false
 	}
-	n, err := strconv.Atoi(m[2])
+	num, sha, ok := strings.Cut(rest, "-")
+	if !ok || len(sha) != 40 || strings.Trim(sha, "0123456789abcdef") != "" ||
+		num == "" || len(num) > 10 || num[0] == '0' || strings.Trim(num, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(num)
 	return n, err == nil
 }
 

@@ -171,3 +171,29 @@ func TestReadFails(t *testing.T) {
 		t.Errorf("Errored() = %+v", s)
 	}
 }
+
+// TestQueuePR reads a merge queue's branch names, and nothing else.
+func TestQueuePR(t *testing.T) {
+	t.Parallel()
+	sha := strings.Repeat("a", 40)
+	for _, tc := range []struct {
+		ref, branch string
+		want        int
+	}{
+		{"refs/heads/gh-readonly-queue/main/pr-104-" + sha, "main", 104},
+		{"refs/heads/gh-readonly-queue/release/v2/pr-7-" + sha, "release/v2", 7},
+		{"refs/heads/gh-readonly-queue/main/pr-104-" + sha, "v2", 0},
+		{"refs/heads/gh-readonly-queue/main/pr-104-" + sha[:39], "main", 0},
+		{"refs/heads/gh-readonly-queue/main/pr-104-" + strings.Repeat("A", 40), "main", 0},
+		{"refs/heads/gh-readonly-queue/main/pr-0104-" + sha, "main", 0},
+		{"refs/heads/gh-readonly-queue/main/pr--" + sha, "main", 0},
+		{"refs/heads/gh-readonly-queue/main/pr-12345678901-" + sha, "main", 0},
+		{"refs/heads/gh-readonly-queue/main/pr-1x-" + sha, "main", 0},
+		{"refs/heads/main", "main", 0},
+		{"refs/heads/gh-readonly-queue//pr-1-" + sha, "", 0},
+	} {
+		if n, ok := queuePR(tc.ref, tc.branch); n != tc.want || ok != (tc.want != 0) {
+			t.Errorf("queuePR(%q, %q) = %d, %v; want %d", tc.ref, tc.branch, n, ok, tc.want)
+		}
+	}
+}
