@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -211,13 +212,8 @@ func (r *Reporter) Settled(e *conversation.Earlier, shown *Outcome) conversation
 	s.Record.Answered, s.Record.Head, s.Record.Owed, s.Record.Cut = e.Answered, e.Head, nil, e.Cut
 	s.Answered, s.Left, s.Later = nil, nil, nil
 	s.FollowUp, s.Elapsed = false, 0
-	s.Note = "Reported by a later run of this workflow."
-	if shown.Docs != nil {
-		s.Note = DocsNote(*shown.Docs) + "\n\n" + s.Note
-	}
-	if shown.Note != "" {
-		s.Note = shown.Note + "\n\n" + s.Note
-	}
+	// After what state wrote of shown (its note, its docs pull request).
+	s.Note = paragraphs(s.Note, "Reported by a later run of this workflow.")
 	return s
 }
 
@@ -306,7 +302,7 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 		if s.Record.Docs = Following(v.State); s.Record.Docs != "" {
 			s.Record.Unsettled = true
 		}
-		s.Note = strings.TrimSpace(s.Note + "\n\n" + DocsNote(*v))
+		s.Note = paragraphs(s.Note, DocsNote(*v))
 	}
 	// A create that failed in a way that surely did not act made no job.
 	var apiErr *agentapi.Error
@@ -317,6 +313,11 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 		s.Record.Head, s.Record.Owed, s.Record.Waiting, s.Record.Cut = c.Heard, c.Owed, c.Waiting, c.Cut
 	}
 	return s
+}
+
+// paragraphs joins the parts that are not empty as Markdown paragraphs.
+func paragraphs(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), "\n\n")
 }
 
 // Following is what a record keeps of a docs pull request in state st
