@@ -64,7 +64,7 @@ func (r *run) wire(api *agentapi.Client, hc *httpclient.Client, p plan.Plan) (*g
 	}
 	r.agent = r.agentRoom(hc, gh)
 	r.agent.Approval, r.agent.Land = p.Approval, p.Land
-	r.rep.Checks.Approval = p.Approval != nil
+	r.rep.Checks.Approval = p.Approval
 	r.jobs = &job.Room{API: api, Reporter: r.rep, Progress: r.prog, Clock: r.deps.Clock,
 		Schedule: schedule(r.cfg, r.deps), Deadline: r.deadline, Beat: cmp.Or(r.deps.Heartbeat, runlog.Heartbeat)}
 	if gh != nil {

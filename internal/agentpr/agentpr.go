@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/admit"
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/conversation"
@@ -94,10 +93,9 @@ type Room struct {
 	// Unbuilt says a preview is asked for and linked without waiting for
 	// its build: a settle run holds no runner for it.
 	Unbuilt bool
-	// Approval is what an approval of the pull request must pass for its
-	// code pull request's check (plan.Plan.Approval); nil when the check
-	// asks none.
-	Approval *admit.Rules
+	// Approval says its code pull request's check waits for the pull
+	// request's approval, by Land.Approval's rules (plan.Plan.Approval).
+	Approval bool
 	// Land is what a closed code pull request does with the pull request:
 	// merge it with the code, close it, or neither (plan.Plan.Land).
 	Land plan.Land
@@ -332,7 +330,7 @@ func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url st
 	if !ok {
 		return ""
 	}
-	if err := r.paired(pr, recorded); err != nil && (r.Land.Merge != "" && merged || r.Land.Close && !merged) {
+	if err := r.paired(pr, recorded); err != nil && r.Land.Lands(merged) {
 		r.Progress.Log.Warning(fmt.Sprintf("the docs pull request %s/%s#%d was left as it is: %s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error())))
 		return fmt.Sprintf("⚠️ The docs pull request %s was left as it is: it is not the one this pull request's record names. Merge or close it by hand.", r.linkTo(pr))
 	}
@@ -340,7 +338,7 @@ func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url st
 	if docs == nil {
 		r.Progress.Log.Notice(fmt.Sprintf("pull request %s/%s#%d was not told: it is in another repository, which %s cannot write to (set %s to a token that can)",
 			escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.Terms.Name("github-token"), r.Terms.Name("docs-token")))
-		if r.Land.Merge != "" && merged || r.Land.Close && !merged {
+		if r.Land.Lands(merged) {
 			return fmt.Sprintf("⚠️ The docs pull request %s was left as it is: it is in another repository, which no token of this workflow may write to.", r.linkTo(pr))
 		}
 		return ""
@@ -454,7 +452,7 @@ func (r *Room) writeAdvice(err error, pr prlink.PullRequest) string {
 }
 
 // Judge judges the job's pull request for its code pull request's check,
-// when the team wants it approved (Approval): merged, closed, approved on
+// when the team wants it approved (Approval, by Land's rules): merged, closed, approved on
 // its latest commit, or waiting, with the token for its repository. nil
 // when no approval is asked, or the job failed or opened no pull request
 // on this GitHub. A pull request no token may read is Unread: nothing is
@@ -462,31 +460,23 @@ func (r *Room) writeAdvice(err error, pr prlink.PullRequest) string {
 // request's record names (recorded; "" when the run that judges is the
 // one that records it), which alone pairs the two. followed says the
 // record follows the pull request: the code workflow asked for an
-// approval, which is then judged by Land's rules even in a run that asks
-// none itself, so that no run turns a waiting check green unapproved.
+// approval, which is then judged even in a run that asks none itself, so
+// that no run turns a waiting check green unapproved.
 func (r *Room) Judge(ctx context.Context, job *agentapi.Job, recorded string, followed bool) *docspr.Verdict {
-	rules := r.Approval
-	if rules == nil && followed {
-		rules = &r.Land.Approval
-	}
-	if rules == nil || job.Status == agentapi.StatusFailed {
+	if !r.Approval && !followed || job.Status == agentapi.StatusFailed {
 		return nil
 	}
 	pr, ok := prlink.Judge(job.PR(), r.ServerURL)
 	if !ok {
 		return nil
 	}
-	if err := r.paired(pr, recorded); err != nil {
-		v := docspr.Verdict{State: docspr.Unread, PR: pr, URL: pr.URL(r.ServerURL), Err: err}
-		r.Progress.Log.Warning(fmt.Sprintf("docs pull request %s; the code pull request's check waits", v.Says()))
-		return &v
-	}
-	var v docspr.Verdict
-	if gh := r.client(pr, job.Source.Repository); gh != nil {
-		v = docspr.Read(ctx, gh, pr, r.ServerURL, *rules)
-	} else {
-		v = docspr.Verdict{State: docspr.Unread, PR: pr, URL: pr.URL(r.ServerURL),
-			Err: fmt.Errorf("it is in another repository, which %s cannot read (set %s to a token that can)", r.Terms.Name("github-token"), r.Terms.Name("docs-token"))}
+	v := docspr.Verdict{State: docspr.Unread, PR: pr, URL: pr.URL(r.ServerURL), Err: r.paired(pr, recorded)}
+	if v.Err == nil {
+		if gh := r.client(pr, job.Source.Repository); gh != nil {
+			v = docspr.Read(ctx, gh, pr, r.ServerURL, r.Land.Approval)
+		} else {
+			v.Err = fmt.Errorf("it is in another repository, which %s cannot read (set %s to a token that can)", r.Terms.Name("github-token"), r.Terms.Name("docs-token"))
+		}
 	}
 	if v.State == docspr.Unread {
 		r.Progress.Log.Warning(fmt.Sprintf("docs pull request %s; the code pull request's check waits", v.Says()))

@@ -143,12 +143,11 @@ type Plan struct {
 	// agent nothing and writes no comment; nil for other runs.
 	Group *queue.Group
 
-	// Approval is what an approval of a code pull request's docs pull
-	// request must pass for the code's check to turn green (docs-check:
-	// approved): the reviewer's permission, required-permission, or a bot
-	// in allowed-bots. nil when the check asks only that the docs pull
-	// request exists, and for runs that set no check.
-	Approval *admit.Rules
+	// Approval says a code pull request's check waits for its docs pull
+	// request's approval (docs-check: approved), by Land.Approval's
+	// rules; false when the check asks only that it exists, and for runs
+	// that set no check.
+	Approval bool
 	// Land is what a closed code pull request's run does with its docs
 	// pull request: merge it with the code (docs-merge), close it
 	// (docs-close), or neither.
@@ -176,6 +175,12 @@ type Land struct {
 	// its code must pass, whatever docs-check asks of the check: a
 	// reviewer with required-permission, or a bot in allowed-bots.
 	Approval admit.Rules
+}
+
+// Lands reports whether a code pull request closed so (merged or not)
+// does anything to its docs pull request.
+func (l Land) Lands(merged bool) bool {
+	return merged && l.Merge != "" || !merged && l.Close
 }
 
 // Caps are the caps a run reads before it sends a create or a follow-up:
@@ -273,8 +278,8 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 			return p, nil
 		}
 		p.Code = &code
-		p.Approval = approval(cfg)
-		p.Land = Land{Merge: cfg.DocsMerge, Close: cfg.DocsClose, Approval: admit.Rules{Required: cfg.RequiredPermission, AllowedBots: cfg.AllowedBots}}
+		p.Approval = cfg.Approval
+		p.Land = Land{Merge: cfg.DocsMerge, Close: cfg.DocsClose, Approval: approver(cfg)}
 	}
 	if p.Skip = refusal(cfg, t, p.Code != nil); p.Skip != "" {
 		return p, nil
@@ -381,15 +386,11 @@ func uncounted(cfg inputs.Config) error {
 	}}
 }
 
-// approval is the rules an approval of a docs pull request must pass
-// (docs-check: approved), nil when the check asks none: a person with
-// required-permission in the docs pull request's repository, or a bot in
-// allowed-bots, as for a request.
-func approval(cfg inputs.Config) *admit.Rules {
-	if !cfg.Approval {
-		return nil
-	}
-	return &admit.Rules{Required: cfg.RequiredPermission, AllowedBots: cfg.AllowedBots}
+// approver is what any approval of a docs pull request must pass, for the
+// check or for a merge: a person with required-permission in the docs
+// pull request's repository, or a bot in allowed-bots, as for a request.
+func approver(cfg inputs.Config) admit.Rules {
+	return admit.Rules{Required: cfg.RequiredPermission, AllowedBots: cfg.AllowedBots}
 }
 
 // settling is the plan of a settle run: whatever its event, it answers no
@@ -432,10 +433,10 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	}
 	// The phrase is what a backlink a settle run writes tells to write.
 	return Plan{Settle: true, Await: await, GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false", Caps: caps, Rules: admit.Rules{Phrase: cfg.TriggerPhrase},
-		Answer: &Thread{Owner: t.Owner, Repo: t.Repo}, Asked: conversation.FromComment, Reviewers: cfg.Reviewers, Approval: approval(cfg),
+		Answer: &Thread{Owner: t.Owner, Repo: t.Repo}, Asked: conversation.FromComment, Reviewers: cfg.Reviewers, Approval: cfg.Approval,
 		// A record that follows a docs pull request is judged as the code
 		// workflow asked, whatever docs-check this workflow sets.
-		Land: Land{Approval: admit.Rules{Required: cfg.RequiredPermission, AllowedBots: cfg.AllowedBots}}}, nil
+		Land: Land{Approval: approver(cfg)}}, nil
 }
 
 // mergeGroup is the plan of a merge_group run, whatever the other inputs
