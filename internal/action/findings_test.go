@@ -1,0 +1,401 @@
+package action_test
+
+// The tests of this file reproduce findings where the required check
+// docs / agent-job turns green without the approval (or the docs job) it
+// promises. Each asserts the correct behaviour, and fails on main today
+// for the reason its comment gives: they are meant to fail until the
+// product is fixed.
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
+	"github.com/agentjob/agent-job-action/internal/fakes/faults"
+	"github.com/agentjob/agent-job-action/internal/record"
+)
+
+// docsHead2 is the latest commit of another docs pull request, #102.
+const docsHead2 = "d0c5d0c5d0c5d0c5d0c5d0c5d0c5d0c5d0c5d102"
+
+// jobNames makes the fake Agent API, from its next request on (for the
+// next 50), answer for job_0001 as a job whose pull request link is link
+// (nil: prLink null): a read finds it completed, a follow-up active (its
+// next read completed again). The fake's own jobs are not changed.
+func jobNames(w *codeWorld, link any) {
+	w.t.Helper()
+	job := func(status string) map[string]any {
+		return map[string]any{"id": "job_0001", "status": status,
+			"source": map[string]any{"repository": w.api.Scenario().Repository, "ref": "docs/agent-job_0001"}, "model": "sonnet",
+			"prLink": link, "createdAt": "2026-11-22T09:00:00Z", "archivedAt": nil}
+	}
+	from := len(w.api.Requests()) + 1
+	for n := from; n < from+50; n++ {
+		w.api.FailOn(n, func(rw http.ResponseWriter, r *http.Request) bool {
+			if r.Method == http.MethodPost {
+				return faults.JSON(http.StatusOK, job("active"))(rw, r)
+			}
+			return faults.JSON(http.StatusOK, job("completed"))(rw, r)
+		})
+	}
+}
+
+// successes are the statuses of got (as codeWorld.statuses writes them)
+// whose state is success.
+func successes(got []string) []string {
+	return slices.DeleteFunc(slices.Clone(got), func(s string) bool { return !strings.Contains(s, " success: ") })
+}
+
+// sends are the Agent API requests since from that are not reads.
+func (w *codeWorld) sends(from int) []string {
+	return slices.DeleteFunc(w.apiCalls(from), func(c string) bool { return strings.HasPrefix(c, "GET ") })
+}
+
+// Finding 1. The record follows a waiting docs pull request (#101, with
+// docs-check: approved). When the Agent API later gives the job no pull
+// request link, or one the action cannot judge (another host, a /files
+// suffix), a settle run must keep the check waiting for the recorded
+// docs pull request: the record alone pairs the two. Today it sets
+// success "No docs change needed" on the code's head.
+func TestFollowedDocsPRWithoutLinkKeepsWaiting(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		link any
+	}{
+		{"prLink null", nil},
+		{"another host", "https://gitlab.com/acme/docs/pull/101"},
+		{"a /files suffix", "https://github.com/acme/docs/pull/101/files"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := approvalWorld(t, false)
+			if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsWaiting || r.PR != "https://github.com/acme/docs/pull/101" || r.Head != head2 {
+				t.Fatalf("the record before the settle run: %+v", r)
+			}
+			statuses, apiFrom := len(w.gh.Statuses()), len(w.api.Requests())
+			jobNames(w, tc.link)
+			w.clk.Advance(10 * time.Minute)
+			w.settleRun()
+			if err := w.run(context.Background()); err != nil {
+				t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+			}
+			if got := successes(w.statuses()[statuses:]); len(got) != 0 {
+				t.Errorf("the settle run set %q: a success without the approval of the recorded docs pull request #101", got)
+			}
+			if r := recordIn(w.gh.Comments(7)[0].Body); r.PR != "https://github.com/acme/docs/pull/101" || r.Docs == "" {
+				t.Errorf("the record after the settle run: %+v, want it still following docs pull request #101", r)
+			}
+			if got := w.sends(apiFrom); len(got) != 0 {
+				t.Errorf("the settle run sent the Agent API %q", got)
+			}
+		})
+	}
+}
+
+// Finding 2. The no-wait setup: the code workflow runs with docs-check:
+// approved and wait: false; the settle workflow (settle: true) does not
+// set docs-check. The job ends with a docs pull request: the settle run
+// must leave the check pending, waiting for an approving review. Today it
+// sets success "Docs updated in a pull request". At a cap (a change
+// waits, max-sends-per-thread reached) the same settle run sets success
+// "Docs job cap reached" too; it must not set success either.
+func TestNoWaitApprovalSettledWithoutDocsCheckKeepsWaiting(t *testing.T) {
+	t.Parallel()
+	t.Run("the job ends with a docs pull request", func(t *testing.T) {
+		t.Parallel()
+		w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CHECK"] = "approved" })
+		w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+		w.clk.Advance(10 * time.Minute)
+		w.settleRun()
+		delete(w.vars, "INPUT_DOCS-CHECK")
+		apiFrom := len(w.api.Requests())
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+		}
+		if got := successes(w.statuses()); len(got) != 0 {
+			t.Errorf("statuses %q: a success with no approving review of the docs pull request", got)
+		}
+		if final := w.finalStatuses()["1111"]; !strings.HasPrefix(final, "1111 pending: ") {
+			t.Errorf("head1 ends %q, want pending, waiting for an approving review", final)
+		}
+		if got := w.sends(apiFrom); len(got) != 0 {
+			t.Errorf("the settle run sent the Agent API %q", got)
+		}
+	})
+	t.Run("at a cap, with a change waiting", func(t *testing.T) {
+		t.Parallel()
+		w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) {
+			vars["INPUT_DOCS-CHECK"] = "approved"
+			vars["INPUT_MAX-SENDS-PER-THREAD"] = "1"
+		})
+		w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+		pushWhileWorking(t, w)
+		w.clk.Advance(10 * time.Minute)
+		w.settleRun()
+		delete(w.vars, "INPUT_DOCS-CHECK")
+		apiFrom := len(w.api.Requests())
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+		}
+		w.wantLog("docs job cap reached, nothing sent")
+		if got := w.sends(apiFrom); len(got) != 0 {
+			t.Errorf("the settle run at the cap sent the Agent API %q", got)
+		}
+		if got := successes(w.statuses()); len(got) != 0 {
+			t.Errorf("statuses %q: a success with no approving review of the docs pull request", got)
+		}
+	})
+}
+
+// Finding 3. A push's job heard a listing of the pull request's files cut
+// at GitHub's 3,000 (the record keeps Cut): with docs-check: approved the
+// push's run sets an error that says so. Approving the docs pull request
+// must not turn the check green: a settle run (on the review's event, or
+// on the schedule) must claim no success for files the job never saw.
+// Today it sets success "Docs approved in pull request #101".
+func TestCutListingApprovalClaimsNoSuccess(t *testing.T) {
+	t.Parallel()
+	for _, onReview := range []bool{true, false} {
+		t.Run(map[bool]string{true: "settle run on the review", false: "settle run on the schedule"}[onReview], func(t *testing.T) {
+			t.Parallel()
+			w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+			w.vars["INPUT_DOCS-CHECK"] = "approved"
+			w.vars["INPUT_PREVIEW"] = "false"
+			files := append(codeFiles[:1:1], vendored(2999)...)
+			w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1, Files: files})
+			w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+			if err := w.run(context.Background()); err != nil {
+				t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+			}
+			if s := w.finalStatuses()["1111"]; !strings.HasPrefix(s, "1111 error: GitHub listed only 3000 files") {
+				t.Fatalf("the push's run ends %q, want the cut's error", s)
+			}
+			if r := recordIn(w.gh.Comments(7)[0].Body); !r.Cut {
+				t.Fatalf("the record does not keep the cut: %+v", r)
+			}
+			statuses, apiFrom := len(w.gh.Statuses()), len(w.api.Requests())
+			w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
+			if onReview {
+				w.settleOnReview("writer", "APPROVED", false)
+			} else {
+				w.settleRun()
+				if err := w.run(context.Background()); err != nil {
+					t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+				}
+			}
+			if got := successes(w.statuses()[statuses:]); len(got) != 0 {
+				t.Errorf("the settle run set %q on a head whose job heard a cut listing, want no success (the cut's error)", got)
+			}
+			if s := w.finalStatuses()["1111"]; strings.Contains(s, " success: ") {
+				t.Errorf("head1 ends %q", s)
+			}
+			if got := w.sends(apiFrom); len(got) != 0 {
+				t.Errorf("the settle run sent the Agent API %q", got)
+			}
+		})
+	}
+}
+
+// Finding 4. The docs pull request #101 is merged before the code (its
+// settle run turns the check green: "Docs merged"). A later push with a
+// new change under paths must not get success "Docs merged in pull
+// request #101": its new docs are in no open pull request (ideally it
+// starts a new job, whose docs pull request then waits for an approval).
+// Today the push follows up job_0001, which still names the merged #101,
+// and its head gets success "Docs merged in pull request #101".
+func TestPushAfterDocsMergedIsNotDocsMerged(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t, false)
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, State: "closed", Merged: true})
+	ev := reviewed("writer", "APPROVED")
+	delete(ev, "review")
+	ev["action"] = "closed"
+	ev["pull_request"].(map[string]any)["state"], ev["pull_request"].(map[string]any)["merged"] = "closed", true
+	w.setEvent("pull_request", ev)
+	w.vars["INPUT_SETTLE"], w.vars["INPUT_WAIT"] = "true", "false"
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle run on the docs pull request's merge: %v\n%s", err, w.stdout.String())
+	}
+	if s := w.finalStatuses()["2222"]; !strings.HasPrefix(s, "2222 success: Docs merged in pull request #101") {
+		t.Fatalf("head2 after the docs' merge: %q", s)
+	}
+
+	// A push with a new change under paths, in the code workflow (waits).
+	delete(w.vars, "INPUT_SETTLE")
+	w.vars["INPUT_WAIT"] = "true"
+	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
+	w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(codeFiles), retry))
+	w.setEvent("pull_request", push(head2, head3))
+	apiFrom := len(w.api.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("push: %v\n%s", err, w.stdout.String())
+	}
+	if s := w.finalStatuses()["3333"]; strings.Contains(s, " success: ") {
+		t.Errorf("head3, whose new docs are in no open pull request, ends %q; the Agent API got %q", s, w.sends(apiFrom))
+	}
+}
+
+// Finding 5. The record pairs the code pull request with docs pull
+// request #101 (waiting, docs-check: approved); the Agent API now names
+// another, #102, which a writer approved. A push run must judge the
+// record's #101 (no approval: the check waits) and the record keeps #101,
+// as settle runs already do (TestAnotherDocsPRIsNotAdoptedBySettleRuns).
+// Today the push judges #102, sets success "Docs approved in pull request
+// #102", and rewrites the record to follow #102 (which the code's merge
+// would then merge). The same holds for a push that changes nothing
+// under paths.
+func TestPushJudgesTheRecordedDocsPR(t *testing.T) {
+	t.Parallel()
+	for _, underPaths := range []bool{true, false} {
+		t.Run(map[bool]string{true: "a push with a change under paths", false: "a push with nothing under paths"}[underPaths], func(t *testing.T) {
+			t.Parallel()
+			w := approvalWorld(t, false)
+			if r := recordIn(w.gh.Comments(7)[0].Body); r.PR != "https://github.com/acme/docs/pull/101" || r.Docs != record.DocsWaiting {
+				t.Fatalf("the record before the push: %+v", r)
+			}
+			w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 102, Author: "docs-agent[bot]", HeadRef: "docs/other", HeadSHA: docsHead2})
+			w.gh.SeedReview(102, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead2})
+			jobNames(w, "https://github.com/acme/docs/pull/102")
+
+			w.clk.Advance(10 * time.Minute)
+			cmp := fakegithub.Comparison{Files: []fakegithub.File{{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}}}
+			if !underPaths {
+				cmp = fakegithub.Comparison{Files: []fakegithub.File{{Name: "README.md", Additions: 1, Patch: "@@ +1 @@\n+More."}}}
+			}
+			w.moveHead(head2, head3, cmp, codeFiles)
+			w.setEvent("pull_request", push(head2, head3))
+			statuses, from := len(w.gh.Statuses()), len(w.gh.Requests())
+			if err := w.run(context.Background()); err != nil {
+				t.Fatalf("push: %v\n%s", err, w.stdout.String())
+			}
+			if got := successes(w.statuses()[statuses:]); len(got) != 0 {
+				t.Errorf("the push set %q: a success from a docs pull request the record does not name", got)
+			}
+			if slices.Contains(w.ghCalls(from), "GET /repos/acme/docs/pulls/102/reviews?page=1&per_page=100") {
+				t.Errorf("the push read the reviews of #102, which the record does not name")
+			}
+			if r := recordIn(w.gh.Comments(7)[0].Body); r.PR != "https://github.com/acme/docs/pull/101" {
+				t.Errorf("the record after the push names %q, want #101 still", r.PR)
+			}
+		})
+	}
+}
+
+// Finding 6. With max-sends-per-day and the default docs-check (exists),
+// a flood of comments written today cuts the count of today's sends: the
+// run counts the cap as reached and sends nothing, which is right, but
+// its commit status is a success ("Docs job cap reached: today's sends
+// could not all be counted"), so a flood turns the required check green
+// for code no docs job saw. When the count cannot be read whole, the run
+// must send nothing and the check must not be success.
+// (TestCapPerDayFlooded asserts today's success.)
+func TestFloodedCapCountIsNotSuccess(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_WAIT"] = "false"
+	w.vars["INPUT_PREVIEW"] = "false"
+	w.vars["INPUT_MAX-SENDS-PER-DAY"] = "3"
+	today := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
+	w.gh.SeedCommentAt(3, fakegithub.BotLogin, true, ownSent("job_0100", 1, "2026-11-22", 1), today)
+	for i := range 1000 {
+		w.gh.SeedCommentAt(5, "someone", false, fmt.Sprintf("me too %d", i), today.Add(30*time.Minute+time.Duration(i)*time.Second))
+	}
+	g := w.got(context.Background())
+	if g.Err != nil {
+		t.Fatalf("run: %v\n%s", g.Err, g.Log)
+	}
+	if got := g.apiCalls(); len(got) != 0 {
+		t.Errorf("the Agent API got %q, want nothing", got)
+	}
+	w.wantLog("today's sends could not all be counted")
+	if got := w.statuses(); len(got) == 0 || len(successes(got)) != 0 {
+		t.Errorf("statuses %q, want the head's check set, and not success: the count could not be read whole", got)
+	}
+}
+
+// Finding 7. With docs-check: approved and wait: false, a push made while
+// the job works leaves its change waiting, its head pending. The code
+// pull request's closed run sets success ("Pull request closed: this
+// push's change was not sent to the docs job") on that head, which no
+// docs pull request approval covers. Reopened by someone whose run does
+// not act (a reader), the pull request is open with a green required
+// check. The head must not be success.
+func TestClosedWithAChangeWaitingIsNotSuccess(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CHECK"] = "approved" })
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	pushWhileWorking(t, w)
+	if r := recordIn(w.gh.Comments(7)[0].Body); r.Waiting != head2 {
+		t.Fatalf("the record after the push: %+v, want head2's change waiting", r)
+	}
+	w.setEvent("pull_request", codePR("closed", head2, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", false }))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("closed: %v\n%s", err, w.stdout.String())
+	}
+	closed := w.finalStatuses()["2222"]
+
+	ev := codePR("reopened", head2, nil)
+	ev["sender"] = user("reader")
+	w.setEvent("pull_request", ev)
+	apiFrom := len(w.api.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("reopened: %v\n%s", err, w.stdout.String())
+	}
+	w.wantLog("skipped: reader has read permission on acme/docs; required-permission is write")
+	if got := w.sends(apiFrom); len(got) != 0 {
+		t.Errorf("the reader's reopened run sent the Agent API %q", got)
+	}
+	if s := w.finalStatuses()["2222"]; strings.Contains(s, " success: ") {
+		t.Errorf("head2, whose change was never sent and is approved by no one, ends %q after the reopen (the closed run set %q)", s, closed)
+	}
+}
+
+// Finding 8. The docs are in another repository (docs-token, the job's
+// source acme/handbook). A job whose pull request link names a pull
+// request of the code repository itself (acme/docs#101) must not get
+// that pull request judged or merged when the code merges (docs-merge):
+// it is not the docs repository's. Today the closed run reads its
+// reviews and merges it with github-token.
+func TestDocsElsewhereNoMergeInTheCodeRepository(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute, Repository: "https://github.com/acme/handbook", PRRepository: "https://github.com/acme/docs"},
+		fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_PREVIEW"] = "false"
+	w.vars["INPUT_DOCS-TOKEN"] = "ghp_docs_token_0123456789"
+	w.vars["INPUT_DOCS-MERGE"] = "squash"
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
+	}
+	w.wantOutputs(map[string]string{"pr-link": "https://github.com/acme/docs/pull/101"})
+	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
+
+	w.setEvent("pull_request", codePR("closed", head1, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", true }))
+	from, apiFrom := len(w.gh.Requests()), len(w.api.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("closed: %v\n%s", err, w.stdout.String())
+	}
+	for _, r := range w.gh.Requests()[from:] {
+		if r.Path == "/repos/acme/docs/pulls/101/reviews" || r.Method == http.MethodPut && r.Path == "/repos/acme/docs/pulls/101/merge" {
+			token := "github-token"
+			if r.Header.Get("Authorization") != "Bearer "+testToken {
+				token = "another token"
+			}
+			t.Errorf("the closed run sent %s %s with %s: it judged or merged a pull request of the code repository, which the job (its docs in acme/handbook) names", r.Method, r.Path, token)
+		}
+	}
+	if pr, _ := w.gh.PullRequest("acme/docs", 101); pr.Merged {
+		t.Errorf("acme/docs#101 was merged with the code (%s)", pr.MergeMethod)
+	}
+	if got := w.sends(apiFrom); len(got) != 0 {
+		t.Errorf("the closed run sent the Agent API %q", got)
+	}
+}
