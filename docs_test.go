@@ -16,7 +16,7 @@ import (
 	"unicode"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
-	"github.com/agentjob/agent-job-action/internal/codepr"
+	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -712,8 +712,8 @@ func TestForkStatusWorkflow(t *testing.T) {
 			if s.Uses != "" {
 				t.Errorf("job %s uses %s: nothing may run with the base token but the status call", name, s.Uses)
 			}
-			if !strings.Contains(s.Run, "-f context='"+codepr.StatusContext+"'") || !strings.Contains(s.Run, "state=success") {
-				t.Errorf("job %s sets %q, want success on %s", name, s.Run, codepr.StatusContext)
+			if !strings.Contains(s.Run, "-f context='"+check.Context+"'") || !strings.Contains(s.Run, "state=success") {
+				t.Errorf("job %s sets %q, want success on %s", name, s.Run, check.Context)
 			}
 			if strings.Contains(s.Run, "${{") {
 				t.Errorf("job %s interpolates an expression into its script: %q", name, s.Run)

@@ -203,7 +203,9 @@ func TestCapCodePR(t *testing.T) {
 // sends, fill every page the count reads (the repository's 1,000 most
 // recently written comments): the code pull request's run sends the Agent
 // API nothing, and its log, comment and commit status say the count could
-// not be completed. GitHub got the 10 pages and no more.
+// not be completed, and the check claims no success: failing closed for
+// the bill must not fail open for a required check. GitHub got the 10
+// pages and no more.
 func TestCapPerDayFlooded(t *testing.T) {
 	t.Parallel()
 	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
@@ -226,7 +228,7 @@ func TestCapPerDayFlooded(t *testing.T) {
 	const why = "today's sends could not all be counted (the repository's 1000 most recently written comments are all from today, UTC), so the cap counts as reached (max-sends-per-day: 3)"
 	w.wantLog("docs job cap reached, nothing sent: " + why)
 	w.wantOutputs(map[string]string{"status": "skipped", "job-id": ""})
-	if got := w.statuses(); len(got) != 1 || !strings.HasPrefix(got[0], "1111 success: Docs job cap reached: today's sends could not all be counted") {
+	if got := w.statuses(); len(got) != 1 || !strings.HasPrefix(got[0], "1111 error: The docs job's sends could not all be counted, so nothing was sent and no success is claimed") {
 		t.Errorf("statuses %q, want the cap reached, the count not completed", got)
 	}
 	c := w.gh.Comments(7)

@@ -66,7 +66,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	}
 	if g := p.Group; g != nil {
 		v, err := queue.Read(ctx, gh, *g)
-		return r.rep.Group(ctx, report.Commit{Owner: g.Owner, Repo: g.Repo, HeadSHA: g.HeadSHA}, v, err)
+		return r.rep.Group(ctx, report.Commit{Owner: g.Owner, Repo: g.Repo, HeadSHA: g.HeadSHA}, v.Facts(), err)
 	}
 	// Nothing is written to GitHub before the run's own request is
 	// admitted: r.thread is nil until then.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentjob/agent-job-action/internal/codepr"
+	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	mergequeue "github.com/agentjob/agent-job-action/internal/queue"
@@ -68,7 +68,7 @@ func queued(t *testing.T, method string, states map[int]string) (Got, *fakegithu
 	for n, head := range map[int]string{12: groupSHA(1), 13: groupSHA(3)} {
 		gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: n, Author: "ann", HeadRef: fmt.Sprintf("feature-%d", n), HeadSHA: head})
 		if st := states[n]; st != "" {
-			gh.SeedStatus(fakegithub.Status{Repo: "acme/docs", SHA: head, State: st, Context: codepr.StatusContext, Description: "as the action set it"})
+			gh.SeedStatus(fakegithub.Status{Repo: "acme/docs", SHA: head, State: st, Context: check.Context, Description: "as the action set it"})
 		}
 	}
 	g := h.got(context.Background())
@@ -118,7 +118,7 @@ func mergeGroupCheck(t *testing.T, method string) {
 			if g.Err != nil {
 				t.Fatalf("run: %v\n%s", g.Err, g.Log)
 			}
-			want := []fakegithub.Status{{Repo: "acme/docs", SHA: groupHead, State: tc.state, Context: codepr.StatusContext,
+			want := []fakegithub.Status{{Repo: "acme/docs", SHA: groupHead, State: tc.state, Context: check.Context,
 				Description: tc.desc, TargetURL: "https://github.com/acme/docs/actions/runs/4242"}}
 			if got := gh.Statuses(); fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("statuses set = %+v\nwant %+v", got, want)
@@ -167,7 +167,7 @@ func TestMergeGroupUnread(t *testing.T) {
 		t.Fatalf("run: %v (end %d), want an error\n%s", g.Err, g.End, g.Log)
 	}
 	st := gh.Statuses()
-	if len(st) != 1 || st[0].SHA != groupHead || st[0].State != "error" || st[0].Context != codepr.StatusContext {
+	if len(st) != 1 || st[0].SHA != groupHead || st[0].State != "error" || st[0].Context != check.Context {
 		t.Errorf("statuses = %+v, want one error on the group's head", st)
 	}
 	if len(g.API) != 0 {

@@ -134,7 +134,7 @@ func (r *run) overCap(ctx context.Context, p plan.Plan, level string, o *report.
 	switch {
 	case err != nil:
 		return o.Fail(ctx, err)
-	case why != "":
+	case why.Why != "":
 		return r.atCap(o, why)
 	}
 	return nil
@@ -143,11 +143,13 @@ func (r *run) overCap(ctx context.Context, p plan.Plan, level string, o *report.
 // atCap ends a run at a cap: one line, exit 0, nothing sent. The requests
 // the run meant to send are recorded as not sent, so that the next run
 // that may send sends them.
-func (r *run) atCap(o *report.Outcome, why string) *report.Outcome {
+func (r *run) atCap(o *report.Outcome, why caps.Cap) *report.Outcome {
 	if r.answers != nil {
 		r.answers.Unsent()
 	}
-	return r.rep.Capped(o, why)
+	o = r.rep.Capped(o, why.Why)
+	o.Uncounted = why.Uncounted
+	return o
 }
 
 // settleRoom is the room that settles the records earlier runs left
@@ -167,7 +169,7 @@ func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan)
 		}
 	}
 	if p.Caps != nil {
-		room.Capped = func(ctx context.Context, th *conversation.Thread) (string, error) {
+		room.Capped = func(ctx context.Context, th *conversation.Thread) (caps.Cap, error) {
 			return r.caps.Reached(ctx, p.Caps, th, th.Number, "", "")
 		}
 	}

@@ -529,8 +529,9 @@ func TestDocsRequestLeavesTheCodeRecord(t *testing.T) {
 }
 
 // TestClosedClaimsNothingForAHeadNeverSent: closing a code pull request
-// whose last push waited for the job gives that head a status that says its
-// change was not sent, never the job's success, now or when a settle run
+// whose last push waited for the job gives that head an error that says its
+// change was not sent, never a success (reopened, the pull request would
+// show a green check for a change no job heard), now or when a settle run
 // later reports the job's end.
 func TestClosedClaimsNothingForAHeadNeverSent(t *testing.T) {
 	t.Parallel()
@@ -546,7 +547,7 @@ func TestClosedClaimsNothingForAHeadNeverSent(t *testing.T) {
 		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
 	}
 	final := w.finalStatuses()
-	if !strings.HasPrefix(final["2222"], "2222 success: Pull request closed: this push's change was not sent to the docs job") {
+	if !strings.HasPrefix(final["2222"], "2222 error: Pull request closed before the docs job heard this push: reopen it and push again") {
 		t.Errorf("head 2222 ends %q", final["2222"])
 	}
 	if !strings.Contains(final["1111"], " success: Docs updated") {

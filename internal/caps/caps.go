@@ -35,34 +35,46 @@ type Counter struct {
 	Progress runlog.Progress
 }
 
+// Cap is why nothing more may be sent: Why is "" when it may. Uncounted
+// says the sends could not all be counted (a flood of comments cut the
+// count), so the cap only counts as reached: nothing is sent, as a cap the
+// team chose is not guessed past, but the check claims no success for it
+// (package check).
+type Cap struct {
+	Why       string
+	Uncounted bool
+}
+
 // Reached counts what was sent, as c names: from th (numbered n), and from
 // the repository today (the token's login, th.Self, wrote the comments
-// that count). It returns why nothing more may be sent, "" when it may.
+// that count). It returns why nothing more may be sent.
 // level is the permission of the request's author, who (see
 // plan.Caps.OverThread).
-func (k Counter) Reached(ctx context.Context, c *plan.Caps, th Thread, n int, level, who string) (string, error) {
+func (k Counter) Reached(ctx context.Context, c *plan.Caps, th Thread, n int, level, who string) (Cap, error) {
 	if c.Thread > 0 {
 		t, err := th.SentHere(ctx)
 		if err != nil {
-			return "", fmt.Errorf("count what was sent from #%d for max-sends-per-thread: %w; nothing was sent", n, err)
+			return Cap{}, fmt.Errorf("count what was sent from #%d for max-sends-per-thread: %w; nothing was sent", n, err)
 		}
 		switch why, passed := c.OverThread(n, t.Sent, t.Cut, level); {
 		case passed:
 			k.Progress.Logf("%s; passed: the request is by %s, who has %s permission", why, escape.Log(who), escape.Log(level))
 		case why != "":
-			return why, nil
+			return Cap{Why: why, Uncounted: t.Sent < c.Thread}, nil
 		}
 	}
 	if c.Day > 0 {
 		self := th.Self()
 		if self == "" {
-			return "", fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", conversation.ErrUnknownIdentity)
+			return Cap{}, fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", conversation.ErrUnknownIdentity)
 		}
 		t, err := conversation.SentOn(ctx, k.Repo, c.Owner, c.Repo, self, k.Progress.Clock.Now())
 		if err != nil {
-			return "", fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", err)
+			return Cap{}, fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", err)
 		}
-		return c.OverDay(t.Sent, t.Read, t.Cut), nil
+		if why := c.OverDay(t.Sent, t.Read, t.Cut); why != "" {
+			return Cap{Why: why, Uncounted: t.Sent < c.Day}, nil
+		}
 	}
-	return "", nil
+	return Cap{}, nil
 }

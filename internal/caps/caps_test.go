@@ -68,16 +68,18 @@ func (r *repo) ListRepoCommentsPage(_ context.Context, owner, name string, page 
 func TestReached(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name   string
-		caps   plan.Caps
-		th     *thread
-		repo   *repo
-		level  string
-		want   string
-		err    string
-		lists  int
-		reads  int
-		logged string
+		name  string
+		caps  plan.Caps
+		th    *thread
+		repo  *repo
+		level string
+		want  string
+		// uncounted says the cap only counts as reached.
+		uncounted bool
+		err       string
+		lists     int
+		reads     int
+		logged    string
 	}{
 		{name: "under both", caps: plan.Caps{Thread: 3, Day: 5, Owner: "acme", Repo: "docs"}, th: &thread{sent: conversation.Tally{Sent: 2}, self: "github-actions[bot]"},
 			repo: &repo{today: []int{1, 2}}, reads: 1, lists: 1},
@@ -88,9 +90,9 @@ func TestReached(t *testing.T) {
 		{name: "the day's cap", caps: plan.Caps{Day: 3, Owner: "acme", Repo: "docs"}, th: &thread{self: "github-actions[bot]"},
 			repo: &repo{today: []int{1, 2}}, want: "the repository has had 3 creates and follow-ups today, UTC (max-sends-per-day: 3)", lists: 1},
 		{name: "a thread's count cut before its first comment", caps: plan.Caps{Thread: 3, Owner: "acme", Repo: "docs"}, th: &thread{sent: conversation.Tally{Sent: 1, Read: 1000, Cut: true}},
-			repo: &repo{}, want: "the sends from #12 could not all be counted (it has more comments than one run reads, the newest 1,000 or so), so the cap counts as reached (max-sends-per-thread: 3)", reads: 1},
+			repo: &repo{}, want: "the sends from #12 could not all be counted (it has more comments than one run reads, the newest 1,000 or so), so the cap counts as reached (max-sends-per-thread: 3)", uncounted: true, reads: 1},
 		{name: "a day's count cut before the start of the day", caps: plan.Caps{Day: 20, Owner: "acme", Repo: "docs"}, th: &thread{self: "github-actions[bot]"},
-			repo: &repo{today: []int{1}, more: true}, want: "today's sends could not all be counted (the repository's 10 most recently written comments are all from today, UTC), so the cap counts as reached (max-sends-per-day: 20)", lists: conversation.DayPages},
+			repo: &repo{today: []int{1}, more: true}, want: "today's sends could not all be counted (the repository's 10 most recently written comments are all from today, UTC), so the cap counts as reached (max-sends-per-day: 20)", uncounted: true, lists: conversation.DayPages},
 		{name: "a thread count that cannot be read", caps: plan.Caps{Thread: 3, Owner: "acme", Repo: "docs"}, th: &thread{err: errors.New("HTTP 502")},
 			repo: &repo{}, err: "count what was sent from #12 for max-sends-per-thread: HTTP 502; nothing was sent", reads: 1},
 		{name: "the day's count without the token's login", caps: plan.Caps{Day: 3, Owner: "acme", Repo: "docs"}, th: &thread{},
@@ -106,8 +108,8 @@ func TestReached(t *testing.T) {
 			k := Counter{Repo: tt.repo, Progress: runlog.Progress{Log: runlog.NewPlain(&out), Clock: clock.NewFake(now), Start: start}}
 			c := tt.caps
 			why, err := k.Reached(context.Background(), &c, tt.th, 12, tt.level, "ada")
-			if why != tt.want || (err == nil) != (tt.err == "") || err != nil && !strings.HasPrefix(err.Error(), tt.err) {
-				t.Errorf("Reached() = %q, %v; want %q, %q", why, err, tt.want, tt.err)
+			if why.Why != tt.want || why.Uncounted != tt.uncounted || (err == nil) != (tt.err == "") || err != nil && !strings.HasPrefix(err.Error(), tt.err) {
+				t.Errorf("Reached() = %+v, %v; want %q (uncounted %v), %q", why, err, tt.want, tt.uncounted, tt.err)
 			}
 			if tt.th.reads != tt.reads || tt.repo.lists != tt.lists {
 				t.Errorf("%d reads of the thread and %d lists of the repository, want %d and %d", tt.th.reads, tt.repo.lists, tt.reads, tt.lists)

@@ -15,6 +15,7 @@ import (
 	"slices"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/codepr"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
@@ -85,7 +86,7 @@ func (c *Room) logChanges(ch *codepr.Changes) {
 		c.Progress.Logf("GitHub's comparison of the push is too large to read: sending the pull request's whole change again, read page by page")
 	}
 	if ch.Cut {
-		c.Progress.Log.Warning(fmt.Sprintf("the pull request changes at least %d files, as many as GitHub lists: files past them are not seen, so the docs job hears of the first only and the commit status %s claims no success", ghclient.MaxPullFiles, codepr.StatusContext))
+		c.Progress.Log.Warning(fmt.Sprintf("the pull request changes at least %d files, as many as GitHub lists: files past them are not seen, so the docs job hears of the first only and the commit status %s claims no success", ghclient.MaxPullFiles, check.Context))
 	}
 	if ch.FromBase {
 		c.Progress.Logf("the push merged the base branch: what it brought is left out (%d under paths)", ch.Dropped)
@@ -142,7 +143,7 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 		}
 	}
 	if earlier != nil {
-		c.code.DocsPR = earlier.PR
+		c.code.DocsPR, c.code.Paired, c.code.Approval = earlier.PR, earlier.PR, earlier.Approval
 		if seen != nil && seen.PR() != "" {
 			c.code.DocsPR = seen.PR()
 		}
@@ -263,8 +264,7 @@ func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullReque
 	o.Closed, c.code.Waiting = true, ""
 	var unsent []string
 	c.code.Owed, unsent = earlier.Heard()
-	c.Reporter.Checks.Set(ctx, pr.Owner, pr.Repo, unsent, ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusSuccess,
-		Description: "Pull request closed: this push's change was not sent to the docs job"})
+	c.Reporter.Checks.Apply(ctx, pr.Owner, pr.Repo, check.Decide(earlier.Record, check.Facts{Event: check.Closed, Heads: unsent, RunURL: c.Reporter.Checks.RunURL}))
 	if slices.Contains(unsent, pr.HeadSHA) {
 		// The head's status is said; the run's end sets none on it.
 		c.code.PR.HeadSHA = ""

@@ -1,9 +1,8 @@
 // Package codepr is the docs job of a code pull request: which events of
 // it act, which of its changes the job hears about (the paths input: the
 // whole change for a new job, what is new since the commit the job last
-// heard of for one that exists), and the commit status that shows the
-// job's outcome on the pull request's head commit. It decides and reads;
-// the run sends.
+// heard of for one that exists). It decides and reads; the run sends,
+// and package check decides the commit status.
 package codepr
 
 import (
@@ -12,11 +11,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
-	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 )
 
@@ -104,7 +101,7 @@ type Changes struct {
 }
 
 // LeavesCut says whether a job that hears c is left with a listing of the
-// pull request's files cut at GitHub's cap (see Outcome.Cut): c's own
+// pull request's files cut at GitHub's cap (check.Facts.Cut): c's own
 // listing was cut, or the job heard a cut one before (cut) and c does not
 // list the whole change again.
 func (c *Changes) LeavesCut(cut bool) bool { return c.Cut || cut && !c.Whole }
@@ -267,113 +264,4 @@ func files(n int) string {
 		return "1 file"
 	}
 	return fmt.Sprintf("%d files", n)
-}
-
-// StatusContext names the commit status the action sets: a branch
-// protection rule requires it by this name.
-const StatusContext = "docs / agent-job"
-
-// Outcome is how a docs job stands, for its commit status.
-type Outcome struct {
-	// Working is true while the job runs, whether or not a run waits for
-	// it: a later run reports its end.
-	Working bool
-	// Failed is true when the job failed.
-	Failed bool
-	// Errored is true when the run could not start or follow the job, and
-	// no job is known to go on for it.
-	Errored bool
-	// Stopped is true when the run ended before the job did and keeps no
-	// record a later run could settle it from (comment: false).
-	Stopped bool
-	// NoChange is true when nothing under paths changed: no job was
-	// needed.
-	NoChange bool
-	// Cut is true when GitHub's listing of the pull request's files
-	// reached its cap: what it left out was not seen, so no success can be
-	// claimed for it.
-	Cut bool
-	// PRLink is the docs pull request, Preview its preview; "" for none.
-	PRLink, Preview string
-	// PreviewState is the preview build's last state (package preview's
-	// Success, Failure, or another when the run stopped waiting first).
-	PreviewState string
-	// RunURL is the workflow run, linked while working or on failure.
-	RunURL string
-	// Capped is why nothing was sent, at a cap on what is sent; "" when
-	// no cap was reached.
-	Capped string
-	// Approval says the team wants the docs pull request approved before
-	// the check is green (docs-check: approved): a cap, which stops the
-	// docs job, then claims no success.
-	Approval bool
-	// Docs is the docs pull request as judged when the team wants it
-	// approved (docs-check: approved); nil when the check asks only that
-	// it exists, or the job opened none.
-	Docs *docspr.Verdict
-}
-
-// docsStatus is s for a job that ended with a pull request the team wants
-// approved, as judged (v): pending, linking it, until it is approved on
-// its latest commit or merged; an error when it was closed unmerged (the
-// next push starts a new job); pending, linking the run, when it could not
-// be read, for nothing is claimed of it.
-func docsStatus(s ghclient.CommitStatus, v docspr.Verdict, runURL string) ghclient.CommitStatus {
-	n := v.PR.Number
-	switch v.State {
-	case docspr.Approved:
-		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, fmt.Sprintf("Docs approved in pull request #%d", n), escape.URL(v.URL)
-	case docspr.Merged:
-		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, fmt.Sprintf("Docs merged in pull request #%d", n), escape.URL(v.URL)
-	case docspr.Closed:
-		s.State, s.Description, s.TargetURL = ghclient.StatusError, fmt.Sprintf("Docs pull request #%d was closed unmerged: reopen it, or push to start a new docs job", n), escape.URL(v.URL)
-	case docspr.Unread:
-		s.State, s.Description, s.TargetURL = ghclient.StatusPending, fmt.Sprintf("Waits for docs pull request #%d, whose reviews could not be read: see the run", n), escape.URL(runURL)
-	default:
-		s.State, s.Description, s.TargetURL = ghclient.StatusPending, fmt.Sprintf("Waits for an approving review of docs pull request #%d", n), escape.URL(v.URL)
-	}
-	return s
-}
-
-// Status returns the commit status that shows o: pending while the job
-// works; success when it ends well or nothing needed it, linking the
-// preview when its build succeeded, else the docs pull request, saying
-// when the preview failed or is not ready (the check is the docs job's:
-// a preview is a courtesy of the job's end, not part of it); failure,
-// linking the run, when the job failed; error, linking the run, when the
-// run could not start or follow it. Links are https URLs only.
-func Status(o Outcome) ghclient.CommitStatus {
-	s := ghclient.CommitStatus{Context: StatusContext}
-	shown := escape.URL(o.Preview) != ""
-	switch {
-	case o.Failed:
-		s.State, s.Description, s.TargetURL = ghclient.StatusFailure, "The docs job failed: see the run", escape.URL(o.RunURL)
-	case o.Stopped:
-		s.State, s.Description, s.TargetURL = ghclient.StatusError, "The run stopped before the docs job ended: re-run it", escape.URL(o.RunURL)
-	case o.Errored:
-		s.State, s.Description, s.TargetURL = ghclient.StatusError, "The docs job could not be started: see the run", escape.URL(o.RunURL)
-	case o.Cut:
-		s.State, s.Description, s.TargetURL = ghclient.StatusError, fmt.Sprintf("GitHub listed only %d files: the rest went unseen, so no success is claimed; see the run", ghclient.MaxPullFiles), escape.URL(o.RunURL)
-	case o.Working:
-		s.State, s.Description, s.TargetURL = ghclient.StatusPending, "The docs agent is updating the docs for this change", escape.URL(o.RunURL)
-	case o.Capped != "" && o.Approval:
-		s.State, s.Description, s.TargetURL = ghclient.StatusError, "Docs job cap reached, so no approved docs for this push: "+o.Capped, escape.URL(o.RunURL)
-	case o.Capped != "":
-		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, "Docs job cap reached: "+o.Capped, escape.URL(o.RunURL)
-	case o.NoChange:
-		s.State, s.Description = ghclient.StatusSuccess, "No change under paths: no docs job needed"
-	case o.Docs != nil && o.PRLink != "":
-		return docsStatus(s, *o.Docs, o.RunURL)
-	case shown && o.PreviewState == preview.Success:
-		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, "Docs updated: preview ready", escape.URL(o.Preview)
-	case o.PRLink != "" && shown && o.PreviewState == preview.Failure:
-		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, "Docs updated in a pull request; its preview build failed", escape.URL(o.PRLink)
-	case o.PRLink != "" && shown:
-		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, "Docs updated in a pull request; its preview is not ready", escape.URL(o.PRLink)
-	case o.PRLink != "":
-		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, "Docs updated in a pull request", escape.URL(o.PRLink)
-	default:
-		s.State, s.Description = ghclient.StatusSuccess, "No docs change needed"
-	}
-	return s
 }

@@ -7,12 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
-	"github.com/agentjob/agent-job-action/internal/prlink"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 
@@ -350,52 +348,6 @@ func TestNothingToSend(t *testing.T) {
 	for _, tt := range tests {
 		if got := tt.c.NothingToSend(); got != tt.want {
 			t.Errorf("NothingToSend() = %q, want %q", got, tt.want)
-		}
-	}
-}
-
-func TestStatus(t *testing.T) {
-	t.Parallel()
-	const run = "https://github.com/acme/api/actions/runs/1"
-	docs := docspr.Verdict{PR: prlink.PullRequest{Owner: "acme", Repo: "docs", Number: 3}, URL: "https://github.com/acme/docs/pull/3"}
-	tests := []struct {
-		name string
-		o    Outcome
-		want ghclient.CommitStatus
-	}{
-		{"working", Outcome{Working: true, RunURL: run}, ghclient.CommitStatus{State: "pending", Description: "The docs agent is updating the docs for this change", TargetURL: run}},
-		{"failed", Outcome{Failed: true, RunURL: run}, ghclient.CommitStatus{State: "failure", Description: "The docs job failed: see the run", TargetURL: run}},
-		{"nothing under paths", Outcome{NoChange: true}, ghclient.CommitStatus{State: "success", Description: "No change under paths: no docs job needed"}},
-		{"docs pull request", Outcome{PRLink: "https://github.com/acme/docs/pull/3"}, ghclient.CommitStatus{State: "success", Description: "Docs updated in a pull request", TargetURL: "https://github.com/acme/docs/pull/3"}},
-		{"preview", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "https://acme-docs-x.mintlify.app", PreviewState: "success"}, ghclient.CommitStatus{State: "success", Description: "Docs updated: preview ready", TargetURL: "https://acme-docs-x.mintlify.app"}},
-		{"a preview whose build failed", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "https://acme-docs-x.mintlify.app", PreviewState: "failure"}, ghclient.CommitStatus{State: "success", Description: "Docs updated in a pull request; its preview build failed", TargetURL: "https://github.com/acme/docs/pull/3"}},
-		{"a preview still building", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "https://acme-docs-x.mintlify.app", PreviewState: "in_progress"}, ghclient.CommitStatus{State: "success", Description: "Docs updated in a pull request; its preview is not ready", TargetURL: "https://github.com/acme/docs/pull/3"}},
-		{"a preview that is no https link", Outcome{PRLink: "https://github.com/acme/docs/pull/3", Preview: "javascript:x", PreviewState: "success"}, ghclient.CommitStatus{State: "success", Description: "Docs updated in a pull request", TargetURL: "https://github.com/acme/docs/pull/3"}},
-		{"no docs change", Outcome{}, ghclient.CommitStatus{State: "success", Description: "No docs change needed"}},
-		{"a listing at GitHub's cap, nothing under paths", Outcome{Cut: true, NoChange: true, RunURL: run}, ghclient.CommitStatus{State: "error", Description: "GitHub listed only 3000 files: the rest went unseen, so no success is claimed; see the run", TargetURL: run}},
-		{"a listing at GitHub's cap, the job done", Outcome{Cut: true, PRLink: "https://github.com/acme/docs/pull/3", RunURL: run}, ghclient.CommitStatus{State: "error", Description: "GitHub listed only 3000 files: the rest went unseen, so no success is claimed; see the run", TargetURL: run}},
-		{"a listing at GitHub's cap, the job failed", Outcome{Cut: true, Failed: true, RunURL: run}, ghclient.CommitStatus{State: "failure", Description: "The docs job failed: see the run", TargetURL: run}},
-		{"approval asked, waiting", Outcome{PRLink: docs.URL, Docs: &docspr.Verdict{State: docspr.Waiting, PR: docs.PR, URL: docs.URL}, RunURL: run},
-			ghclient.CommitStatus{State: "pending", Description: "Waits for an approving review of docs pull request #3", TargetURL: docs.URL}},
-		{"approval asked, approved, a preview ready", Outcome{PRLink: docs.URL, Preview: "https://acme-docs-x.mintlify.app", PreviewState: "success", Docs: &docspr.Verdict{State: docspr.Approved, PR: docs.PR, URL: docs.URL}},
-			ghclient.CommitStatus{State: "success", Description: "Docs approved in pull request #3", TargetURL: docs.URL}},
-		{"approval asked, merged", Outcome{PRLink: docs.URL, Docs: &docspr.Verdict{State: docspr.Merged, PR: docs.PR, URL: docs.URL}},
-			ghclient.CommitStatus{State: "success", Description: "Docs merged in pull request #3", TargetURL: docs.URL}},
-		{"approval asked, closed unmerged", Outcome{PRLink: docs.URL, Docs: &docspr.Verdict{State: docspr.Closed, PR: docs.PR, URL: docs.URL}},
-			ghclient.CommitStatus{State: "error", Description: "Docs pull request #3 was closed unmerged: reopen it, or push to start a new docs job", TargetURL: docs.URL}},
-		{"approval asked, unread", Outcome{PRLink: docs.URL, Docs: &docspr.Verdict{State: docspr.Unread, PR: docs.PR, URL: docs.URL}, RunURL: run},
-			ghclient.CommitStatus{State: "pending", Description: "Waits for docs pull request #3, whose reviews could not be read: see the run", TargetURL: run}},
-		{"approval asked, the job failed", Outcome{Failed: true, PRLink: docs.URL, Docs: &docspr.Verdict{State: docspr.Approved, PR: docs.PR, URL: docs.URL}, RunURL: run},
-			ghclient.CommitStatus{State: "failure", Description: "The docs job failed: see the run", TargetURL: run}},
-		{"approval asked, a cap reached", Outcome{Capped: "#7 has had 3 creates and follow-ups (max-sends-per-thread: 3)", Approval: true, RunURL: run},
-			ghclient.CommitStatus{State: "error", Description: "Docs job cap reached, so no approved docs for this push: #7 has had 3 creates and follow-ups (max-sends-per-thread: 3)", TargetURL: run}},
-		{"approval asked, still working", Outcome{Working: true, PRLink: docs.URL, Docs: &docspr.Verdict{State: docspr.Approved, PR: docs.PR, URL: docs.URL}, RunURL: run},
-			ghclient.CommitStatus{State: "pending", Description: "The docs agent is updating the docs for this change", TargetURL: run}},
-	}
-	for _, tt := range tests {
-		tt.want.Context = StatusContext
-		if got := Status(tt.o); got != tt.want {
-			t.Errorf("%s: Status() = %+v\nwant %+v", tt.name, got, tt.want)
 		}
 	}
 }

@@ -2,20 +2,18 @@
 // group holds, read from GitHub (the commits from the group's base to its
 // head, and the merge queue's own branches among the branches at each),
 // and whether each has its docs settled (its own head's commit status
-// codepr.StatusContext is success). It reads, within MaxCommits; it sets
-// nothing and sends the agent nothing: the Verdict is a value, which the
-// reporter writes as the group's status.
+// check.Context is success). It reads, within MaxCommits; it sets
+// nothing and sends the agent nothing: the Verdict is a value, which
+// package check turns into the group's status (Facts).
 package queue
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/agentjob/agent-job-action/internal/codepr"
-	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 )
 
@@ -118,7 +116,7 @@ func Read(ctx context.Context, gh GitHub, g Group) (Verdict, error) {
 		}
 		state := "closed"
 		if pr.Open && pr.Base == g.Branch {
-			if state, err = gh.StatusState(ctx, g.Owner, g.Repo, pr.HeadSHA, codepr.StatusContext); err != nil {
+			if state, err = gh.StatusState(ctx, g.Owner, g.Repo, pr.HeadSHA, check.Context); err != nil {
 				return Verdict{}, err
 			}
 		}
@@ -148,44 +146,7 @@ func queuePR(ref, branch string) (int, bool) {
 	return n, err == nil
 }
 
-// Status is the group's check as v says, linking the run (runURL): it
-// names the pull request that holds the group back, and says nothing of
-// anyone's text, only numbers and a commit's SHA.
-func (v Verdict) Status(runURL string) ghclient.CommitStatus {
-	s := ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusFailure, TargetURL: escape.URL(runURL)}
-	switch {
-	case v.TooLarge > 0:
-		s.Description = fmt.Sprintf("The merge group holds %d commits, over the %d this check reads: it does not pass unread", v.TooLarge, MaxCommits)
-	case len(v.PRs) == 0:
-		s.Description = "The merge group's branch is no merge queue's: its pull requests cannot be checked"
-	case v.Held != 0 && v.HeldState == "closed":
-		s.Description = fmt.Sprintf("#%d holds the merge group back: it is no longer open into the group's branch", v.Held)
-	case v.Held != 0:
-		s.Description = fmt.Sprintf("#%d holds the merge group back: its docs check is %s", v.Held, heldAs(v.HeldState))
-	case len(v.PRs) == 1:
-		s.State, s.Description = ghclient.StatusSuccess, fmt.Sprintf("Docs settled for #%d, the merge group's one pull request", v.PRs[0])
-	default:
-		s.State, s.Description = ghclient.StatusSuccess, fmt.Sprintf("Docs settled for all %d pull requests in the merge group", len(v.PRs))
-	}
-	return s
-}
-
-// Errored is the group's check when it could not be read: an error,
-// linking the run, which says why.
-func Errored(runURL string) ghclient.CommitStatus {
-	return ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusError, TargetURL: escape.URL(runURL),
-		Description: "The merge group's pull requests could not be read: see the run"}
-}
-
-// heldAs says a docs check's state as the status names it.
-func heldAs(state string) string {
-	switch state {
-	case ghclient.StatusPending:
-		return "pending"
-	case ghclient.StatusFailure, ghclient.StatusError:
-		return "failed"
-	case "":
-		return "not set"
-	}
-	return "not success"
+// Facts is v as the check reads it (check.DecideGroup).
+func (v Verdict) Facts() check.Group {
+	return check.Group{PRs: v.PRs, Held: v.Held, HeldState: v.HeldState, TooLarge: v.TooLarge, MaxCommits: MaxCommits}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentjob/agent-job-action/internal/codepr"
+	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
@@ -137,15 +137,16 @@ func TestRead(t *testing.T) {
 				if c == "branches head" {
 					t.Errorf("the branches at the group's head were read: its own branch names its pull request")
 				}
-				if strings.HasPrefix(c, "status ") && !strings.HasSuffix(c, " "+codepr.StatusContext) {
-					t.Errorf("call %q reads another context than %s", c, codepr.StatusContext)
+				if strings.HasPrefix(c, "status ") && !strings.HasSuffix(c, " "+check.Context) {
+					t.Errorf("call %q reads another context than %s", c, check.Context)
 				}
 			}
 			if len(tc.gh.calls) > 3*MaxCommits {
 				t.Errorf("%d calls, over the bound", len(tc.gh.calls))
 			}
-			s := got.Status("https://github.com/acme/code/actions/runs/1")
-			if s.State != tc.state || !strings.HasPrefix(s.Description, tc.status) || s.Context != codepr.StatusContext ||
+			d := check.DecideGroup(got.Facts(), "head", "https://github.com/acme/code/actions/runs/1")
+			s := d.Sets[0].Status
+			if s.State != tc.state || !strings.HasPrefix(s.Description, tc.status) || s.Context != check.Context ||
 				s.TargetURL != "https://github.com/acme/code/actions/runs/1" || len([]rune(s.Description)) > ghclient.MaxStatusDescription {
 				t.Errorf("Status() = %+v, want %s %q...", s, tc.state, tc.status)
 			}
@@ -167,8 +168,8 @@ func TestReadFails(t *testing.T) {
 			t.Errorf("Read() with %s failing = %+v, want an error", fail, v)
 		}
 	}
-	if s := Errored(""); s.State != ghclient.StatusError || s.Context != codepr.StatusContext {
-		t.Errorf("Errored() = %+v", s)
+	if s := check.DecideGroup(check.Group{Unread: true}, "head", "").Sets[0].Status; s.State != ghclient.StatusError || s.Context != check.Context {
+		t.Errorf("an unread group's status = %+v, want an error", s)
 	}
 }
 

@@ -61,6 +61,10 @@ type Record struct {
 	// events follows it until it is merged, closed, or the code pull
 	// request moves on; "" when the record follows none.
 	Docs string
+	// Approval says the code workflow asks for the docs pull request's
+	// approval (docs-check: approved): every run that decides the check
+	// from this record asks it too, whatever its own docs-check.
+	Approval bool
 	// Unsettled says the job was working when the record was written: the
 	// next run in the thread, or a settle run, reports its end.
 	Unsettled bool
@@ -242,6 +246,7 @@ type doc struct {
 	Lost      bool      `json:"lost,omitempty"`
 	Project   string    `json:"project,omitempty"`
 	Docs      string    `json:"docs,omitempty"`
+	Approval  bool      `json:"approval,omitempty"`
 	Unsettled bool      `json:"unsettled,omitempty"`
 	Sent      *sends    `json:"sent,omitempty"`
 	Answered  *answered `json:"answered,omitempty"`
@@ -293,6 +298,7 @@ func Format(r Record) string {
 	if docsState(r.Docs) {
 		d.Docs = r.Docs
 	}
+	d.Approval = r.Approval
 	if r.Sent.valid() {
 		d.Sent = &sends{Total: r.Sent.Total, Day: r.Sent.Day, OnDay: r.Sent.OnDay}
 	}
@@ -303,7 +309,7 @@ func Format(r Record) string {
 		}
 	}
 	if d.Job == "" && d.Head == "" && d.Waiting == "" && d.PR == "" && d.Docs == "" && len(d.Owed) == 0 && d.Sent == nil && d.Answered == nil &&
-		!d.Backlink && !d.Cut && !d.Lost && !d.Unsettled {
+		!d.Backlink && !d.Cut && !d.Lost && !d.Unsettled && !d.Approval {
 		return ""
 	}
 	line := encode(d)
@@ -354,7 +360,7 @@ func Parse(text string) (r Record, ok bool) {
 	if err := json.Unmarshal([]byte(rest[:end]), &d); err != nil || d.V != version {
 		return Record{}, false
 	}
-	r = Record{Backlink: d.Backlink, Cut: d.Cut, Lost: d.Lost, Unsettled: d.Unsettled}
+	r = Record{Backlink: d.Backlink, Cut: d.Cut, Lost: d.Lost, Unsettled: d.Unsettled, Approval: d.Approval}
 	if isMark(d.Project) {
 		r.Project = d.Project
 	}

@@ -27,6 +27,10 @@ type Outcome struct {
 	// Capped says Skipped is a cap reached (plan.Caps): the comment and a
 	// code pull request's commit status say so.
 	Capped bool
+	// Uncounted says the cap only counts as reached: the sends could not
+	// all be counted (a flood of comments), so nothing was sent, and the
+	// check claims no success for it.
+	Uncounted bool
 	// Settled says what a settle run (settle: true) settled; "" for
 	// other runs.
 	Settled string

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/backlog"
+	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/escape"
@@ -127,6 +128,12 @@ type Code struct {
 	// named it, "" for none: the comment shows it while the job goes on,
 	// when the job's answer to this run names none.
 	DocsPR string
+	// Paired is the docs pull request the record pairs with the code pull
+	// request ("" for none): only it is judged for the check.
+	Paired string
+	// Approval says the record asks for the docs pull request's approval
+	// (an earlier run's docs-check: approved).
+	Approval bool
 
 	cutShown bool
 }
@@ -209,7 +216,7 @@ func (r *Reporter) Settled(e *conversation.Earlier, shown *Outcome) conversation
 	}
 	// A cut listing stays cut until a push lists the whole change again:
 	// the next push's status claims no success for files never seen.
-	s.Record.Answered, s.Record.Head, s.Record.Owed, s.Record.Cut = e.Answered, e.Head, nil, e.Cut
+	s.Record.Answered, s.Record.Head, s.Record.Owed, s.Record.Cut, s.Record.Approval = e.Answered, e.Head, nil, e.Cut, e.Approval
 	s.Answered, s.Left, s.Later = nil, nil, nil
 	s.FollowUp, s.Elapsed = false, 0
 	// After what state wrote of shown (its note, its docs pull request).
@@ -299,7 +306,7 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 	if v := o.Docs; v != nil {
 		// A docs pull request not yet merged nor closed is followed: a
 		// settle run on its review events settles the check.
-		if s.Record.Docs = Following(v.State); s.Record.Docs != "" {
+		if s.Record.Docs = check.Following(v.State); s.Record.Docs != "" {
 			s.Record.Unsettled = true
 		}
 		s.Note = paragraphs(s.Note, DocsNote(*v))
@@ -311,6 +318,8 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 		// The next run sends what comes after it, and settles the
 		// statuses the job still owes.
 		s.Record.Head, s.Record.Owed, s.Record.Waiting, s.Record.Cut = c.Heard, c.Owed, c.Waiting, c.Cut
+		// Every later run decides the check as this one was asked to.
+		s.Record.Approval = c.Approval || r.Checks.Approval
 	}
 	return s
 }
@@ -318,20 +327,6 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 // paragraphs joins the parts that are not empty as Markdown paragraphs.
 func paragraphs(parts ...string) string {
 	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), "\n\n")
-}
-
-// Following is what a record keeps of a docs pull request in state st
-// (record.Docs): waiting or approved while it is open, "" once it is
-// merged or closed, when the record follows it no more. One that could
-// not be read is waiting: nothing is claimed of it.
-func Following(st docspr.State) string {
-	switch st {
-	case docspr.Approved:
-		return record.DocsApproved
-	case docspr.Waiting, docspr.Unread:
-		return record.DocsWaiting
-	}
-	return ""
 }
 
 // DocsNote is the comment's sentence on the docs pull request v, as the

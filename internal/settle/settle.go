@@ -18,6 +18,8 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/agentpr"
+	"github.com/agentjob/agent-job-action/internal/caps"
+	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/codepr"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/docspr"
@@ -98,7 +100,7 @@ type Room struct {
 	Ask func(url string, th *conversation.Thread) agentpr.Ask
 	// Capped says why the caps let nothing more be sent from th ("" when
 	// they do); nil when the run has no caps.
-	Capped func(ctx context.Context, th *conversation.Thread) (string, error)
+	Capped func(ctx context.Context, th *conversation.Thread) (caps.Cap, error)
 	// Ending is the job a Sweep waits for when it finds it still working;
 	// nil when the run's event names none.
 	Ending *Ending
@@ -358,7 +360,7 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversat
 		switch {
 		case went:
 			return sent
-		case capped != "":
+		case capped.Why != "":
 			note = s.atCap(ctx, th, e, job, capped)
 		case err != nil && !gone:
 			log.Warning(fmt.Sprintf("#%d: %s; the next run tries again", th.Number, escape.Log(err.Error())))
@@ -408,11 +410,12 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 		// docs-check: nil only when the job names no pull request here,
 		// which then gets the check a job's end sets.
 		shown.Docs = s.Agent.Judge(ctx, job, e.PR, true)
-		if v := shown.Docs; v != nil && report.Following(v.State) == e.Docs {
+		d := check.Decide(e.Record, check.Facts{Event: check.Judged, Heads: []string{code.HeadSHA}, Job: check.Done,
+			RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown), Approval: s.Reporter.Checks.Approval, Docs: shown.Docs})
+		if shown.Docs != nil && d.Docs == e.Docs {
 			return waiting
 		}
-		out := codepr.Outcome{RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown), Docs: shown.Docs}
-		s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, []string{code.HeadSHA}, codepr.Status(out))
+		s.Reporter.Checks.Apply(ctx, th.Owner, th.Repo, d)
 	}
 	st := s.Reporter.Settled(e, shown)
 	if e.PR != "" {
@@ -436,21 +439,21 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 // cannot be read, a count of the caps that cannot be read, or a follow-up
 // the API refused is the error, for the caller to tell apart (a job that
 // takes no more messages); the record stays as it was.
-func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (went bool, capped string, err error) {
+func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (went bool, capped caps.Cap, err error) {
 	pr := codepr.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number, HeadSHA: e.Waiting}
 	changes, err := codepr.Read(ctx, s.GitHub, pr, e.Head, s.Paths)
 	if err != nil {
-		return false, "", fmt.Errorf("could not read the change that waits for job %s: %w", escape.Log(job.ID), err)
+		return false, caps.Cap{}, fmt.Errorf("could not read the change that waits for job %s: %w", escape.Log(job.ID), err)
 	}
 	if changes.NothingToSend() != "" {
 		s.Progress.Logf("#%d: %s", th.Number, changes.NothingToSend())
-		return false, "", nil
+		return false, caps.Cap{}, nil
 	}
 	if s.Capped != nil {
 		// A count that cannot be read is a cap: nothing is sent past
 		// what the team chose.
 		why, err := s.Capped(ctx, th)
-		if err != nil || why != "" {
+		if err != nil || why.Why != "" {
 			return false, why, err
 		}
 	}
@@ -458,7 +461,7 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 	about := prompt.CodePR{Owner: th.Owner, Repo: th.Repo, Number: th.Number, URL: url}
 	sentTo, err := s.API.Message(ctx, job.ID, prompt.CodePushPrompt(about, changes.Change()))
 	if err != nil {
-		return false, "", fmt.Errorf("could not send job %s the change that waits: %w", escape.Log(job.ID), err)
+		return false, caps.Cap{}, fmt.Errorf("could not send job %s the change that waits: %w", escape.Log(job.ID), err)
 	}
 	s.Reporter.Spent(true)
 	e.Sent = e.Sent.Add(s.Progress.Clock.Now())
@@ -470,22 +473,23 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
 		Record: record.Record{JobID: e.JobID, Answered: e.Answered, Head: e.Waiting, Owed: e.Owed, Cut: changes.LeavesCut(e.Cut), Unsettled: true}, RunURL: escape.URL(s.Reporter.RC.RunURL()),
 		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
-	return true, "", nil
+	return true, caps.Cap{}, nil
 }
 
 // atCap gives up, at a cap, the change that waits in the record e for
 // job, which ended: nothing is sent, as a push at the cap sends nothing.
 // The heads pushed since the job last heard get the success a push at the
-// cap gets (codepr.Status with the cap as the reason), never a pending
+// cap gets (check.Capped), never a pending
 // that nothing settles; the record keeps the head the job heard, so that
 // the next push the caps allow sends everything since it, and waits for
 // nothing more. It returns the comment's note, which says so.
-func (s *Room) atCap(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job, why string) string {
+func (s *Room) atCap(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job, why caps.Cap) string {
 	heard, unsent := e.Heard()
-	s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, unsent, codepr.Status(codepr.Outcome{Capped: why, RunURL: s.Reporter.RC.RunURL(), Approval: s.Reporter.Checks.Approval || e.Docs != ""}))
-	s.Progress.Logf("#%d: docs job cap reached, nothing sent: %s; the change pushed while job %s worked is for the next push the caps allow", th.Number, why, escape.Log(job.ID))
+	s.Reporter.Checks.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, check.Facts{Event: check.Capped, Heads: unsent, Cap: why.Why, CapUncounted: why.Uncounted,
+		RunURL: s.Reporter.RC.RunURL(), Approval: s.Reporter.Checks.Approval}))
+	s.Progress.Logf("#%d: docs job cap reached, nothing sent: %s; the change pushed while job %s worked is for the next push the caps allow", th.Number, why.Why, escape.Log(job.ID))
 	e.Owed, e.Waiting = heard, ""
-	return fmt.Sprintf("⏸️ Not sent: the change pushed while the job worked, as the docs job cap is reached: %s. The next push that the caps allow sends it.", escape.Markdown(why))
+	return fmt.Sprintf("⏸️ Not sent: the change pushed while the job worked, as the docs job cap is reached: %s. The next push that the caps allow sends it.", escape.Markdown(why.Why))
 }
 
 // abandon gives up the change that waits in the record e, for a job that
@@ -495,9 +499,7 @@ func (s *Room) atCap(ctx context.Context, th *conversation.Thread, e *conversati
 // a new job, if this one takes no more).
 func (s *Room) abandon(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) {
 	heard, unsent := e.Heard()
-	st := ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusError,
-		Description: "The docs job ended before it heard this push: push again", TargetURL: escape.URL(s.Reporter.RC.RunURL())}
-	s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, unsent, st)
+	s.Reporter.Checks.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, check.Facts{Event: check.Abandoned, Heads: unsent, RunURL: s.Reporter.RC.RunURL()}))
 	s.Progress.Logf("#%d: job %s is %s and cannot take the change that waits; the heads pushed since it last heard get an error", th.Number, escape.Log(job.ID), escape.Log(job.Status))
 	e.Owed, e.Waiting = heard, ""
 }
@@ -510,9 +512,7 @@ func (s *Room) abandon(ctx context.Context, th *conversation.Thread, e *conversa
 // it is gone, and the record keeps the job and the head it heard, so that
 // the next run in the thread meets that answer too.
 func (s *Room) gone(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, f *httpclient.Failure) verdict {
-	st := ghclient.CommitStatus{Context: codepr.StatusContext, State: ghclient.StatusError,
-		Description: "The docs job is gone (the Agent Job API no longer knows it): push again", TargetURL: escape.URL(s.Reporter.RC.RunURL())}
-	s.Reporter.Checks.Set(ctx, th.Owner, th.Repo, e.Owed, st)
+	s.Reporter.Checks.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, check.Facts{Event: check.Gone, Heads: e.Owed, RunURL: s.Reporter.RC.RunURL()}))
 	s.Progress.Logf("#%d: job %s is gone: the Agent Job API answered HTTP %d; its record ends, and the heads it owed get an error", th.Number, escape.Log(e.JobID), f.Status)
 	if !s.Reporter.Write(ctx, th, e, s.Reporter.Gone(e, f.Status)) {
 		return left
@@ -534,12 +534,15 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 		shown.Preview = s.Agent.Preview(ctx, job)
 	}
 	if e.Code() {
-		shown.Docs = s.Agent.Judge(ctx, job, e.PR, e.Docs != "")
+		shown.Docs = s.Agent.Judge(ctx, job, e.PR, e.Docs != "" || e.Approval)
 	}
 	if heard, _ := e.Heard(); len(heard) > 0 {
-		out := codepr.Outcome{RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown), Preview: shown.Preview.URL, PreviewState: shown.Preview.State,
-			Failed: job.Status == agentapi.StatusFailed, Docs: shown.Docs}
-		s.Reporter.Checks.End(ctx, th.Owner, th.Repo, heard, out)
+		f := check.Facts{Event: check.Ended, Heads: heard, Job: check.Done, RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown),
+			Preview: shown.Preview.URL, PreviewState: shown.Preview.State, Approval: s.Reporter.Checks.Approval, Docs: shown.Docs}
+		if job.Status == agentapi.StatusFailed {
+			f.Job = check.Failed
+		}
+		s.Reporter.Checks.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, f))
 	}
 	return shown
 }

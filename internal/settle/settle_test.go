@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/agentpr"
+	"github.com/agentjob/agent-job-action/internal/caps"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
@@ -226,7 +227,7 @@ func TestSweep(t *testing.T) {
 				w.api.gone = map[string]bool{"job_1": true}
 			}
 			if tt.capped != "" {
-				w.room.Capped = func(context.Context, *conversation.Thread) (string, error) { return tt.capped, nil }
+				w.room.Capped = func(context.Context, *conversation.Thread) (caps.Cap, error) { return caps.Cap{Why: tt.capped}, nil }
 			}
 			o := w.room.Sweep(context.Background(), "acme", "docs")
 			if o.Settled != tt.outcome || o.Err != nil {
