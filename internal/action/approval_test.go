@@ -174,7 +174,8 @@ func approvalSettles(t *testing.T, elsewhere bool) {
 
 // TestApprovalOfAnotherDocsPR: only the code pull request's record pairs
 // it with its docs pull request. When the job names another pull request
-// than the record does, its approval settles nothing.
+// than the record does, its approval settles nothing: the record's own
+// pull request is the one judged.
 func TestApprovalOfAnotherDocsPR(t *testing.T) {
 	t.Parallel()
 	w := approvalWorld(t, false)
@@ -186,7 +187,7 @@ func TestApprovalOfAnotherDocsPR(t *testing.T) {
 	if got := w.statuses()[statuses:]; len(got) != 0 {
 		t.Errorf("statuses set for an approval of a docs pull request the record does not name: %q", got)
 	}
-	w.wantLog("the job names https://github.com/acme/docs/pull/101, its record https://github.com/acme/docs/pull/102")
+	w.wantLog(`the job now names "https://github.com/acme/docs/pull/101"; the record pairs "https://github.com/acme/docs/pull/102", which alone is judged`)
 }
 
 // TestDocsMergedBeforeTheCode: with docs-check: approved, a docs pull

@@ -237,10 +237,11 @@ func (r *run) wait(ctx context.Context, p plan.Plan, job *agentapi.Job, o *repor
 // pull request when the team wants it approved (plan.Plan.Approval): the
 // check and the record then follow it.
 func (r *run) judgeDocs(ctx context.Context, p plan.Plan, o *report.Outcome) *report.Outcome {
-	if p.Code != nil && o.Err == nil && o.Job != nil && o.Job.Terminal() {
-		// This run records the job's pull request: the record it read
-		// names the one the job had then.
-		o.Docs = r.agent.Judge(ctx, o.Job, "", false)
+	if c := r.rep.Code; p.Code != nil && c != nil && o.Err == nil && o.Job != nil && o.Job.Terminal() {
+		// The pull request the record pairs, when it names one: a job
+		// that now names another does not change which one the check
+		// waits for.
+		o.Docs = r.agent.Judge(ctx, o.Job, c.Paired, c.Approval)
 	}
 	return o
 }

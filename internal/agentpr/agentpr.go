@@ -456,9 +456,9 @@ func (r *Room) writeAdvice(err error, pr prlink.PullRequest) string {
 // its latest commit, or waiting, with the token for its repository. nil
 // when no approval is asked, or the job failed or opened no pull request
 // on this GitHub. A pull request no token may read is Unread: nothing is
-// claimed of it; so is one that is not the pull request the code pull
-// request's record names (recorded; "" when the run that judges is the
-// one that records it), which alone pairs the two. followed says the
+// claimed of it. The pull request the code pull request's record names
+// (recorded; "" when it names none yet) is the one judged, whatever the
+// job names now: the record alone pairs the two. followed says the
 // record follows the pull request: the code workflow asked for an
 // approval, which is then judged even in a run that asks none itself, so
 // that no run turns a waiting check green unapproved.
@@ -466,17 +466,25 @@ func (r *Room) Judge(ctx context.Context, job *agentapi.Job, recorded string, fo
 	if !r.Approval && !followed || job.Status == agentapi.StatusFailed {
 		return nil
 	}
-	pr, ok := prlink.Judge(job.PR(), r.ServerURL)
+	link := job.PR()
+	if recorded != "" {
+		// The record alone pairs the two: what the job names now (none,
+		// another pull request, a link the action cannot judge) changes
+		// nothing of which pull request the check waits for.
+		if link != "" && link != recorded {
+			r.Progress.Logf("the job now names %s; the record pairs %s, which alone is judged", escape.Log(link), escape.Log(recorded))
+		}
+		link = recorded
+	}
+	pr, ok := prlink.Judge(link, r.ServerURL)
 	if !ok {
 		return nil
 	}
-	v := docspr.Verdict{State: docspr.Unread, PR: pr, URL: pr.URL(r.ServerURL), Err: r.paired(pr, recorded)}
-	if v.Err == nil {
-		if gh := r.client(pr, job.Source.Repository); gh != nil {
-			v = docspr.Read(ctx, gh, pr, r.ServerURL, r.Land.Approval)
-		} else {
-			v.Err = fmt.Errorf("it is in another repository, which %s cannot read (set %s to a token that can)", r.Terms.Name("github-token"), r.Terms.Name("docs-token"))
-		}
+	v := docspr.Verdict{State: docspr.Unread, PR: pr, URL: pr.URL(r.ServerURL)}
+	if gh := r.client(pr, job.Source.Repository); gh != nil {
+		v = docspr.Read(ctx, gh, pr, r.ServerURL, r.Land.Approval)
+	} else {
+		v.Err = fmt.Errorf("it is in another repository, which %s cannot read (set %s to a token that can)", r.Terms.Name("github-token"), r.Terms.Name("docs-token"))
 	}
 	if v.State == docspr.Unread {
 		r.Progress.Log.Warning(fmt.Sprintf("docs pull request %s; the code pull request's check waits", v.Says()))
@@ -508,23 +516,28 @@ func (r *Room) Target(ctx context.Context, jobs Jobs, old string, t prompt.Targe
 // the repository the workflow runs in). docs-token goes only to the job's
 // source repository (source, the API's source.repository): a pull request
 // link is the API's word, and the token must not follow it elsewhere. Such
-// a pull request gets nil, and one warning a run.
+// a pull request gets nil, and one warning a run. github-token is held to
+// the same rule when the API names a source: a job whose docs live in
+// another repository opens no pull request in the workflow's own, so a
+// link there is not its pull request, and is neither judged nor merged.
 func (r *Room) client(pr prlink.PullRequest, source string) GitHub {
-	if r.ownRepo(pr) {
-		return r.Own
+	own := r.ownRepo(pr)
+	token, gh := r.Terms.Name("docs-token"), r.Docs
+	if own {
+		token, gh = r.Terms.Name("github-token"), r.Own
 	}
-	if r.Docs == nil {
+	if gh == nil {
 		return nil
 	}
-	if !pr.In(source, r.ServerURL) {
+	if (!own || source != "") && !pr.In(source, r.ServerURL) {
 		if !r.held {
 			r.held = true
 			r.Progress.Log.Warning(fmt.Sprintf("%s is not used on pull request %s/%s#%d: it is not in the job's repository (%s), the only one the token is sent to",
-				r.Terms.Name("docs-token"), escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(source)))
+				token, escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(source)))
 		}
 		return nil
 	}
-	return r.Docs
+	return gh
 }
 
 // ownRepo reports whether pr is in the repository the workflow runs in,

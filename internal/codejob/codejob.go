@@ -201,7 +201,8 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 				if err != nil {
 					return "", fmt.Errorf("read the changes of pull request #%d: %w", pr.Number, err)
 				}
-				c.code.Cut, c.code.DocsPR = whole.Cut, ""
+				// A new job: its pull request is the record's to pair.
+				c.code.Cut, c.code.DocsPR, c.code.Paired = whole.Cut, "", ""
 				return prompt.CodePRPrompt(c.Workflow, about, whole.Change()), nil
 			},
 		})

@@ -320,6 +320,11 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 		s.Record.Head, s.Record.Owed, s.Record.Waiting, s.Record.Cut = c.Heard, c.Owed, c.Waiting, c.Cut
 		// Every later run decides the check as this one was asked to.
 		s.Record.Approval = c.Approval || r.Checks.Approval
+		if c.Paired != "" {
+			// The record alone pairs the code pull request with its docs
+			// pull request: what the job names now does not rewrite it.
+			s.PRURL = c.Paired
+		}
 	}
 	return s
 }
