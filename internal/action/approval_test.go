@@ -213,8 +213,8 @@ func TestDocsMergedBeforeTheCode(t *testing.T) {
 		t.Errorf("statuses after the docs' merge: %q", got)
 	}
 	c := w.gh.Comments(7)
-	if r := recordIn(c[0].Body); r.Docs != "" || r.Unsettled {
-		t.Errorf("the record after the docs' merge follows it still: %+v", r)
+	if r := recordIn(c[0].Body); r.Docs != record.DocsMerged || r.Unsettled {
+		t.Errorf("the record after the docs' merge follows it still, or forgets it merged: %+v", r)
 	}
 	if !strings.Contains(c[0].Body, "⚠️ The docs pull request [#101](https://github.com/acme/docs/pull/101) was merged before this pull request") {
 		t.Errorf("the comment on #7:\n%s", c[0].Body)

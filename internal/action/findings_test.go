@@ -241,6 +241,12 @@ func TestPushAfterDocsMergedIsNotDocsMerged(t *testing.T) {
 	if s := w.finalStatuses()["3333"]; strings.Contains(s, " success: ") {
 		t.Errorf("head3, whose new docs are in no open pull request, ends %q; the Agent API got %q", s, w.sends(apiFrom))
 	}
+	// The change goes to a new job, with the pull request's whole change,
+	// not as a follow-up of the job whose docs were merged.
+	if got := w.sends(apiFrom); len(got) != 1 || got[0] != "POST /v2/agent/proj-1/job" {
+		t.Errorf("the push sent %q, want one create", got)
+	}
+	w.wantLog("the docs pull request of job job_0001 was merged: starting a new docs job with the pull request's whole change")
 }
 
 // Finding 5. The record pairs the code pull request with docs pull

@@ -124,8 +124,9 @@ type Set struct {
 }
 
 // Decision is what the check shows after an event: the statuses to set,
-// in order, and what the record keeps of the docs pull request it follows
-// (record.Docs: waiting or approved while open, "" when it follows none).
+// in order, and what the record keeps of the docs pull request it pairs
+// (record.Docs: waiting or approved while open, merged or closed after,
+// "" for none).
 type Decision struct {
 	Sets []Set
 	Docs string
@@ -280,7 +281,7 @@ func docsStatus(v docspr.Verdict, runURL string) ghclient.CommitStatus {
 	case docspr.Merged:
 		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, fmt.Sprintf("Docs merged in pull request #%d", n), escape.URL(v.URL)
 	case docspr.Closed:
-		s.State, s.Description, s.TargetURL = ghclient.StatusError, fmt.Sprintf("Docs pull request #%d was closed unmerged: reopen it, or push to start a new docs job", n), escape.URL(v.URL)
+		s.State, s.Description, s.TargetURL = ghclient.StatusError, fmt.Sprintf("Docs pull request #%d was closed unmerged: push to start a new docs job", n), escape.URL(v.URL)
 	case docspr.Unread:
 		s.State, s.Description, s.TargetURL = ghclient.StatusPending, fmt.Sprintf("Waits for docs pull request #%d, whose reviews could not be read: see the run", n), escape.URL(runURL)
 	default:
@@ -290,15 +291,19 @@ func docsStatus(v docspr.Verdict, runURL string) ghclient.CommitStatus {
 }
 
 // following is what a record keeps of a docs pull request in state st
-// (record.Docs): waiting or approved while it is open, "" once it is
-// merged or closed, when the record follows it no more. One that could
-// not be read is waiting: nothing is claimed of it.
+// (record.Docs): waiting or approved while it is open, which the record
+// follows; merged or closed once it is, when the next push starts a new
+// job. One that could not be read is waiting: nothing is claimed of it.
 func following(st docspr.State) string {
 	switch st {
 	case docspr.Approved:
 		return record.DocsApproved
 	case docspr.Waiting, docspr.Unread:
 		return record.DocsWaiting
+	case docspr.Merged:
+		return record.DocsMerged
+	case docspr.Closed:
+		return record.DocsClosed
 	}
 	return ""
 }

@@ -101,7 +101,7 @@ func TestDecide(t *testing.T) {
 		"approval asked, waiting":                     same(both("pending: Waits for an approving review of docs pull request #3")),
 		"approval asked, approved":                    same("1 pending: Waits for an approving review of docs pull request #3\n2 success: Docs approved in pull request #3"),
 		"approval asked, merged":                      same("1 pending: Waits for an approving review of docs pull request #3\n2 success: Docs merged in pull request #3"),
-		"approval asked, closed":                      same(both("error: Docs pull request #3 was closed unmerged: reopen it, or push to start a new docs job")),
+		"approval asked, closed":                      same(both("error: Docs pull request #3 was closed unmerged: push to start a new docs job")),
 		"approval asked, unread":                      same(both("pending: Waits for docs pull request #3, whose reviews could not be read: see the run")),
 		"approval asked, no docs change":              same(both("success: No docs change needed")),
 		"approval asked by the record only, unjudged": same(both("pending: Waits for a docs pull request the action can judge: see the run")),
@@ -193,13 +193,13 @@ func TestDecideLinks(t *testing.T) {
 }
 
 // TestDecideFollowing: what the record keeps of the docs pull request
-// after each verdict: it follows one open, and no more once merged or
-// closed.
+// after each verdict: it follows one open, and keeps that one merged or
+// closed, for the next push to start a new job.
 func TestDecideFollowing(t *testing.T) {
 	t.Parallel()
 	for st, want := range map[docspr.State]string{
 		docspr.Waiting: record.DocsWaiting, docspr.Unread: record.DocsWaiting, docspr.Approved: record.DocsApproved,
-		docspr.Merged: "", docspr.Closed: "",
+		docspr.Merged: record.DocsMerged, docspr.Closed: record.DocsClosed,
 	} {
 		d := Decide(record.Record{}, Facts{Event: Judged, Job: Done, Heads: []string{h2}, Approval: true, Docs: verdict(st)})
 		if d.Docs != want {

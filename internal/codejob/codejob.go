@@ -151,15 +151,24 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 	if pr.Action == "closed" {
 		return nil, c.close(ctx, o, pr, earlier, seen)
 	}
+	follow := earlier != nil
+	if earlier != nil {
+		if why := plan.NewCodeJob(earlier.Record); why != "" {
+			// The old job's heads are settled: its docs pull request
+			// ended. The new job hears the whole change, unpaired.
+			c.Progress.Logf("%s", why)
+			follow, since, c.code.Owed, c.code.DocsPR, c.code.Paired = false, "", nil, "", ""
+		}
+	}
 	changes, err := codepr.Read(ctx, c.GitHub, pr, since, c.Paths)
 	if err != nil {
 		return nil, o.Fail(ctx, fmt.Errorf("read the changes of pull request #%d: %w", pr.Number, err))
 	}
 	// A cut listing the job heard stays cut until the whole change is
 	// listed again.
-	c.code.Cut = changes.LeavesCut(earlier != nil && earlier.Cut)
+	c.code.Cut = changes.LeavesCut(follow && earlier.Cut)
 	c.logChanges(changes)
-	if why := plan.NothingNew(changes, earlier != nil); why != "" {
+	if why := plan.NothingNew(changes, follow); why != "" {
 		c.code.NoChange = true
 		return nil, c.Reporter.Skip(why)
 	} else if none := changes.NothingToSend(); none != "" {
@@ -176,7 +185,7 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 		return job, nil
 	}
 
-	if earlier != nil && !c.Wait {
+	if follow && !c.Wait {
 		if job, folded := c.fold(ctx, earlier, seen, o); folded {
 			return job, nil
 		}
@@ -189,7 +198,7 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 	}
 	var started *agentapi.Job
 	o.Stage = report.StageStart
-	if earlier != nil {
+	if follow {
 		// A job that takes no more messages (archived, failed, gone) has
 		// a new one stand in for it, with the whole change.
 		started, err = c.Jobs.FollowUp(ctx, o, earlier.JobID, prompt.CodePushPrompt(about, changes.Change()), &job.StandIn{
@@ -207,6 +216,7 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 			},
 		})
 	} else {
+		o.FollowUp = false
 		started, err = c.Jobs.Create(ctx, prompt.CodePRPrompt(c.Workflow, about, changes.Change()))
 	}
 	if errors.Is(err, report.ErrJobLost) {

@@ -22,6 +22,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/queue"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/terms"
 	"github.com/agentjob/agent-job-action/internal/visible"
@@ -653,6 +654,19 @@ func NewJobFor(jobID string, pr *ghclient.PullRequest) string {
 		how = "merged"
 	}
 	return fmt.Sprintf("the docs pull request of job %s, #%d, is %s: starting a new job", escape.Log(jobID), pr.Number, how)
+}
+
+// NewCodeJob decides from a code pull request's record, rec, whether its
+// next change goes to a new job: once the docs pull request the record
+// pairs was merged or closed, a follow-up would add to a job whose docs
+// are in (or were refused), with no open pull request to review, and the
+// check would judge the old one. It returns why, for the log; "" to
+// continue the job.
+func NewCodeJob(rec record.Record) string {
+	if !rec.DocsEnded() {
+		return ""
+	}
+	return fmt.Sprintf("the docs pull request of job %s was %s: starting a new docs job with the pull request's whole change", escape.Log(rec.JobID), rec.Docs)
 }
 
 // NothingToStop decides a closed code pull request's run from the record

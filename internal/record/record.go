@@ -58,8 +58,9 @@ type Record struct {
 	// Docs is what the check last showed of the job's pull request when
 	// the team wants it approved (docs-check: approved): DocsWaiting or
 	// DocsApproved, with Unsettled, so that a settle run on its review
-	// events follows it until it is merged, closed, or the code pull
-	// request moves on; "" when the record follows none.
+	// events follows it (Follows) until it is merged or closed, or the
+	// code pull request moves on; DocsMerged or DocsClosed once it is,
+	// when the next push starts a new job (DocsEnded); "" for none.
 	Docs string
 	// Approval says the code workflow asks for the docs pull request's
 	// approval (docs-check: approved): every run that decides the check
@@ -80,9 +81,22 @@ type Record struct {
 const (
 	DocsWaiting  = "waiting"
 	DocsApproved = "approved"
+	DocsMerged   = "merged"
+	DocsClosed   = "closed"
 )
 
-func docsState(s string) bool { return s == DocsWaiting || s == DocsApproved }
+func docsState(s string) bool {
+	return s == DocsWaiting || s == DocsApproved || s == DocsMerged || s == DocsClosed
+}
+
+// Follows reports whether r follows an open docs pull request, whose
+// reviews a settle run judges.
+func (r Record) Follows() bool { return r.Docs == DocsWaiting || r.Docs == DocsApproved }
+
+// DocsEnded reports whether the docs pull request r paired was merged or
+// closed: its job's docs are in, or were refused, and the next change
+// goes to a new job with a pull request of its own.
+func (r Record) DocsEnded() bool { return r.Docs == DocsMerged || r.Docs == DocsClosed }
 
 // Code reports whether r is a code pull request's record: it names the
 // head commit its job heard, or owes commit statuses.

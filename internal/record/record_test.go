@@ -40,6 +40,7 @@ func TestRoundTrip(t *testing.T) {
 		{"its project", Record{JobID: "job_1", Project: ProjectMark("api.mintlify.com", "proj-1"), Unsettled: true}},
 		{"a docs pull request followed, waiting", Record{JobID: "job_1", Head: sha1, PR: "https://github.com/acme/docs/pull/5", Docs: DocsWaiting, Unsettled: true}},
 		{"a docs pull request followed, approved", Record{JobID: "job_1", Head: sha1, Docs: DocsApproved, Unsettled: true}},
+		{"a docs pull request merged, the approval asked", Record{JobID: "job_1", Head: sha1, Docs: DocsMerged, Approval: true}},
 		{"sends", Record{JobID: "job_1", Sent: Sends{Total: 3, Day: "2026-11-29", OnDay: 1}}},
 		{"a total alone", Record{JobID: "job_1", Sent: Sends{Total: 4}}},
 		{"answered requests", Record{JobID: "job_1", Answered: &backlog.Record{
@@ -131,7 +132,7 @@ func TestFormatLeavesOutWhatAReaderWouldNotTake(t *testing.T) {
 		{"a day that is none", Record{JobID: "j", Sent: Sends{Total: 2, Day: "2026-13-01", OnDay: 1}}, Record{JobID: "j"}},
 		{"a day without a count", Record{JobID: "j", Sent: Sends{Total: 2, Day: "2026-11-28"}}, Record{JobID: "j"}},
 		{"a count past the bound", Record{JobID: "j", Sent: Sends{Total: maxSends + 1}}, Record{JobID: "j"}},
-		{"a docs state that is none", Record{JobID: "j", Docs: "merged"}, Record{JobID: "j"}},
+		{"a docs state that is none", Record{JobID: "j", Docs: "reverted"}, Record{JobID: "j"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -209,7 +210,9 @@ func TestParseLeavesOutWhatDoesNotRead(t *testing.T) {
 		{`{"v":1,"job":"j","answered":{"sent":["c0"],"left":[]}}`, Record{JobID: "j"}},
 		{`{"v":1,"job":"j","answered":{"sent":[],"left":[],"upto":-5}}`, Record{JobID: "j"}},
 		{`{"v":1,"job":"j","later":"a field of a later version"}`, Record{JobID: "j"}},
-		{`{"v":1,"job":"j","docs":"merged"}`, Record{JobID: "j"}},
+		{`{"v":1,"job":"j","docs":"reverted"}`, Record{JobID: "j"}},
+		{`{"v":1,"job":"j","docs":"merged"}`, Record{JobID: "j", Docs: DocsMerged}},
+		{`{"v":1,"job":"j","docs":"closed"}`, Record{JobID: "j", Docs: DocsClosed}},
 		{`{"v":1,"job":"j","docs":"approved"}`, Record{JobID: "j", Docs: DocsApproved}},
 	}
 	for _, tt := range tests {

@@ -306,7 +306,7 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 	if v := o.Docs; v != nil {
 		// A docs pull request not yet merged nor closed is followed: a
 		// settle run on its review events settles the check.
-		if s.Record.Docs = check.Following(v.State); s.Record.Docs != "" {
+		if s.Record.Docs = check.Following(v.State); s.Record.Follows() {
 			s.Record.Unsettled = true
 		}
 		s.Note = paragraphs(s.Note, DocsNote(*v))
@@ -347,7 +347,7 @@ func DocsNote(v docspr.Verdict) string {
 	case docspr.Merged:
 		return "⚠️ The docs pull request " + n + " was merged before this pull request: the published docs may describe code that has not landed. Merge this pull request soon, or revert the docs change."
 	case docspr.Closed:
-		return "⛔ The docs pull request " + n + " was closed without being merged: this pull request's docs check fails. Reopen it, or push to start a new docs job."
+		return "⛔ The docs pull request " + n + " was closed without being merged: this pull request's docs check fails. Push to start a new docs job."
 	case docspr.Unread:
 		return "⏳ The docs pull request " + n + " could not be read: this pull request's docs check waits. The next settle run reads it again."
 	}

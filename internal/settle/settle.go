@@ -140,7 +140,7 @@ func (s *Room) Earlier(ctx context.Context, th *conversation.Thread, e *conversa
 		s.Progress.Logf("the job of the code pull request's record, %s, %s: its record is left to the code workflow or a settle run", escape.Log(job.ID), escape.Log(job.Status))
 		return job, nil, false
 	}
-	if e.Docs != "" {
+	if e.Follows() {
 		// Its end was reported: the record follows its docs pull
 		// request, which only a settle run's judgment settles.
 		if own {
@@ -350,7 +350,7 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversat
 		s.Progress.Logf("#%d: job %s is %s; left for the next run", th.Number, escape.Log(job.ID), escape.Log(job.Status))
 		return working
 	}
-	if e.Docs != "" && e.Waiting == "" {
+	if e.Follows() && e.Waiting == "" {
 		return s.follow(ctx, th, e, job)
 	}
 	note := ""
@@ -534,7 +534,7 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 		shown.Preview = s.Agent.Preview(ctx, job)
 	}
 	if e.Code() {
-		shown.Docs = s.Agent.Judge(ctx, job, e.PR, e.Docs != "" || e.Approval)
+		shown.Docs = s.Agent.Judge(ctx, job, e.PR, e.Follows() || e.Approval)
 	}
 	if heard, _ := e.Heard(); len(heard) > 0 {
 		f := check.Facts{Event: check.Ended, Heads: heard, Job: check.Done, RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown),
