@@ -180,7 +180,7 @@ var issueComment = step.IssueComment
 
 func (h *harness) assertNoToken() {
 	h.t.Helper()
-	step.AssertNoToken(h.t, h.stdout.String(), h.gh)
+	step.AssertNoToken(h.t, h.vars, h.stdout.String(), h.gh)
 }
 
 // runMemoryBound bounds a run's memory, the peak of the

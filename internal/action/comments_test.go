@@ -33,7 +33,7 @@ var (
 
 func (h *harness) assertNoToken() {
 	h.t.Helper()
-	step.AssertNoToken(h.t, h.stdout.String(), h.gh)
+	step.AssertNoToken(h.t, h.vars, h.stdout.String(), h.gh)
 }
 func TestCommentTriggeredRun(t *testing.T) {
 	t.Parallel()

@@ -16,6 +16,11 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
+// Updating says whether the tests run with -update, for a test that
+// keeps a file under testdata/ other than by Check (a floor it must not
+// fall below, say) and rewrites it then.
+func Updating() bool { return *update }
+
 // Check compares got with the file at path, or writes it with -update.
 func Check(t testing.TB, path, got string) {
 	t.Helper()

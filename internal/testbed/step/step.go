@@ -143,20 +143,53 @@ func AssertNoSecrets(t testing.TB, vars map[string]string, log string) {
 	}
 }
 
-// AssertNoToken checks that the step log masks the GitHub token first, and
-// that no secret reached GitHub in any request's body.
-func AssertNoToken(t testing.TB, log string, gh *fakegithub.Server) {
+// AssertNoToken checks that the step log masks the GitHub token first,
+// that no secret reached GitHub in any request's body, and that neither
+// the GitHub token nor the docs-token of vars (INPUT_DOCS-TOKEN, when set)
+// appears in the log but in its own mask command, in the outputs or in
+// the summary: the runner masks a secret only in the log it shows, and
+// the files and GitHub receive what the action wrote unmasked.
+func AssertNoToken(t testing.TB, vars map[string]string, log string, gh *fakegithub.Server) {
 	t.Helper()
 	if head := strings.SplitN(log, "\n", 3); len(head) < 3 || head[1] != "::add-mask::"+Token {
 		t.Errorf("the log does not mask the GitHub token first")
 	}
+	tokens := []secret{{"GitHub token", Token}}
+	if v := strings.TrimSpace(vars["INPUT_GITHUB-TOKEN"]); v != Token && len(v) >= 8 {
+		tokens = append(tokens, secret{"GitHub token (INPUT_GITHUB-TOKEN)", v})
+	}
+	if v := strings.TrimSpace(vars["INPUT_DOCS-TOKEN"]); len(v) >= 8 {
+		tokens = append(tokens, secret{"docs-token", v})
+	}
 	for _, r := range gh.Requests() {
-		for _, secret := range []string{Token, Key, "mint&#95;test&#95;"} {
-			if strings.Contains(string(r.Body), secret) {
-				t.Errorf("a secret (%s…) was sent to GitHub in %s %s: %s", secret[:8], r.Method, r.Path, r.Body)
+		for _, s := range append([]secret{{"API key", Key}, {"API key, escaped", "mint&#95;test&#95;"}}, tokens...) {
+			if strings.Contains(string(r.Body), s.value) {
+				t.Errorf("a secret, the %s (%s…), was sent to GitHub in %s %s: %s", s.name, s.value[:8], r.Method, r.Path, r.Body)
 			}
 		}
 	}
+	for _, s := range tokens {
+		rest := strings.ReplaceAll(log, MaskCommand(s.value), "")
+		for _, f := range []struct{ where, text string }{{"log", rest}, {"outputs", File(vars, "GITHUB_OUTPUT")}, {"summary", File(vars, "GITHUB_STEP_SUMMARY")}} {
+			if line, ok := lineWith(f.text, s.value); ok {
+				t.Errorf("the %s appears in the %s: %q", s.name, f.where, line)
+			}
+		}
+	}
+}
+
+// secret is a value no run may write where it is not masked, and what a
+// failure calls it.
+type secret struct{ name, value string }
+
+// lineWith is the first line of text that holds s, and whether one does.
+func lineWith(text, s string) (string, bool) {
+	for line := range strings.Lines(text) {
+		if strings.Contains(line, s) {
+			return strings.TrimSuffix(line, "\n"), true
+		}
+	}
+	return "", false
 }
 
 // MaskCommand is the line that registers secret with the runner: its data

@@ -1,0 +1,7 @@
+package product
+
+import "testing"
+
+func TestP(t *testing.T) {
+	t.Error("x") // counts
+}

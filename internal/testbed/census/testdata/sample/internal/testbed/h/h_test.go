@@ -1,0 +1,5 @@
+package h
+
+import "testing"
+
+func TestH(t *testing.T) { Check(t) }

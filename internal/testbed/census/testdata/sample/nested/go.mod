@@ -1,0 +1,3 @@
+module example.com/sample/nested
+
+go 1.26
