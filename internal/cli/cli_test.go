@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/inputs"
-	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/cost"
 	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/terms"
 
@@ -279,20 +279,20 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 func TestRecord(t *testing.T) {
 	t.Parallel()
-	cost := &report.Cost{Creates: 1, Reads: 4, GitHub: 9, Waited: 90 * time.Second, WaitedSeconds: 90}
+	spent := &cost.Cost{Creates: 1, Reads: 4, GitHub: 9, Waited: 90 * time.Second, WaitedSeconds: 90}
 	const costJSON = `"cost":{"creates":1,"followUps":0,"reads":4,"githubRequests":9,"waitedSeconds":90}`
 	tests := []struct {
 		name    string
 		job     string
-		cost    *report.Cost
+		cost    *cost.Cost
 		want    string
 		wantErr string
 	}{
-		{"the record, compacted", "{\"id\": \"job_0001\", \"status\": \"completed\"}", cost, `{"job":{"id":"job_0001","status":"completed"},` + costJSON + "}\n", ""},
-		{"escapes kept", `{"prLink":"a\u202eb"}`, cost, `{"job":{"prLink":"a\u202eb"},` + costJSON + "}\n", ""},
-		{"no job", "", cost, `{"job":null,` + costJSON + "}\n", ""},
+		{"the record, compacted", "{\"id\": \"job_0001\", \"status\": \"completed\"}", spent, `{"job":{"id":"job_0001","status":"completed"},` + costJSON + "}\n", ""},
+		{"escapes kept", `{"prLink":"a\u202eb"}`, spent, `{"job":{"prLink":"a\u202eb"},` + costJSON + "}\n", ""},
+		{"no job", "", spent, `{"job":null,` + costJSON + "}\n", ""},
 		{"white space only, no cost", " \n", nil, `{"job":null,"cost":null}` + "\n", ""},
-		{"not JSON", "{oops", cost, "", "not JSON"},
+		{"not JSON", "{oops", spent, "", "not JSON"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/cost"
 )
 
 // Record returns the --json record, one line of JSON:
@@ -17,7 +17,7 @@ import (
 // wrote, rather than the job it held, keeps one place (package report)
 // that decides what an output may show. cost is what the run cost, null
 // when it stopped before it could send anything.
-func Record(job string, cost *report.Cost) ([]byte, error) {
+func Record(job string, c *cost.Cost) ([]byte, error) {
 	job = strings.TrimSpace(job)
 	var b bytes.Buffer
 	b.WriteString(`{"job":`)
@@ -27,11 +27,11 @@ func Record(job string, cost *report.Cost) ([]byte, error) {
 		return nil, fmt.Errorf("the job output is not JSON (%v): see the job output in the log", err)
 	}
 	b.WriteString(`,"cost":`)
-	c, err := json.Marshal(cost) // a struct of numbers always marshals
+	data, err := json.Marshal(c) // a struct of numbers always marshals
 	if err != nil {
 		return nil, err
 	}
-	b.Write(c)
+	b.Write(data)
 	b.WriteString("}\n")
 	return b.Bytes(), nil
 }

@@ -6,6 +6,7 @@ package report
 import (
 	"crypto/rand"
 	"fmt"
+	"github.com/agentjob/agent-job-action/internal/cost"
 	"io"
 	"maps"
 	"os"
@@ -162,21 +163,9 @@ type Result struct {
 	Settled string
 }
 
-// Cost is what a run cost: the Agent Job API's creates and follow-ups
-// (each starts paid agent work) and reads (which the API does not count
-// against its rate limit), the requests sent to GitHub's API (each
-// counts against the token's rate limit), and the time the run waited
-// for the job, which the runner bills.
-type Cost struct {
-	Creates   int `json:"creates"`
-	FollowUps int `json:"followUps"`
-	Reads     int `json:"reads"`
-	// GitHub counts every attempt, a retry included.
-	GitHub int           `json:"githubRequests"`
-	Waited time.Duration `json:"-"`
-	// WaitedSeconds is Waited in whole seconds, for --json.
-	WaitedSeconds int `json:"waitedSeconds"`
-}
+// Cost is what a run cost (package cost, which the command line prints
+// without this package).
+type Cost = cost.Cost
 
 // JobID writes the job-id output on its own, as soon as the id is known, so
 // that a run that fails or is cancelled later still leaves it.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/agentjob/agent-job-action/internal/cost"
 	"strings"
 	"time"
 
@@ -108,18 +109,6 @@ func WriteSummary(red Redactor, path, markdown string) error {
 	return nil
 }
 
-// Line says what c cost in one sentence, for the summary.
-func (c Cost) Line() string {
-	return fmt.Sprintf("**Cost:** Agent Job API: %s, %s, %s; GitHub API: %s; waited for the job: %s.",
-		Count(c.Creates, "create"), Count(c.FollowUps, "follow-up"), Count(c.Reads, "read"),
-		Count(c.GitHub, "request"), c.Waited.Round(time.Second))
-}
-
 // Count is n things, in words: "1 thread", "2 threads" (thing takes an
 // s in the plural).
-func Count(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
-}
+func Count(n int, thing string) string { return cost.Count(n, thing) }
