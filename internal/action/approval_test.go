@@ -190,15 +190,10 @@ func TestApprovalOfAnotherDocsPR(t *testing.T) {
 	w.wantLog(`the job now names "https://github.com/acme/docs/pull/101"; the record pairs "https://github.com/acme/docs/pull/102", which alone is judged`)
 }
 
-// TestDocsMergedBeforeTheCode: with docs-check: approved, a docs pull
-// request merged while its code pull request is open turns the waiting
-// check green (the docs are in), and the code pull request's comment says
-// the docs were merged first. The settle run on the docs pull request's
-// closed event sends the agent nothing.
-func TestDocsMergedBeforeTheCode(t *testing.T) {
-	t.Parallel()
-	w := approvalWorld(t, false)
-	statuses, apiBefore := len(w.gh.Statuses()), len(w.api.Requests())
+// docsMerged merges the docs pull request #101 before its code, and runs
+// the settle run its closed event starts.
+func (w *codeWorld) docsMerged(t *testing.T) {
+	t.Helper()
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, State: "closed", Merged: true})
 	ev := reviewed("writer", "APPROVED")
 	delete(ev, "review")
@@ -209,6 +204,18 @@ func TestDocsMergedBeforeTheCode(t *testing.T) {
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("settle run on the docs pull request's merge: %v\n%s", err, w.stdout.String())
 	}
+}
+
+// TestDocsMergedBeforeTheCode: with docs-check: approved, a docs pull
+// request merged while its code pull request is open turns the waiting
+// check green (the docs are in), and the code pull request's comment says
+// the docs were merged first. The settle run on the docs pull request's
+// closed event sends the agent nothing.
+func TestDocsMergedBeforeTheCode(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t, false)
+	statuses, apiBefore := len(w.gh.Statuses()), len(w.api.Requests())
+	w.docsMerged(t)
 	if got := w.statuses()[statuses:]; !slices.Equal(got, []string{"2222 success: Docs merged in pull request #101 https://github.com/acme/docs/pull/101"}) {
 		t.Errorf("statuses after the docs' merge: %q", got)
 	}

@@ -197,6 +197,24 @@ func TestCapCodePR(t *testing.T) {
 	}
 }
 
+// floodedDay is a code pull request's first push, which does not wait, in
+// a repository with max-sends-per-day: 3, whose action's comment recorded
+// sent sends today, followed by a thousand outsiders' comments written
+// today: every page the day's count reads.
+func floodedDay(t *testing.T, sent int) *codeWorld {
+	t.Helper()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_WAIT"] = "false"
+	w.vars["INPUT_PREVIEW"] = "false"
+	w.vars["INPUT_MAX-SENDS-PER-DAY"] = "3"
+	today := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
+	w.gh.SeedCommentAt(3, fakegithub.BotLogin, true, ownSent("job_0100", sent, "2026-11-22", sent), today)
+	for i := range 1000 {
+		w.gh.SeedCommentAt(5, "someone", false, fmt.Sprintf("me too %d", i), today.Add(30*time.Minute+time.Duration(i)*time.Second))
+	}
+	return w
+}
+
 // TestCapPerDayFlooded: a count of today's sends that cannot reach the
 // start of the day is the cap reached, not a count of 0. A thousand
 // comments written today after the action's own, which record today's
@@ -208,15 +226,7 @@ func TestCapCodePR(t *testing.T) {
 // pages and no more.
 func TestCapPerDayFlooded(t *testing.T) {
 	t.Parallel()
-	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
-	w.vars["INPUT_WAIT"] = "false"
-	w.vars["INPUT_PREVIEW"] = "false"
-	w.vars["INPUT_MAX-SENDS-PER-DAY"] = "3"
-	today := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
-	w.gh.SeedCommentAt(3, fakegithub.BotLogin, true, ownSent("job_0100", 3, "2026-11-22", 3), today)
-	for i := range 1000 {
-		w.gh.SeedCommentAt(5, "someone", false, fmt.Sprintf("me too %d", i), today.Add(30*time.Minute+time.Duration(i)*time.Second))
-	}
+	w := floodedDay(t, 3)
 
 	g := w.got(context.Background())
 	if g.Err != nil {

@@ -8,7 +8,6 @@ package action_test
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -214,16 +213,7 @@ func TestCutListingApprovalClaimsNoSuccess(t *testing.T) {
 func TestPushAfterDocsMergedIsNotDocsMerged(t *testing.T) {
 	t.Parallel()
 	w := approvalWorld(t, false)
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, State: "closed", Merged: true})
-	ev := reviewed("writer", "APPROVED")
-	delete(ev, "review")
-	ev["action"] = "closed"
-	ev["pull_request"].(map[string]any)["state"], ev["pull_request"].(map[string]any)["merged"] = "closed", true
-	w.setEvent("pull_request", ev)
-	w.vars["INPUT_SETTLE"], w.vars["INPUT_WAIT"] = "true", "false"
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("settle run on the docs pull request's merge: %v\n%s", err, w.stdout.String())
-	}
+	w.docsMerged(t)
 	if s := w.finalStatuses()["2222"]; !strings.HasPrefix(s, "2222 success: Docs merged in pull request #101") {
 		t.Fatalf("head2 after the docs' merge: %q", s)
 	}
@@ -302,18 +292,9 @@ func TestPushJudgesTheRecordedDocsPR(t *testing.T) {
 // could not all be counted"), so a flood turns the required check green
 // for code no docs job saw. When the count cannot be read whole, the run
 // must send nothing and the check must not be success.
-// (TestCapPerDayFlooded asserts today's success.)
 func TestFloodedCapCountIsNotSuccess(t *testing.T) {
 	t.Parallel()
-	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
-	w.vars["INPUT_WAIT"] = "false"
-	w.vars["INPUT_PREVIEW"] = "false"
-	w.vars["INPUT_MAX-SENDS-PER-DAY"] = "3"
-	today := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
-	w.gh.SeedCommentAt(3, fakegithub.BotLogin, true, ownSent("job_0100", 1, "2026-11-22", 1), today)
-	for i := range 1000 {
-		w.gh.SeedCommentAt(5, "someone", false, fmt.Sprintf("me too %d", i), today.Add(30*time.Minute+time.Duration(i)*time.Second))
-	}
+	w := floodedDay(t, 1)
 	g := w.got(context.Background())
 	if g.Err != nil {
 		t.Fatalf("run: %v\n%s", g.Err, g.Log)
