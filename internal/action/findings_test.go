@@ -8,6 +8,7 @@ package action_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -384,5 +385,43 @@ func TestDocsElsewhereNoMergeInTheCodeRepository(t *testing.T) {
 	}
 	if got := w.sends(apiFrom); len(got) != 0 {
 		t.Errorf("the closed run sent the Agent API %q", got)
+	}
+}
+
+// TestChangeRequestHoldsBehindAFloodOfReviews: a writer's change request
+// on the docs pull request, between 200 comment-only reviews and 5,000 more (which
+// anyone may post on a public repository) and a writer's approval: the
+// settle run on the approval sets no success, and docs-merge merges
+// nothing when the code merges. Whatever the flood, the judgment reads
+// three pages of reviews at most.
+func TestChangeRequestHoldsBehindAFloodOfReviews(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t, false)
+	for i := range 200 {
+		// Past the oldest page, which a judgment reads.
+		w.gh.SeedReview(101, fakegithub.Review{Author: fmt.Sprintf("early-%d", i), State: "COMMENTED", CommitID: docsHead})
+	}
+	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "CHANGES_REQUESTED", CommitID: docsHead})
+	for i := range 5000 {
+		w.gh.SeedReview(101, fakegithub.Review{Author: fmt.Sprintf("passer-by-%d", i), State: "COMMENTED", CommitID: docsHead})
+	}
+	w.gh.SeedReview(101, fakegithub.Review{Author: "admin", State: "APPROVED", CommitID: docsHead})
+	statuses, from := len(w.gh.Statuses()), len(w.gh.Requests())
+	w.settleOnReview("admin", "APPROVED", false)
+	if got := successes(w.statuses()[statuses:]); len(got) != 0 {
+		t.Errorf("the settle run set %q over a writer's change request behind 5,000 comment-only reviews", got)
+	}
+	if got := w.finalStatuses()["2222"]; !strings.HasPrefix(got, "2222 pending: ") {
+		t.Errorf("head2 ends %q, want it still pending", got)
+	}
+	w.wantLog("#101 has more reviews than one run reads: a change request may be among those unread, so no approval counts")
+	reads := 0
+	for _, r := range w.gh.Requests()[from:] {
+		if r.Method == "GET" && strings.HasSuffix(r.Path, "/pulls/101/reviews") {
+			reads++
+		}
+	}
+	if reads == 0 || reads > 3 {
+		t.Errorf("%d reads of the reviews, want 1 to 3 whatever their count", reads)
 	}
 }
