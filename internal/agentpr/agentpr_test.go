@@ -125,6 +125,11 @@ func (f *fakeGitHub) Reviews(context.Context, string, string, int, ghclient.Keep
 	return nil, errors.New("unexpected")
 }
 
+func (f *fakeGitHub) ReviewsSeen(context.Context, string, string, int, ghclient.Keep) ([]*ghclient.Review, bool, error) {
+	f.t.Errorf("ReviewsSeen: the room reads reviews only for an approval, which these tests ask none of")
+	return nil, false, errors.New("unexpected")
+}
+
 func (f *fakeGitHub) Merge(context.Context, string, string, int, string, string) (string, error) {
 	f.t.Errorf("Merge: these tests ask no docs-merge")
 	return "", errors.New("unexpected")

@@ -275,15 +275,17 @@ func docs(f Facts, paired bool, set func([]string, ghclient.CommitStatus)) {
 func docsStatus(v docspr.Verdict, runURL string) ghclient.CommitStatus {
 	n := v.PR.Number
 	s := ghclient.CommitStatus{}
-	switch v.State {
-	case docspr.Approved:
+	switch {
+	case v.State == docspr.Approved:
 		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, fmt.Sprintf("Docs approved in pull request #%d", n), escape.URL(v.URL)
-	case docspr.Merged:
+	case v.State == docspr.Merged:
 		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, fmt.Sprintf("Docs merged in pull request #%d", n), escape.URL(v.URL)
-	case docspr.Closed:
+	case v.State == docspr.Closed:
 		s.State, s.Description, s.TargetURL = ghclient.StatusError, fmt.Sprintf("Docs pull request #%d was closed unmerged: push to start a new docs job", n), escape.URL(v.URL)
-	case docspr.Unread:
+	case v.State == docspr.Unread:
 		s.State, s.Description, s.TargetURL = ghclient.StatusPending, fmt.Sprintf("Waits for docs pull request #%d, whose reviews could not be read: see the run", n), escape.URL(runURL)
+	case v.Crowded:
+		s.State, s.Description, s.TargetURL = ghclient.StatusPending, fmt.Sprintf("Waits for docs pull request #%d: too many reviews to read all, so no approval counts; see the run", n), escape.URL(runURL)
 	default:
 		s.State, s.Description, s.TargetURL = ghclient.StatusPending, fmt.Sprintf("Waits for an approving review of docs pull request #%d", n), escape.URL(v.URL)
 	}

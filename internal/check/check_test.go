@@ -64,6 +64,9 @@ var states = []state{
 	{name: "approval asked, merged", f: Facts{Job: Done, PRLink: docs3, Approval: true, Docs: verdict(docspr.Merged)}},
 	{name: "approval asked, closed", f: Facts{Job: Done, PRLink: docs3, Approval: true, Docs: verdict(docspr.Closed)}},
 	{name: "approval asked, unread", f: Facts{Job: Done, PRLink: docs3, Approval: true, Docs: verdict(docspr.Unread)}},
+	// Finding: a flood of comment-only reviews pushed a writer's change
+	// request out of those read.
+	{name: "approval asked, more reviews than one run reads", f: Facts{Job: Done, PRLink: docs3, Approval: true, Docs: &docspr.Verdict{State: docspr.Waiting, Crowded: true, PR: prlink.PullRequest{Owner: "acme", Repo: "docs", Number: 3}, URL: docs3}}},
 	{name: "approval asked, no docs change", f: Facts{Job: Done, Approval: true}},
 	// Finding: the no-wait setup's settle run, whose own docs-check is
 	// exists, sets success: the record says the approval was asked.
@@ -86,25 +89,26 @@ func TestDecide(t *testing.T) {
 		return map[Event]string{Push: s, Ended: s, Judged: s}
 	}
 	want := map[string]map[Event]string{
-		"working":                                     same(both("pending: The docs agent is updating the docs for this change")),
-		"done, no docs change":                        same(both("success: No docs change needed")),
-		"done, a docs pull request":                   same(both("success: Docs updated in a pull request")),
-		"done, its preview ready":                     same(both("success: Docs updated: preview ready")),
-		"done, its preview failed":                    same(both("success: Docs updated in a pull request; its preview build failed")),
-		"done, its preview building":                  same(both("success: Docs updated in a pull request; its preview is not ready")),
-		"failed":                                      same(both("failure: The docs job failed: see the run")),
-		"errored":                                     same(both("error: The docs job could not be started: see the run")),
-		"stopped":                                     same(both("error: The run stopped before the docs job ended: re-run it")),
-		"no change under paths":                       same(both("success: No change under paths: no docs job needed")),
-		"a cut listing this run read":                 same(cutNewest),
-		"a cut listing the record keeps, approved":    same(cutNewest),
-		"approval asked, waiting":                     same(both("pending: Waits for an approving review of docs pull request #3")),
-		"approval asked, approved":                    same("1 pending: Waits for an approving review of docs pull request #3\n2 success: Docs approved in pull request #3"),
-		"approval asked, merged":                      same("1 pending: Waits for an approving review of docs pull request #3\n2 success: Docs merged in pull request #3"),
-		"approval asked, closed":                      same(both("error: Docs pull request #3 was closed unmerged: push to start a new docs job")),
-		"approval asked, unread":                      same(both("pending: Waits for docs pull request #3, whose reviews could not be read: see the run")),
-		"approval asked, no docs change":              same(both("success: No docs change needed")),
-		"approval asked by the record only, unjudged": same(both("pending: Waits for a docs pull request the action can judge: see the run")),
+		"working":                                         same(both("pending: The docs agent is updating the docs for this change")),
+		"done, no docs change":                            same(both("success: No docs change needed")),
+		"done, a docs pull request":                       same(both("success: Docs updated in a pull request")),
+		"done, its preview ready":                         same(both("success: Docs updated: preview ready")),
+		"done, its preview failed":                        same(both("success: Docs updated in a pull request; its preview build failed")),
+		"done, its preview building":                      same(both("success: Docs updated in a pull request; its preview is not ready")),
+		"failed":                                          same(both("failure: The docs job failed: see the run")),
+		"errored":                                         same(both("error: The docs job could not be started: see the run")),
+		"stopped":                                         same(both("error: The run stopped before the docs job ended: re-run it")),
+		"no change under paths":                           same(both("success: No change under paths: no docs job needed")),
+		"a cut listing this run read":                     same(cutNewest),
+		"a cut listing the record keeps, approved":        same(cutNewest),
+		"approval asked, waiting":                         same(both("pending: Waits for an approving review of docs pull request #3")),
+		"approval asked, approved":                        same("1 pending: Waits for an approving review of docs pull request #3\n2 success: Docs approved in pull request #3"),
+		"approval asked, merged":                          same("1 pending: Waits for an approving review of docs pull request #3\n2 success: Docs merged in pull request #3"),
+		"approval asked, closed":                          same(both("error: Docs pull request #3 was closed unmerged: push to start a new docs job")),
+		"approval asked, unread":                          same(both("pending: Waits for docs pull request #3, whose reviews could not be read: see the run")),
+		"approval asked, more reviews than one run reads": same(both("pending: Waits for docs pull request #3: too many reviews to read all, so no approval counts; see the run")),
+		"approval asked, no docs change":                  same(both("success: No docs change needed")),
+		"approval asked by the record only, unjudged":     same(both("pending: Waits for a docs pull request the action can judge: see the run")),
 		"the record pairs a docs pull request, the job names none": same(both("pending: Waits for a docs pull request the action can judge: see the run")),
 	}
 	asked := map[string]bool{}

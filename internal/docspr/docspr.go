@@ -59,6 +59,9 @@ type Verdict struct {
 	// Objector is the reviewer whose change request holds it, for
 	// Waiting; "" when none does.
 	Objector string
+	// Crowded says, for Waiting, that it has more reviews than one
+	// judgment reads (ghclient.ReviewsSeen): no approval counts.
+	Crowded bool
 	// Err is why it could not be read, for Unread.
 	Err error
 }
@@ -83,6 +86,9 @@ func (v Verdict) Says() string {
 	if v.Objector != "" {
 		return n + " has changes requested by " + escape.Log(v.Objector) + ": it waits for their approval or a dismissal"
 	}
+	if v.Crowded {
+		return n + " has more reviews than one run reads: a change request may be among those unread, so no approval counts"
+	}
 	return n + " waits for an approving review on its latest commit"
 }
 
@@ -96,7 +102,7 @@ func errString(err error) string {
 // GitHub is what a judgment reads. *ghclient.Client is one.
 type GitHub interface {
 	PullRequest(ctx context.Context, owner, repo string, number int) (*ghclient.PullRequest, error)
-	Reviews(ctx context.Context, owner, repo string, number int, keep ghclient.Keep) ([]*ghclient.Review, error)
+	ReviewsSeen(ctx context.Context, owner, repo string, number int, keep ghclient.Keep) ([]*ghclient.Review, bool, error)
 	Permission(ctx context.Context, owner, repo, user string) (string, error)
 }
 
@@ -107,7 +113,9 @@ var _ GitHub = (*ghclient.Client)(nil)
 // closed as GitHub says; otherwise approved when a reviewer's latest
 // review that decides (an approval, a change request, a dismissal) is an
 // approval of its latest commit, and the reviewer passes rules in pr's
-// repository. Reads that fail make the verdict Unread, never Approved.
+// repository, and every review was read (a pull request with more reviews
+// than three pages is Waiting, Crowded: the reads are bounded, whatever
+// the count). Reads that fail make the verdict Unread, never Approved.
 func Read(ctx context.Context, gh GitHub, pr prlink.PullRequest, serverURL string, rules admit.Rules) Verdict {
 	v := Verdict{State: Unread, PR: pr, URL: pr.URL(serverURL)}
 	info, err := gh.PullRequest(ctx, pr.Owner, pr.Repo, pr.Number)
@@ -125,7 +133,7 @@ func Read(ctx context.Context, gh GitHub, pr prlink.PullRequest, serverURL strin
 		return v
 	}
 	// Bodies are not read: an approval is its state, not its text.
-	reviews, err := gh.Reviews(ctx, pr.Owner, pr.Repo, pr.Number, func(int64, string, string) string { return "" })
+	reviews, whole, err := gh.ReviewsSeen(ctx, pr.Owner, pr.Repo, pr.Number, func(int64, string, string) string { return "" })
 	if err != nil {
 		v.Err = err
 		return v
@@ -148,6 +156,13 @@ func Read(ctx context.Context, gh GitHub, pr prlink.PullRequest, serverURL strin
 			v.Objector = o.Author
 			return v
 		}
+	}
+	if !whole {
+		// Reviews between the oldest page and the newest were not read:
+		// a change request among them would hold the pull request, so no
+		// approval counts, however many reviews an outsider adds.
+		v.Crowded = true
+		return v
 	}
 	for i, a := range Approvers(reviews, info.HeadSHA) {
 		if i == MaxReviewers {

@@ -85,6 +85,8 @@ type recorder struct {
 	levels  map[string]string
 	fail    string
 	calls   []string
+	// crowded says the reviews read are not all of them.
+	crowded bool
 }
 
 func (r *recorder) PullRequest(_ context.Context, owner, repo string, n int) (*ghclient.PullRequest, error) {
@@ -96,15 +98,15 @@ func (r *recorder) PullRequest(_ context.Context, owner, repo string, n int) (*g
 	return &pr, nil
 }
 
-func (r *recorder) Reviews(_ context.Context, _, _ string, _ int, keep ghclient.Keep) ([]*ghclient.Review, error) {
+func (r *recorder) ReviewsSeen(_ context.Context, _, _ string, _ int, keep ghclient.Keep) ([]*ghclient.Review, bool, error) {
 	r.calls = append(r.calls, "reviews")
 	if keep == nil || keep(1, "ann", "a body") != "" {
-		return nil, errors.New("the bodies of reviews were asked for")
+		return nil, false, errors.New("the bodies of reviews were asked for")
 	}
 	if r.fail == "reviews" {
-		return nil, errors.New("list reviews: HTTP 502")
+		return nil, false, errors.New("list reviews: HTTP 502")
 	}
-	return r.reviews, nil
+	return r.reviews, !r.crowded, nil
 }
 
 func (r *recorder) Permission(_ context.Context, owner, repo, user string) (string, error) {
@@ -151,6 +153,10 @@ func TestRead(t *testing.T) {
 			reviews: []*ghclient.Review{review("wes", "APPROVED", head), review("ann", "CHANGES_REQUESTED", head)}, levels: map[string]string{"wes": "write", "ann": "read"}}, Approved, "wes", 4},
 		{"at most MaxReviewers change requests read", &recorder{pr: open, reviews: append([]*ghclient.Review{review("wes", "APPROVED", head)}, objecting...),
 			levels: map[string]string{"wes": "write"}}, Waiting, "", 2 + MaxReviewers},
+		{"more reviews than a judgment reads, a writer's approval among the newest", &recorder{pr: open, crowded: true,
+			reviews: []*ghclient.Review{review("wes", "APPROVED", head)}, levels: map[string]string{"wes": "write"}}, Waiting, "", 2},
+		{"more reviews than a judgment reads, a writer's change request among those read", &recorder{pr: open, crowded: true,
+			reviews: []*ghclient.Review{review("cal", "CHANGES_REQUESTED", older), review("wes", "APPROVED", head)}, levels: map[string]string{"wes": "write", "cal": "write"}}, Waiting, "", 3},
 		{"the pull request unread", &recorder{pr: open, fail: "pull"}, Unread, "", 1},
 		{"the reviews unread", &recorder{pr: open, fail: "reviews"}, Unread, "", 2},
 		{"a permission unread", &recorder{pr: open, reviews: []*ghclient.Review{review("ann", "APPROVED", head)}, fail: "permission"}, Unread, "", 3},

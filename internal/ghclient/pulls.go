@@ -187,20 +187,41 @@ type Review struct {
 // that is not page 1 (each read in parts when too large), with the bodies
 // keep keeps.
 func (c *Client) Reviews(ctx context.Context, owner, repo string, number int, keep Keep) ([]*Review, error) {
+	out, _, err := c.reviews(ctx, owner, repo, number, keep, false)
+	return out, err
+}
+
+// ReviewsSeen returns the oldest and the newest submitted reviews of pull
+// request number, oldest first, at the cost of Reviews (three pages at
+// most, whatever their count), and whether they are all of them (whole):
+// a flood of reviews between the oldest page and the newest two is not
+// read, and a caller that must see every review that decides (a change
+// request) can tell.
+func (c *Client) ReviewsSeen(ctx context.Context, owner, repo string, number int, keep Keep) (reviews []*Review, whole bool, err error) {
+	return c.reviews(ctx, owner, repo, number, keep, true)
+}
+
+// reviews reads pages as Reviews says; oldest keeps page 1 when the newest
+// pages are others.
+func (c *Client) reviews(ctx context.Context, owner, repo string, number int, keep Keep, oldest bool) ([]*Review, bool, error) {
 	if err := CheckRepo(owner, repo); err != nil {
-		return nil, fmt.Errorf("list reviews of #%d: %w", number, err)
+		return nil, false, fmt.Errorf("list reviews of #%d: %w", number, err)
 	}
 	list := func(page, perPage int) ([]*github.PullRequestReview, *github.Response, error) {
 		return c.gh.PullRequests.ListReviews(ctx, owner, repo, number, &github.ListOptions{PerPage: perPage, Page: page})
 	}
 	shrink := func(r *github.PullRequestReview) { keep.cut(r.GetID(), r.GetUser().GetLogin(), r.Body) }
 	all, l, err := readPage(1, list, shrink)
+	whole := l.last <= 3
 	if err == nil && l.last > 1 {
 		// The newest are on the last page; with the page before it, at
 		// least PerPage of them. Page 1 is that page when there are two.
 		var before, last []*github.PullRequestReview
 		if l.last > 2 {
 			before, _, err = readPage(l.last-1, list, shrink)
+			if oldest {
+				before = append(all, before...)
+			}
 		} else {
 			before = all
 		}
@@ -210,7 +231,7 @@ func (c *Client) Reviews(ctx context.Context, owner, repo string, number int, ke
 		all = append(before, last...)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("list reviews of #%d: %w", number, err)
+		return nil, false, fmt.Errorf("list reviews of #%d: %w", number, err)
 	}
 	var out []*Review
 	for _, r := range all {
@@ -228,5 +249,5 @@ func (c *Client) Reviews(ctx context.Context, owner, repo string, number int, ke
 			CommitID:    r.GetCommitID(),
 		})
 	}
-	return out, nil
+	return out, whole, nil
 }
