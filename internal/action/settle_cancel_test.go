@@ -1,47 +1,22 @@
 package action_test
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 )
 
-// cancelAfter is a transport that ends the run's context the moment a
-// request that match accepts has its answer, whole: what the run does
-// next, it does cancelled.
-type cancelAfter struct {
-	match  func(*http.Request) bool
-	cancel context.CancelFunc
-	once   sync.Once
-}
-
-func (c *cancelAfter) RoundTrip(r *http.Request) (*http.Response, error) {
-	res, err := http.DefaultTransport.RoundTrip(r)
-	if err != nil || !c.match(r) {
-		return res, err
-	}
-	body, err := io.ReadAll(res.Body)
-	res.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	res.Body = io.NopCloser(bytes.NewReader(body))
-	c.once.Do(c.cancel)
-	return res, nil
-}
-
-// TestSettleRecordsASendThatWentWhenCancelled: a settle run cancelled
-// (or at its timeout) right after the Agent API took the change that
-// waited still writes that in the record: the job heard the new head,
-// and the send counts for the caps. The next settle run sends the same
-// change no second time.
+// TestSettleRecordsASendThatWentWhenCancelled: a settle run cancelled as
+// the runner cancels it, at any moment, here the moment the Agent API has
+// received the follow-up with the change that waited and before it
+// answers, still hears the answer and writes in the record that the job
+// heard the new head, and the send counts for the caps. The next settle
+// run sends the same change no second time. (The process, cancelled with
+// the runner's signals, is TestSettleCancelledByTheRunnerKeepsWhatItSent.)
 func TestSettleRecordsASendThatWentWhenCancelled(t *testing.T) {
 	t.Parallel()
 	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
@@ -50,11 +25,16 @@ func TestSettleRecordsASendThatWentWhenCancelled(t *testing.T) {
 	w.settleRun()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w.env.Transport = &cancelAfter{cancel: cancel, match: func(r *http.Request) bool {
-		return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/message")
-	}}
-	_ = w.run(ctx)
-	w.env.Transport = nil
+	// The settle run's requests to the API: 1 read of the job, 2 the
+	// follow-up.
+	w.api.FailOn(len(w.api.Requests())+2, func(_ http.ResponseWriter, r *http.Request) bool {
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/message") {
+			t.Errorf("cancelled on %s %s, want the follow-up", r.Method, r.URL.Path)
+		}
+		cancel()
+		return false
+	})
+	_ = w.runGuarded(ctx)
 	w.wantRequests(1, 1)
 	c := w.gh.Comments(7)
 	if r := recordIn(c[0].Body); len(c) != 1 || r.Head != head2 || r.Waiting != "" || r.Sent.Total != 2 || !r.Unsettled {
