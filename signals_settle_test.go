@@ -20,6 +20,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/record"
+	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/testbed/step"
 )
 
@@ -33,7 +34,7 @@ type runnerCancel struct {
 
 // githubCancel is the runner's own grace periods. A test injects a
 // shorter Interrupt, so that it does not wait 7.5 s for the SIGTERM.
-var githubCancel = runnerCancel{Interrupt: 7500 * time.Millisecond, Term: 2500 * time.Millisecond}
+var githubCancel = runnerCancel{Interrupt: runner.InterruptGrace, Term: runner.TermGrace}
 
 // cancel cancels cmd, started, as the runner would, and returns how it
 // ended: killed says SIGKILL ended it. onTerm is called once the runner
