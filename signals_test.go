@@ -22,8 +22,11 @@ import (
 // TestSignals runs the program as a process and cancels it as a cancelled
 // workflow does, with SIGTERM or SIGINT, at three moments, two of them
 // while a request hangs and one an hour before the next poll. It must
-// exit non-zero without waiting for either (hangGuard; the time is
-// logged), keep the outputs it knows, and mark the comment cancelled.
+// exit non-zero within the runner's window before its SIGKILL
+// (hangGuard; the time is logged): a hanging create is heard out for
+// httpclient.HearOut, a hanging edit of the record that names the job
+// for report.RecordFor, the next poll not waited for. It keeps the
+// outputs it knows, and marks the comment cancelled.
 func TestSignals(t *testing.T) {
 	t.Parallel()
 	// GitHub requests in this run: 1 permission, 2 reaction, 3 create

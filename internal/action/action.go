@@ -153,7 +153,9 @@ func (r *run) execute(ctx context.Context) (report.End, error) {
 
 	// The timeout is a hard deadline for the whole step. A run that comments
 	// or sets a commit status keeps the last moments of it for the
-	// comment's final edit and the status.
+	// comment's final edit and the status. Only what the run sent outlives
+	// it, by a few seconds: a create or follow-up under way is heard out
+	// (httpclient.HearOut), and its record written (report.RecordFor).
 	work := cfg.Timeout
 	if p.Answer != nil || p.Code != nil || p.Group != nil {
 		work -= min(report.LastWords, cfg.Timeout/10)

@@ -231,9 +231,18 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 	if err := c.Reporter.Job(o, started.ID, o.FollowUp); err != nil {
 		return nil, o.Fail(ctx, err)
 	}
-	c.Reporter.Show(ctx, o, conversation.Working)
+	c.record(ctx, o)
 	c.Reporter.Status(ctx, o)
 	return started, nil
+}
+
+// record writes the comment's record once the job took the head's
+// change, even when the run is cancelled or at its timeout now
+// (report.Reporter.Keep): lost, the next run would send the change again.
+func (c *Room) record(ctx context.Context, o *report.Outcome) {
+	ctx, cancel := c.Reporter.Keep(ctx)
+	defer cancel()
+	c.Reporter.Show(ctx, o, conversation.Working)
 }
 
 // fold holds a push's change while the pull request's job still works on

@@ -10,7 +10,9 @@
 // call gets a retrying client of its own whose CheckRetry knows the call's
 // policy and classifies each attempt, Backoff returns the real wait,
 // ErrorHandler turns the last attempt into a *Failure, and the request's
-// context carries cancellation.
+// context carries cancellation, with one exception: a call that creates
+// whose request was written is heard out for HearOut after its context
+// ends (see Once).
 package httpclient
 
 import (
@@ -46,6 +48,15 @@ const (
 	DefaultBackoffMin     = time.Second
 	DefaultBackoffMax     = 30 * time.Second
 )
+
+// HearOut is how long a call that creates (Once), its request written,
+// waits for its answer after its context ended: the answer says whether
+// the server acted, and the caller records what it sent, where a cut
+// call leaves the caller to guess, and its next run to send it again.
+// The runner cancels a step with SIGINT and kills it 10 s later
+// (runner.InterruptGrace, runner.TermGrace); report.Reporter.Keep and
+// report.LastWords bound what the run writes after it.
+const HearOut = 2 * time.Second
 
 // ErrBodyTooLarge is returned when a response body is longer than the cap.
 var ErrBodyTooLarge = errors.New("response body too large")
@@ -204,7 +215,10 @@ const (
 	// Once is a call that creates something (a job, a follow-up, a
 	// comment): sending it twice could create two. It is repeated only when
 	// the server provably did not act on it: no connection was made, or it
-	// answered 429, or 503 with a Retry-After.
+	// answered 429, or 503 with a Retry-After. Its context's end stops
+	// it at once before its request is written, and between attempts;
+	// once an attempt's request is written, its answer is waited for
+	// HearOut more, and no attempt starts after.
 	Once
 )
 
@@ -231,16 +245,71 @@ func (c *Client) Do(req *http.Request, p Policy, accept func(*http.Response) err
 	return resp, nil
 }
 
-// attempts is what one call learns over its attempts: its policy, the
-// last failure, for when the wait between attempts is cut short, and
-// whether the attempt under way wrote its request.
+// attempts is what one call learns over its attempts: its policy, its
+// context and deadline, the last failure, for when the wait between
+// attempts is cut short, and whether the attempt under way wrote its
+// request.
 type attempts struct {
 	policy Policy
-	last   *Failure
+	// ctx is the call's context as its caller gave it; deadline is when
+	// its retries stop, on the client's clock (zero: never): the client's
+	// Deadline, or the one ctx carries (WithDeadline).
+	ctx      context.Context
+	deadline time.Time
+	last     *Failure
 	// wrote is set when the transport has written the headers of the
 	// attempt under way (httptrace): before that no byte of the request
 	// can have reached the server. CheckRetry takes it for each attempt.
 	wrote atomic.Bool
+	// answering is set with wrote, and cleared when the call waits to
+	// try again: while it is set, the server may be acting on a request
+	// of the call's, and a call that creates hears it out.
+	answering atomic.Bool
+	// cut ends the context a call that creates is sent with (hearOut);
+	// nil for other calls.
+	cut context.CancelCauseFunc
+}
+
+// deadlineKey is the key of WithDeadline's value.
+type deadlineKey struct{}
+
+// WithDeadline returns ctx for requests whose retries stop at t, on the
+// client's clock, instead of at the client's Deadline: those of a write
+// with a deadline of its own, which goes on past the run's (the record of
+// what a run sent, report.Reporter.Keep). Waits are cut to the time left
+// before t, as they are before the Deadline.
+func WithDeadline(ctx context.Context, t time.Time) context.Context {
+	return context.WithValue(ctx, deadlineKey{}, t)
+}
+
+// hearOut is the context of the call a: ctx's values and its end, except
+// that when ctx ends while an attempt's request is written and its answer
+// not yet read (answering), the attempt gets HearOut more. It ends with
+// ctx's cause.
+func (a *attempts) hearOut(ctx context.Context) context.Context {
+	out, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	a.cut = cancel
+	context.AfterFunc(ctx, func() {
+		cause := context.Cause(ctx)
+		if !a.answering.Load() {
+			cancel(cause)
+			return
+		}
+		t := time.AfterFunc(HearOut, func() { cancel(cause) })
+		context.AfterFunc(out, func() { t.Stop() })
+	})
+	return out
+}
+
+// waiting says that the call a waits to try again: nothing of it is under
+// way, and the end of its context, come or to come, cuts the wait at
+// once.
+func (a *attempts) waiting() {
+	a.answering.Store(false)
+	if a.cut != nil && a.ctx.Err() != nil {
+		// It ended while the last attempt was answering.
+		a.cut(context.Cause(a.ctx))
+	}
 }
 
 // do sends req with a retrying client of its own, whose hooks know the
@@ -249,9 +318,21 @@ func (c *Client) do(req *retryablehttp.Request, p Policy) (*http.Response, error
 	if c.opt.UserAgent != "" {
 		req.Header.Set("User-Agent", c.opt.UserAgent)
 	}
-	a := &attempts{policy: p}
-	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
-		WroteHeaders: func() { a.wrote.Store(true) },
+	a := &attempts{policy: p, ctx: req.Context(), deadline: c.opt.Deadline}
+	if t, ok := a.ctx.Value(deadlineKey{}).(time.Time); ok {
+		a.deadline = t
+	}
+	ctx := a.ctx
+	if p == Once {
+		// Its answer says what the server did: heard out when ctx ends
+		// under way.
+		ctx = a.hearOut(ctx)
+	}
+	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteHeaders: func() {
+			a.wrote.Store(true)
+			a.answering.Store(true)
+		},
 	}))
 	rc := &retryablehttp.Client{
 		HTTPClient: c.http,
@@ -261,8 +342,8 @@ func (c *Client) do(req *retryablehttp.Request, p Policy) (*http.Response, error
 		RetryWaitMin: c.opt.BackoffMin,
 		RetryWaitMax: c.opt.BackoffMax,
 		RetryMax:     c.opt.RetryMax,
-		CheckRetry: func(ctx context.Context, resp *http.Response, err error) (bool, error) {
-			return c.checkRetry(ctx, a, resp, err)
+		CheckRetry: func(_ context.Context, resp *http.Response, err error) (bool, error) {
+			return c.checkRetry(a, resp, err)
 		},
 		Backoff: func(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 			return c.backoff(a, minWait, maxWait, attempt, resp)
@@ -372,8 +453,8 @@ func humanWait(d time.Duration) string {
 
 // classify judges one attempt. It returns nil for a success, and whether
 // sending the request again at once may help.
-func (c *Client) classify(p Policy, resp *http.Response, err error, wrote bool) (*Failure, bool) {
-	safe := p == Repeatable
+func (c *Client) classify(a *attempts, resp *http.Response, err error, wrote bool) (*Failure, bool) {
+	safe := a.policy == Repeatable
 	unknown := MayHaveActed
 	if safe {
 		unknown = Transient
@@ -415,7 +496,7 @@ func (c *Client) classify(p Policy, resp *http.Response, err error, wrote bool) 
 		f.Kind = Transient
 		if wait, ok := retryAfter(resp, c.opt.Clock.Now()); ok {
 			f.RetryAfter = wait
-			if left, bounded := c.left(); bounded && wait > left {
+			if left, bounded := c.left(a); bounded && wait > left {
 				f.Kind, f.Left = RateLimited, left
 				return f, false
 			}
@@ -432,24 +513,26 @@ func (c *Client) classify(p Policy, resp *http.Response, err error, wrote bool) 
 	return f, safe
 }
 
-// left is the time left before the deadline, and whether there is one.
-func (c *Client) left() (time.Duration, bool) {
-	if c.opt.Deadline.IsZero() {
+// left is the time left before the call a's deadline, and whether it has
+// one.
+func (c *Client) left(a *attempts) (time.Duration, bool) {
+	if a.deadline.IsZero() {
 		return 0, false
 	}
-	return max(c.opt.Deadline.Sub(c.opt.Clock.Now()), 0), true
+	return max(a.deadline.Sub(c.opt.Clock.Now()), 0), true
 }
 
-func (c *Client) checkRetry(ctx context.Context, a *attempts, resp *http.Response, err error) (bool, error) {
-	f, again := c.classify(a.policy, resp, err, a.wrote.Swap(false))
+func (c *Client) checkRetry(a *attempts, resp *http.Response, err error) (bool, error) {
+	f, again := c.classify(a, resp, err, a.wrote.Swap(false))
 	if f == nil {
 		return false, nil
 	}
 	a.last = f
-	// Cancelled, or no time left for another attempt. A request cancelled
-	// in flight is judged as any dropped connection: a call that creates
-	// may have acted.
-	if left, bounded := c.left(); ctx.Err() != nil || bounded && left <= 0 {
+	// Cancelled (the caller's context: a call heard out starts no attempt
+	// after it ended), or no time left for another attempt. A request
+	// cancelled in flight is judged as any dropped connection: a call
+	// that creates may have acted.
+	if left, bounded := c.left(a); a.ctx.Err() != nil || bounded && left <= 0 {
 		again = false
 	}
 	// The failure goes back with the decision: retryablehttp hands the last
@@ -463,10 +546,11 @@ func (c *Client) checkRetry(ctx context.Context, a *attempts, resp *http.Respons
 // how much of it is real: a simulated clock moves on and returns 0. a holds
 // the attempt that failed, whose cause OnRetry hears.
 func (c *Client) backoff(a *attempts, minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+	a.waiting()
 	wait, ok := retryAfter(resp, c.opt.Clock.Now())
 	if !ok {
 		wait = min(minWait<<min(attempt, 16), maxWait)
-		if left, bounded := c.left(); bounded {
+		if left, bounded := c.left(a); bounded {
 			wait = min(wait, left)
 		}
 	}

@@ -568,8 +568,8 @@ func TestCancellation(t *testing.T) {
 	}
 }
 
-// TestCancelledInFlight: a POST cancelled while the server holds it may
-// have been carried out.
+// TestCancelledInFlight: a POST cancelled while the server holds it is
+// heard out for HearOut, then cut: it may have been carried out.
 func TestCancelledInFlight(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -585,6 +585,120 @@ func TestCancelledInFlight(t *testing.T) {
 	_, err := c.Do(req, policyOf(req.Method), nil)
 	if !errors.Is(err, context.Canceled) || kindOf(err) != MayHaveActed {
 		t.Errorf("err = %v (%v), want MayHaveActed wrapping context.Canceled", err, kindOf(err))
+	}
+}
+
+// TestCreateHeardOutWhenCancelled: a POST whose context ends once the
+// server has it, before the answer, still gets the answer, through Do and
+// through HTTPClient (go-github reads the body after the transport
+// returns): the caller knows what it created. No attempt starts after
+// the end: a 429, which a live call would try again, is then the
+// failure, with no second request.
+func TestCreateHeardOutWhenCancelled(t *testing.T) {
+	t.Parallel()
+	for _, via := range []string{"Do", "HTTPClient"} {
+		for _, code := range []int{http.StatusCreated, http.StatusTooManyRequests} {
+			t.Run(fmt.Sprintf("%s %d", via, code), func(t *testing.T) {
+				t.Parallel()
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				srv := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
+					cancel()
+					w.WriteHeader(code)
+					io.WriteString(w, `{"id":"job_0001"}`)
+				})
+				c := New(Options{Clock: clock.NewFake(t0)})
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader("{}"))
+				var (
+					body []byte
+					err  error
+				)
+				if via == "Do" {
+					_, err = c.Do(req, Once, func(resp *http.Response) error {
+						body, err = io.ReadAll(resp.Body)
+						return err
+					})
+				} else {
+					var resp *http.Response
+					if resp, err = c.HTTPClient(Once).Do(req); err == nil {
+						body, err = io.ReadAll(resp.Body)
+						resp.Body.Close()
+					}
+				}
+				if code == http.StatusCreated && (err != nil || string(body) != `{"id":"job_0001"}`) {
+					t.Errorf("err %v, body %q: want the answer read whole", err, body)
+				}
+				if code != http.StatusCreated && via == "Do" && kindOf(err) != Transient {
+					t.Errorf("err %v (%v), want the 429, transient", err, kindOf(err))
+				}
+				if n := len(srv.requests()); n != 1 {
+					t.Errorf("%d requests, want 1", n)
+				}
+			})
+		}
+	}
+}
+
+// cancelsAnswered is a transport that ends the call's context once base
+// has the answer's headers, and keeps whether the request's context
+// ended with it.
+type cancelsAnswered struct {
+	base   http.RoundTripper
+	cancel context.CancelFunc
+	ended  *atomic.Bool
+}
+
+func (c cancelsAnswered) RoundTrip(r *http.Request) (*http.Response, error) {
+	res, err := c.base.RoundTrip(r)
+	c.cancel()
+	c.ended.Store(r.Context().Err() != nil)
+	return res, err
+}
+
+// TestOnlyCreatesAreHeardOut: a call's context that ends while its
+// answer is read ends a read's request with it, as always, and leaves a
+// create's request to be heard out.
+func TestOnlyCreatesAreHeardOut(t *testing.T) {
+	t.Parallel()
+	srv := newRecorder(t, nil)
+	for _, p := range []Policy{Repeatable, Once} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var ended atomic.Bool
+		c := New(Options{Clock: clock.NewFake(t0), Transport: cancelsAnswered{base: http.DefaultTransport.(*http.Transport).Clone(), cancel: cancel, ended: &ended}})
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader("{}"))
+		if resp, err := c.Do(req, p, nil); err == nil {
+			resp.Body.Close()
+		}
+		if ended.Load() != (p == Repeatable) {
+			t.Errorf("policy %d: the request's context ended with the call's: %v, want %v", p, ended.Load(), p == Repeatable)
+		}
+	}
+}
+
+// TestOwnDeadline: the requests of a context WithDeadline are retried
+// until that deadline, past the client's Deadline, which is over; the
+// waits are cut to the time it leaves.
+func TestOwnDeadline(t *testing.T) {
+	t.Parallel()
+	srv := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusBadGateway) })
+	clk := clock.NewFake(t0.Add(time.Hour))
+	c := New(Options{Clock: clk, Deadline: t0, RetryMax: 10})
+	req, _ := http.NewRequestWithContext(WithDeadline(context.Background(), clk.Now().Add(2500*time.Millisecond)), http.MethodPatch, srv.URL, nil)
+	_, err := c.Do(req, Repeatable, nil)
+	// Waits of 1s and 1.5s (cut from 2s) use up the 2.5s; then no more
+	// attempts.
+	if kindOf(err) != Transient || len(srv.requests()) != 3 {
+		t.Errorf("err %v after %d requests, want transient after 3", err, len(srv.requests()))
+	}
+	if naps := clk.Naps(); len(naps) != 2 || naps[1] != 1500*time.Millisecond {
+		t.Errorf("waited %v, want [1s 1.5s]", naps)
+	}
+
+	// Without it, the client's Deadline, over, allows one attempt.
+	req, _ = http.NewRequest(http.MethodPatch, srv.URL, nil)
+	_, _ = c.Do(req, Repeatable, nil)
+	if n := len(srv.requests()); n != 4 {
+		t.Errorf("%d requests in all, want 3 and 1", n)
 	}
 }
 

@@ -127,12 +127,17 @@ func (j *Room) Watch(ctx context.Context, o *report.Outcome, id string) (*agenta
 }
 
 // Started names job, which the run started or continued, in o, the
-// job-id output and the comment.
+// job-id output and the comment. The comment's record is written even
+// when the run is cancelled or at its timeout now (report.Reporter.Keep):
+// lost, the next run would not know the job heard the request, and would
+// send it again.
 func (j *Room) Started(ctx context.Context, o *report.Outcome, job *agentapi.Job) error {
 	o.Job = job
 	if err := j.Reporter.Job(o, job.ID, o.FollowUp); err != nil {
 		return err
 	}
+	ctx, cancel := j.Reporter.Keep(ctx)
+	defer cancel()
 	j.Reporter.Show(ctx, o, conversation.Working)
 	return nil
 }

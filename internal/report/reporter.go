@@ -21,15 +21,23 @@ import (
 	"github.com/agentjob/agent-job-action/internal/runner"
 )
 
-// LastWords bounds the final comment edit and commit status after
-// cancellation: the runner kills the container a few seconds after
-// SIGTERM.
-const LastWords = 1500 * time.Millisecond
+// What a run writes after it is cancelled fits in the runner's window
+// between SIGINT and SIGKILL (runner.InterruptGrace, runner.TermGrace),
+// before the SIGTERM even: the answer to a create or follow-up under way
+// (httpclient.HearOut), the record of what it sent (RecordFor), then the
+// last words (LastWords).
+const (
+	// LastWords bounds the final comment edit and commit status after
+	// cancellation or the timeout.
+	LastWords = 1500 * time.Millisecond
+	// RecordFor bounds the write of the record of a send that went
+	// (Keep): a comment's read and edit, with a retry.
+	RecordFor = 4 * time.Second
+)
 
-// Outliving returns the context of what must be written even when ctx
-// ends first: a run's last words, the record of a send that went (lost,
-// the next run sends it again, and the caps count it nowhere). It holds
-// ctx's values and ends LastWords after ctx ends, or with cancel.
+// Outliving returns the context of a run's last words, which must be
+// written even when ctx ends first. It holds ctx's values and ends
+// LastWords after ctx ends, or with cancel.
 func Outliving(ctx context.Context) (context.Context, context.CancelFunc) {
 	out, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(ctx, func() {
@@ -40,6 +48,18 @@ func Outliving(ctx context.Context) (context.Context, context.CancelFunc) {
 		stop()
 		cancel()
 	}
+}
+
+// Keep returns the context of the write of the record of a send that
+// went, a create or follow-up the API took: lost, the next run sends the
+// same again, and the caps count it nowhere. It holds ctx's values and a
+// deadline of its own, RecordFor from now, whatever becomes of ctx: a
+// run cancelled (SIGINT, then SIGTERM) or at its timeout meanwhile still
+// writes it, and the HTTP client retries it until that deadline, not the
+// run's. It ends with cancel too.
+func (r *Reporter) Keep(ctx context.Context) (context.Context, context.CancelFunc) {
+	until := r.Progress.Clock.Now().Add(RecordFor)
+	return context.WithTimeout(httpclient.WithDeadline(context.WithoutCancel(ctx), until), RecordFor)
 }
 
 // Comment is a thread's comment of the action's. *conversation.Thread is

@@ -377,3 +377,34 @@ func TestObserver(t *testing.T) {
 		}
 	}
 }
+
+// TestKeep: the context of a record's write outlives the run's context,
+// cancelled or past its deadline, and ends on its own, RecordFor after the
+// write starts: before the runner's SIGKILL, with the answer heard out
+// before it and the last words after it.
+func TestKeep(t *testing.T) {
+	t.Parallel()
+	type key struct{}
+	run, stop := context.WithDeadline(context.WithValue(context.Background(), key{}, "run"), time.Now().Add(-time.Second))
+	stop()
+	r := &Reporter{Progress: runlog.Progress{Clock: clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))}}
+	before := time.Now()
+	ctx, cancel := r.Keep(run)
+	defer cancel()
+	if err := ctx.Err(); err != nil {
+		t.Errorf("the record's context ended with the run's: %v", err)
+	}
+	if ctx.Value(key{}) != "run" {
+		t.Error("the record's context lost the run's values")
+	}
+	if end, ok := ctx.Deadline(); !ok || end.Before(before.Add(RecordFor)) || end.After(time.Now().Add(RecordFor)) {
+		t.Errorf("the record's context ends at %v (%v), want RecordFor (%s) after the write starts", end, ok, RecordFor)
+	}
+	cancel()
+	if ctx.Err() == nil {
+		t.Error("cancel did not end the record's context")
+	}
+	if after := httpclient.HearOut + RecordFor + LastWords; after >= runner.InterruptGrace+runner.TermGrace {
+		t.Errorf("a cancelled run writes for up to %s after the SIGINT, past the runner's SIGKILL", after)
+	}
+}

@@ -10,9 +10,22 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/terms"
+)
+
+// How the runner cancels a step (GitHub's "Workflow cancellation
+// reference"): it sends the step's process SIGINT, then SIGTERM when the
+// process still runs InterruptGrace later, then SIGKILL when it still
+// runs TermGrace after that. What a cancelled run writes, it writes
+// within these 10 s.
+const (
+	// InterruptGrace is the time from the SIGINT to the SIGTERM.
+	InterruptGrace = 7500 * time.Millisecond
+	// TermGrace is the time from the SIGTERM to the SIGKILL.
+	TermGrace = 2500 * time.Millisecond
 )
 
 // Context is what the runner tells a step about itself. A run outside

@@ -468,7 +468,7 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 	s.Progress.Logf("#%d: sent job %s the change that waited (%s), status %s", th.Number, escape.Log(sentTo.ID), report.Count(len(changes.Files), "file"), escape.Log(sentTo.Status))
 	// The follow-up went: the record says so even when the run is
 	// cancelled or at its timeout now, or the next run sends it again.
-	ctx, cancel := report.Outliving(ctx)
+	ctx, cancel := s.Reporter.Keep(ctx)
 	defer cancel()
 	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
 		Record: record.Record{JobID: e.JobID, Answered: e.Answered, Head: e.Waiting, Owed: e.Owed, Cut: changes.LeavesCut(e.Cut), Unsettled: true}, RunURL: escape.URL(s.Reporter.RC.RunURL()),
