@@ -46,13 +46,16 @@ const (
 	Closed
 	// Capped: a cap let nothing be sent for the heads.
 	Capped
+	// Released: a person with required-permission released the check
+	// (release-label) on the code pull request's latest head.
+	Released
 )
 
 // Events are every event, for the tables that give each a row.
-var Events = []Event{Push, Ended, Judged, Abandoned, Gone, Closed, Capped}
+var Events = []Event{Push, Ended, Judged, Abandoned, Gone, Closed, Capped, Released}
 
 func (e Event) String() string {
-	return [...]string{"push", "ended", "judged", "abandoned", "gone", "closed", "capped"}[e]
+	return [...]string{"push", "ended", "judged", "abandoned", "gone", "closed", "capped", "released"}[e]
 }
 
 // Job is how a code pull request's docs job stands, as a run read it.
@@ -107,6 +110,10 @@ type Facts struct {
 	// check must not fail open for it.
 	Cap          string
 	CapUncounted bool
+	// ReleasedBy is who released the check, for Released: GitHub's
+	// login of the person (or allowed bot) whose permission the run
+	// verified.
+	ReleasedBy string
 	// Approval says this run's workflow asks for the docs pull request's
 	// approval (docs-check: approved); the record's Approval says a
 	// run of the thread did.
@@ -145,7 +152,9 @@ type Decision struct {
 //     success, and a job whose docs pull request cannot be judged waits;
 //   - a cap whose count was cut by a flood claims no success;
 //   - the heads a closed code pull request's job never heard are not
-//     green.
+//     green;
+//   - a release turns the newest head green, naming who released it,
+//     whatever the job, the docs pull request or a cap say.
 func Decide(rec record.Record, f Facts) Decision {
 	asked := f.Approval || rec.Approval || rec.Docs != "" || f.Docs != nil
 	cut := f.Cut || rec.Cut
@@ -172,6 +181,12 @@ func Decide(rec record.Record, f Facts) Decision {
 		return d
 	case Capped:
 		set(f.Heads, capped(f, asked, run))
+		return d
+	case Released:
+		// The newest head only: a release is a person's word on what
+		// they saw, never on a later push.
+		set(f.Heads[max(0, len(f.Heads)-1):], ghclient.CommitStatus{State: ghclient.StatusSuccess,
+			Description: "Docs check released by " + f.ReleasedBy + ": no docs job needed for this commit", TargetURL: run})
 		return d
 	}
 	if f.Job == Failed {

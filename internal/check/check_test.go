@@ -129,6 +129,9 @@ func TestDecide(t *testing.T) {
 		if asked[s.name] {
 			w[Capped] = cappedAsked
 		}
+		// A release: the newest head, whatever the job, the docs pull
+		// request, the cut or the cap.
+		w[Released] = "2 success: Docs check released by ada: no docs job needed for this commit"
 		for _, e := range Events {
 			t.Run(s.name+"/"+e.String(), func(t *testing.T) {
 				t.Parallel()
@@ -136,6 +139,9 @@ func TestDecide(t *testing.T) {
 				f.Event, f.RunURL, f.Heads = e, run, []string{h1, h2}
 				if e == Capped {
 					f.Heads, f.Cap = []string{h2}, "max-sends-per-day is 1"
+				}
+				if e == Released {
+					f.ReleasedBy = "ada"
 				}
 				d := Decide(s.rec, f)
 				got := strings.Join(said(d), "\n")

@@ -151,6 +151,9 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 	if pr.Action == "closed" {
 		return nil, c.close(ctx, o, pr, earlier, seen)
 	}
+	if pr.Release {
+		return nil, c.release(ctx, o, pr, earlier, seen)
+	}
 	follow := earlier != nil
 	if earlier != nil {
 		if why := plan.NewCodeJob(earlier.Record); why != "" {
@@ -265,6 +268,28 @@ func (c *Room) fold(ctx context.Context, earlier *conversation.Earlier, seen *ag
 	c.Progress.Logf("job %s is %s: this push's change waits, and the run that finds the job ended sends it with any later push in one follow-up", escape.Log(job.ID), escape.Log(job.Status))
 	c.Reporter.Status(ctx, o)
 	return job, true
+}
+
+// release releases the check on pr's head, as the person who added the
+// release label asked (their permission is verified before the run gets
+// here): the head's status is a success that names them, the record no
+// longer owes it a status, and a change of it that waits for the job is
+// not sent. The job, if any, goes on with what it heard, and its end
+// settles the older heads it owes. It sends the job nothing, and reads it
+// once to report it as it stands.
+func (c *Room) release(ctx context.Context, o *report.Outcome, pr codepr.PullRequest, earlier *conversation.Earlier, seen *agentapi.Job) *report.Outcome {
+	if earlier != nil {
+		c.code.Owed = slices.DeleteFunc(slices.Clone(c.code.Owed), func(sha string) bool { return sha == pr.HeadSHA })
+		if c.code.Waiting == pr.HeadSHA {
+			c.code.Waiting = ""
+		}
+		if job, err := job.ReadOnce(ctx, c.API, earlier.JobID, seen); err == nil {
+			o.Job = job
+		} else {
+			c.Progress.Logf("job %s could not be read (%s): the next run reports it", escape.Log(earlier.JobID), escape.Log(err.Error()))
+		}
+	}
+	return c.Reporter.Released(o, pr.Sender)
 }
 
 // close stops following the docs job of a closed pull request: the

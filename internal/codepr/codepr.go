@@ -39,6 +39,11 @@ type PullRequest struct {
 	// base branch; Merged says a closed one was merged.
 	Retargeted bool
 	Merged     bool
+	// Release says a labeled event added the release label (release-label):
+	// the run releases the check on HeadSHA, once its sender's permission
+	// is verified, and sends the job nothing. Sender is who added it.
+	Release bool
+	Sender  string
 }
 
 // Decide says whether a run acts for pr, and when not, why, in one line
@@ -51,6 +56,10 @@ func Decide(pr PullRequest) (bool, string) {
 	case pr.Fork:
 		return false, fmt.Sprintf("pull request #%d comes from a fork: GitHub gives its runs no secrets, so no docs job is started (see the README's Docs follow code for forks)", pr.Number)
 	case pr.Action == "closed":
+		return true, ""
+	case pr.Release:
+		// A draft too: its check may be required once it is ready, and
+		// the release says no docs job is needed.
 		return true, ""
 	case pr.Draft:
 		return false, fmt.Sprintf("pull request #%d is a draft: its docs job starts when it is ready for review", pr.Number)

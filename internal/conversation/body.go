@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/record"
 )
 
@@ -33,6 +34,7 @@ const (
 	Continued               // a later request continued the job (ContinuedIn), which reports it
 	Stopped                 // the code pull request was closed: its job gets nothing more (Note says how)
 	Capped                  // a cap on what is sent was reached (Cap): nothing was sent
+	Released                // a maintainer released the check (ReleasedBy, ReleasedAt): nothing was sent
 )
 
 // State is what the comment shows.
@@ -53,7 +55,10 @@ type State struct {
 	Note  string
 	Error string // for Error and Failed; untrusted
 	// Cap says which cap stopped the run, for Capped; untrusted.
-	Cap     string
+	Cap string
+	// ReleasedBy is who released the check, and ReleasedAt the head commit
+	// it was released on, for Released.
+	ReleasedBy, ReleasedAt string
 	RunURL  string
 	Elapsed time.Duration
 	Timeout time.Duration
@@ -299,6 +304,9 @@ func Render(s State) string {
 		fmt.Fprintf(&b, "❌ **Could not finish.** %s\n", escape.Markdown(s.Error))
 	case Capped:
 		fmt.Fprintf(&b, "⏸️ **Not sent: the docs job cap is reached.** %s Nothing was sent to the agent.\n", escape.Markdown(s.Cap))
+	case Released:
+		fmt.Fprintf(&b, "🔓 **Docs check released.** %s released this pull request's docs check on %s: no docs job is needed for that commit, and nothing was sent to the agent. The next push asks again.\n",
+			escape.Markdown(s.ReleasedBy), escape.Markdown(ghclient.Short(s.ReleasedAt)))
 	case Answered:
 		where := "an earlier comment"
 		if u := escape.URL(s.AnsweredIn); u != "" {

@@ -64,6 +64,10 @@ type Config struct {
 	// DocsClose says a code pull request closed unmerged closes its docs
 	// pull request.
 	DocsClose bool
+	// ReleaseLabel is the label that, added to a code pull request by
+	// someone with RequiredPermission, releases its check on its latest
+	// head; "" for no release.
+	ReleaseLabel string
 	// MaxSendsPerThread and MaxSendsPerDay cap the creates and follow-ups
 	// sent from one thread, and from the repository in one day (UTC); 0
 	// is no cap.
@@ -283,6 +287,10 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	}
 	if c.DocsClose, err = ParseBool(get(raw, "docs-close")); err != nil {
 		bad("docs-close", err.Error())
+	}
+	c.ReleaseLabel = strings.TrimSpace(get(raw, "release-label"))
+	if c.ReleaseLabel != "" && strings.EqualFold(c.ReleaseLabel, strings.TrimSpace(c.TriggerLabel)) {
+		bad("release-label", "is the same label as trigger-label: a label cannot both start a docs job and release the check; choose another")
 	}
 	c.MaxSendsPerThread = atMost(raw, "max-sends-per-thread", bad)
 	c.MaxSendsPerDay = atMost(raw, "max-sends-per-day", bad)

@@ -269,7 +269,7 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	if cfg.Settle {
 		return settling(cfg, t)
 	}
-	if code, ok := CodePR(t); ok {
+	if code, ok := CodePR(t, cfg.ReleaseLabel); ok {
 		if act, why := codepr.Decide(code); !act {
 			p.Skip = why
 			return p, nil
@@ -497,16 +497,28 @@ func refusal(cfg inputs.Config, t *event.Trigger, code bool) string {
 // review, pushes to it, edits or closes it): its docs job follows its
 // changes, and codepr.Decide judges the event. Other actions (labeled,
 // assigned) and pull_request_target are requests as for an issue.
-func CodePR(t *event.Trigger) (codepr.PullRequest, bool) {
+func CodePR(t *event.Trigger, releaseLabel string) (codepr.PullRequest, bool) {
 	if t.Event != "pull_request" || t.Number == 0 {
 		return codepr.PullRequest{}, false
 	}
-	if !codepr.Acts(t.Action) {
+	release := Releases(t, releaseLabel)
+	if !codepr.Acts(t.Action) && !release {
 		return codepr.PullRequest{}, false
 	}
 	return codepr.PullRequest{Action: t.Action, Owner: t.Owner, Repo: t.Repo, Number: t.Number,
 		Draft: t.Draft, Fork: t.Fork, HeadSHA: t.HeadSHA, Before: t.Before,
-		BaseSHA: t.BaseSHA, Retargeted: t.Retargeted, Merged: t.Merged}, true
+		BaseSHA: t.BaseSHA, Retargeted: t.Retargeted, Merged: t.Merged, Release: release, Sender: t.Sender}, true
+}
+
+// Releases reports whether t adds the release label (release-label, ""
+// for none) to a pull request: a maintainer's word that it needs no docs
+// job, which releases its check. A label is the signal, not a comment: no
+// request's text can be mistaken for it (/docs release notes for v2 is a
+// request), the pull_request event it makes runs the code workflow, which
+// may set the status, and GitHub names who added it, whose permission the
+// run checks before it writes anything.
+func Releases(t *event.Trigger, releaseLabel string) bool {
+	return t.Event == "pull_request" && t.Action == "labeled" && releaseLabel != "" && strings.EqualFold(strings.TrimSpace(t.Label), releaseLabel)
 }
 
 // origin returns what asked for the job, for the backlink on its pull
@@ -709,7 +721,7 @@ func Withheld(cfg inputs.Config, err error, t *event.Trigger) string {
 		}
 		return ""
 	}
-	if code, ok := CodePR(t); ok && code.Fork {
+	if code, ok := CodePR(t, cfg.ReleaseLabel); ok && code.Fork {
 		_, why := codepr.Decide(code)
 		return why
 	}

@@ -87,6 +87,13 @@ func (c *Checks) Head(ctx context.Context, o *Outcome, prURL string, recorded, e
 	rec := record.Record{Approval: k.Approval, PR: k.Paired}
 	f := check.Facts{Event: check.Push, Heads: []string{k.PR.HeadSHA}, Cut: k.Cut, RunURL: c.RunURL, PRLink: prURL,
 		Preview: o.Preview.URL, PreviewState: o.Preview.State, Approval: c.Approval, Docs: o.Docs}
+	if o.Released != "" {
+		// This head only, which the record no longer owes: the job's end
+		// settles the older heads it heard.
+		f.Event, f.ReleasedBy = check.Released, o.Released
+		c.Apply(ctx, k.PR.Owner, k.PR.Repo, check.Decide(rec, f))
+		return
+	}
 	if o.Capped {
 		// This head only: the heads an earlier push left owing wait for
 		// their job's end.

@@ -24,10 +24,10 @@ func (r *Reporter) Finish(ctx context.Context, o *Outcome) error {
 	defer cancel()
 	// The status first: it settles the heads the comment then no longer
 	// owes.
-	if r.Code != nil && (o.Skipped == "" || r.Code.NoChange || o.Capped) {
+	if r.Code != nil && (o.Skipped == "" || r.Code.NoChange || o.Capped || o.Released != "") {
 		r.Checks.Head(ctx, o, r.PRURL(o), r.Comment != nil, true)
 	}
-	if r.Comment != nil && (o.Skipped == "" || r.Comment.URL() != "" || o.Capped) {
+	if r.Comment != nil && (o.Skipped == "" || r.Comment.URL() != "" || o.Capped || o.Released != "") {
 		r.Comment.Show(ctx, r.final(o, runErr))
 	}
 	res := Result{
@@ -160,6 +160,14 @@ func (r *Reporter) final(o *Outcome, runErr error) conversation.State {
 		if o.Capped {
 			s := r.state(o, conversation.Capped)
 			s.Cap = strings.ToUpper(o.Skipped[:1]) + o.Skipped[1:] + "."
+			return s
+		}
+		if o.Released != "" {
+			s := r.state(o, conversation.Released)
+			s.ReleasedBy = o.Released
+			if r.Code != nil {
+				s.ReleasedAt = r.Code.PR.HeadSHA
+			}
 			return s
 		}
 		return r.state(o, conversation.Answered)

@@ -27,6 +27,10 @@ type Outcome struct {
 	// Capped says Skipped is a cap reached (plan.Caps): the comment and a
 	// code pull request's commit status say so.
 	Capped bool
+	// Released is who released the code pull request's check on its head
+	// (release-label), when that is why the run sent nothing; "" for
+	// other runs.
+	Released string
 	// Uncounted says the cap only counts as reached: the sends could not
 	// all be counted (a flood of comments), so nothing was sent, and the
 	// check claims no success for it.

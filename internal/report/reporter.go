@@ -188,6 +188,15 @@ func (r *Reporter) Capped(o *Outcome, why string) *Outcome {
 	return o
 }
 
+// Released ends a run that released the code pull request's check on its
+// head: one line, exit 0, nothing sent; the comment and the head's status
+// say who released it.
+func (r *Reporter) Released(o *Outcome, by string) *Outcome {
+	r.Progress.Log.Printf("docs check released by %s: no docs job for this head, nothing sent", escape.Log(by))
+	o.Skipped, o.Released = "the docs check was released by "+by, by
+	return o
+}
+
 // Spent counts a create or follow-up the API took: in the run's comment,
 // which is what the caps count, and in the run's cost.
 func (r *Reporter) Spent(followUp bool) {
