@@ -59,9 +59,9 @@ type State struct {
 	// ReleasedBy is who released the check, and ReleasedAt the head commit
 	// it was released on, for Released.
 	ReleasedBy, ReleasedAt string
-	RunURL  string
-	Elapsed time.Duration
-	Timeout time.Duration
+	RunURL                 string
+	Elapsed                time.Duration
+	Timeout                time.Duration
 	// NoJob says a create that a timeout or a cancellation stopped surely
 	// made no job: it never reached the Agent Job API, or the API refused
 	// it.
