@@ -425,3 +425,68 @@ func TestChangeRequestHoldsBehindAFloodOfReviews(t *testing.T) {
 		t.Errorf("%d reads of the reviews, want 1 to 3 whatever their count", reads)
 	}
 }
+
+// TestClosedDocsThenANewJob: after the docs pull request was closed
+// unmerged, the check said "reopen it, or push to start a new docs job",
+// and a push followed up the same job, whose check then judged the closed
+// pull request again. Now the record keeps that it was closed: a push
+// starts a new job, whose check waits, and so does the code pull
+// request's reopening after docs-close closed its docs pull request with it.
+func TestClosedDocsThenANewJob(t *testing.T) {
+	t.Parallel()
+	t.Run("closed by a person, then a push", func(t *testing.T) {
+		t.Parallel()
+		w := approvalWorld(t, false)
+		w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, State: "closed"})
+		ev := reviewed("writer", "APPROVED")
+		delete(ev, "review")
+		ev["action"] = "closed"
+		ev["pull_request"].(map[string]any)["state"] = "closed"
+		w.setEvent("pull_request", ev)
+		w.vars["INPUT_SETTLE"], w.vars["INPUT_WAIT"] = "true", "false"
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("settle run on the docs pull request's close: %v\n%s", err, w.stdout.String())
+		}
+		if s := w.finalStatuses()["2222"]; !strings.HasPrefix(s, "2222 error: Docs pull request #101 was closed unmerged: push to start a new docs job") {
+			t.Fatalf("head2 after the docs' close: %q", s)
+		}
+		delete(w.vars, "INPUT_SETTLE")
+		w.vars["INPUT_WAIT"] = "true"
+		retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
+		w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(codeFiles), retry))
+		w.setEvent("pull_request", push(head2, head3))
+		apiFrom := len(w.api.Requests())
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("push: %v\n%s", err, w.stdout.String())
+		}
+		if got := w.sends(apiFrom); len(got) != 1 || got[0] != "POST /v2/agent/proj-1/job" {
+			t.Errorf("the push after the docs' close sent %q, want one create", got)
+		}
+		if s := w.finalStatuses()["3333"]; strings.Contains(s, "was closed unmerged") || strings.Contains(s, " success: ") {
+			t.Errorf("head3 ends %q, want the new job's check", s)
+		}
+	})
+	t.Run("closed with the code by docs-close, then the code reopened", func(t *testing.T) {
+		t.Parallel()
+		w := approvalWorld(t, false)
+		w.vars["INPUT_DOCS-CLOSE"] = "true"
+		w.setEvent("pull_request", codePR("closed", head2, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", false }))
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("closed: %v\n%s", err, w.stdout.String())
+		}
+		if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsClosed {
+			t.Fatalf("the record after docs-close closed the docs pull request: %+v", r)
+		}
+		w.setEvent("pull_request", codePR("reopened", head2, nil))
+		apiFrom := len(w.api.Requests())
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("reopened: %v\n%s", err, w.stdout.String())
+		}
+		if got := w.sends(apiFrom); len(got) != 1 || got[0] != "POST /v2/agent/proj-1/job" {
+			t.Errorf("the reopened pull request sent %q, want one create", got)
+		}
+		if s := w.finalStatuses()["2222"]; strings.Contains(s, "was closed unmerged") {
+			t.Errorf("head2 ends %q, want the new job's check", s)
+		}
+	})
+}
