@@ -54,9 +54,11 @@ func TestCodeClosedLandsItsDocs(t *testing.T) {
 			wantCalls: []string{mergeReq}, wantState: "open",
 			wantDocs: "This pull request was not merged with it: GitHub did not allow the merge (Pull Request is not mergeable). Merge it once GitHub allows.",
 			wantCode: "⚠️ The docs pull request " + docsLink + " was not merged with this one: GitHub did not allow the merge (Pull Request is not mergeable). Merge it once GitHub allows."},
+		// The record alone pairs them: its #102 (which GitHub does not
+		// know here) is the one landed, never the job's approved #101.
 		{name: "merged, approved, the record names another docs pull request", inputs: map[string]string{"INPUT_DOCS-MERGE": "squash"}, approver: "writer", merged: true, sender: "writer", another: true,
 			wantState: "open",
-			wantCode:  "⚠️ The docs pull request " + docsLink + " was left as it is: it is not the one this pull request's record names. Merge or close it by hand."},
+			wantCode:  "⚠️ The docs pull request [acme/docs#102](https://github.com/acme/docs/pull/102) was not merged with this one: it could not be read"},
 		{name: "merged, the docs merged before", inputs: map[string]string{"INPUT_DOCS-MERGE": "squash"}, docsMerged: true, merged: true, sender: "writer",
 			wantState: "merged", wantDocs: "🏁 The code pull request [#7](https://github.com/acme/docs/pull/7) was merged: the code this pull request documents has landed.",
 			wantCode: "The docs pull request " + docsLink + " was merged before this one."},

@@ -27,7 +27,13 @@ import (
 )
 
 // The wiring of the rooms: each gets the run's clients, the reporter and
-// the parts of the plan it needs, once.
+// the parts of the plan it needs, once. The hall alone knows which room
+// serves another's narrow interface: no room imports another for it.
+
+var (
+	_ codejob.Settler = (*settle.Room)(nil)
+	_ codejob.Agent   = (*agentpr.Room)(nil)
+)
 
 // clients makes the run's HTTP client, with the one retry policy, and the
 // Agent Job API's client on it.

@@ -25,6 +25,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/prlink"
 	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/terms"
@@ -319,46 +320,50 @@ func (r *Room) DocsPR(ctx context.Context, link string, job func(ctx context.Con
 // after landing it as the workflow asks (Land): merged with the code when
 // it is approved on its latest commit and GitHub allows it, or closed with
 // it. It returns what the code pull request's comment says of it, safe
-// Markdown; "" for nothing. A pull request in another repository that no
-// token may write to is told nothing, in one notice; a write GitHub
-// refuses is a warning.
+// Markdown; "" for nothing; and how the docs pull request ended when this
+// run saw it merged or closed (record.DocsMerged, record.DocsClosed), ""
+// when it did not: the record keeps it, so that a reopened code pull
+// request's next run starts a new job. A pull request in another
+// repository that no token may write to is told nothing, in one notice; a
+// write GitHub refuses is a warning.
 //
 // recorded is the docs pull request the code pull request's record names
-// ("" for none): a job that now names another is not landed.
-func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool, recorded string) string {
-	pr, ok := prlink.Judge(job.PR(), r.ServerURL)
-	if !ok {
-		return ""
+// ("" for none): it alone is landed, whatever the job names now.
+func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool, recorded string) (note, ended string) {
+	link := job.PR()
+	if recorded != "" {
+		link = recorded
 	}
-	if err := r.paired(pr, recorded); err != nil && r.Land.Lands(merged) {
-		r.Progress.Log.Warning(fmt.Sprintf("the docs pull request %s/%s#%d was left as it is: %s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error())))
-		return fmt.Sprintf("⚠️ The docs pull request %s was left as it is: it is not the one this pull request's record names. Merge or close it by hand.", r.linkTo(pr))
+	pr, ok := prlink.Judge(link, r.ServerURL)
+	if !ok {
+		return "", ""
 	}
 	docs := r.client(pr, job.Source.Repository)
 	if docs == nil {
 		r.Progress.Log.Notice(fmt.Sprintf("pull request %s/%s#%d was not told: it is in another repository, which %s cannot write to (set %s to a token that can)",
 			escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.Terms.Name("github-token"), r.Terms.Name("docs-token")))
 		if r.Land.Lands(merged) {
-			return fmt.Sprintf("⚠️ The docs pull request %s was left as it is: it is in another repository, which no token of this workflow may write to.", r.linkTo(pr))
+			return fmt.Sprintf("⚠️ The docs pull request %s was left as it is: it is in another repository, which no token of this workflow may write to.", r.linkTo(pr)), ""
 		}
-		return ""
+		return "", ""
 	}
-	there, here := r.land(ctx, docs, pr, merged)
+	there, here, ended := r.land(ctx, docs, pr, merged)
 	c, err := docs.CreateComment(ctx, pr.Owner, pr.Repo, pr.Number, r.Redact(conversation.ClosedText(number, url, merged, there)))
 	if err != nil {
 		r.Progress.Log.Warning(fmt.Sprintf("could not tell pull request %s/%s#%d: %s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error())))
-		return here
+		return here, ended
 	}
 	r.Progress.Logf("told the docs pull request: %s", escape.Log(c.URL))
-	return here
+	return here, ended
 }
 
 // land does with the docs pull request pr, through gh, what Land asks
 // for a code pull request closed (merged or not): it merges an approved
 // one with the code, or closes it. It returns what the docs pull
 // request's comment says of it (there) and what the code pull request's
-// says (here), each "" for nothing.
-func (r *Room) land(ctx context.Context, gh GitHub, pr prlink.PullRequest, merged bool) (there, here string) {
+// says (here), each "" for nothing, and how it ended when the run saw it
+// merged or closed (record.DocsMerged, record.DocsClosed; "" otherwise).
+func (r *Room) land(ctx context.Context, gh GitHub, pr prlink.PullRequest, merged bool) (there, here, ended string) {
 	link := r.linkTo(pr)
 	switch {
 	case merged && r.Land.Merge != "":
@@ -367,21 +372,21 @@ func (r *Room) land(ctx context.Context, gh GitHub, pr prlink.PullRequest, merge
 		info, err := r.read(ctx, gh, pr)
 		switch {
 		case err == nil && info.Merged:
-			return "", fmt.Sprintf("⚠️ The docs pull request %s was merged before this pull request was closed: the published docs may describe code that will not land. Revert the docs change unless it stands on its own.", link)
+			return "", fmt.Sprintf("⚠️ The docs pull request %s was merged before this pull request was closed: the published docs may describe code that will not land. Revert the docs change unless it stands on its own.", link), record.DocsMerged
 		case err == nil && !info.Open:
-			return "", ""
+			return "", "", record.DocsClosed
 		}
 		if err == nil {
 			err = gh.ClosePull(ctx, pr.Owner, pr.Repo, pr.Number)
 		}
 		if err != nil {
 			r.Progress.Log.Warning(fmt.Sprintf("could not close the docs pull request %s/%s#%d: %s%s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error()), r.writeAdvice(err, pr)))
-			return "", fmt.Sprintf("⚠️ The docs pull request %s could not be closed with this one: %s. Close it unless its change stands on its own.", link, escape.Markdown(err.Error()))
+			return "", fmt.Sprintf("⚠️ The docs pull request %s could not be closed with this one: %s. Close it unless its change stands on its own.", link, escape.Markdown(err.Error())), ""
 		}
 		r.Progress.Logf("closed the docs pull request %s/%s#%d with the code (docs-close)", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number)
-		return "This pull request is closed with it, as the workflow asks (docs-close).", fmt.Sprintf("🗙 The docs pull request %s is closed with this one.", link)
+		return "This pull request is closed with it, as the workflow asks (docs-close).", fmt.Sprintf("🗙 The docs pull request %s is closed with this one.", link), record.DocsClosed
 	}
-	return "", ""
+	return "", "", ""
 }
 
 // merge merges the docs pull request pr with its merged code, when it is
@@ -389,15 +394,15 @@ func (r *Room) land(ctx context.Context, gh GitHub, pr prlink.PullRequest, merge
 // on that commit only (a push since is not merged unseen), and GitHub
 // allows it; otherwise it says why not, on both pull requests, and what a
 // person should do.
-func (r *Room) merge(ctx context.Context, gh GitHub, pr prlink.PullRequest, link string) (there, here string) {
+func (r *Room) merge(ctx context.Context, gh GitHub, pr prlink.PullRequest, link string) (there, here, ended string) {
 	v := docspr.Read(ctx, gh, pr, r.ServerURL, r.Land.Approval)
 	r.Progress.Logf("docs pull request %s", v.Says())
 	why, todo := "", "Review it, then merge it."
 	switch v.State {
 	case docspr.Merged:
-		return "", fmt.Sprintf("The docs pull request %s was merged before this one.", link)
+		return "", fmt.Sprintf("The docs pull request %s was merged before this one.", link), record.DocsMerged
 	case docspr.Closed:
-		return "", fmt.Sprintf("The docs pull request %s was closed without being merged, so it was not merged with this one.", link)
+		return "", fmt.Sprintf("The docs pull request %s was closed without being merged, so it was not merged with this one.", link), record.DocsClosed
 	case docspr.Unread:
 		why, todo = "it could not be read ("+escape.Markdown(v.Err.Error())+")", "Merge it once it is approved."
 	case docspr.Waiting:
@@ -410,7 +415,7 @@ func (r *Room) merge(ctx context.Context, gh GitHub, pr prlink.PullRequest, link
 		if err == nil {
 			r.Progress.Logf("merged the docs pull request %s/%s#%d with the code (docs-merge: %s)", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.Land.Merge)
 			return fmt.Sprintf("This pull request is merged with it (%s), as the workflow asks (docs-merge).", r.Land.Merge),
-				fmt.Sprintf("✅ The docs pull request %s is merged with this one (%s).", link, r.Land.Merge)
+				fmt.Sprintf("✅ The docs pull request %s is merged with this one (%s).", link, r.Land.Merge), record.DocsMerged
 		}
 		r.Progress.Log.Warning(fmt.Sprintf("could not merge the docs pull request %s/%s#%d: %s%s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error()), r.writeAdvice(err, pr)))
 		if reason, refused := ghclient.MergeRefused(err); refused {
@@ -420,17 +425,7 @@ func (r *Room) merge(ctx context.Context, gh GitHub, pr prlink.PullRequest, link
 		}
 	}
 	return fmt.Sprintf("This pull request was not merged with it: %s. %s", why, todo),
-		fmt.Sprintf("⚠️ The docs pull request %s was not merged with this one: %s. %s", link, why, todo)
-}
-
-// paired says why pr, the pull request a job names, is not the code pull
-// request's docs pull request, which its record names (recorded; "" when
-// it names none yet), or nil when it is.
-func (r *Room) paired(pr prlink.PullRequest, recorded string) error {
-	if recorded == "" || recorded == pr.URL(r.ServerURL) {
-		return nil
-	}
-	return fmt.Errorf("the job names %s, its record %s", pr.URL(r.ServerURL), recorded)
+		fmt.Sprintf("⚠️ The docs pull request %s was not merged with this one: %s. %s", link, why, todo), ""
 }
 
 // linkTo is pr as a Markdown link.

@@ -28,7 +28,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/runlog"
-	"github.com/agentjob/agent-job-action/internal/settle"
 )
 
 // Settler settles the record an earlier run left working. *settle.Room is
@@ -40,10 +39,8 @@ type Settler interface {
 // Agent tells the job's pull request that its code pull request closed.
 // *agentpr.Room is one.
 type Agent interface {
-	Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool, recorded string) string
+	Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool, recorded string) (note, ended string)
 }
-
-var _ Settler = (*settle.Room)(nil)
 
 // Room follows one code pull request's docs job for a run.
 type Room struct {
@@ -327,6 +324,8 @@ func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullReque
 		how = "merged"
 	}
 	c.Progress.Logf("pull request #%d was %s: job %s gets nothing more", pr.Number, how, escape.Log(job.ID))
-	o.Note = c.Agent.Closed(ctx, job, pr.Number, c.About.URL, pr.Merged, earlier.PR)
+	// The record keeps how the docs pull request ended, when this run
+	// saw it: a reopened pull request's next run starts a new job.
+	o.Note, c.code.DocsEnded = c.Agent.Closed(ctx, job, pr.Number, c.About.URL, pr.Merged, earlier.PR)
 	return o
 }

@@ -68,13 +68,13 @@ func (settler) Earlier(context.Context, *conversation.Thread, *conversation.Earl
 // agent records the pull requests told that their code closed.
 type agent struct{ told []string }
 
-func (a *agent) Closed(_ context.Context, job *agentapi.Job, number int, _ string, merged bool, _ string) string {
+func (a *agent) Closed(_ context.Context, job *agentapi.Job, number int, _ string, merged bool, _ string) (string, string) {
 	what := "closed"
 	if merged {
 		what = "merged"
 	}
 	a.told = append(a.told, job.ID+" "+what)
-	return ""
+	return "", ""
 }
 
 // TestPush: a code pull request's run, event by event: what the Agent

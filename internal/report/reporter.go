@@ -154,6 +154,10 @@ type Code struct {
 	// Approval says the record asks for the docs pull request's approval
 	// (an earlier run's docs-check: approved).
 	Approval bool
+	// DocsEnded is how the paired docs pull request ended when the run
+	// saw it merged or closed (record.DocsMerged, record.DocsClosed), ""
+	// otherwise: the record keeps it.
+	DocsEnded string
 
 	cutShown bool
 }
@@ -349,6 +353,9 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 		s.Record.Head, s.Record.Owed, s.Record.Waiting, s.Record.Cut = c.Heard, c.Owed, c.Waiting, c.Cut
 		// Every later run decides the check as this one was asked to.
 		s.Record.Approval = c.Approval || r.Checks.Approval
+		if c.DocsEnded != "" {
+			s.Record.Docs = c.DocsEnded
+		}
 		if c.Paired != "" {
 			// The record alone pairs the code pull request with its docs
 			// pull request: what the job names now does not rewrite it.
