@@ -490,3 +490,41 @@ func TestClosedDocsThenANewJob(t *testing.T) {
 		}
 	})
 }
+
+// TestCodeClosedWhileTheJobWorks: a code pull request closed unmerged
+// while its docs job still works (no runner waits), with docs-close; the
+// job later opens its docs pull request. The settle run that finds the
+// job ended tells that pull request the code was closed and closes it, as
+// the closed run would have: it asks nobody to review docs for code that
+// will never land.
+func TestCodeClosedWhileTheJobWorks(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CLOSE"] = "true" })
+	w.setEvent("pull_request", codePR("closed", head1, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", false }))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("closed: %v\n%s", err, w.stdout.String())
+	}
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	from := len(w.gh.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+	}
+	var closed, reviewers bool
+	for _, r := range w.gh.Requests()[from:] {
+		switch {
+		case r.Method == "PATCH" && r.Path == "/repos/acme/docs/pulls/101":
+			closed = true
+		case strings.HasSuffix(r.Path, "/pulls/101/requested_reviewers"):
+			reviewers = true
+		}
+	}
+	if !closed || reviewers {
+		t.Errorf("the docs pull request opened after its code was closed: closed %v, reviewers asked %v; want closed and nobody asked\n%s", closed, reviewers, w.stdout.String())
+	}
+	c := w.gh.Comments(101)
+	if len(c) != 1 || !strings.Contains(c[0].Body, "was closed without being merged") || strings.Contains(c[0].Body, "review") {
+		t.Errorf("the comments on the docs pull request: %+v", c)
+	}
+}
