@@ -187,7 +187,7 @@ func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan)
 func (r *run) codeRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *codejob.Room {
 	t := r.trig
 	room := &codejob.Room{Thread: r.thread, API: api, Jobs: r.jobs, Settler: r.settler, Agent: r.agent, Reporter: r.rep,
-		Progress: r.prog, Paths: r.cfg.Paths, Workflow: p.Workflow, Wait: p.Wait,
+		Progress: r.prog, Paths: r.cfg.Paths, Workflow: p.Workflow, Wait: p.Wait, Land: p.Land,
 		About: prompt.CodePR{Owner: t.Owner, Repo: t.Repo, Number: t.Number, Title: t.Title, Body: t.IssueBody, URL: t.URL}}
 	if gh != nil {
 		room.GitHub = gh

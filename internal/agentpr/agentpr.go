@@ -329,7 +329,7 @@ func (r *Room) DocsPR(ctx context.Context, link string, job func(ctx context.Con
 //
 // recorded is the docs pull request the code pull request's record names
 // ("" for none): it alone is landed, whatever the job names now.
-func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool, recorded string) (note, ended string) {
+func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool, recorded string, land plan.Land) (note, ended string) {
 	link := job.PR()
 	if recorded != "" {
 		link = recorded
@@ -342,12 +342,12 @@ func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url st
 	if docs == nil {
 		r.Progress.Log.Notice(fmt.Sprintf("pull request %s/%s#%d was not told: it is in another repository, which %s cannot write to (set %s to a token that can)",
 			escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.Terms.Name("github-token"), r.Terms.Name("docs-token")))
-		if r.Land.Lands(merged) {
+		if land.Lands(merged) {
 			return fmt.Sprintf("⚠️ The docs pull request %s was left as it is: it is in another repository, which no token of this workflow may write to.", r.linkTo(pr)), ""
 		}
 		return "", ""
 	}
-	there, here, ended := r.land(ctx, docs, pr, merged)
+	there, here, ended := r.land(ctx, docs, pr, merged, land)
 	c, err := docs.CreateComment(ctx, pr.Owner, pr.Repo, pr.Number, r.Redact(conversation.ClosedText(number, url, merged, there)))
 	if err != nil {
 		r.Progress.Log.Warning(fmt.Sprintf("could not tell pull request %s/%s#%d: %s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error())))
@@ -363,12 +363,12 @@ func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url st
 // request's comment says of it (there) and what the code pull request's
 // says (here), each "" for nothing, and how it ended when the run saw it
 // merged or closed (record.DocsMerged, record.DocsClosed; "" otherwise).
-func (r *Room) land(ctx context.Context, gh GitHub, pr prlink.PullRequest, merged bool) (there, here, ended string) {
+func (r *Room) land(ctx context.Context, gh GitHub, pr prlink.PullRequest, merged bool, land plan.Land) (there, here, ended string) {
 	link := r.linkTo(pr)
 	switch {
-	case merged && r.Land.Merge != "":
-		return r.merge(ctx, gh, pr, link)
-	case !merged && r.Land.Close:
+	case merged && land.Merge != "":
+		return r.merge(ctx, gh, pr, link, land.Merge)
+	case !merged && land.Close:
 		info, err := r.read(ctx, gh, pr)
 		switch {
 		case err == nil && info.Merged:
@@ -394,7 +394,7 @@ func (r *Room) land(ctx context.Context, gh GitHub, pr prlink.PullRequest, merge
 // on that commit only (a push since is not merged unseen), and GitHub
 // allows it; otherwise it says why not, on both pull requests, and what a
 // person should do.
-func (r *Room) merge(ctx context.Context, gh GitHub, pr prlink.PullRequest, link string) (there, here, ended string) {
+func (r *Room) merge(ctx context.Context, gh GitHub, pr prlink.PullRequest, link, method string) (there, here, ended string) {
 	v := docspr.Read(ctx, gh, pr, r.ServerURL, r.Land.Approval)
 	r.Progress.Logf("docs pull request %s", v.Says())
 	why, todo := "", "Review it, then merge it."
@@ -411,11 +411,11 @@ func (r *Room) merge(ctx context.Context, gh GitHub, pr prlink.PullRequest, link
 			why = fmt.Sprintf("a reviewer with %s permission asked for changes", escape.Markdown(r.Land.Approval.Required))
 		}
 	case docspr.Approved:
-		_, err := gh.Merge(ctx, pr.Owner, pr.Repo, pr.Number, v.HeadSHA, r.Land.Merge)
+		_, err := gh.Merge(ctx, pr.Owner, pr.Repo, pr.Number, v.HeadSHA, method)
 		if err == nil {
-			r.Progress.Logf("merged the docs pull request %s/%s#%d with the code (docs-merge: %s)", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, r.Land.Merge)
-			return fmt.Sprintf("This pull request is merged with it (%s), as the workflow asks (docs-merge).", r.Land.Merge),
-				fmt.Sprintf("✅ The docs pull request %s is merged with this one (%s).", link, r.Land.Merge), record.DocsMerged
+			r.Progress.Logf("merged the docs pull request %s/%s#%d with the code (docs-merge: %s)", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, method)
+			return fmt.Sprintf("This pull request is merged with it (%s), as the workflow asks (docs-merge).", method),
+				fmt.Sprintf("✅ The docs pull request %s is merged with this one (%s).", link, method), record.DocsMerged
 		}
 		r.Progress.Log.Warning(fmt.Sprintf("could not merge the docs pull request %s/%s#%d: %s%s", escape.Log(pr.Owner), escape.Log(pr.Repo), pr.Number, escape.Log(err.Error()), r.writeAdvice(err, pr)))
 		if reason, refused := ghclient.MergeRefused(err); refused {

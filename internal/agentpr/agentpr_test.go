@@ -281,7 +281,7 @@ func TestBacklinkHoldsDocsTokenOnce(t *testing.T) {
 	r := newRoom(own, docs, &out)
 	j := job("job_1", "https://github.com/evil/site/pull/7", "https://github.com/acme/site", "")
 	r.Backlink(context.Background(), j, Ask{})
-	r.Closed(context.Background(), j, 3, "https://github.com/acme/docs/pull/3", true, "")
+	r.Closed(context.Background(), j, 3, "https://github.com/acme/docs/pull/3", true, "", r.Land)
 	if n := strings.Count(out.String(), "docs-token is not used"); n != 1 {
 		t.Errorf("%d warnings that docs-token is held back, want 1:\n%s", n, out.String())
 	}
@@ -402,7 +402,7 @@ func TestClosed(t *testing.T) {
 	own := newGitHub(t, "github-actions[bot]")
 	var out bytes.Buffer
 	r := newRoom(own, nil, &out)
-	r.Closed(context.Background(), job("job_1", "https://github.com/acme/docs/pull/101", "https://github.com/acme/docs", ""), 7, "https://github.com/acme/docs/pull/7", true, "")
+	r.Closed(context.Background(), job("job_1", "https://github.com/acme/docs/pull/101", "https://github.com/acme/docs", ""), 7, "https://github.com/acme/docs/pull/7", true, "", r.Land)
 	if got, want := own.Calls(), []string{"CreateComment acme/docs#101"}; !slices.Equal(got, want) {
 		t.Errorf("calls %q, want %q", got, want)
 	}
@@ -410,7 +410,7 @@ func TestClosed(t *testing.T) {
 		t.Errorf("log:\n%s", out.String())
 	}
 	out.Reset()
-	r.Closed(context.Background(), job("job_1", "https://github.com/acme/site/pull/7", "https://github.com/acme/site", ""), 7, "", false, "")
+	r.Closed(context.Background(), job("job_1", "https://github.com/acme/site/pull/7", "https://github.com/acme/site", ""), 7, "", false, "", r.Land)
 	if !strings.Contains(out.String(), "pull request acme/site#7 was not told: it is in another repository") || len(own.Calls()) != 1 {
 		t.Errorf("a pull request no token may write to: calls %q, log:\n%s", own.Calls(), out.String())
 	}

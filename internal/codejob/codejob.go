@@ -25,6 +25,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/runlog"
@@ -39,7 +40,7 @@ type Settler interface {
 // Agent tells the job's pull request that its code pull request closed.
 // *agentpr.Room is one.
 type Agent interface {
-	Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool, recorded string) (note, ended string)
+	Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool, recorded string, land plan.Land) (note, ended string)
 }
 
 // Room follows one code pull request's docs job for a run.
@@ -62,6 +63,9 @@ type Room struct {
 	About    prompt.CodePR
 	Workflow string
 	Wait     bool
+	// Land is what the pull request's close does to its docs pull
+	// request (docs-merge, docs-close).
+	Land plan.Land
 	// Capped says why the caps let nothing be sent, ending the run in o;
 	// nil when they let it.
 	Capped func(ctx context.Context, o *report.Outcome) *report.Outcome
@@ -304,6 +308,10 @@ func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullReque
 	// The heads pushed since the job last heard are told so; they are
 	// owed nothing more.
 	o.Closed, c.code.Waiting = true, ""
+	c.code.CodeEnded, c.code.DocsClose = record.CodeClosed, c.Land.Close
+	if pr.Merged {
+		c.code.CodeEnded = record.CodeMerged
+	}
 	var unsent []string
 	c.code.Owed, unsent = earlier.Heard()
 	c.Reporter.Checks.Apply(ctx, pr.Owner, pr.Repo, check.Decide(earlier.Record, check.Facts{Event: check.Closed, Heads: unsent, RunURL: c.Reporter.Checks.RunURL}))
@@ -326,6 +334,6 @@ func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullReque
 	c.Progress.Logf("pull request #%d was %s: job %s gets nothing more", pr.Number, how, escape.Log(job.ID))
 	// The record keeps how the docs pull request ended, when this run
 	// saw it: a reopened pull request's next run starts a new job.
-	o.Note, c.code.DocsEnded = c.Agent.Closed(ctx, job, pr.Number, c.About.URL, pr.Merged, earlier.PR)
+	o.Note, c.code.DocsEnded = c.Agent.Closed(ctx, job, pr.Number, c.About.URL, pr.Merged, earlier.PR, c.Land)
 	return o
 }

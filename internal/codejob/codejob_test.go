@@ -17,6 +17,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/job"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
+	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/record"
@@ -68,7 +69,7 @@ func (settler) Earlier(context.Context, *conversation.Thread, *conversation.Earl
 // agent records the pull requests told that their code closed.
 type agent struct{ told []string }
 
-func (a *agent) Closed(_ context.Context, job *agentapi.Job, number int, _ string, merged bool, _ string) (string, string) {
+func (a *agent) Closed(_ context.Context, job *agentapi.Job, number int, _ string, merged bool, _ string, _ plan.Land) (string, string) {
 	what := "closed"
 	if merged {
 		what = "merged"

@@ -62,6 +62,16 @@ type Record struct {
 	// code pull request moves on; DocsMerged or DocsClosed once it is,
 	// when the next push starts a new job (DocsEnded); "" for none.
 	Docs string
+	// CodeEnded says the code pull request was closed while its job still
+	// worked: CodeMerged or CodeClosed, "" while it is open. The job's end
+	// then tells its docs pull request so, and lands it as the workflow
+	// asks, rather than asking for a review of docs for code that will
+	// not change again.
+	CodeEnded string
+	// DocsClose says the code pull request's closed run asked for its docs
+	// pull request to be closed with it (docs-close), which the job's end
+	// then does to the one it opens later.
+	DocsClose bool
 	// Approval says the code workflow asks for the docs pull request's
 	// approval (docs-check: approved): every run that decides the check
 	// from this record asks it too, whatever its own docs-check.
@@ -76,6 +86,12 @@ type Record struct {
 	// when it read none.
 	Answered *backlog.Record
 }
+
+// How a code pull request closed while its job worked (CodeEnded).
+const (
+	CodeMerged = "merged"
+	CodeClosed = "closed"
+)
 
 // The states of a followed docs pull request a record keeps (Docs).
 const (
@@ -261,6 +277,8 @@ type doc struct {
 	Project   string    `json:"project,omitempty"`
 	Docs      string    `json:"docs,omitempty"`
 	Approval  bool      `json:"approval,omitempty"`
+	CodeEnded string    `json:"codeEnded,omitempty"`
+	DocsClose bool      `json:"docsClose,omitempty"`
 	Unsettled bool      `json:"unsettled,omitempty"`
 	Sent      *sends    `json:"sent,omitempty"`
 	Answered  *answered `json:"answered,omitempty"`
@@ -313,6 +331,9 @@ func Format(r Record) string {
 		d.Docs = r.Docs
 	}
 	d.Approval = r.Approval
+	if r.CodeEnded == CodeMerged || r.CodeEnded == CodeClosed {
+		d.CodeEnded, d.DocsClose = r.CodeEnded, r.DocsClose
+	}
 	if r.Sent.valid() {
 		d.Sent = &sends{Total: r.Sent.Total, Day: r.Sent.Day, OnDay: r.Sent.OnDay}
 	}
@@ -323,7 +344,7 @@ func Format(r Record) string {
 		}
 	}
 	if d.Job == "" && d.Head == "" && d.Waiting == "" && d.PR == "" && d.Docs == "" && len(d.Owed) == 0 && d.Sent == nil && d.Answered == nil &&
-		!d.Backlink && !d.Cut && !d.Lost && !d.Unsettled && !d.Approval {
+		!d.Backlink && !d.Cut && !d.Lost && !d.Unsettled && !d.Approval && d.CodeEnded == "" {
 		return ""
 	}
 	line := encode(d)
@@ -377,6 +398,9 @@ func Parse(text string) (r Record, ok bool) {
 	r = Record{Backlink: d.Backlink, Cut: d.Cut, Lost: d.Lost, Unsettled: d.Unsettled, Approval: d.Approval}
 	if isMark(d.Project) {
 		r.Project = d.Project
+	}
+	if d.CodeEnded == CodeMerged || d.CodeEnded == CodeClosed {
+		r.CodeEnded, r.DocsClose = d.CodeEnded, d.DocsClose
 	}
 	if PlainID(d.Job) {
 		r.JobID = d.Job

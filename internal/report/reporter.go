@@ -154,6 +154,13 @@ type Code struct {
 	// Approval says the record asks for the docs pull request's approval
 	// (an earlier run's docs-check: approved).
 	Approval bool
+	// CodeEnded is how the code pull request closed (record.CodeMerged,
+	// record.CodeClosed), "" while it is open: a job still working then
+	// lands its docs pull request at its end (record.Record.CodeEnded).
+	CodeEnded string
+	// DocsClose says the closed run asked for the docs pull request to be
+	// closed with the code (record.Record.DocsClose).
+	DocsClose bool
 	// DocsEnded is how the paired docs pull request ended when the run
 	// saw it merged or closed (record.DocsMerged, record.DocsClosed), ""
 	// otherwise: the record keeps it.
@@ -250,6 +257,7 @@ func (r *Reporter) Settled(e *conversation.Earlier, shown *Outcome) conversation
 	// A cut listing stays cut until a push lists the whole change again:
 	// the next push's status claims no success for files never seen.
 	s.Record.Answered, s.Record.Head, s.Record.Owed, s.Record.Cut, s.Record.Approval = e.Answered, e.Head, nil, e.Cut, e.Approval
+	s.Record.CodeEnded, s.Record.DocsClose = e.CodeEnded, e.DocsClose
 	s.Answered, s.Left, s.Later = nil, nil, nil
 	s.FollowUp, s.Elapsed = false, 0
 	// After what state wrote of shown (its note, its docs pull request).
@@ -356,6 +364,7 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 		if c.DocsEnded != "" {
 			s.Record.Docs = c.DocsEnded
 		}
+		s.Record.CodeEnded, s.Record.DocsClose = c.CodeEnded, c.DocsClose
 		if c.Paired != "" {
 			// The record alone pairs the code pull request with its docs
 			// pull request: what the job names now does not rewrite it.

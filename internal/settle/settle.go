@@ -27,6 +27,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
+	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/record"
@@ -73,6 +74,9 @@ type GitHub interface {
 // Agent follows the agent's pull request. *agentpr.Room is one.
 type Agent interface {
 	Backlink(ctx context.Context, job *agentapi.Job, a agentpr.Ask)
+	// Closed tells the job's pull request that its code pull request
+	// closed, and lands it as the workflow asks.
+	Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool, recorded string, land plan.Land) (note, ended string)
 	Preview(ctx context.Context, job *agentapi.Job) preview.Shown
 	// Judge judges the job's pull request for its code pull request's
 	// check when the team wants it approved; nil when it does not.
@@ -374,7 +378,9 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversat
 		s.abandon(ctx, th, e, job)
 	}
 	shown := s.report(ctx, th, e, job)
-	shown.Note = note
+	if note != "" {
+		shown.Note = note
+	}
 	if !s.Reporter.Write(ctx, th, e, s.Reporter.Settled(e, shown)) {
 		return left
 	}
@@ -527,7 +533,17 @@ func (s *Room) gone(ctx context.Context, th *conversation.Thread, e *conversatio
 // pending status). It returns what it saw, for the comment.
 func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) *report.Outcome {
 	shown := &report.Outcome{JobID: job.ID, Job: job}
-	if job.Status != agentapi.StatusFailed {
+	switch {
+	case job.Status == agentapi.StatusFailed:
+	case e.CodeEnded != "":
+		// The code pull request closed while its job worked: its docs pull
+		// request is told so and landed as the workflow asks, never
+		// offered for review, nor previewed.
+		url, _, _ := strings.Cut(e.URL, "#")
+		// Only what the code pull request's closed run asked (its sender's
+		// permission verified) is done: closed with it, never merged.
+		shown.Note, _ = s.Agent.Closed(ctx, job, th.Number, url, e.CodeEnded == record.CodeMerged, e.PR, plan.Land{Close: e.DocsClose})
+	default:
 		if s.Ask != nil {
 			s.Agent.Backlink(ctx, job, s.Ask(e.URL, th))
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
+	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
@@ -75,6 +76,11 @@ func (f *fakeAgent) Backlink(_ context.Context, job *agentapi.Job, a agentpr.Ask
 func (f *fakeAgent) Preview(_ context.Context, job *agentapi.Job) preview.Shown {
 	f.calls = append(f.calls, "preview "+job.ID)
 	return preview.Shown{}
+}
+
+func (f *fakeAgent) Closed(_ context.Context, job *agentapi.Job, number int, _ string, merged bool, _ string, _ plan.Land) (string, string) {
+	f.calls = append(f.calls, fmt.Sprintf("closed %s for #%d (merged %v)", job.ID, number, merged))
+	return "", ""
 }
 
 // Judge asks no approval, as a run with docs-check: exists: the runs
