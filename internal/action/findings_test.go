@@ -494,9 +494,9 @@ func TestClosedDocsThenANewJob(t *testing.T) {
 // TestCodeClosedWhileTheJobWorks: a code pull request closed unmerged
 // while its docs job still works (no runner waits), with docs-close; the
 // job later opens its docs pull request. The settle run that finds the
-// job ended tells that pull request the code was closed and closes it, as
-// the closed run would have: it asks nobody to review docs for code that
-// will never land.
+// job ended, and the code pull request closed still, tells that pull
+// request the code was closed and closes it, as the closed run would
+// have: it asks nobody to review docs for code that will never land.
 func TestCodeClosedWhileTheJobWorks(t *testing.T) {
 	t.Parallel()
 	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CLOSE"] = "true" })
@@ -504,6 +504,7 @@ func TestCodeClosedWhileTheJobWorks(t *testing.T) {
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("closed: %v\n%s", err, w.stdout.String())
 	}
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1, Files: codeFiles, State: "closed"})
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
 	w.clk.Advance(10 * time.Minute)
 	w.settleRun()

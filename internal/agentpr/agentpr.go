@@ -512,7 +512,8 @@ func (r *Room) Target(ctx context.Context, jobs Jobs, old string, t prompt.Targe
 // source repository (source, the API's source.repository): a pull request
 // link is the API's word, and the token must not follow it elsewhere. Such
 // a pull request gets nil, and one warning a run. github-token is held to
-// the same rule when the API names a source: a job whose docs live in
+// the same rule when the API names a source that reads as a repository
+// of this GitHub: a job whose docs live in
 // another repository opens no pull request in the workflow's own, so a
 // link there is not its pull request, and is neither judged nor merged.
 func (r *Room) client(pr prlink.PullRequest, source string) GitHub {
@@ -524,7 +525,10 @@ func (r *Room) client(pr prlink.PullRequest, source string) GitHub {
 	if gh == nil {
 		return nil
 	}
-	if (!own || source != "") && !pr.In(source, r.ServerURL) {
+	// A source the action cannot read as a repository of this GitHub says
+	// nothing against the workflow's own: only docs-token needs one.
+	_, named := prlink.JudgeRepository(source, r.ServerURL)
+	if (!own || named) && !pr.In(source, r.ServerURL) {
 		if !r.held {
 			r.held = true
 			r.Progress.Log.Warning(fmt.Sprintf("%s is not used on pull request %s/%s#%d: it is not in the job's repository (%s), the only one the token is sent to",

@@ -10,6 +10,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/escape"
@@ -102,6 +103,10 @@ type Facts struct {
 	// none; Preview its preview and PreviewState the build's last state
 	// (package preview's Success, Failure, or another).
 	PRLink, Preview, PreviewState string
+	// Linked says the job names a pull request, whether or not the action
+	// can judge it (PRLink is "" for one it cannot): when an approval is
+	// asked, such a job ended with no docs pull request to approve.
+	Linked bool
 	// RunURL is the workflow run, linked while working or on failure.
 	RunURL string
 	// Cap is why nothing was sent at a cap ("" for none); CapUncounted
@@ -123,6 +128,10 @@ type Facts struct {
 	// opened none.
 	Docs *docspr.Verdict
 }
+
+// maxLogin is the longest login GitHub gives: a login in a description is
+// cut to it.
+const maxLogin = 39
 
 // Set is one status on some heads.
 type Set struct {
@@ -156,11 +165,16 @@ type Decision struct {
 //   - a release turns the newest head green, naming who released it,
 //     whatever the job, the docs pull request or a cap say.
 func Decide(rec record.Record, f Facts) Decision {
-	asked := f.Approval || rec.Approval || rec.Docs != "" || f.Docs != nil
+	asked := f.Approval || rec.Approval || rec.Follows() || f.Docs != nil
 	cut := f.Cut || rec.Cut
+	if rec.Released != "" && f.Event != Released {
+		// A person released that head: no later judgment, whatever it
+		// finds, sets another status on it.
+		f.Heads = slices.DeleteFunc(slices.Clone(f.Heads), func(sha string) bool { return sha == rec.Released })
+	}
 	d := Decision{}
 	if v := f.Docs; v != nil {
-		d.Docs = following(v.State)
+		d.Docs = Following(v.State)
 	}
 	set := func(heads []string, s ghclient.CommitStatus) {
 		if len(heads) > 0 {
@@ -186,7 +200,7 @@ func Decide(rec record.Record, f Facts) Decision {
 		// The newest head only: a release is a person's word on what
 		// they saw, never on a later push.
 		set(f.Heads[max(0, len(f.Heads)-1):], ghclient.CommitStatus{State: ghclient.StatusSuccess,
-			Description: "Docs check released by " + f.ReleasedBy + ": no docs job needed for this commit", TargetURL: run})
+			Description: "Docs check released by " + escape.Cut(escape.Line(f.ReleasedBy), maxLogin) + ": no docs job needed for this commit", TargetURL: run})
 		return d
 	}
 	if f.Job == Failed {
@@ -267,7 +281,7 @@ func done(f Facts) ghclient.CommitStatus {
 func docs(f Facts, paired bool, set func([]string, ghclient.CommitStatus)) {
 	v := f.Docs
 	switch {
-	case v == nil && f.PRLink == "" && !paired:
+	case v == nil && f.PRLink == "" && !f.Linked && !paired:
 		set(f.Heads, done(f))
 	case v == nil:
 		// A pull request nobody can judge here: nothing is claimed.
@@ -307,11 +321,11 @@ func docsStatus(v docspr.Verdict, runURL string) ghclient.CommitStatus {
 	return s
 }
 
-// following is what a record keeps of a docs pull request in state st
+// Following is what a record keeps of a docs pull request in state st
 // (record.Docs): waiting or approved while it is open, which the record
 // follows; merged or closed once it is, when the next push starts a new
 // job. One that could not be read is waiting: nothing is claimed of it.
-func following(st docspr.State) string {
+func Following(st docspr.State) string {
 	switch st {
 	case docspr.Approved:
 		return record.DocsApproved
@@ -324,10 +338,6 @@ func following(st docspr.State) string {
 	}
 	return ""
 }
-
-// Following is what a record keeps of a docs pull request in state st:
-// the same rule Decide applies (record.Docs).
-func Following(st docspr.State) string { return following(st) }
 
 // Group is what a merge group's check read of the group (package queue
 // reads it): its pull requests, the first whose docs are not settled, or

@@ -144,7 +144,11 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 		}
 	}
 	if earlier != nil {
-		c.code.DocsPR, c.code.Paired, c.code.Approval = earlier.PR, earlier.PR, earlier.Approval
+		c.code.DocsPR, c.code.Prior = earlier.PR, earlier.Record
+		if pr.Action != "closed" && !pr.Release {
+			// Open again (reopened, pushed to): no close is pending.
+			c.code.Prior.CodeEnded, c.code.Prior.DocsClose = "", false
+		}
 		if seen != nil && seen.PR() != "" {
 			c.code.DocsPR = seen.PR()
 		}
@@ -159,9 +163,11 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 	if earlier != nil {
 		if why := plan.NewCodeJob(earlier.Record); why != "" {
 			// The old job's heads are settled: its docs pull request
-			// ended. The new job hears the whole change, unpaired.
+			// ended. The new job hears the whole change, and starts
+			// unpaired once it exists (until then, the record keeps how
+			// the old one ended).
 			c.Progress.Logf("%s", why)
-			follow, since, c.code.Owed, c.code.DocsPR, c.code.Paired = false, "", nil, "", ""
+			follow, since, c.code.Owed, c.code.DocsPR = false, "", nil, ""
 		}
 	}
 	changes, err := codepr.Read(ctx, c.GitHub, pr, since, c.Paths)
@@ -215,7 +221,7 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 					return "", fmt.Errorf("read the changes of pull request #%d: %w", pr.Number, err)
 				}
 				// A new job: its pull request is the record's to pair.
-				c.code.Cut, c.code.DocsPR, c.code.Paired = whole.Cut, "", ""
+				c.code.Cut, c.code.DocsPR = whole.Cut, ""
 				return prompt.CodePRPrompt(c.Workflow, about, whole.Change()), nil
 			},
 		})
@@ -232,6 +238,11 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 		return nil, o.Fail(ctx, err)
 	}
 	o.Job, c.code.Heard, c.code.Waiting = started, pr.HeadSHA, ""
+	if !o.FollowUp {
+		// A new job: its pull request is the record's to pair when it
+		// ends, and an approval of the old one's counts for nothing.
+		c.code.Prior.PR, c.code.Prior.Docs = "", ""
+	}
 	if err := c.Reporter.Job(o, started.ID, o.FollowUp); err != nil {
 		return nil, o.Fail(ctx, err)
 	}
@@ -279,6 +290,7 @@ func (c *Room) fold(ctx context.Context, earlier *conversation.Earlier, seen *ag
 // settles the older heads it owes. It sends the job nothing, and reads it
 // once to report it as it stands.
 func (c *Room) release(ctx context.Context, o *report.Outcome, pr codepr.PullRequest, earlier *conversation.Earlier, seen *agentapi.Job) *report.Outcome {
+	c.code.Prior.Released = pr.HeadSHA
 	if earlier != nil {
 		c.code.Owed = slices.DeleteFunc(slices.Clone(c.code.Owed), func(sha string) bool { return sha == pr.HeadSHA })
 		if c.code.Waiting == pr.HeadSHA {
@@ -308,9 +320,9 @@ func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullReque
 	// The heads pushed since the job last heard are told so; they are
 	// owed nothing more.
 	o.Closed, c.code.Waiting = true, ""
-	c.code.CodeEnded, c.code.DocsClose = record.CodeClosed, c.Land.Close
+	c.code.Prior.CodeEnded, c.code.Prior.DocsClose = record.CodeClosed, c.Land.Close
 	if pr.Merged {
-		c.code.CodeEnded = record.CodeMerged
+		c.code.Prior.CodeEnded = record.CodeMerged
 	}
 	var unsent []string
 	c.code.Owed, unsent = earlier.Heard()
@@ -334,6 +346,9 @@ func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullReque
 	c.Progress.Logf("pull request #%d was %s: job %s gets nothing more", pr.Number, how, escape.Log(job.ID))
 	// The record keeps how the docs pull request ended, when this run
 	// saw it: a reopened pull request's next run starts a new job.
-	o.Note, c.code.DocsEnded = c.Agent.Closed(ctx, job, pr.Number, c.About.URL, pr.Merged, earlier.PR, c.Land)
+	var ended string
+	if o.Note, ended = c.Agent.Closed(ctx, job, pr.Number, c.About.URL, pr.Merged, earlier.PR, c.Land); ended != "" {
+		c.code.Prior.Docs = ended
+	}
 	return o
 }

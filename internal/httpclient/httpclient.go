@@ -289,7 +289,7 @@ func WithDeadline(ctx context.Context, t time.Time) context.Context {
 func (a *attempts) hearOut(ctx context.Context) context.Context {
 	out, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	a.cut = cancel
-	context.AfterFunc(ctx, func() {
+	stop := context.AfterFunc(ctx, func() {
 		cause := context.Cause(ctx)
 		if !a.answering.Load() {
 			cancel(cause)
@@ -298,6 +298,8 @@ func (a *attempts) hearOut(ctx context.Context) context.Context {
 		t := time.AfterFunc(HearOut, func() { cancel(cause) })
 		context.AfterFunc(out, func() { t.Stop() })
 	})
+	// Ended with the call (do), the wait on ctx is dropped.
+	context.AfterFunc(out, func() { stop() })
 	return out
 }
 
@@ -361,7 +363,28 @@ func (c *Client) do(req *retryablehttp.Request, p Policy) (*http.Response, error
 		}
 		err = &Failure{Kind: kind, Err: err}
 	}
+	if a.cut != nil {
+		// The call's own context ends with its answer's body (or now,
+		// with no answer to read): nothing of it outlives the call.
+		if resp == nil {
+			a.cut(context.Canceled)
+		} else {
+			resp.Body = &endsWith{ReadCloser: resp.Body, end: func() { a.cut(context.Canceled) }}
+		}
+	}
 	return resp, err
+}
+
+// endsWith is a response body that ends its call's context when closed.
+type endsWith struct {
+	io.ReadCloser
+	end func()
+}
+
+func (b *endsWith) Close() error {
+	err := b.ReadCloser.Close()
+	b.end()
+	return err
 }
 
 // FailureKind says what a failed request means for the caller.

@@ -274,6 +274,12 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 			p.Skip = why
 			return p, nil
 		}
+		if code.Release && t.SenderIsBot {
+			// allowed-bots may ask for docs; waiving the required check is
+			// a person's word.
+			p.Skip = fmt.Sprintf("%s added %s, but a bot cannot release the docs check: only a person with %s permission can", escape.Log(t.Sender), escape.Log(t.Label), cfg.RequiredPermission)
+			return p, nil
+		}
 		if code.Action == "synchronize" && cfg.Comment == "false" {
 			p.Skip = "comment is false: a push has no record of the pull request's docs job to continue (the run's comment is that record)"
 			return p, nil
@@ -518,7 +524,18 @@ func CodePR(t *event.Trigger, releaseLabel string) (codepr.PullRequest, bool) {
 // may set the status, and GitHub names who added it, whose permission the
 // run checks before it writes anything.
 func Releases(t *event.Trigger, releaseLabel string) bool {
-	return t.Event == "pull_request" && t.Action == "labeled" && releaseLabel != "" && strings.EqualFold(strings.TrimSpace(t.Label), releaseLabel)
+	return t.Event == "pull_request" && t.Action == "labeled" && releaseLabel != "" && asciiFold(t.Label) == asciiFold(releaseLabel)
+}
+
+// asciiFold is s lower-cased in ASCII only, as GitHub compares label
+// names: Unicode's folding would take ſ for s and the Kelvin sign for k.
+func asciiFold(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
 }
 
 // origin returns what asked for the job, for the backlink on its pull

@@ -395,3 +395,38 @@ func TestCapsOver(t *testing.T) {
 		t.Errorf("AnsweredBy(nil) = %q", got)
 	}
 }
+
+// TestDecideRelease: the release label, compared as GitHub compares label
+// names (ASCII case only), makes a code pull request's run a release; any
+// other label, a look-alike, or a bot's label does not.
+func TestDecideRelease(t *testing.T) {
+	t.Parallel()
+	labeled := func(label, sender string, bot bool) *event.Trigger {
+		return &event.Trigger{Event: "pull_request", Action: "labeled", Owner: "acme", Repo: "handbook", Number: 7, IsPR: true,
+			HeadSHA: "c0ffee", Label: label, Sender: sender, SenderIsBot: bot}
+	}
+	withRelease := func(c *inputs.Config) { c.ReleaseLabel = "docs-not-needed" }
+	tests := []struct {
+		name    string
+		trig    *event.Trigger
+		release bool
+		skip    string
+	}{
+		{"the label, by a person", labeled("docs-not-needed", "ada", false), true, ""},
+		{"the label in other ASCII case", labeled("Docs-Not-Needed", "ada", false), true, ""},
+		{"a look-alike by Unicode folding", labeled("doc\u017f-not-needed", "ada", false), false, ""},
+		{"a bot's label", labeled("docs-not-needed", "helper[bot]", true), false, "a bot cannot release the docs check"},
+	}
+	for _, tt := range tests {
+		p, err := Decide(cfg(withRelease), tt.trig)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := p.Code != nil && p.Code.Release; got != tt.release {
+			t.Errorf("%s: release %v, want %v (plan %+v)", tt.name, got, tt.release, p)
+		}
+		if !strings.Contains(p.Skip, tt.skip) || tt.skip == "" && p.Skip != "" && tt.release {
+			t.Errorf("%s: skip %q, want %q", tt.name, p.Skip, tt.skip)
+		}
+	}
+}

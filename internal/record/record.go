@@ -68,6 +68,10 @@ type Record struct {
 	// asks, rather than asking for a review of docs for code that will
 	// not change again.
 	CodeEnded string
+	// Released is the head commit a person released the check on
+	// (release-label): no later judgment sets another status on it. ""
+	// for none.
+	Released string
 	// DocsClose says the code pull request's closed run asked for its docs
 	// pull request to be closed with it (docs-close), which the job's end
 	// then does to the one it opens later.
@@ -279,6 +283,7 @@ type doc struct {
 	Approval  bool      `json:"approval,omitempty"`
 	CodeEnded string    `json:"codeEnded,omitempty"`
 	DocsClose bool      `json:"docsClose,omitempty"`
+	Released  string    `json:"released,omitempty"`
 	Unsettled bool      `json:"unsettled,omitempty"`
 	Sent      *sends    `json:"sent,omitempty"`
 	Answered  *answered `json:"answered,omitempty"`
@@ -331,6 +336,9 @@ func Format(r Record) string {
 		d.Docs = r.Docs
 	}
 	d.Approval = r.Approval
+	if IsSHA(r.Released) {
+		d.Released = r.Released
+	}
 	if r.CodeEnded == CodeMerged || r.CodeEnded == CodeClosed {
 		d.CodeEnded, d.DocsClose = r.CodeEnded, r.DocsClose
 	}
@@ -344,7 +352,7 @@ func Format(r Record) string {
 		}
 	}
 	if d.Job == "" && d.Head == "" && d.Waiting == "" && d.PR == "" && d.Docs == "" && len(d.Owed) == 0 && d.Sent == nil && d.Answered == nil &&
-		!d.Backlink && !d.Cut && !d.Lost && !d.Unsettled && !d.Approval && d.CodeEnded == "" {
+		!d.Backlink && !d.Cut && !d.Lost && !d.Unsettled && !d.Approval && d.CodeEnded == "" && d.Released == "" {
 		return ""
 	}
 	line := encode(d)
@@ -401,6 +409,9 @@ func Parse(text string) (r Record, ok bool) {
 	}
 	if d.CodeEnded == CodeMerged || d.CodeEnded == CodeClosed {
 		r.CodeEnded, r.DocsClose = d.CodeEnded, d.DocsClose
+	}
+	if IsSHA(d.Released) {
+		r.Released = d.Released
 	}
 	if PlainID(d.Job) {
 		r.JobID = d.Job

@@ -84,8 +84,11 @@ func (c *Checks) Head(ctx context.Context, o *Outcome, prURL string, recorded, e
 	if k == nil || k.PR.HeadSHA == "" {
 		return
 	}
-	rec := record.Record{Approval: k.Approval, PR: k.Paired}
-	f := check.Facts{Event: check.Push, Heads: []string{k.PR.HeadSHA}, Cut: k.Cut, RunURL: c.RunURL, PRLink: prURL,
+	// The record as this run carries it on; the cut as this run's
+	// listing leaves it (a whole listing clears the record's).
+	rec := k.Prior
+	rec.Cut = k.Cut
+	f := check.Facts{Event: check.Push, Heads: []string{k.PR.HeadSHA}, Cut: k.Cut, RunURL: c.RunURL, PRLink: prURL, Linked: o.Job != nil && o.Job.PR() != "",
 		Preview: o.Preview.URL, PreviewState: o.Preview.State, Approval: c.Approval, Docs: o.Docs}
 	if o.Released != "" {
 		// This head only, which the record no longer owes: the job's end

@@ -6,7 +6,6 @@ package report
 import (
 	"crypto/rand"
 	"fmt"
-	"github.com/agentjob/agent-job-action/internal/cost"
 	"io"
 	"maps"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/cost"
 	"github.com/agentjob/agent-job-action/internal/escape"
 )
 

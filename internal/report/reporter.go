@@ -148,23 +148,12 @@ type Code struct {
 	// named it, "" for none: the comment shows it while the job goes on,
 	// when the job's answer to this run names none.
 	DocsPR string
-	// Paired is the docs pull request the record pairs with the code pull
-	// request ("" for none): only it is judged for the check.
-	Paired string
-	// Approval says the record asks for the docs pull request's approval
-	// (an earlier run's docs-check: approved).
-	Approval bool
-	// CodeEnded is how the code pull request closed (record.CodeMerged,
-	// record.CodeClosed), "" while it is open: a job still working then
-	// lands its docs pull request at its end (record.Record.CodeEnded).
-	CodeEnded string
-	// DocsClose says the closed run asked for the docs pull request to be
-	// closed with the code (record.Record.DocsClose).
-	DocsClose bool
-	// DocsEnded is how the paired docs pull request ended when the run
-	// saw it merged or closed (record.DocsMerged, record.DocsClosed), ""
-	// otherwise: the record keeps it.
-	DocsEnded string
+	// Prior is the record an earlier run left, as this run carries it on:
+	// every field this run does not decide again (the approval asked, the
+	// docs pull request it pairs and how that stands, the close, a
+	// release) is kept from it. A new job starts from one without the
+	// pairing; zero when there was none.
+	Prior record.Record
 
 	cutShown bool
 }
@@ -256,8 +245,8 @@ func (r *Reporter) Settled(e *conversation.Earlier, shown *Outcome) conversation
 	}
 	// A cut listing stays cut until a push lists the whole change again:
 	// the next push's status claims no success for files never seen.
-	s.Record.Answered, s.Record.Head, s.Record.Owed, s.Record.Cut, s.Record.Approval = e.Answered, e.Head, nil, e.Cut, e.Approval
-	s.Record.CodeEnded, s.Record.DocsClose = e.CodeEnded, e.DocsClose
+	s.Record.Answered, s.Record.Head, s.Record.Owed, s.Record.Cut = e.Answered, e.Head, nil, e.Cut
+	carry(&s, e.Record, shown.Docs == nil)
 	s.Answered, s.Left, s.Later = nil, nil, nil
 	s.FollowUp, s.Elapsed = false, 0
 	// After what state wrote of shown (its note, its docs pull request).
@@ -360,18 +349,30 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 		// statuses the job still owes.
 		s.Record.Head, s.Record.Owed, s.Record.Waiting, s.Record.Cut = c.Heard, c.Owed, c.Waiting, c.Cut
 		// Every later run decides the check as this one was asked to.
-		s.Record.Approval = c.Approval || r.Checks.Approval
-		if c.DocsEnded != "" {
-			s.Record.Docs = c.DocsEnded
-		}
-		s.Record.CodeEnded, s.Record.DocsClose = c.CodeEnded, c.DocsClose
-		if c.Paired != "" {
-			// The record alone pairs the code pull request with its docs
-			// pull request: what the job names now does not rewrite it.
-			s.PRURL = c.Paired
-		}
+		carry(&s, c.Prior, o.Docs == nil)
+		s.Record.Approval = s.Record.Approval || r.Checks.Approval
 	}
 	return s
+}
+
+// carry keeps in s what prior, the record an earlier run left, says and
+// this run does not decide again: the approval asked, the close and its
+// docs-close, a release, the pairing (the record alone pairs a code pull
+// request with its docs pull request: what the job names now does not
+// rewrite it) and, unless this run judged the docs pull request
+// (unjudged), how it stands; a record that still follows one stays
+// unsettled, for a settle run to judge it.
+func carry(s *conversation.State, prior record.Record, unjudged bool) {
+	s.Record.Approval, s.Record.CodeEnded, s.Record.DocsClose, s.Record.Released = prior.Approval, prior.CodeEnded, prior.DocsClose, prior.Released
+	if unjudged {
+		s.Record.Docs = prior.Docs
+	}
+	if s.Record.Follows() {
+		s.Record.Unsettled = true
+	}
+	if prior.PR != "" {
+		s.PRURL = prior.PR
+	}
 }
 
 // paragraphs joins the parts that are not empty as Markdown paragraphs.

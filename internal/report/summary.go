@@ -2,10 +2,10 @@ package report
 
 import (
 	"fmt"
-	"github.com/agentjob/agent-job-action/internal/cost"
 	"strings"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/cost"
 	"github.com/agentjob/agent-job-action/internal/escape"
 )
 

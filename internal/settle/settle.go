@@ -423,11 +423,11 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 		}
 		s.Reporter.Checks.Apply(ctx, th.Owner, th.Repo, d)
 	}
+	// Settled carries the pairing on: the record alone pairs the two.
 	st := s.Reporter.Settled(e, shown)
-	if e.PR != "" {
-		// The record alone pairs the two: a job that now names another
-		// pull request does not make the record follow that one.
-		st.PRURL = e.PR
+	if !code.Open {
+		// Nothing is left to follow; a reopening's push follows it again.
+		st.Record.Unsettled = false
 	}
 	if !s.Reporter.Write(ctx, th, e, st) {
 		return left
@@ -476,8 +476,13 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 	// cancelled or at its timeout now, or the next run sends it again.
 	ctx, cancel := s.Reporter.Keep(ctx)
 	defer cancel()
+	// The record as read, carried on whole (the approval asked, the
+	// pairing, the docs pull request's state, the close), but for what
+	// the send changed.
+	rec := e.Record
+	rec.Head, rec.Waiting, rec.Cut, rec.Unsettled = e.Waiting, "", changes.LeavesCut(e.Cut), true
 	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
-		Record: record.Record{JobID: e.JobID, Answered: e.Answered, Head: e.Waiting, Owed: e.Owed, Cut: changes.LeavesCut(e.Cut), Unsettled: true}, RunURL: escape.URL(s.Reporter.RC.RunURL()),
+		Record: rec, PRURL: e.PR, RunURL: escape.URL(s.Reporter.RC.RunURL()),
 		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
 	return true, caps.Cap{}, nil
 }
@@ -535,10 +540,10 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 	shown := &report.Outcome{JobID: job.ID, Job: job}
 	switch {
 	case job.Status == agentapi.StatusFailed:
-	case e.CodeEnded != "":
-		// The code pull request closed while its job worked: its docs pull
-		// request is told so and landed as the workflow asks, never
-		// offered for review, nor previewed.
+	case e.CodeEnded != "" && s.stillClosed(ctx, th):
+		// The code pull request closed while its job worked, and is
+		// closed still: its docs pull request is told so and landed as
+		// the workflow asks, never offered for review, nor previewed.
 		url, _, _ := strings.Cut(e.URL, "#")
 		// Only what the code pull request's closed run asked (its sender's
 		// permission verified) is done: closed with it, never merged.
@@ -561,6 +566,19 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 		s.Reporter.Checks.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, f))
 	}
 	return shown
+}
+
+// stillClosed reports whether the code pull request of th is closed as its
+// record says: one reopened since, whose run did not act (a draft, a
+// reader's reopening), gets what an open one gets. One that cannot be
+// read is taken for open: nothing is closed on a guess.
+func (s *Room) stillClosed(ctx context.Context, th *conversation.Thread) bool {
+	code, err := s.GitHub.PullRequest(ctx, th.Owner, th.Repo, th.Number)
+	if err != nil {
+		s.Progress.Logf("#%d could not be read (%s): its docs pull request is not landed", th.Number, escape.Log(err.Error()))
+		return false
+	}
+	return !code.Open
 }
 
 // ended says how a settled job ended, for the log.
