@@ -1,0 +1,100 @@
+package action_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/record"
+	req "github.com/agentjob/agent-job-action/internal/request"
+)
+
+// Issue 42, item 3: records no flood can hide. Outsiders' comments, as
+// many as they like, must not hide a thread's job from a maintainer's
+// request, nor a record that still owes something from a settle run; and
+// where they do hide it, the maintainer is told, and nothing is lost. Each
+// test states the bound of GitHub requests its path costs, which does not
+// grow with the flood.
+
+// threadLists are the list requests of issue or pull request number's
+// comments among reqs.
+func threadLists(reqs []fakegithub.Request, number int) int {
+	n := 0
+	for _, r := range reqs {
+		if r.Method == http.MethodGet && r.Path == fmt.Sprintf("/repos/acme/docs/issues/%d/comments", number) {
+			n++
+		}
+	}
+	return n
+}
+
+// floodedThread is issue 12 with the action's comment that names job
+// job_0777 after before outsiders' comments, and after more after it,
+// and a maintainer's /docs request as the event, the thread's comment
+// count as the payload says.
+func floodedThread(t *testing.T, before, after int) (*harness, *fakegithub.Server) {
+	t.Helper()
+	h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+	payload := issueComment("lead", "/docs and the FAQ")
+	gh := h.withGitHub(fakegithub.Options{Permissions: map[string]string{"lead": "maintain"}}, "issue_comment", payload)
+	h.api.AddJob("job_0777", "completed")
+	for i := range before {
+		gh.SeedComment(12, "stranger", false, fmt.Sprintf("first %d", i))
+	}
+	gh.SeedComment(12, fakegithub.BotLogin, true, recorded(record.Record{JobID: "job_0777", Sent: record.Sends{Total: 1, Day: "2026-11-21", OnDay: 1}}))
+	for i := range after {
+		gh.SeedComment(12, "stranger", false, fmt.Sprintf("me too %d", i))
+	}
+	payload["issue"].(map[string]any)["comments"] = before + 1 + after
+	h.setEvent("issue_comment", payload)
+	return h, gh
+}
+
+// ownRequest is the key of the maintainer's request in floodedThread.
+var ownRequest = req.Key{Kind: req.Comment, ID: 9001}
+
+// TestFloodAfterTheRecordStillAnswers: 2,000 outsiders' comments (and
+// 6,000) after the action's comment in an issue thread push its record out
+// of the newest pages a run reads, but not off the thread's oldest page: a
+// maintainer's /docs is answered once, by a follow-up to the job the
+// thread had, with no second job created, and the run's comment records
+// the request as answered. Finding the job costs at most 10 list requests
+// of the thread's comments, and the whole run 16 GitHub requests, whatever
+// the flood's size.
+func TestFloodAfterTheRecordStillAnswers(t *testing.T) {
+	t.Parallel()
+	var costs []int
+	for _, after := range []int{2000, 6000} {
+		h, gh := floodedThread(t, 0, after)
+		g := h.got(context.Background())
+		if g.Err != nil {
+			t.Fatalf("%d after: run: %v\n%s", after, g.Err, g.Log)
+		}
+		if got, want := g.apiCalls(), []string{"POST /v2/agent/proj-1/job/job_0777/message"}; !slices.Equal(slices.DeleteFunc(got, func(c string) bool { return strings.HasPrefix(c, "GET ") }), want) {
+			t.Errorf("%d after: the Agent API got %q, want one follow-up to job_0777 and no create", after, g.apiCalls())
+		}
+		h.wantOutputs(map[string]string{"job-id": "job_0777"})
+		cs := gh.Comments(12)
+		own := cs[len(cs)-1]
+		r := recordIn(own.Body)
+		if own.Author != fakegithub.BotLogin || r.JobID != "job_0777" || r.Answered == nil || !slices.Contains(r.Answered.Sent, ownRequest) {
+			t.Errorf("%d after: the run's comment %+v, want it to name job_0777 and record the request as answered", after, own)
+		}
+		if lists := threadLists(g.GitHub, 12); lists > 10 {
+			t.Errorf("%d after: %d list requests of the thread's comments, want at most 10", after, lists)
+		}
+		if len(g.GitHub) > 16 {
+			t.Errorf("%d after: %d GitHub requests, want at most 16", after, len(g.GitHub))
+		}
+		costs = append(costs, len(g.GitHub))
+	}
+	if costs[0] != costs[1] {
+		t.Errorf("GitHub requests %v for floods of 2,000 and 6,000: the cost grows with the flood", costs)
+	}
+}
