@@ -12,9 +12,11 @@ import (
 )
 
 // ErrSearchCut is a search of a thread's comments that spent its budget of
-// list requests before it reached the first comment: what it did not read
-// may name the thread's job, so it is not "no job".
-var ErrSearchCut = errors.New("the thread has more comments than one run reads (the newest 1,000 or so) and none of them names its job; nothing was sent, so that the thread does not get a second job")
+// list requests with pages between its oldest and its newest not read:
+// what it did not read may name the thread's job, so it is not "no job".
+// Comments on both sides of a record hide it so; comments after it alone
+// do not (see pager.newest).
+var ErrSearchCut = errors.New("the thread has more comments than one run reads (its oldest 100 and newest 900 or so), and a record of its job may be among those not read; nothing was sent, so that the thread does not get a second job")
 
 // Earlier is the record an earlier run keeps in its comment in the
 // thread (package record), and where that comment is.
@@ -23,6 +25,13 @@ type Earlier struct {
 	URL string
 	// CommentID is the comment that holds the record.
 	CommentID int64
+	// Behind says the record was found on the thread's oldest page, with
+	// pages between it and the newest that the run did not read (comments
+	// by others pushed it back): it names the job the thread's first
+	// records knew, and a newer record among those pages may name
+	// another. A run may continue that job; it starts no other in its
+	// place (ErrSearchCut).
+	Behind bool
 	// line is the record's line as read, which Settle compares with the
 	// comment's when it reads it again.
 	line string

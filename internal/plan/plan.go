@@ -221,7 +221,7 @@ func (c *Caps) OverThread(number, sent int, cut bool, level string) (why string,
 	case sent >= c.Thread:
 		why = fmt.Sprintf("#%d has had %s (max-sends-per-thread: %d)", number, Sends(sent), c.Thread)
 	case cut:
-		why = fmt.Sprintf("the sends from #%d could not all be counted (it has more comments than one run reads, the newest 1,000 or so), so the cap counts as reached (max-sends-per-thread: %d)", number, c.Thread)
+		why = fmt.Sprintf("the sends from #%d could not all be counted (it has more comments than one run reads, its oldest 100 and newest 900 or so), so the cap counts as reached (max-sends-per-thread: %d)", number, c.Thread)
 	default:
 		return "", false
 	}
