@@ -100,3 +100,45 @@ func TestFloodAfterTheRecordStillAnswers(t *testing.T) {
 		t.Errorf("GitHub requests %v for floods of 2,000 and 6,000: the cost grows with the flood", costs)
 	}
 }
+
+// TestFloodOnBothSidesAnswersVisibly: 150 outsiders' comments before the
+// action's comment and 2,000 after it hide it from every page a run reads
+// (the newest nine and the oldest). The maintainer's /docs gets a visible
+// answer: the run's comment says that others' comments hide the thread's
+// job and how to go on (job-id), nothing reaches the Agent API, and the
+// comment's record lists the request as not answered (unsent), so that a
+// run again takes it up rather than skip it as answered. Each run costs at
+// most 10 list requests of the thread, and 15 GitHub requests in all.
+func TestFloodOnBothSidesAnswersVisibly(t *testing.T) {
+	t.Parallel()
+	h, gh := floodedThread(t, 150, 2000)
+	for run := range 2 {
+		g := h.got(context.Background())
+		if g.Err == nil {
+			t.Errorf("run %d: no error, want the run to fail, saying the thread's job is hidden\n%s", run, g.Log)
+		}
+		if sends := slices.DeleteFunc(g.apiCalls(), func(c string) bool { return strings.HasPrefix(c, "GET ") }); len(sends) != 0 {
+			t.Errorf("run %d: the Agent API got %q, want nothing", run, sends)
+		}
+		if strings.Contains(g.Log, "an earlier run already sent this request") {
+			t.Errorf("run %d skipped the request as answered:\n%s", run, g.Log)
+		}
+		cs := gh.Comments(12)
+		own := cs[len(cs)-1]
+		r := recordIn(own.Body)
+		if own.Author != fakegithub.BotLogin || r.JobID != "" || r.Answered == nil || slices.Contains(r.Answered.Sent, ownRequest) || !slices.Contains(r.Answered.Unsent, ownRequest) {
+			t.Errorf("run %d: the run's comment %+v, want no job named and the request recorded as not answered", run, own)
+		}
+		for _, want := range []string{"a record of its job may be among those not read", "not answered yet", "`job-id`"} {
+			if !strings.Contains(own.Body, want) {
+				t.Errorf("run %d: the run's comment lacks %q:\n%s", run, want, own.Body)
+			}
+		}
+		if lists := threadLists(g.GitHub, 12); lists > 10 {
+			t.Errorf("run %d: %d list requests of the thread's comments, want at most 10", run, lists)
+		}
+		if len(g.GitHub) > 15 {
+			t.Errorf("run %d: %d GitHub requests, want at most 15", run, len(g.GitHub))
+		}
+	}
+}
