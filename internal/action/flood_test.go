@@ -134,6 +134,9 @@ func TestFloodOnBothSidesAnswersVisibly(t *testing.T) {
 				t.Errorf("run %d: the run's comment lacks %q:\n%s", run, want, own.Body)
 			}
 		}
+		if run == 0 {
+			goldenFile(t, "comment-flood-hidden.md", own.Body)
+		}
 		if lists := threadLists(g.GitHub, 12); lists > 10 {
 			t.Errorf("run %d: %d list requests of the thread's comments, want at most 10", run, lists)
 		}
