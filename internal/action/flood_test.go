@@ -145,3 +145,76 @@ func TestFloodOnBothSidesAnswersVisibly(t *testing.T) {
 		}
 	}
 }
+
+// floodRepository writes n outsiders' comments across other issues of the
+// repository, after everything seeded so far: the newest comments a settle
+// run lists.
+func floodRepository(gh *fakegithub.Server, n int) {
+	for i := range n {
+		gh.SeedComment(50+i%7, "stranger", false, fmt.Sprintf("spam %d", i))
+	}
+}
+
+// TestApprovalFoundBehindAFlood: with docs-check: approved, the code pull
+// request #7's record waits for an approving review of its docs pull
+// request #101, and is never rewritten while it waits; 5,000 outsiders'
+// comments elsewhere in the repository then push it out of the 1,000 most
+// recently written comments a settle run lists. The settle run that the
+// approval of #101 starts still finds it, and settles the check: success
+// on #7's latest head, the record approved, nothing sent to the agent.
+// It costs at most 25 GitHub requests, whatever the flood's size.
+func TestApprovalFoundBehindAFlood(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t, false)
+	floodRepository(w.gh, 5000)
+	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
+	statuses, from, apiFrom := len(w.gh.Statuses()), len(w.gh.Requests()), len(w.api.Requests())
+	w.settleOnReview("writer", "APPROVED", false)
+	if got := w.statuses()[statuses:]; !slices.Equal(got, []string{"2222 success: Docs approved in pull request #101 https://github.com/acme/docs/pull/101"}) {
+		t.Errorf("statuses after the approval: %q, want success on head2, #7's latest head", got)
+	}
+	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsApproved {
+		t.Errorf("the record after the approval: %+v, want it approved", r)
+	}
+	if sends := w.sends(apiFrom); len(sends) != 0 {
+		t.Errorf("the settle run sent the agent %q", sends)
+	}
+	if n := len(w.gh.Requests()) - from; n > 25 {
+		t.Errorf("the settle run sent GitHub %d requests, want at most 25: %q", n, w.ghCalls(from))
+	}
+}
+
+// TestScheduledSettleFindsAJobBehindAFlood: code pull request #7's job,
+// which its run did not wait for, ends with no pull request; 5,000
+// outsiders' comments elsewhere in the repository then push its record
+// out of the comments a settle run lists. The scheduled settle run still
+// finds it: the head that was pending gets the job's end, the comment
+// says it, and the agent gets nothing but one read of the job. It costs
+// at most 25 GitHub requests, whatever the flood's size.
+func TestScheduledSettleFindsAJobBehindAFlood(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute, NoPR: true})
+	if got := w.statuses(); len(got) != 1 || !strings.HasPrefix(got[0], "1111 pending: ") {
+		t.Fatalf("statuses after opening: %q, want the head pending", got)
+	}
+	floodRepository(w.gh, 5000)
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	from, apiFrom := len(w.gh.Requests()), len(w.api.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+	}
+	if s := w.finalStatuses()["1111"]; !strings.HasPrefix(s, "1111 success: No docs change needed") {
+		t.Errorf("head1 ends %q, want the job's end", s)
+	}
+	c := w.gh.Comments(7)
+	if r := recordIn(c[0].Body); len(c) != 1 || r.Unsettled || len(r.Owed) > 0 || !strings.Contains(c[0].Body, "✅ **Done.**") {
+		t.Errorf("the comment on #7 after the settle run: %+v, want the job's end", c)
+	}
+	if got := w.apiCalls(apiFrom); !slices.Equal(got, []string{"GET /v2/agent/proj-1/job/job_0001"}) {
+		t.Errorf("the settle run sent the Agent API %q, want one read", got)
+	}
+	if n := len(w.gh.Requests()) - from; n > 25 {
+		t.Errorf("the settle run sent GitHub %d requests, want at most 25: %q", n, w.ghCalls(from))
+	}
+}
