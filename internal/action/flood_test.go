@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/faults"
 	"github.com/agentjob/agent-job-action/internal/record"
 	req "github.com/agentjob/agent-job-action/internal/request"
 )
@@ -208,7 +210,7 @@ func TestScheduledSettleFindsAJobBehindAFlood(t *testing.T) {
 		t.Errorf("head1 ends %q, want the job's end", s)
 	}
 	c := w.gh.Comments(7)
-	if r := recordIn(c[0].Body); len(c) != 1 || r.Unsettled || len(r.Owed) > 0 || !strings.Contains(c[0].Body, "✅ **Done.**") {
+	if r := recordIn(c[0].Body); len(c) != 1 || r.Unsettled || len(r.Owed) > 0 || !strings.Contains(c[0].Body, "✅ **Done, no changes.**") {
 		t.Errorf("the comment on #7 after the settle run: %+v, want the job's end", c)
 	}
 	if got := w.apiCalls(apiFrom); !slices.Equal(got, []string{"GET /v2/agent/proj-1/job/job_0001"}) {
@@ -216,5 +218,65 @@ func TestScheduledSettleFindsAJobBehindAFlood(t *testing.T) {
 	}
 	if n := len(w.gh.Requests()) - from; n > 25 {
 		t.Errorf("the settle run sent GitHub %d requests, want at most 25: %q", n, w.ghCalls(from))
+	}
+}
+
+// TestSettleWhenThePendingSearchFails: when the repository's comments
+// outnumber what a settle run reads and GitHub refuses the search of the
+// pull requests whose commit status is pending, the run warns, settles
+// what the newest comments hold, and says that it searched those only.
+func TestSettleWhenThePendingSearchFails(t *testing.T) {
+	t.Parallel()
+	h, gh := settling(t, fakeapi.Scenario{})
+	for range 1001 {
+		gh.SeedComment(12, "writer", false, "Any news?")
+	}
+	gh.SetFault(func(w http.ResponseWriter, r *http.Request) bool {
+		return r.URL.Path == "/search/issues" && faults.JSON(http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})(w, r)
+	})
+	g := h.got(context.Background())
+	if g.Err != nil {
+		t.Fatalf("settle: %v\n%s", g.Err, g.Log)
+	}
+	h.wantLog("::warning::could not search the pull requests whose commit status is pending")
+	h.wantLog("::notice::settled 0 threads; 0 jobs still working; searched the newest 1000 comments only: a record further back is settled by the next run in its thread")
+}
+
+// TestSettleReadsTheOldestPendingPulls: of more open pull requests whose
+// commit status is pending than a settle run reads (settle.Leads, 20),
+// it reads the oldest, each on one page (none has more than a page of
+// comments): the record of the oldest is settled, whatever the comments
+// written since, and the run's GitHub requests stay bounded: 10 pages of
+// the repository's comments, the search, 20 pages, and the settling.
+func TestSettleReadsTheOldestPendingPulls(t *testing.T) {
+	t.Parallel()
+	h, gh := settling(t, fakeapi.Scenario{})
+	h.api.AddJob("job_0001", "completed")
+	for n := 1; n <= 30; n++ {
+		sha := fmt.Sprintf("%040x", n)
+		gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: n, Author: "writer", HeadSHA: sha})
+		gh.SeedStatus(fakegithub.Status{Repo: "acme/docs", SHA: sha, State: "pending", Context: "ci"})
+	}
+	gh.SeedStatus(fakegithub.Status{Repo: "acme/docs", SHA: fmt.Sprintf("%040x", 1), State: "pending", Context: "docs / agent-job"})
+	gh.SeedComment(1, fakegithub.BotLogin, true, conversation.Render(conversation.State{Phase: conversation.NotWaiting,
+		Record: record.Record{JobID: "job_0001", Head: fmt.Sprintf("%040x", 1), Owed: []string{fmt.Sprintf("%040x", 1)}, Unsettled: true}}))
+	floodRepository(gh, 5000)
+	g := h.got(context.Background())
+	if g.Err != nil {
+		t.Fatalf("settle: %v\n%s", g.Err, g.Log)
+	}
+	h.wantLog("30 open pull requests have a pending commit status: reading the oldest 20")
+	if c := gh.Comments(1); len(c) != 1 || recordIn(c[0].Body).Unsettled {
+		t.Errorf("#1's record is not settled: %+v", c)
+	}
+	lists := 0
+	for n := 1; n <= 30; n++ {
+		lists += threadLists(g.GitHub, n)
+	}
+	if lists != 20 || threadLists(g.GitHub, 21) != 0 {
+		t.Errorf("%d list requests of the pull requests' comments, want 20, one each of the oldest 20", lists)
+	}
+	if n := len(g.GitHub); n > 10+1+20+6 {
+		t.Errorf("%d GitHub requests, want at most 37", n)
 	}
 }

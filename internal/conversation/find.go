@@ -14,8 +14,8 @@ import (
 const maxListRequests = 10
 
 // pager reads the pages of an issue's or pull request's comments, newest
-// first and the oldest page last, each at most once, and at most
-// maxListRequests of them.
+// first and the oldest page last, each at most once, and at most its
+// budget of them (maxListRequests unless set).
 //
 // GitHub lists a thread's comments oldest first and has no other order, so
 // the newest page is computed from count (the thread's comment count, 0
@@ -25,11 +25,13 @@ const maxListRequests = 10
 // (comments deleted) lands on an empty page, and page 1 then names the last
 // one.
 type pager struct {
-	gh          GitHub
+	gh          CommentPages
 	owner, repo string
 	number      int
 	count       int
 	keep        ghclient.Keep // which texts the pages keep
+	// budget bounds the list requests, maxListRequests when 0.
+	budget int
 
 	pages    map[int]*ghclient.CommentPage
 	requests int
@@ -39,12 +41,20 @@ type pager struct {
 	cut bool
 }
 
+// most is the most list requests the pager sends.
+func (pg *pager) most() int {
+	if pg.budget > 0 {
+		return pg.budget
+	}
+	return maxListRequests
+}
+
 // get returns page p; ok is false when the budget of requests is spent.
 func (pg *pager) get(ctx context.Context, p int) (*ghclient.CommentPage, bool, error) {
 	if page, ok := pg.pages[p]; ok {
 		return page, true, nil
 	}
-	if pg.requests == maxListRequests {
+	if pg.requests == pg.most() {
 		pg.cut = true
 		return nil, false, nil
 	}
@@ -106,7 +116,7 @@ func (pg *pager) newest(ctx context.Context, match func(*ghclient.Comment) bool)
 		return nil, false, err
 	}
 	for p := last; p >= 1; p-- {
-		if p > 1 && pg.requests == maxListRequests-1 && pg.pages[p] == nil && pg.pages[1] == nil {
+		if p > 1 && pg.requests == pg.most()-1 && pg.pages[p] == nil && pg.pages[1] == nil {
 			if _, _, err := pg.get(ctx, 1); err != nil {
 				return nil, false, err
 			}

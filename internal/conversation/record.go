@@ -65,8 +65,9 @@ const SettlePages = 10
 // Unsettled is what FindUnsettled found.
 type Unsettled struct {
 	// Comments are the action's comments that record a job left working,
-	// the most recently written first, with only their records kept (head);
-	// their authors are not yet checked against the token's login.
+	// the most recently written first, then those Also found, with only
+	// their records kept (head); their authors are not yet checked against
+	// the token's login.
 	Comments []*ghclient.Comment
 	// Read is how many comments were read; Cut says the search stopped at
 	// SettlePages with more to read.
@@ -75,6 +76,10 @@ type Unsettled struct {
 	// Left is how many records of jobs left working were not kept, past
 	// the bound of each author's (see FindUnsettled).
 	Left int
+	// Threads is how many threads Also read.
+	Threads int
+
+	k *keeper
 }
 
 // FindUnsettled reads the repository's most recently written comments, at
@@ -90,26 +95,74 @@ type Unsettled struct {
 // however many comments anyone wrote; per is the most records of one
 // login the caller settles.
 func FindUnsettled(ctx context.Context, gh RepoComments, owner, repo string, per int) (*Unsettled, error) {
-	keep := func(_ int64, _ string, body string) string {
-		if r, line, ok := recordOf(body); ok && r.Unsettled && !r.Backlink && r.JobID != "" {
-			return headOf(line)
-		}
-		return ""
-	}
-	k := &keeper{per: per, bots: map[string]int{}}
-	out := &Unsettled{}
+	out := &Unsettled{k: &keeper{per: per, bots: map[string]int{}}}
 	var err error
-	out.Read, out.Cut, err = readRecent(ctx, gh, owner, repo, SettlePages, keep, func(c *ghclient.Comment) bool {
+	out.Read, out.Cut, err = readRecent(ctx, gh, owner, repo, SettlePages, keepUnsettled, func(c *ghclient.Comment) bool {
 		if c.Body != "" && c.Issue != 0 {
-			k.add(c)
+			out.k.add(c)
 		}
 		return false
 	})
-	out.Comments, out.Left = k.kept, k.left
+	out.Comments, out.Left = out.k.kept, out.k.left
 	if err != nil {
 		return out, fmt.Errorf("read the repository's comments to find the jobs earlier runs left working: %w", err)
 	}
 	return out, nil
+}
+
+// keepUnsettled keeps, of a comment, the line of a record of a job left
+// working, and nothing of any other.
+func keepUnsettled(_ int64, _ string, body string) string {
+	if r, line, ok := recordOf(body); ok && r.Unsettled && !r.Backlink && r.JobID != "" {
+		return headOf(line)
+	}
+	return ""
+}
+
+// CommentPages reads a page of a thread's comments. *ghclient.Client is
+// one.
+type CommentPages interface {
+	ListCommentsPage(ctx context.Context, owner, repo string, number, page int, keep ghclient.Keep) (*ghclient.CommentPage, error)
+}
+
+// LeadPages bounds the list requests Also spends on a thread: its newest
+// page and its oldest, where its records are (a code pull request keeps
+// one, in the comment its first run wrote; a request's answer is among
+// the newest).
+const LeadPages = 2
+
+// Also reads the threads of leads (found otherwise than among the
+// repository's newest comments, which no flood of comments can push
+// away) that no record u keeps names: of each, its newest page and its
+// oldest, LeadPages list requests at most, the comment count saying
+// where the newest is. It keeps the records of jobs left working it finds
+// as FindUnsettled keeps those of the newest comments, within the same
+// bounds, after them. A thread it cannot read is the error, with what it
+// kept before.
+func (u *Unsettled) Also(ctx context.Context, gh CommentPages, owner, repo string, leads []ghclient.Listed) error {
+	named := map[int]bool{}
+	for _, c := range u.k.kept {
+		named[c.Issue] = true
+	}
+	defer func() { u.Comments, u.Left = u.k.kept, u.k.left }()
+	for _, l := range leads {
+		if named[l.Number] || l.Number <= 0 {
+			continue
+		}
+		named[l.Number] = true
+		u.Threads++
+		pg := &pager{gh: gh, owner: owner, repo: repo, number: l.Number, count: l.Comments, keep: keepUnsettled, budget: LeadPages}
+		if _, _, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
+			if c.Body != "" {
+				c.Issue = l.Number
+				u.k.add(c)
+			}
+			return false
+		}); err != nil {
+			return fmt.Errorf("read the comments of #%d to find a job an earlier run left working: %w", l.Number, err)
+		}
+	}
+	return nil
 }
 
 // keeper keeps the records a search finds within FindUnsettled's bounds.
