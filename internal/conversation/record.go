@@ -165,6 +165,77 @@ func (u *Unsettled) Also(ctx context.Context, gh CommentPages, owner, repo strin
 	return nil
 }
 
+// BacklinkReads is what Backlinked reads: a pull request's pages, and the
+// comments its backlinks name. *ghclient.Client is one.
+type BacklinkReads interface {
+	CommentPages
+	GetComment(ctx context.Context, owner, repo string, id int64) (*ghclient.Comment, error)
+}
+
+// MaxFrom bounds the comments one Backlinked reads, those its pull
+// request's backlinks name: the newest backlink of each bot, and of
+// people's when no bot wrote one (as FindUnsettled keeps records), at most
+// this many of them.
+const MaxFrom = 3
+
+// Backlinked reads the backlinks on pull request number (the pull request
+// of a settle run's event, which its agent opened), on its newest page of
+// comments and its oldest (LeadPages list requests), and the comments
+// they name (record.Record's From: the record of the code pull request
+// that asked for its job, in the same repository), MaxFrom at most, one
+// request each. A record of a job left working among those is kept as
+// FindUnsettled keeps those of the newest comments, within the same
+// bounds: a flood of comments elsewhere does not hide it, nor one after
+// the backlink on the pull request. Anyone can type a backlink, so what
+// it names is held to the same trust as any record (the caller's). A
+// comment it names that cannot be read (deleted) is none; another
+// failure is the error, with what it kept before.
+func (u *Unsettled) Backlinked(ctx context.Context, gh BacklinkReads, owner, repo string, number int) error {
+	defer func() { u.Comments, u.Left = u.k.kept, u.k.left }()
+	links := &keeper{per: 1, bots: map[string]int{}}
+	pg := &pager{gh: gh, owner: owner, repo: repo, number: number, keep: keepFrom, budget: LeadPages}
+	if _, _, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
+		if c.Body != "" {
+			links.add(c)
+		}
+		return false
+	}); err != nil {
+		return fmt.Errorf("read the comments of #%d to find its backlink: %w", number, err)
+	}
+	kept := map[int64]bool{}
+	for _, c := range u.k.kept {
+		kept[c.ID] = true
+	}
+	for _, l := range links.kept[:min(len(links.kept), MaxFrom)] {
+		r, _, _ := recordOf(l.Body)
+		if kept[r.From] {
+			continue
+		}
+		kept[r.From] = true
+		c, err := gh.GetComment(ctx, owner, repo, r.From)
+		switch {
+		case ghclient.IsNotFound(err):
+			continue
+		case err != nil:
+			return fmt.Errorf("read the comment the backlink on #%d names: %w", number, err)
+		}
+		if c.Body = keepUnsettled(c.ID, c.Author, c.Body); c.Body != "" && c.Issue != 0 {
+			u.k.add(c)
+		}
+	}
+	return nil
+}
+
+// keepFrom keeps, of a comment, the line of a backlink's record that
+// names the record of the code pull request that asked, and nothing of
+// any other.
+func keepFrom(_ int64, _ string, body string) string {
+	if r, line, ok := recordOf(body); ok && r.Backlink && r.From > 0 {
+		return headOf(line)
+	}
+	return ""
+}
+
 // keeper keeps the records a search finds within FindUnsettled's bounds.
 type keeper struct {
 	per  int

@@ -132,3 +132,55 @@ func TestAlsoReadsEachLeadsOldestAndNewestPage(t *testing.T) {
 		t.Errorf("requests %q, want %q", pages, want)
 	}
 }
+
+// TestBacklinkedReadsWhatTheBacklinkNames: the backlink the action wrote
+// on a docs pull request names the comment that keeps its code pull
+// request's record; a settle run on that pull request reads the record
+// there, however many comments were written since, in at most two list
+// requests and one read. A backlink a person typed is passed over once a
+// bot's is found, one that names a deleted comment is none, and one
+// that names a record of no job left working adds nothing.
+func TestBacklinkedReadsWhatTheBacklinkNames(t *testing.T) {
+	t.Parallel()
+	gh, srv := newFake(t, fakegithub.Options{})
+	left := Render(State{Phase: NotWaiting, Record: record.Record{JobID: "job_code", Head: strings.Repeat("1", 40), Unsettled: true}})
+	done := Render(State{Phase: Done, Record: record.Record{JobID: "job_done", Head: strings.Repeat("2", 40)}})
+	code := srv.SeedComment(7, fakegithub.BotLogin, true, left)
+	settled := srv.SeedComment(8, fakegithub.BotLogin, true, done)
+	backlink := func(from int64) string {
+		return RenderBacklink(BacklinkText{JobID: "job_code", Source: FromPullRequest, From: from})
+	}
+	srv.SeedComment(101, fakegithub.BotLogin, true, backlink(code))
+	for range 300 {
+		srv.SeedComment(101, "stranger", false, "nice")
+	}
+	srv.SeedComment(101, "mallory", false, backlink(settled))
+	srv.SeedComment(102, fakegithub.BotLogin, true, backlink(settled))
+	srv.SeedComment(103, fakegithub.BotLogin, true, backlink(99999))
+	for range 1000 {
+		srv.SeedComment(50, "stranger", false, "spam")
+	}
+	for _, tt := range []struct {
+		pr   int
+		want []string
+	}{{101, []string{"job_code"}}, {102, nil}, {103, nil}} {
+		found, err := FindUnsettled(context.Background(), gh, "acme", "docs", 100)
+		if err != nil || len(found.Comments) != 0 {
+			t.Fatalf("FindUnsettled() = %+v, %v; want nothing among the newest", found, err)
+		}
+		from := len(srv.Requests())
+		if err := found.Backlinked(context.Background(), gh, "acme", "docs", tt.pr); err != nil {
+			t.Fatalf("#%d: %v", tt.pr, err)
+		}
+		var jobs []string
+		for _, c := range found.Comments {
+			jobs = append(jobs, EarlierOf(c).JobID)
+		}
+		if !slices.Equal(jobs, tt.want) {
+			t.Errorf("#%d: records kept %q, want %q", tt.pr, jobs, tt.want)
+		}
+		if n := len(srv.Requests()) - from; n > LeadPages+1 {
+			t.Errorf("#%d: %d requests, want at most %d", tt.pr, n, LeadPages+1)
+		}
+	}
+}

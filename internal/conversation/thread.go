@@ -324,6 +324,14 @@ func (t *Thread) created(ctx context.Context, body string, err error) *ghclient.
 	return nil
 }
 
+// CommentID returns the id of the run's comment (its own, or one Adopt
+// made its own), or 0 when there is none.
+func (t *Thread) CommentID() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.id
+}
+
 // URL returns the comment's address, or "" when there is none.
 func (t *Thread) URL() string {
 	t.mu.Lock()

@@ -121,6 +121,12 @@ type Room struct {
 	// (record.ProjectMark): a Sweep reads no job of a record that names
 	// another.
 	Project string
+	// Backlinked is the pull request of the run's event, in its
+	// repository (a review or the close of the agent's docs pull
+	// request), 0 for none: the backlink on it names the record that
+	// asked for its job, which a Sweep reads whatever the comments written
+	// since.
+	Backlinked int
 }
 
 // Earlier settles, before the run does its own work, the record e an
@@ -189,9 +195,11 @@ func (s *Room) Continued(ctx context.Context, th *conversation.Thread, e *conver
 // sends the agent nothing but the changes that waited. It finds the
 // records earlier runs left working among the repository's most recently
 // written comments (conversation.FindUnsettled) and, when those do not
-// reach back to its first, in the open pull requests whose commit status
-// is pending (at most Leads of them: a record that owes a head a status,
-// or waits for an approval, never leaves that search), and settles those
+// reach back to its first, the one the backlink on its event's pull
+// request names (Backlinked) and those in the open pull requests whose
+// commit status is pending (at most Leads of them: a record that owes a
+// head a status, or waits for an approval, never leaves that search
+// while no other check on that head fails), and settles those
 // the token's own login wrote, each as the next run in its thread would:
 // a job still working is left as it is, with nothing written, so that a
 // second settle writes nothing. It writes to at most Most threads and
@@ -209,6 +217,9 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	s.Progress.Logf("read %s of %s/%s; records of jobs left working: %d", report.Count(found.Read, "comment"), escape.Log(owner), escape.Log(repo), len(found.Comments))
 	t := tally{}
 	if found.Cut {
+		if s.backlinked(ctx, owner, repo, found) {
+			t.backlinked = s.Backlinked
+		}
 		t.searched, t.pending = found.Read, s.pending(ctx, owner, repo, found)
 	}
 	if found.Left > 0 {
@@ -261,6 +272,23 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 		t.stopped = t.full()
 	}
 	return &report.Outcome{Settled: t.String()}
+}
+
+// backlinked adds to found the record that the backlink on the run's
+// event's pull request names, when it is of a job left working, and
+// reports whether it searched. A failure is a warning: the run goes on
+// with the other searches.
+func (s *Room) backlinked(ctx context.Context, owner, repo string, found *conversation.Unsettled) bool {
+	if s.Backlinked == 0 {
+		return false
+	}
+	before := len(found.Comments)
+	if err := found.Backlinked(ctx, s.GitHub, owner, repo, s.Backlinked); err != nil {
+		s.Progress.Log.Warning(fmt.Sprintf("%s; the next settle run tries again", escape.Log(err.Error())))
+		return false
+	}
+	s.Progress.Logf("read the backlinks on #%d; records of jobs left working they name: %d", s.Backlinked, len(found.Comments)-before)
+	return true
 }
 
 // pending adds to found the records of jobs left working in the open pull
@@ -318,8 +346,9 @@ type tally struct {
 	// searched is how many comments the search read when it stopped at
 	// its bound (conversation.SettlePages) with more to read; 0 when it
 	// read them all. pending is how many pull requests whose commit status
-	// is pending it read then, -1 when it could not search them.
-	searched, pending int
+	// is pending it read then, -1 when it could not search them;
+	// backlinked the pull request whose backlink it read then, 0 for none.
+	searched, pending, backlinked int
 	// stopped says which bound stopped the run before the records it
 	// found ran out, "" for none.
 	stopped string
@@ -360,16 +389,20 @@ func (t tally) String() string {
 	if t.stopped != "" {
 		out += "; " + t.stopped + ": the next settle run goes on"
 	}
+	backlink := ""
+	if t.backlinked > 0 {
+		backlink = fmt.Sprintf(", the backlinks on #%d", t.backlinked)
+	}
 	switch {
 	case t.searched > 0 && t.pending < 0:
 		// A record further back was not seen: this run settled nothing
 		// of it, which its own thread's next run does.
-		out += fmt.Sprintf("; searched the newest %s only: a record further back is settled by the next run in its thread", report.Count(t.searched, "comment"))
+		out += fmt.Sprintf("; searched the newest %s%s only: a record further back is settled by the next run in its thread", report.Count(t.searched, "comment"), backlink)
 	case t.searched > 0:
 		// A record that owes no commit status (an issue's) and is
 		// further back was not seen.
-		out += fmt.Sprintf("; searched the newest %s and %s whose commit status is pending: a record elsewhere is settled by the next run in its thread",
-			report.Count(t.searched, "comment"), report.Count(t.pending, "open pull request"))
+		out += fmt.Sprintf("; searched the newest %s%s and %s whose commit status is pending: a record elsewhere is settled by the next run in its thread",
+			report.Count(t.searched, "comment"), backlink, report.Count(t.pending, "open pull request"))
 	}
 	return out
 }
@@ -580,7 +613,11 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 	shown := &report.Outcome{JobID: job.ID, Job: job}
 	if job.Status != agentapi.StatusFailed {
 		if s.Ask != nil {
-			s.Agent.Backlink(ctx, job, s.Ask(e.URL, th))
+			a := s.Ask(e.URL, th)
+			if e.Code() {
+				a.From = e.CommentID
+			}
+			s.Agent.Backlink(ctx, job, a)
 		}
 		shown.Preview = s.Agent.Preview(ctx, job)
 	}
