@@ -107,30 +107,31 @@ func (t *Room) Continue(ctx context.Context, o *report.Outcome, text string) (*a
 	if target == "" {
 		return t.Jobs.Create(ctx, text)
 	}
-	if earlier.Behind {
-		// No stand-in: one may stand in already, named among the
-		// comments not read.
-		j, err := t.Jobs.FollowUp(ctx, o, target, text, nil)
-		if f, refused := agentapi.TakesNoMessages(err); refused {
-			return nil, fmt.Errorf("the thread's oldest comments name job %s, which takes no more messages (%s), and a job that stands in for it may be named among the others: %w", escape.Log(target), escape.Log(f.Error()), conversation.ErrSearchCut)
+	var stand *job.StandIn
+	if !earlier.Behind {
+		stand = &job.StandIn{
+			Why: func(f *httpclient.Failure) string {
+				return fmt.Sprintf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))
+			},
+			Text: func(ctx context.Context) (string, error) {
+				if t.Target.Number == 0 {
+					return text, nil
+				}
+				o.Note += " It may open a new pull request."
+				return prompt.Update(t.Agent.Target(ctx, t.API, target, t.Target), text), nil
+			},
 		}
-		if err == nil && o.FollowUp && earlier.Unsettled {
-			t.Settler.Continued(ctx, t.Thread, earlier)
-		}
-		return j, err
 	}
-	j, err := t.Jobs.FollowUp(ctx, o, target, text, &job.StandIn{
-		Why: func(f *httpclient.Failure) string {
-			return fmt.Sprintf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))
-		},
-		Text: func(ctx context.Context) (string, error) {
-			if t.Target.Number == 0 {
-				return text, nil
-			}
-			o.Note += " It may open a new pull request."
-			return prompt.Update(t.Agent.Target(ctx, t.API, target, t.Target), text), nil
-		},
-	})
+	j, err := t.Jobs.FollowUp(ctx, o, target, text, stand)
+	if f, refused := agentapi.TakesNoMessages(err); refused && earlier.Behind {
+		// No stand-in: one may stand in already, named among the
+		// comments not read. Nor does the run's record name the job,
+		// or the next run would take it for the thread's newest.
+		if err := t.Jobs.Reporter.Job(o, "", false); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("the thread's oldest comments name job %s, which takes no more messages (%s), and a job that stands in for it may be named among the others: %w", escape.Log(target), escape.Log(f.Error()), conversation.ErrSearchCut)
+	}
 	if err == nil && o.FollowUp && earlier.Unsettled {
 		t.Settler.Continued(ctx, t.Thread, earlier)
 	}

@@ -152,6 +152,9 @@ func TestContinue(t *testing.T) {
 			if _, err := room.Continue(context.Background(), o, "Add a page."); tt.cut != errors.Is(err, conversation.ErrSearchCut) || err != nil && !tt.cut {
 				t.Fatalf("Continue: %v, want a cut search: %v\n%s", err, tt.cut, out.String())
 			}
+			if tt.cut && o.JobID != "" {
+				t.Errorf("nothing sent, and the run's outcome names job %s, which the next run would take for the thread's", o.JobID)
+			}
 			if !slices.Equal(api.calls, tt.api) || !slices.Equal(s.calls, tt.settled) || o.Note != tt.note {
 				t.Errorf("API %q, settler %q, note %q;\nwant %q, %q, %q", api.calls, s.calls, o.Note, tt.api, tt.settled, tt.note)
 			}
