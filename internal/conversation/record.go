@@ -133,27 +133,26 @@ const LeadPages = 2
 
 // Also reads the threads of leads (found otherwise than among the
 // repository's newest comments, which no flood of comments can push
-// away) that no record u keeps names: of each, its newest page and its
-// oldest, LeadPages list requests at most, the comment count saying
-// where the newest is. It keeps the records of jobs left working it finds
-// as FindUnsettled keeps those of the newest comments, within the same
-// bounds, after them. A thread it cannot read is the error, with what it
-// kept before.
+// away): of each, its newest page and its oldest, LeadPages list requests
+// at most, the comment count saying where the newest is. It keeps the
+// records of jobs left working it finds there that it does not keep
+// already, as FindUnsettled keeps those of the newest comments, within the
+// same bounds, after them. A thread is read even when a record of it was
+// found among the newest comments: anyone can type a record there, and
+// the thread's own may be further back. A thread it cannot read is the
+// error, with what it kept before.
 func (u *Unsettled) Also(ctx context.Context, gh CommentPages, owner, repo string, leads []ghclient.Listed) error {
-	named := map[int]bool{}
-	for _, c := range u.k.kept {
-		named[c.Issue] = true
-	}
 	defer func() { u.Comments, u.Left = u.k.kept, u.k.left }()
+	read := map[int]bool{}
 	for _, l := range leads {
-		if named[l.Number] || l.Number <= 0 {
+		if read[l.Number] || l.Number <= 0 {
 			continue
 		}
-		named[l.Number] = true
+		read[l.Number] = true
 		u.Threads++
 		pg := &pager{gh: gh, owner: owner, repo: repo, number: l.Number, count: l.Comments, keep: keepUnsettled, budget: LeadPages}
 		if _, _, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
-			if c.Body != "" {
+			if c.Body != "" && !u.k.has(c.ID) {
 				c.Issue = l.Number
 				u.k.add(c)
 			}
@@ -202,16 +201,13 @@ func (u *Unsettled) Backlinked(ctx context.Context, gh BacklinkReads, owner, rep
 	}); err != nil {
 		return fmt.Errorf("read the comments of #%d to find its backlink: %w", number, err)
 	}
-	kept := map[int64]bool{}
-	for _, c := range u.k.kept {
-		kept[c.ID] = true
-	}
+	asked := map[int64]bool{}
 	for _, l := range links.kept[:min(len(links.kept), MaxFrom)] {
 		r, _, _ := recordOf(l.Body)
-		if kept[r.From] {
+		if asked[r.From] || u.k.has(r.From) {
 			continue
 		}
-		kept[r.From] = true
+		asked[r.From] = true
 		c, err := gh.GetComment(ctx, owner, repo, r.From)
 		switch {
 		case ghclient.IsNotFound(err):
@@ -245,6 +241,11 @@ type keeper struct {
 	bots   map[string]int
 	people int
 	left   int
+}
+
+// has reports whether the comment id is kept already.
+func (k *keeper) has(id int64) bool {
+	return slices.ContainsFunc(k.kept, func(c *ghclient.Comment) bool { return c.ID == id })
 }
 
 // add keeps c, a record, unless its author's bound is reached; the first

@@ -87,8 +87,10 @@ func TestFindUnsettledKeepsWhatSettlingNeeds(t *testing.T) {
 // finds otherwise than among the repository's newest comments (its pull
 // requests whose commit status is pending) are read, each, on its newest
 // page and its oldest, two list requests at most whatever its length, and
-// their records of jobs left working are kept with the others, within the
-// same bounds; a thread whose record was kept already is not read again.
+// their records of jobs left working are kept with the others, once each,
+// within the same bounds. A thread is read even when a record of it is
+// among the newest comments: a record typed there (here by another bot)
+// does not hide the thread's own.
 func TestAlsoReadsEachLeadsOldestAndNewestPage(t *testing.T) {
 	t.Parallel()
 	gh, srv := newFake(t, fakegithub.Options{})
@@ -106,27 +108,29 @@ func TestAlsoReadsEachLeadsOldestAndNewestPage(t *testing.T) {
 	for range 1000 {
 		srv.SeedComment(50, "stranger", false, "spam")
 	}
+	srv.SeedComment(7, "echo[bot]", true, left("job_typed"))
 	srv.SeedComment(8, fakegithub.BotLogin, true, left("job_recent"))
 	found, err := FindUnsettled(context.Background(), gh, "acme", "docs", 100)
-	if err != nil || !found.Cut || len(found.Comments) != 1 {
-		t.Fatalf("FindUnsettled() = %+v, %v; want #8's record alone, the search cut", found, err)
+	if err != nil || !found.Cut || len(found.Comments) != 2 {
+		t.Fatalf("FindUnsettled() = %+v, %v; want #8's record and the one typed in #7, the search cut", found, err)
 	}
 	from := len(srv.Requests())
-	if err := found.Also(context.Background(), gh, "acme", "docs", []ghclient.Listed{{Number: 7, Comments: 401}, {Number: 8, Comments: 1}, {Number: 9, Comments: 251}}); err != nil {
+	if err := found.Also(context.Background(), gh, "acme", "docs", []ghclient.Listed{{Number: 7, Comments: 402}, {Number: 8, Comments: 1}, {Number: 9, Comments: 251}}); err != nil {
 		t.Fatal(err)
 	}
 	var jobs []string
 	for _, c := range found.Comments {
 		jobs = append(jobs, EarlierOf(c).JobID)
 	}
-	if want := []string{"job_recent", "job_code", "job_newest"}; !slices.Equal(jobs, want) || found.Threads != 2 {
-		t.Errorf("records kept %q from %d threads, want %q from 2", jobs, found.Threads, want)
+	if want := []string{"job_recent", "job_typed", "job_code", "job_newest"}; !slices.Equal(jobs, want) || found.Threads != 3 {
+		t.Errorf("records kept %q from %d threads, want %q from 3", jobs, found.Threads, want)
 	}
 	var pages []string
 	for _, r := range srv.Requests()[from:] {
 		pages = append(pages, r.Path+"?"+r.Query)
 	}
 	want := []string{"/repos/acme/docs/issues/7/comments?page=5&per_page=100", "/repos/acme/docs/issues/7/comments?page=1&per_page=100",
+		"/repos/acme/docs/issues/8/comments?page=1&per_page=100",
 		"/repos/acme/docs/issues/9/comments?page=3&per_page=100", "/repos/acme/docs/issues/9/comments?page=1&per_page=100"}
 	if !slices.Equal(pages, want) {
 		t.Errorf("requests %q, want %q", pages, want)
