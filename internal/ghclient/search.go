@@ -22,10 +22,10 @@ type Listed struct {
 // cap is read again in parts (readPage), so it costs at most eleven
 // requests.
 //
-// The pull requests that wait longest come first: a settle run reads a
-// bounded number of them, and the newest are those whose records its read
-// of the repository's newest comments finds. Only people who can write to
-// the repository set commit statuses on its pull requests' heads.
+// The pull requests opened first come first: a settle run reads a bounded
+// number of them, and the newest are those whose records its read of the
+// repository's newest comments finds. Comments do not move a pull request
+// in that order.
 func (c *Client) PendingPulls(ctx context.Context, owner, repo string) (found []Listed, more bool, err error) {
 	if err := CheckRepo(owner, repo); err != nil {
 		return nil, false, fmt.Errorf("search the pull requests whose commit status is pending: %w", err)
