@@ -148,6 +148,19 @@ func TestFloodOnBothSidesAnswersVisibly(t *testing.T) {
 	}
 }
 
+// repoPages counts the list requests of the repository's comments among
+// calls (codeWorld.ghCalls): a settle run's read of the newest, which
+// stops at 10 pages whatever the flood.
+func repoPages(calls []string) int {
+	n := 0
+	for _, c := range calls {
+		if strings.HasPrefix(c, "GET /repos/acme/docs/issues/comments?") {
+			n++
+		}
+	}
+	return n
+}
+
 // floodRepository writes n outsiders' comments across other issues of the
 // repository, after everything seeded so far: the newest comments a settle
 // run lists.
@@ -181,8 +194,8 @@ func TestApprovalFoundBehindAFlood(t *testing.T) {
 	if sends := w.sends(apiFrom); len(sends) != 0 {
 		t.Errorf("the settle run sent the agent %q", sends)
 	}
-	if n := len(w.gh.Requests()) - from; n > 25 {
-		t.Errorf("the settle run sent GitHub %d requests, want at most 25: %q", n, w.ghCalls(from))
+	if n := len(w.gh.Requests()) - from; n > 25 || repoPages(w.ghCalls(from)) != 10 {
+		t.Errorf("the settle run sent GitHub %d requests, want at most 25, 10 pages of the repository's comments among them: %q", n, w.ghCalls(from))
 	}
 }
 
@@ -210,8 +223,8 @@ func TestApprovalFoundBehindAFloodAndAFailingCheck(t *testing.T) {
 	if sends := w.sends(apiFrom); len(sends) != 0 {
 		t.Errorf("the settle run sent the agent %q", sends)
 	}
-	if n := len(w.gh.Requests()) - from; n > 25 {
-		t.Errorf("the settle run sent GitHub %d requests, want at most 25: %q", n, w.ghCalls(from))
+	if n := len(w.gh.Requests()) - from; n > 25 || repoPages(w.ghCalls(from)) != 10 {
+		t.Errorf("the settle run sent GitHub %d requests, want at most 25, 10 pages of the repository's comments among them: %q", n, w.ghCalls(from))
 	}
 }
 
@@ -245,8 +258,8 @@ func TestScheduledSettleFindsAJobBehindAFlood(t *testing.T) {
 	if got := w.apiCalls(apiFrom); !slices.Equal(got, []string{"GET /v2/agent/proj-1/job/job_0001"}) {
 		t.Errorf("the settle run sent the Agent API %q, want one read", got)
 	}
-	if n := len(w.gh.Requests()) - from; n > 25 {
-		t.Errorf("the settle run sent GitHub %d requests, want at most 25: %q", n, w.ghCalls(from))
+	if n := len(w.gh.Requests()) - from; n > 25 || repoPages(w.ghCalls(from)) != 10 {
+		t.Errorf("the settle run sent GitHub %d requests, want at most 25, 10 pages of the repository's comments among them: %q", n, w.ghCalls(from))
 	}
 }
 
