@@ -147,11 +147,11 @@ func TestLostAnswerLosesNoRequest(t *testing.T) {
 
 // TestFloodDoesNotResendAnAnsweredReview (item 6): 1,100 outsiders'
 // comments on the agent's pull request put the run's record beyond the
-// pages a run reads; a review answered before them is older than
-// everything the next run reads, so it is not sent again. Nor is the
-// next request: the search for the thread's job is cut before the record
-// that names it, which is not "no job", so the run sends nothing rather
-// than start a second job, and says why.
+// newest pages a run reads; a review answered before them is older than
+// everything the next run reads there, so it is not sent again. The next
+// request is: the thread's oldest page holds the job's backlink, which the
+// flood after it cannot push out of reach, so it goes to that job, once,
+// with no second job.
 func TestFloodDoesNotResendAnAnsweredReview(t *testing.T) {
 	w := newWorld(t)
 	w.h.meter()
@@ -163,23 +163,17 @@ func TestFloodDoesNotResendAnAnsweredReview(t *testing.T) {
 	for range 1100 {
 		w.gh.SeedComment(101, "stranger", false, "nice")
 	}
-	later := request{who: "writer", body: "/docs mention the SLA", hidden: "mention the SLA"}
+	later := request{who: "writer", body: "/docs mention the SLA", send: "mention the SLA"}
 	j := w.post(101, true, later)
-	name, payload := w.events[j[0]]()
-	w.h.setEvent(name, payload)
-	if err := w.h.run(context.Background()); err == nil || !strings.Contains(err.Error(), "nothing was sent, so that the thread does not get a second job") {
-		t.Errorf("the run after the flood: %v, want the cut search's error\n%s", err, w.h.stdout.String())
+	from := len(w.gh.Requests())
+	w.run(j[0])
+	checkOnce(t, w.sent(), []request{rv, later}, 3)
+	if got := w.h.api.Creates(); got != 1 {
+		t.Errorf("%d creates, want the opening's only", got)
 	}
-	checkOnce(t, w.sent(), []request{rv, later}, 2)
-	var lists int
-	for _, r := range w.gh.Requests() {
-		if r.Method == http.MethodGet && strings.HasSuffix(r.Path, "/issues/101/comments") {
-			lists++
-		}
-	}
-	// Two runs on the pull request, each within its bound on list requests.
-	if lists > 2*10+2 {
-		t.Errorf("%d list requests for the pull request's comments", lists)
+	// The thread's search and the backlink's, each within its bound of 10.
+	if lists := threadLists(w.gh.Requests()[from:], 101); lists > 2*10 {
+		t.Errorf("%d list requests for the pull request's comments in the run after the flood", lists)
 	}
 }
 

@@ -561,7 +561,9 @@ func TestRunnerMinutesPerCodePR(t *testing.T) {
 	const docsWaitingGH, docsNoWaitGH, weeklyGH = 10, 6, 5
 	per := fmt.Sprintf("Per code pull request, as copied: waiting, %d runs, %d runner minutes, %d GitHub requests and %d Agent API requests; "+
 		"without waiting ([no-wait.md](no-wait.md)), %d runs (%d more skipped), %d runner minutes, %d GitHub requests (%d in a repository of 1,000 "+
-		"comments or more, where each settle run reads 10 pages of them) and %d Agent API requests; the settle workflow's schedule, %d runs a month "+
+		"comments or more, where each settle run reads 10 pages of them, the backlinks on its event's pull request and the pull requests whose commit "+
+		"status is pending) and %d Agent "+
+		"API requests; the settle workflow's schedule, %d runs a month "+
 		"of %d GitHub requests each in such a repository.",
 		waiting.started, waiting.minutes, waiting.github, waiting.api,
 		noWait.started, noWait.skipped, noWait.minutes, noWait.github, big.github, noWait.api, perMonth, scheduled)

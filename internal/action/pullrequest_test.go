@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -344,25 +345,28 @@ func TestLongThreadCostsTheNewestPage(t *testing.T) {
 }
 
 // TestFloodedThreadGetsNoSecondJob: in an issue thread of more comments
-// than a run reads (the newest 1,000 or so), whose job only an older
-// comment names, a search cut at its budget is not "no job": a new /docs
-// request creates no second job, and the thread's count of sends is not
-// taken as what the pages read held. Without a cap the run fails, saying
-// why; at max-sends-per-thread the cap counts as reached, unless a
-// maintainer's request passes it, which the cut search then stops. The
-// Agent API receives nothing.
+// than a run reads (its oldest 100 and newest 900 or so), a search cut at
+// its budget is not "no job". The action's comment on the oldest page, a
+// flood after it, is found: a new /docs request goes to its job, and no
+// second job is created. Where others' comments hide it on both sides,
+// nothing is sent, and the run says why. The thread's count of sends is
+// not taken as what the pages read held: at max-sends-per-thread the cap
+// counts as reached, unless a maintainer's request passes it.
 func TestFloodedThreadGetsNoSecondJob(t *testing.T) {
 	t.Parallel()
-	const cut = "the thread has more comments than one run reads (the newest 1,000 or so) and none of them names its job; nothing was sent, so that the thread does not get a second job"
+	const cut = "none of those read names one, but the thread has more comments than one run reads (its oldest 100 and newest 900 or so), and a record of its job may be among those not read; nothing was sent, so that the thread does not get a second job"
 	for _, tc := range []struct {
 		name, who, max string
+		before         int // outsiders' comments before the action's
 		err, capped    string
 		passed         bool
 	}{
-		{name: "no cap", who: "writer", err: cut},
+		{name: "no cap", who: "writer"},
+		{name: "no cap, hidden on both sides", who: "writer", before: 150, err: cut},
 		{name: "max-sends-per-thread", who: "writer", max: "5",
-			capped: "the sends from #12 could not all be counted (it has more comments than one run reads, the newest 1,000 or so), so the cap counts as reached (max-sends-per-thread: 5)"},
-		{name: "a maintainer passes the cap", who: "lead", max: "5", err: cut, passed: true},
+			capped: "the sends from #12 could not all be counted (it has more comments than one run reads, its oldest 100 and newest 900 or so), so the cap counts as reached (max-sends-per-thread: 5)"},
+		{name: "a maintainer passes the cap", who: "lead", max: "5", passed: true},
+		{name: "a maintainer passes the cap, hidden on both sides", who: "lead", max: "5", before: 150, err: cut, passed: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -370,26 +374,35 @@ func TestFloodedThreadGetsNoSecondJob(t *testing.T) {
 			payload := issueComment(tc.who, "/docs and the FAQ")
 			gh := h.withGitHub(fakegithub.Options{Permissions: map[string]string{"writer": "write", "lead": "maintain"}}, "issue_comment", payload)
 			h.api.AddJob("job_0777", "active")
+			for i := range tc.before {
+				gh.SeedComment(12, "someone", false, fmt.Sprintf("first %d", i))
+			}
 			gh.SeedComment(12, fakegithub.BotLogin, true, recorded(record.Record{JobID: "job_0777", Sent: record.Sends{Total: 3, Day: "2026-11-21", OnDay: 3}}))
 			for i := range 1001 {
 				gh.SeedComment(12, "someone", false, fmt.Sprintf("me too %d", i))
 			}
-			payload["issue"].(map[string]any)["comments"] = 1002
+			payload["issue"].(map[string]any)["comments"] = tc.before + 1002
 			h.setEvent("issue_comment", payload)
 			if tc.max != "" {
 				h.vars["INPUT_MAX-SENDS-PER-THREAD"] = tc.max
 			}
 			g := h.got(context.Background())
-			if got := g.apiCalls(); len(got) != 0 {
-				t.Errorf("the Agent API got %q, want nothing", got)
+			sends := slices.DeleteFunc(g.apiCalls(), func(c string) bool { return strings.HasPrefix(c, "GET ") })
+			switch {
+			case tc.err != "" || tc.capped != "":
+				if len(sends) != 0 {
+					t.Errorf("the Agent API got %q, want nothing", sends)
+				}
+			case !slices.Equal(sends, []string{"POST /v2/agent/proj-1/job/job_0777/message"}):
+				t.Errorf("the Agent API got %q, want one follow-up to the thread's job", sends)
 			}
 			if tc.err != "" && (g.Err == nil || !strings.Contains(g.Err.Error(), tc.err)) {
 				t.Errorf("run: %v, want the error %q\n%s", g.Err, tc.err, g.Log)
 			}
+			if tc.err == "" && g.Err != nil {
+				t.Fatalf("run: %v\n%s", g.Err, g.Log)
+			}
 			if tc.capped != "" {
-				if g.Err != nil {
-					t.Fatalf("run: %v\n%s", g.Err, g.Log)
-				}
 				h.wantLog("docs job cap reached, nothing sent: " + tc.capped)
 				h.wantOutputs(map[string]string{"status": "skipped", "job-id": ""})
 			}
@@ -397,8 +410,8 @@ func TestFloodedThreadGetsNoSecondJob(t *testing.T) {
 				h.wantLog("; passed: the request is by lead, who has maintain permission")
 			}
 			cs := gh.Comments(12)
-			if own := cs[len(cs)-1]; own.Author != fakegithub.BotLogin || recordIn(own.Body).JobID != "" {
-				t.Errorf("the run's comment names a job: %+v", own)
+			if own := cs[len(cs)-1]; own.Author != fakegithub.BotLogin || (recordIn(own.Body).JobID != "") != (tc.err == "" && tc.capped == "") {
+				t.Errorf("the run's comment %+v: want it to name job_0777 only when the job got the request", own)
 			}
 		})
 	}

@@ -28,9 +28,11 @@ func settling(t *testing.T, sc fakeapi.Scenario) (*harness, *fakegithub.Server) 
 }
 
 // TestSettleSaysItsSearchWasCut: a settle run reads the repository's
-// 1,000 most recently written comments. When there are more, its notice
-// and its summary say so, and what it means: a record further back is
-// settled by the next run in its thread, not by this run.
+// 1,000 most recently written comments. When there are more, it searches
+// the open pull requests whose commit status is pending too, and its
+// notice and its summary say so, and what it means: a record further back
+// elsewhere (an issue's, which owes no status) is settled by the next run
+// in its thread, not by this run.
 func TestSettleSaysItsSearchWasCut(t *testing.T) {
 	t.Parallel()
 	h, gh := settling(t, fakeapi.Scenario{})
@@ -41,7 +43,7 @@ func TestSettleSaysItsSearchWasCut(t *testing.T) {
 	if g.Err != nil {
 		t.Fatalf("settle: %v\n%s", g.Err, g.Log)
 	}
-	const want = "searched the newest 1000 comments only: a record further back is settled by the next run in its thread"
+	const want = "searched the newest 1000 comments and 0 open pull requests whose commit status is pending: a record elsewhere is settled by the next run in its thread"
 	if !strings.Contains(g.Log, "::notice::settled 0 threads; 0 jobs still working; "+want) {
 		t.Errorf("the notice does not say the search was cut:\n%s", g.Log)
 	}

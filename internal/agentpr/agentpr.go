@@ -121,6 +121,11 @@ type Ask struct {
 	Self     string
 	Thread   int
 	Comments int
+	// From is the comment that keeps the record of the code pull request
+	// that asked, in the workflow's repository; 0 for another thread's
+	// request. The backlink names it when it is in that repository too,
+	// so that a settle run its review starts finds that record.
+	From int64
 }
 
 // AskOf is what asked, as the plan p says (its reviewers, its trigger
@@ -133,6 +138,10 @@ func AskOf(p plan.Plan, source conversation.Source, url string, th *conversation
 	}
 	if th != nil && p.Answer != nil {
 		a.Thread, a.Comments = p.Answer.Number, p.Answer.CommentCount
+	}
+	if th != nil && th.Code {
+		// A code pull request keeps one record, in one comment.
+		a.From = th.CommentID()
 	}
 	return a
 }
@@ -185,6 +194,9 @@ func (r *Room) Backlink(ctx context.Context, job *agentapi.Job, a Ask) {
 		b.Self = a.Self
 		if r.ownRepo(pr) && a.Thread == pr.Number {
 			b.Comments = a.Comments
+		}
+		if r.ownRepo(pr) {
+			text.From = a.From
 		}
 	}
 	c, err := b.Write(ctx, text)

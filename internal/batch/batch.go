@@ -298,8 +298,17 @@ func ref(req *request.Request, reason string) conversation.Ref {
 // request the API refused for what it is (400, 413, 422) stays answered,
 // with the error: sent again, it would be refused again and hold up every
 // later request; and one that may have reached it stays answered, so that
-// it is never sent twice.
+// it is never sent twice. Requests the run sent nothing for, because
+// others' comments hide the thread's job (conversation.ErrSearchCut), are
+// taken back too, and the note says how to go on.
 func (a *Answers) Release(err error) (note string) {
+	if errors.Is(err, conversation.ErrSearchCut) {
+		a.unsent = true
+		if len(a.Send) > 1 {
+			return "Nothing reached the agent, so these requests are not answered yet. To go on, send them to this thread's job by its id, with `job-id` in a run of the workflow (the action's earlier comments here name the job), or ask in a new issue."
+		}
+		return "Nothing reached the agent, so this request is not answered yet. To go on, send it to this thread's job by its id, with `job-id` in a run of the workflow (the action's earlier comments here name the job), or ask in a new issue."
+	}
 	var f *httpclient.Failure
 	if !errors.As(err, &f) {
 		return ""

@@ -147,9 +147,10 @@ func TestAnswer(t *testing.T) {
 	}
 }
 
-// TestRelease: what the API provably did not act on is recorded as not
-// sent, for the next run; what it may have acted on, or refused for what
-// it is, stays answered.
+// TestRelease: what the API provably did not act on, or what the run sent
+// nothing for because others' comments hide the thread's job, is recorded
+// as not sent, for the next run; what it may have acted on, or refused for
+// what it is, stays answered.
 func TestRelease(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -162,6 +163,7 @@ func TestRelease(t *testing.T) {
 		{"the key refused", &httpclient.Failure{Kind: httpclient.Refused, Status: http.StatusUnauthorized}, true},
 		{"the prompt refused", &httpclient.Failure{Kind: httpclient.Refused, Status: http.StatusBadRequest}, false},
 		{"another error", errors.New("the answer was lost"), false},
+		{"the thread's job hidden by others' comments", fmt.Errorf("find the job: %w", conversation.ErrSearchCut), true},
 	}
 	for _, tt := range tests {
 		a := alone(ask(30, "writer", "/docs x", 0))

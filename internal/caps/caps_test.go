@@ -90,7 +90,7 @@ func TestReached(t *testing.T) {
 		{name: "the day's cap", caps: plan.Caps{Day: 3, Owner: "acme", Repo: "docs"}, th: &thread{self: "github-actions[bot]"},
 			repo: &repo{today: []int{1, 2}}, want: "the repository has had 3 creates and follow-ups today, UTC (max-sends-per-day: 3)", lists: 1},
 		{name: "a thread's count cut before its first comment", caps: plan.Caps{Thread: 3, Owner: "acme", Repo: "docs"}, th: &thread{sent: conversation.Tally{Sent: 1, Read: 1000, Cut: true}},
-			repo: &repo{}, want: "the sends from #12 could not all be counted (it has more comments than one run reads, the newest 1,000 or so), so the cap counts as reached (max-sends-per-thread: 3)", uncounted: true, reads: 1},
+			repo: &repo{}, want: "the sends from #12 could not all be counted (it has more comments than one run reads, its oldest 100 and newest 900 or so), so the cap counts as reached (max-sends-per-thread: 3)", uncounted: true, reads: 1},
 		{name: "a day's count cut before the start of the day", caps: plan.Caps{Day: 20, Owner: "acme", Repo: "docs"}, th: &thread{self: "github-actions[bot]"},
 			repo: &repo{today: []int{1}, more: true}, want: "today's sends could not all be counted (the repository's 10 most recently written comments are all from today, UTC), so the cap counts as reached (max-sends-per-day: 20)", uncounted: true, lists: conversation.DayPages},
 		{name: "a thread count that cannot be read", caps: plan.Caps{Thread: 3, Owner: "acme", Repo: "docs"}, th: &thread{err: errors.New("HTTP 502")},

@@ -16,16 +16,19 @@ import (
 // its own. As
 // Previous, it trusts only the token's own comments, and needs Self:
 // without it, it sends nothing and returns ErrUnknownIdentity. A search
-// that ends before it reaches the thread's first comment (the budget of
-// list requests spent) is ErrSearchCut, never "none": the caller must
-// not start a second job.
+// that spends its budget of list requests with pages between the thread's
+// oldest and its newest not read, and finds none in those it read, is
+// ErrSearchCut, never "none": the caller must not start a second job. A
+// record found on the oldest page past pages not read (Behind) is adopted:
+// a code pull request keeps one record, in the comment its first run
+// wrote, which its later runs edit.
 func (t *Thread) Adopt(ctx context.Context) (*Earlier, error) {
 	self := t.Self()
 	if self == "" {
 		return nil, t.unknownSelf()
 	}
 	pg := t.comments()
-	c, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
+	c, behind, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
 		r, _, ok := recordOf(c.Body)
 		return ownedBy(c, self) && ok && !r.Backlink && (r.JobID != "" || r.Lost) && (!t.Code || r.Head != "")
 	})
@@ -33,12 +36,13 @@ func (t *Thread) Adopt(ctx context.Context) (*Earlier, error) {
 		return nil, fmt.Errorf("read the thread's comments to find its docs job: %w", err)
 	}
 	if c == nil && pg.cut {
-		return nil, fmt.Errorf("read the thread's comments to find its docs job: %w", ErrSearchCut)
+		return nil, fmt.Errorf("read the thread's comments to find its docs job: none of those read names one, but %w", ErrSearchCut)
 	}
 	if c == nil {
 		return nil, nil
 	}
 	e := EarlierOf(c)
+	e.Behind = behind
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.id == 0 && !t.broken {

@@ -38,6 +38,10 @@ type BacklinkText struct {
 	Elsewhere bool
 	// Login is the login that writes the backlink, "" when unknown.
 	Login string
+	// From is the comment that keeps the record of the code pull request
+	// that asked, in the backlink's own repository (record.Record's From);
+	// 0 for none.
+	From int64
 }
 
 // RenderBacklink returns the backlink's Markdown.
@@ -46,7 +50,7 @@ func RenderBacklink(t BacklinkText) string {
 	// The record tells a backlink from the run comments the action writes
 	// in the same pull request, which name the same job.
 	b.WriteString(ownMark + "\n")
-	if line := record.Format(record.Record{JobID: t.JobID, Backlink: true}); line != "" {
+	if line := record.Format(record.Record{JobID: t.JobID, Backlink: true, From: t.From}); line != "" {
 		b.WriteString(line + "\n")
 	}
 	what := [...]string{FromComment: "this comment", FromIssue: "this issue", FromPullRequest: "this pull request", FromWorkflowRun: "this workflow run"}[t.Source]

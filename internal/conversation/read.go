@@ -57,7 +57,7 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 	if len(th.Own) == 0 {
 		// Comments pushed the action's own out of the newest pages: the
 		// newest further back still says what was answered before them.
-		c, err := t.comments().newest(ctx, own)
+		c, _, err := t.comments().newest(ctx, own)
 		if err != nil {
 			return th, fmt.Errorf("read the thread's comments: %w", err)
 		}

@@ -12,9 +12,11 @@ import (
 )
 
 // ErrSearchCut is a search of a thread's comments that spent its budget of
-// list requests before it reached the first comment: what it did not read
-// may name the thread's job, so it is not "no job".
-var ErrSearchCut = errors.New("the thread has more comments than one run reads (the newest 1,000 or so) and none of them names its job; nothing was sent, so that the thread does not get a second job")
+// list requests with pages between its oldest and its newest not read:
+// what it did not read may name the thread's job, so it is not "no job".
+// Comments on both sides of a record hide it so; comments after it alone
+// do not (see pager.newest).
+var ErrSearchCut = errors.New("the thread has more comments than one run reads (its oldest 100 and newest 900 or so), and a record of its job may be among those not read; nothing was sent, so that the thread does not get a second job")
 
 // Earlier is the record an earlier run keeps in its comment in the
 // thread (package record), and where that comment is.
@@ -23,6 +25,13 @@ type Earlier struct {
 	URL string
 	// CommentID is the comment that holds the record.
 	CommentID int64
+	// Behind says the record was found on the thread's oldest page, with
+	// pages between it and the newest that the run did not read (comments
+	// by others pushed it back): it names the job the thread's first
+	// records knew, and a newer record among those pages may name
+	// another. A run may continue that job; it starts no other in its
+	// place (ErrSearchCut).
+	Behind bool
 	// line is the record's line as read, which Settle compares with the
 	// comment's when it reads it again.
 	line string
@@ -56,8 +65,9 @@ const SettlePages = 10
 // Unsettled is what FindUnsettled found.
 type Unsettled struct {
 	// Comments are the action's comments that record a job left working,
-	// the most recently written first, with only their records kept (head);
-	// their authors are not yet checked against the token's login.
+	// the most recently written first, then those Also found, with only
+	// their records kept (head); their authors are not yet checked against
+	// the token's login.
 	Comments []*ghclient.Comment
 	// Read is how many comments were read; Cut says the search stopped at
 	// SettlePages with more to read.
@@ -66,6 +76,10 @@ type Unsettled struct {
 	// Left is how many records of jobs left working were not kept, past
 	// the bound of each author's (see FindUnsettled).
 	Left int
+	// Threads is how many threads Also read.
+	Threads int
+
+	k *keeper
 }
 
 // FindUnsettled reads the repository's most recently written comments, at
@@ -81,26 +95,141 @@ type Unsettled struct {
 // however many comments anyone wrote; per is the most records of one
 // login the caller settles.
 func FindUnsettled(ctx context.Context, gh RepoComments, owner, repo string, per int) (*Unsettled, error) {
-	keep := func(_ int64, _ string, body string) string {
-		if r, line, ok := recordOf(body); ok && r.Unsettled && !r.Backlink && r.JobID != "" {
-			return headOf(line)
-		}
-		return ""
-	}
-	k := &keeper{per: per, bots: map[string]int{}}
-	out := &Unsettled{}
+	out := &Unsettled{k: &keeper{per: per, bots: map[string]int{}}}
 	var err error
-	out.Read, out.Cut, err = readRecent(ctx, gh, owner, repo, SettlePages, keep, func(c *ghclient.Comment) bool {
+	out.Read, out.Cut, err = readRecent(ctx, gh, owner, repo, SettlePages, keepUnsettled, func(c *ghclient.Comment) bool {
 		if c.Body != "" && c.Issue != 0 {
-			k.add(c)
+			out.k.add(c)
 		}
 		return false
 	})
-	out.Comments, out.Left = k.kept, k.left
+	out.Comments, out.Left = out.k.kept, out.k.left
 	if err != nil {
 		return out, fmt.Errorf("read the repository's comments to find the jobs earlier runs left working: %w", err)
 	}
 	return out, nil
+}
+
+// keepUnsettled keeps, of a comment, the line of a record of a job left
+// working, and nothing of any other.
+func keepUnsettled(_ int64, _ string, body string) string {
+	if r, line, ok := recordOf(body); ok && r.Unsettled && !r.Backlink && r.JobID != "" {
+		return headOf(line)
+	}
+	return ""
+}
+
+// CommentPages reads a page of a thread's comments. *ghclient.Client is
+// one.
+type CommentPages interface {
+	ListCommentsPage(ctx context.Context, owner, repo string, number, page int, keep ghclient.Keep) (*ghclient.CommentPage, error)
+}
+
+// LeadPages bounds the list requests Also spends on a thread: its newest
+// page and its oldest, where its records are (a code pull request keeps
+// one, in the comment its first run wrote; a request's answer is among
+// the newest).
+const LeadPages = 2
+
+// Also reads the threads of leads (found otherwise than among the
+// repository's newest comments, which no flood of comments can push
+// away): of each, its newest page and its oldest, LeadPages list requests
+// at most, the comment count saying where the newest is. It keeps the
+// records of jobs left working it finds there that it does not keep
+// already, as FindUnsettled keeps those of the newest comments, within the
+// same bounds, after them. A thread is read even when a record of it was
+// found among the newest comments: anyone can type a record there, and
+// the thread's own may be further back. A thread it cannot read is the
+// error, with what it kept before.
+func (u *Unsettled) Also(ctx context.Context, gh CommentPages, owner, repo string, leads []ghclient.Listed) error {
+	defer func() { u.Comments, u.Left = u.k.kept, u.k.left }()
+	read := map[int]bool{}
+	for _, l := range leads {
+		if read[l.Number] || l.Number <= 0 {
+			continue
+		}
+		read[l.Number] = true
+		u.Threads++
+		pg := &pager{gh: gh, owner: owner, repo: repo, number: l.Number, count: l.Comments, keep: keepUnsettled, budget: LeadPages}
+		if _, _, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
+			if c.Body != "" && !u.k.has(c.ID) {
+				c.Issue = l.Number
+				u.k.add(c)
+			}
+			return false
+		}); err != nil {
+			return fmt.Errorf("read the comments of #%d to find a job an earlier run left working: %w", l.Number, err)
+		}
+	}
+	return nil
+}
+
+// BacklinkReads is what Backlinked reads: a pull request's pages, and the
+// comments its backlinks name. *ghclient.Client is one.
+type BacklinkReads interface {
+	CommentPages
+	GetComment(ctx context.Context, owner, repo string, id int64) (*ghclient.Comment, error)
+}
+
+// MaxFrom bounds the comments one Backlinked reads, those its pull
+// request's backlinks name: the newest backlink of each bot, and of
+// people's when no bot wrote one (as FindUnsettled keeps records), at most
+// this many of them.
+const MaxFrom = 3
+
+// Backlinked reads the backlinks on pull request number (the pull request
+// of a settle run's event, which its agent opened), on its newest page of
+// comments and its oldest (LeadPages list requests), and the comments
+// they name (record.Record's From: the record of the code pull request
+// that asked for its job, in the same repository), MaxFrom at most, one
+// request each. A record of a job left working among those is kept as
+// FindUnsettled keeps those of the newest comments, within the same
+// bounds: a flood of comments elsewhere does not hide it, nor one after
+// the backlink on the pull request. Anyone can type a backlink, so what
+// it names is held to the same trust as any record (the caller's). A
+// comment it names that cannot be read (deleted) is none; another
+// failure is the error, with what it kept before.
+func (u *Unsettled) Backlinked(ctx context.Context, gh BacklinkReads, owner, repo string, number int) error {
+	defer func() { u.Comments, u.Left = u.k.kept, u.k.left }()
+	links := &keeper{per: 1, bots: map[string]int{}}
+	pg := &pager{gh: gh, owner: owner, repo: repo, number: number, keep: keepFrom, budget: LeadPages}
+	if _, _, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
+		if c.Body != "" {
+			links.add(c)
+		}
+		return false
+	}); err != nil {
+		return fmt.Errorf("read the comments of #%d to find its backlink: %w", number, err)
+	}
+	asked := map[int64]bool{}
+	for _, l := range links.kept[:min(len(links.kept), MaxFrom)] {
+		r, _, _ := recordOf(l.Body)
+		if asked[r.From] || u.k.has(r.From) {
+			continue
+		}
+		asked[r.From] = true
+		c, err := gh.GetComment(ctx, owner, repo, r.From)
+		switch {
+		case ghclient.IsNotFound(err):
+			continue
+		case err != nil:
+			return fmt.Errorf("read the comment the backlink on #%d names: %w", number, err)
+		}
+		if c.Body = keepUnsettled(c.ID, c.Author, c.Body); c.Body != "" && c.Issue != 0 {
+			u.k.add(c)
+		}
+	}
+	return nil
+}
+
+// keepFrom keeps, of a comment, the line of a backlink's record that
+// names the record of the code pull request that asked, and nothing of
+// any other.
+func keepFrom(_ int64, _ string, body string) string {
+	if r, line, ok := recordOf(body); ok && r.Backlink && r.From > 0 {
+		return headOf(line)
+	}
+	return ""
 }
 
 // keeper keeps the records a search finds within FindUnsettled's bounds.
@@ -112,6 +241,11 @@ type keeper struct {
 	bots   map[string]int
 	people int
 	left   int
+}
+
+// has reports whether the comment id is kept already.
+func (k *keeper) has(id int64) bool {
+	return slices.ContainsFunc(k.kept, func(c *ghclient.Comment) bool { return c.ID == id })
 }
 
 // add keeps c, a record, unless its author's bound is reached; the first

@@ -41,7 +41,7 @@ func (t *Thread) SentHere(ctx context.Context) (Tally, error) {
 	}
 	pg := t.comments()
 	var out Tally
-	_, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
+	_, _, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
 		out.Read++
 		if r, _, ok := recordOf(c.Body); ok && ownedBy(c, self) && !r.Backlink {
 			out.Sent += r.Sent.Total

@@ -165,21 +165,23 @@ func (t *Thread) keeping() *keeping {
 // author of this run's comment. When that is unknown it sends nothing and
 // returns ErrUnknownIdentity; when the thread cannot be read, an error.
 // Either way the caller cannot tell, and starts a new job. A search that
-// ends before it reaches the thread's first comment (the budget of list
-// requests spent) is ErrSearchCut, never "none", as for Adopt: what it did
-// not read may name the thread's job, and the caller must not start a
-// second one.
+// that spends the budget of list requests with pages between the thread's
+// oldest and its newest not read, and finds no record in those it read, is
+// ErrSearchCut, never "none", as for Adopt: what it did not read may name
+// the thread's job, and the caller must not start a second one. A record
+// found on the oldest page past pages not read is Behind.
 //
 // It reads the newest page first: a record among the newest 100 comments
 // costs at most 2 list requests, whatever the thread's length, and none
-// when Read has read them.
+// when Read has read them; one on the oldest page costs at most
+// maxListRequests, however many comments came after it.
 func (t *Thread) Previous(ctx context.Context) (*Earlier, error) {
 	self := t.Self()
 	if self == "" {
 		return nil, t.unknownSelf()
 	}
 	pg := t.comments()
-	c, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
+	c, behind, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
 		r, _, ok := recordOf(c.Body)
 		return ownedBy(c, self) && ok && r.JobID != ""
 	})
@@ -187,12 +189,14 @@ func (t *Thread) Previous(ctx context.Context) (*Earlier, error) {
 		return nil, fmt.Errorf("read the thread's comments to find an earlier job: %w", err)
 	}
 	if c == nil && pg.cut {
-		return nil, fmt.Errorf("read the thread's comments to find an earlier job: %w", ErrSearchCut)
+		return nil, fmt.Errorf("read the thread's comments to find an earlier job: none of those read names one, but %w", ErrSearchCut)
 	}
 	if c == nil {
 		return nil, nil
 	}
-	return EarlierOf(c), nil
+	e := EarlierOf(c)
+	e.Behind = behind
+	return e, nil
 }
 
 // Settle rewrites an earlier run's comment, e, with s: its job's end,
@@ -318,6 +322,14 @@ func (t *Thread) created(ctx context.Context, body string, err error) *ghclient.
 		}
 	}
 	return nil
+}
+
+// CommentID returns the id of the run's comment (its own, or one Adopt
+// made its own), or 0 when there is none.
+func (t *Thread) CommentID() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.id
 }
 
 // URL returns the comment's address, or "" when there is none.

@@ -227,8 +227,10 @@ func TestPreviousJobReadError(t *testing.T) {
 
 // TestPreviousJobNewestFirst checks which pages a lookup reads: the page
 // the count names as newest first, forward when the count is stale low,
-// from page 1 when it is stale high, and no more than maxListRequests; a
-// lookup that spent them before the first page found no job is
+// from page 1 when it is stale high, then back, with the last request of
+// maxListRequests kept for the oldest page when the walk back cannot
+// reach it. A record found there past pages not read is Behind; a lookup
+// that spent its requests with pages between not read and found no job is
 // ErrSearchCut, never "none".
 func TestPreviousJobNewestFirst(t *testing.T) {
 	t.Parallel()
@@ -238,21 +240,26 @@ func TestPreviousJobNewestFirst(t *testing.T) {
 		count     int // what the event said
 		markerAt  int // index of the own marker among them; -1 for none
 		wantPages []int
-		wantJob   bool
+		want      string // the job found, "" for none
+		behind    bool
 		wantCut   bool
 	}{
-		{name: "10 comments", total: 10, count: 10, markerAt: 8, wantPages: []int{1}, wantJob: true},
-		{name: "1000 comments, marker on the last page", total: 1000, count: 1000, markerAt: 990, wantPages: []int{10, 11}, wantJob: true},
-		{name: "1000 comments, count with the run's own", total: 1000, count: 1001, markerAt: 990, wantPages: []int{11, 10}, wantJob: true},
-		{name: "999 comments, marker on the last page", total: 999, count: 1000, markerAt: 990, wantPages: []int{10}, wantJob: true},
-		{name: "1050 comments, marker 99 from the end", total: 1050, count: 1051, markerAt: 951, wantPages: []int{11, 10}, wantJob: true},
-		{name: "count stale low by a page", total: 1050, count: 950, markerAt: 951, wantPages: []int{10, 11}, wantJob: true},
-		{name: "count stale low by many pages", total: 1050, count: 150, markerAt: 1040, wantPages: []int{2, 11}, wantJob: true},
-		{name: "count unknown", total: 1050, count: 0, markerAt: 1040, wantPages: []int{1, 11}, wantJob: true},
-		{name: "count stale high", total: 250, count: 900, markerAt: 240, wantPages: []int{9, 1, 3}, wantJob: true},
-		{name: "marker far back", total: 1000, count: 1001, markerAt: 150, wantPages: []int{11, 10, 9, 8, 7, 6, 5, 4, 3, 2}, wantJob: true},
-		{name: "marker beyond the cap", total: 1200, count: 1201, markerAt: 50, wantPages: []int{13, 12, 11, 10, 9, 8, 7, 6, 5, 4}, wantCut: true},
-		{name: "no marker, 10,000 comments", total: 10000, count: 10001, markerAt: -1, wantPages: []int{101, 100, 99, 98, 97, 96, 95, 94, 93, 92}, wantCut: true},
+		{name: "10 comments", total: 10, count: 10, markerAt: 8, wantPages: []int{1}, want: "job_found"},
+		{name: "1000 comments, marker on the last page", total: 1000, count: 1000, markerAt: 990, wantPages: []int{10, 11}, want: "job_found"},
+		{name: "1000 comments, count with the run's own", total: 1000, count: 1001, markerAt: 990, wantPages: []int{11, 10}, want: "job_found"},
+		{name: "999 comments, marker on the last page", total: 999, count: 1000, markerAt: 990, wantPages: []int{10}, want: "job_found"},
+		{name: "1050 comments, marker 99 from the end", total: 1050, count: 1051, markerAt: 951, wantPages: []int{11, 10}, want: "job_found"},
+		{name: "count stale low by a page", total: 1050, count: 950, markerAt: 951, wantPages: []int{10, 11}, want: "job_found"},
+		{name: "count stale low by many pages", total: 1050, count: 150, markerAt: 1040, wantPages: []int{2, 11}, want: "job_found"},
+		{name: "count unknown", total: 1050, count: 0, markerAt: 1040, wantPages: []int{1, 11}, want: "job_found"},
+		{name: "count stale high", total: 250, count: 900, markerAt: 240, wantPages: []int{9, 1, 3}, want: "job_found"},
+		{name: "marker far back", total: 1000, count: 1001, markerAt: 250, wantPages: []int{11, 10, 9, 8, 7, 6, 5, 4, 3}, want: "job_found"},
+		{name: "marker on page 2, out of reach on both sides", total: 1000, count: 1001, markerAt: 150,
+			wantPages: []int{11, 10, 9, 8, 7, 6, 5, 4, 3, 1}, wantCut: true},
+		{name: "marker on the oldest page, 1,150 comments after it", total: 1200, count: 1201, markerAt: 50,
+			wantPages: []int{13, 12, 11, 10, 9, 8, 7, 6, 5, 1}, want: "job_found", behind: true},
+		{name: "marker beyond the cap on both sides", total: 1200, count: 1201, markerAt: 350, wantPages: []int{13, 12, 11, 10, 9, 8, 7, 6, 5, 1}, wantCut: true},
+		{name: "no marker, 10,000 comments", total: 10000, count: 10001, markerAt: -1, wantPages: []int{101, 100, 99, 98, 97, 96, 95, 94, 93, 1}, wantCut: true},
 		{name: "no marker, 10 comments", total: 10, count: 11, markerAt: -1, wantPages: []int{1}},
 	}
 	for _, tc := range cases {
@@ -263,7 +270,9 @@ func TestPreviousJobNewestFirst(t *testing.T) {
 				switch {
 				case i == tc.markerAt:
 					rec.Seed(12, self, marked("job_found"))
-				case i < tc.markerAt && i%2 == 0:
+				case i < tc.markerAt && i%2 == 0 && (i >= 100 || tc.markerAt < 100):
+					// Older own markers, on the oldest page only when the
+					// newest is there too.
 					rec.Seed(12, self, marked(fmt.Sprintf("job_old%d", i)))
 				case i%3 == 0:
 					rec.Seed(12, "evil[bot]", marked("job_forged"))
@@ -275,12 +284,16 @@ func TestPreviousJobNewestFirst(t *testing.T) {
 			th := newThread(rec, &w)
 			th.Comments = tc.count
 			th.Show(context.Background(), State{Phase: Working})
-			got, err := previousJob(context.Background(), th)
+			e, err := th.Previous(context.Background())
 			if tc.wantCut != errors.Is(err, ErrSearchCut) || err != nil && !tc.wantCut {
-				t.Fatalf("PreviousJob() error = %v, want a cut search: %v", err, tc.wantCut)
+				t.Fatalf("Previous() error = %v, want a cut search: %v", err, tc.wantCut)
 			}
-			if want := map[bool]string{true: "job_found"}[tc.wantJob]; got != want {
-				t.Errorf("PreviousJob() = %q, want %q", got, want)
+			got, behind := "", false
+			if e != nil {
+				got, behind = e.JobID, e.Behind
+			}
+			if got != tc.want || behind != tc.behind {
+				t.Errorf("Previous() = %q, behind %v; want %q, behind %v", got, behind, tc.want, tc.behind)
 			}
 			var want []string
 			want = append(want, "CreateComment acme/docs#12")

@@ -1,7 +1,8 @@
 // Package ghclient is the action's side of the GitHub conversation: comments
 // on the issue or pull request, reactions to the triggering comment, the
 // sender's permission, and the agent's pull request (its details, review
-// requests, a review's line comments). It wraps go-github and returns the package's own
+// requests, a review's line comments), and the search of the pull requests
+// whose commit status is pending. It wraps go-github and returns the package's own
 // small structs, so callers and their fakes never touch go-github types.
 package ghclient
 

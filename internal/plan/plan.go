@@ -137,6 +137,11 @@ type Plan struct {
 	// pushes as it finishes, so the job is about to end. "" when the event
 	// names none, or wait is false.
 	Await string
+	// Backlinked is, for a settle run, the pull request its event is on in
+	// its repository (a review, a close of the agent's docs pull
+	// request), 0 for none: the backlink there names the record that asked
+	// for its job. Only its number is read of the event.
+	Backlinked int
 
 	// Group is the merge group whose check the run sets (package queue):
 	// it reads the group's pull requests and their docs checks, and sets
@@ -221,7 +226,7 @@ func (c *Caps) OverThread(number, sent int, cut bool, level string) (why string,
 	case sent >= c.Thread:
 		why = fmt.Sprintf("#%d has had %s (max-sends-per-thread: %d)", number, Sends(sent), c.Thread)
 	case cut:
-		why = fmt.Sprintf("the sends from #%d could not all be counted (it has more comments than one run reads, the newest 1,000 or so), so the cap counts as reached (max-sends-per-thread: %d)", number, c.Thread)
+		why = fmt.Sprintf("the sends from #%d could not all be counted (it has more comments than one run reads, its oldest 100 and newest 900 or so), so the cap counts as reached (max-sends-per-thread: %d)", number, c.Thread)
 	default:
 		return "", false
 	}
@@ -438,8 +443,12 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	case t.Event == "repository_dispatch":
 		await = t.Moved
 	}
+	backlinked := 0
+	if t.IsPR {
+		backlinked = t.Number
+	}
 	// The phrase is what a backlink a settle run writes tells to write.
-	return Plan{Settle: true, Await: await, GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false", Caps: caps, Rules: admit.Rules{Phrase: cfg.TriggerPhrase},
+	return Plan{Settle: true, Await: await, Backlinked: backlinked, GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false", Caps: caps, Rules: admit.Rules{Phrase: cfg.TriggerPhrase},
 		Answer: &Thread{Owner: t.Owner, Repo: t.Repo}, Asked: conversation.FromComment, Reviewers: cfg.Reviewers, Approval: cfg.Approval,
 		// A record that follows a docs pull request is judged as the code
 		// workflow asked, whatever docs-check this workflow sets.

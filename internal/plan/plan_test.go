@@ -348,7 +348,7 @@ func TestDecideCodePROpener(t *testing.T) {
 func TestCapsOver(t *testing.T) {
 	t.Parallel()
 	c := &Caps{Thread: 3, Day: 10, Pass: true}
-	const uncounted = "the sends from #12 could not all be counted (it has more comments than one run reads, the newest 1,000 or so), so the cap counts as reached (max-sends-per-thread: 3)"
+	const uncounted = "the sends from #12 could not all be counted (it has more comments than one run reads, its oldest 100 and newest 900 or so), so the cap counts as reached (max-sends-per-thread: 3)"
 	for _, tt := range []struct {
 		sent   int
 		cut    bool

@@ -27,6 +27,12 @@ type Record struct {
 	// Backlink says the comment is the job's backlink on the pull request
 	// its agent opened, not a run's comment.
 	Backlink bool
+	// From is, in a backlink, the comment that keeps the record of the
+	// code pull request that asked for the job, in the backlink's own
+	// repository: a settle run that the pull request's review starts
+	// reads that record there, however many comments came since. 0 for
+	// none; a record that is no backlink keeps none.
+	From int64
 	// Head is the head commit of a code pull request the job last heard
 	// of; "" for none.
 	Head string
@@ -272,6 +278,7 @@ type doc struct {
 	V         int       `json:"v"`
 	Job       string    `json:"job,omitempty"`
 	Backlink  bool      `json:"backlink,omitempty"`
+	From      int64     `json:"from,omitempty"`
 	Head      string    `json:"head,omitempty"`
 	Owed      []string  `json:"owed,omitempty"`
 	Waiting   string    `json:"waiting,omitempty"`
@@ -309,6 +316,9 @@ type answered struct {
 // the hidden comment it is.
 func Format(r Record) string {
 	d := doc{V: version, Backlink: r.Backlink, Cut: r.Cut, Lost: r.Lost, Unsettled: r.Unsettled}
+	if r.Backlink && r.From > 0 {
+		d.From = r.From
+	}
 	if PlainID(r.JobID) {
 		d.Job = r.JobID
 		// The project is the job's: a record that names none keeps none.
@@ -404,6 +414,9 @@ func Parse(text string) (r Record, ok bool) {
 		return Record{}, false
 	}
 	r = Record{Backlink: d.Backlink, Cut: d.Cut, Lost: d.Lost, Unsettled: d.Unsettled, Approval: d.Approval}
+	if d.Backlink && d.From > 0 {
+		r.From = d.From
+	}
 	if isMark(d.Project) {
 		r.Project = d.Project
 	}

@@ -33,6 +33,7 @@ func TestRoundTrip(t *testing.T) {
 		{"a job", Record{JobID: "job_0001"}},
 		{"a job id of every allowed byte", Record{JobID: "a.b-c+d=e@f/g_h"}},
 		{"a backlink", Record{JobID: "job_5", Backlink: true}},
+		{"a backlink that names the code pull request's record", Record{JobID: "job_5", Backlink: true, From: 4242}},
 		{"a code pull request left working", Record{JobID: "job_1", Head: sha1, Owed: []string{sha1, sha2}, Waiting: sha2, Unsettled: true, Cut: true}},
 		{"a SHA-256 head", Record{JobID: "job_1", Head: sha3, Owed: []string{sha3}}},
 		{"a job the API named with an id no record holds", Record{Lost: true, Sent: Sends{Total: 1, Day: "2026-11-29", OnDay: 1}}},
@@ -382,5 +383,21 @@ func TestFormatKeepsTheNewestOwed(t *testing.T) {
 	got, ok := Parse(Format(Record{JobID: "j", Owed: owed}))
 	if !ok || !slices.Equal(got.Owed, owed[2:]) {
 		t.Errorf("Parse(Format) owes %d heads, want the newest %d: %q", len(got.Owed), MaxOwed, got.Owed)
+	}
+}
+
+// TestFromIsABacklinks: only a backlink names the record that asked for
+// its job: a run's record that holds one keeps none, and a negative id is
+// none.
+func TestFromIsABacklinks(t *testing.T) {
+	t.Parallel()
+	if r, _ := Parse(Format(Record{JobID: "job_1", From: 4242})); r.From != 0 {
+		t.Errorf("a run's record kept From %d", r.From)
+	}
+	if r, ok := Parse(prefix + `{"v":1,"job":"job_1","from":4242}` + suffix); !ok || r.From != 0 {
+		t.Errorf("a run's record read From %d", r.From)
+	}
+	if r, ok := Parse(prefix + `{"v":1,"job":"job_1","backlink":true,"from":-3}` + suffix); !ok || r.From != 0 {
+		t.Errorf("a backlink read From %d", r.From)
 	}
 }

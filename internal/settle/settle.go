@@ -53,6 +53,15 @@ const Most = 20
 // (its own thread's next run settles it).
 const Reads = 100
 
+// Leads bounds the pull requests whose commit status is pending that one
+// settle run reads the records of, when the repository's newest comments
+// do not reach back to its oldest (conversation.SettlePages): 20, the
+// oldest first, each its newest page and its oldest
+// (conversation.LeadPages), so at most 40 list requests and one search.
+// A record that owes a head a status is found so whatever the repository's
+// traffic: comments push no pull request out of that search.
+const Leads = 20
+
 // API is what settling asks of the Agent Job API. *agentapi.Client is one.
 type API interface {
 	Get(ctx context.Context, id string) (*agentapi.Job, error)
@@ -60,8 +69,8 @@ type API interface {
 }
 
 // GitHub is what settling reads and writes on GitHub: the threads, the
-// repository's recent comments, a code pull request's change.
-// *ghclient.Client is one.
+// repository's recent comments, its pull requests whose commit status is
+// pending, a code pull request's change. *ghclient.Client is one.
 type GitHub interface {
 	conversation.GitHub
 	conversation.RepoComments
@@ -69,6 +78,10 @@ type GitHub interface {
 	// PullRequest reads a code pull request whose docs pull request a
 	// record follows: its check goes on its latest head.
 	PullRequest(ctx context.Context, owner, repo string, number int) (*ghclient.PullRequest, error)
+	// PendingPulls lists the open pull requests whose head's commit
+	// status is pending, the oldest first: where records that owe a head
+	// a status are, whatever the comments written since.
+	PendingPulls(ctx context.Context, owner, repo string) ([]ghclient.Listed, bool, error)
 }
 
 // Agent follows the agent's pull request. *agentpr.Room is one.
@@ -112,6 +125,12 @@ type Room struct {
 	// (record.ProjectMark): a Sweep reads no job of a record that names
 	// another.
 	Project string
+	// Backlinked is the pull request of the run's event, in its
+	// repository (a review or the close of the agent's docs pull
+	// request), 0 for none: the backlink on it names the record that
+	// asked for its job, which a Sweep reads whatever the comments written
+	// since.
+	Backlinked int
 }
 
 // Earlier settles, before the run does its own work, the record e an
@@ -179,11 +198,16 @@ func (s *Room) Continued(ctx context.Context, th *conversation.Thread, e *conver
 // Sweep is a settle run (settle: true) in owner/repo: it starts no job and
 // sends the agent nothing but the changes that waited. It finds the
 // records earlier runs left working among the repository's most recently
-// written comments (conversation.FindUnsettled) and settles those the
-// token's own login wrote, each as the next run in its thread would: a job
-// still working is left as it is, with nothing written, so that a second
-// settle writes nothing. It writes to at most Most threads and reads at
-// most Reads jobs.
+// written comments (conversation.FindUnsettled) and, when those do not
+// reach back to its first, the one the backlink on its event's pull
+// request names (Backlinked) and those in the open pull requests whose
+// commit status is pending (at most Leads of them: a record that owes a
+// head a status, or waits for an approval, never leaves that search
+// while no other check on that head fails), and settles those
+// the token's own login wrote, each as the next run in its thread would:
+// a job still working is left as it is, with nothing written, so that a
+// second settle writes nothing. It writes to at most Most threads and
+// reads at most Reads jobs.
 func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	// Reads bounds the records of the token's login that the run reads:
 	// no more of anyone's are kept.
@@ -195,6 +219,13 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 		return (&report.Outcome{}).Fail(ctx, err)
 	}
 	s.Progress.Logf("read %s of %s/%s; records of jobs left working: %d", report.Count(found.Read, "comment"), escape.Log(owner), escape.Log(repo), len(found.Comments))
+	t := tally{}
+	if found.Cut {
+		if s.backlinked(ctx, owner, repo, found) {
+			t.backlinked = s.Backlinked
+		}
+		t.searched, t.pending = found.Read, s.pending(ctx, owner, repo, found)
+	}
 	if found.Left > 0 {
 		s.Progress.Logf("left out %s: a search keeps the newest %d of each bot's and %d of people's, none of people's once a bot's is found", report.Count(found.Left, "record"), Reads, Reads)
 	}
@@ -204,10 +235,6 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	slices.SortStableFunc(found.Comments, func(a, b *ghclient.Comment) int {
 		return cmp.Compare(boolInt(!a.AuthorIsBot), boolInt(!b.AuthorIsBot))
 	})
-	t := tally{}
-	if found.Cut {
-		t.searched = found.Read
-	}
 	self := ""
 	for _, c := range found.Comments {
 		if t.stopped = t.full(); t.stopped != "" {
@@ -251,6 +278,51 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	return &report.Outcome{Settled: t.String()}
 }
 
+// backlinked adds to found the record that the backlink on the run's
+// event's pull request names, when it is of a job left working, and
+// reports whether it searched. A failure is a warning: the run goes on
+// with the other searches.
+func (s *Room) backlinked(ctx context.Context, owner, repo string, found *conversation.Unsettled) bool {
+	if s.Backlinked == 0 {
+		return false
+	}
+	before := len(found.Comments)
+	if err := found.Backlinked(ctx, s.GitHub, owner, repo, s.Backlinked); err != nil {
+		s.Progress.Log.Warning(fmt.Sprintf("%s; the next settle run tries again", escape.Log(err.Error())))
+		return false
+	}
+	s.Progress.Logf("read the backlinks on #%d; records of jobs left working they name: %d", s.Backlinked, len(found.Comments)-before)
+	return true
+}
+
+// pending adds to found the records of jobs left working in the open pull
+// requests of owner/repo whose commit status is pending, the oldest Leads
+// of them, and returns how many it read, -1 when the search failed: the
+// run then settles what the newest comments hold.
+func (s *Room) pending(ctx context.Context, owner, repo string, found *conversation.Unsettled) int {
+	leads, more, err := s.GitHub.PendingPulls(ctx, owner, repo)
+	if err != nil {
+		s.Progress.Log.Warning(fmt.Sprintf("could not search the pull requests whose commit status is pending (%s): %s; a record older than the comments read waits for the next settle run",
+			ghclient.Advice(err, s.Reporter.RC.Terms().Name("github-token"), "pull-requests: read"), escape.Log(err.Error())))
+		return -1
+	}
+	switch {
+	case more:
+		s.Progress.Logf("more than %d open pull requests have a pending commit status: reading the oldest %d", len(leads), Leads)
+	case len(leads) > Leads:
+		s.Progress.Logf("%d open pull requests have a pending commit status: reading the oldest %d", len(leads), Leads)
+	}
+	leads = leads[:min(len(leads), Leads)]
+	before := len(found.Comments)
+	err = found.Also(ctx, s.GitHub, owner, repo, leads)
+	s.Progress.Logf("read %s of the %s whose commit status is pending; records of jobs left working there: %d",
+		report.Count(found.Threads, "thread"), report.Count(len(leads), "open pull request"), len(found.Comments)-before)
+	if err != nil {
+		s.Progress.Log.Warning(fmt.Sprintf("%s; the next settle run tries again", escape.Log(err.Error())))
+	}
+	return len(leads)
+}
+
 // verdict is what a settle run did with one record.
 type verdict int
 
@@ -277,8 +349,10 @@ type tally struct {
 	reads, settled, sent, working, waiting int
 	// searched is how many comments the search read when it stopped at
 	// its bound (conversation.SettlePages) with more to read; 0 when it
-	// read them all.
-	searched int
+	// read them all. pending is how many pull requests whose commit status
+	// is pending it read then, -1 when it could not search them;
+	// backlinked the pull request whose backlink it read then, 0 for none.
+	searched, pending, backlinked int
 	// stopped says which bound stopped the run before the records it
 	// found ran out, "" for none.
 	stopped string
@@ -319,10 +393,20 @@ func (t tally) String() string {
 	if t.stopped != "" {
 		out += "; " + t.stopped + ": the next settle run goes on"
 	}
-	if t.searched > 0 {
+	backlink := ""
+	if t.backlinked > 0 {
+		backlink = fmt.Sprintf(", the backlinks on #%d", t.backlinked)
+	}
+	switch {
+	case t.searched > 0 && t.pending < 0:
 		// A record further back was not seen: this run settled nothing
 		// of it, which its own thread's next run does.
-		out += fmt.Sprintf("; searched the newest %s only: a record further back is settled by the next run in its thread", report.Count(t.searched, "comment"))
+		out += fmt.Sprintf("; searched the newest %s%s only: a record further back is settled by the next run in its thread", report.Count(t.searched, "comment"), backlink)
+	case t.searched > 0:
+		// A record that owes no commit status (an issue's) and is
+		// further back was not seen.
+		out += fmt.Sprintf("; searched the newest %s%s and %s whose commit status is pending: a record elsewhere is settled by the next run in its thread",
+			report.Count(t.searched, "comment"), backlink, report.Count(t.pending, "open pull request"))
 	}
 	return out
 }
@@ -550,7 +634,11 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 		shown.Note, _ = s.Agent.Closed(ctx, job, th.Number, url, e.CodeEnded == record.CodeMerged, e.PR, plan.Land{Close: e.DocsClose})
 	default:
 		if s.Ask != nil {
-			s.Agent.Backlink(ctx, job, s.Ask(e.URL, th))
+			a := s.Ask(e.URL, th)
+			if e.Code() {
+				a.From = e.CommentID
+			}
+			s.Agent.Backlink(ctx, job, a)
 		}
 		shown.Preview = s.Agent.Preview(ctx, job)
 	}

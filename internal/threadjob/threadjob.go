@@ -63,7 +63,10 @@ type Room struct {
 // too when the thread's records cannot be read. A search of the thread cut
 // at its budget (conversation.ErrSearchCut) sends nothing: the job it did
 // not reach may be the thread's, and a second job would mean a second
-// docs pull request.
+// docs pull request. A record found past comments the search did not read
+// (conversation.Earlier's Behind) gets the follow-up, and nothing else:
+// where it would need a new job or a stand-in, a newer record among those
+// comments may name one already, so nothing is sent (ErrSearchCut).
 func (t *Room) Continue(ctx context.Context, o *report.Outcome, text string) (*agentapi.Job, error) {
 	earlier, lookErr := t.Thread.Previous(ctx)
 	switch {
@@ -87,27 +90,48 @@ func (t *Room) Continue(ctx context.Context, o *report.Outcome, text string) (*a
 		pr := t.Agent.DocsPR(ctx, link, func(ctx context.Context) (*agentapi.Job, error) {
 			return job.ReadOnce(ctx, t.API, earlier.JobID, seen)
 		})
-		if why := plan.NewJobFor(earlier.JobID, pr); why != "" {
+		why := plan.NewJobFor(earlier.JobID, pr)
+		switch {
+		case why != "" && earlier.Behind:
+			how := "closed"
+			if pr.Merged {
+				how = "merged"
+			}
+			return nil, fmt.Errorf("the thread's oldest comments name job %s, whose docs pull request #%d is %s, and a newer job may be named among the others: %w", escape.Log(earlier.JobID), pr.Number, how, conversation.ErrSearchCut)
+		case why != "":
 			t.Progress.Logf("%s", why)
-		} else {
+		default:
 			target = earlier.JobID
 		}
 	}
 	if target == "" {
 		return t.Jobs.Create(ctx, text)
 	}
-	j, err := t.Jobs.FollowUp(ctx, o, target, text, &job.StandIn{
-		Why: func(f *httpclient.Failure) string {
-			return fmt.Sprintf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))
-		},
-		Text: func(ctx context.Context) (string, error) {
-			if t.Target.Number == 0 {
-				return text, nil
-			}
-			o.Note += " It may open a new pull request."
-			return prompt.Update(t.Agent.Target(ctx, t.API, target, t.Target), text), nil
-		},
-	})
+	var stand *job.StandIn
+	if !earlier.Behind {
+		stand = &job.StandIn{
+			Why: func(f *httpclient.Failure) string {
+				return fmt.Sprintf("job %s from earlier in this thread cannot take a follow-up (%s); starting a new job", escape.Log(target), escape.Log(f.Error()))
+			},
+			Text: func(ctx context.Context) (string, error) {
+				if t.Target.Number == 0 {
+					return text, nil
+				}
+				o.Note += " It may open a new pull request."
+				return prompt.Update(t.Agent.Target(ctx, t.API, target, t.Target), text), nil
+			},
+		}
+	}
+	j, err := t.Jobs.FollowUp(ctx, o, target, text, stand)
+	if f, refused := agentapi.TakesNoMessages(err); refused && earlier.Behind {
+		// No stand-in: one may stand in already, named among the
+		// comments not read. Nor does the run's record name the job,
+		// or the next run would take it for the thread's newest.
+		if err := t.Jobs.Reporter.Job(o, "", false); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("the thread's oldest comments name job %s, which takes no more messages (%s), and a job that stands in for it may be named among the others: %w", escape.Log(target), escape.Log(f.Error()), conversation.ErrSearchCut)
+	}
 	if err == nil && o.FollowUp && earlier.Unsettled {
 		t.Settler.Continued(ctx, t.Thread, earlier)
 	}

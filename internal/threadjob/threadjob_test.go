@@ -91,10 +91,11 @@ func TestContinue(t *testing.T) {
 		api     []string
 		settled []string
 		note    string
-		// flood is how many comments follow the record; cut says a
-		// search then cannot reach it.
-		flood int
-		cut   bool
+		// flood is how many comments follow the record, before how many
+		// precede it; cut says a search then cannot reach it, or cannot
+		// tell that it is the newest where that matters.
+		flood, before int
+		cut           bool
 	}{
 		{name: "no record: a new job", api: []string{"CREATE: Add a page."}},
 		{name: "the record's job, its pull request open: a follow-up", record: &record.Record{JobID: "job_old"}, open: true,
@@ -110,7 +111,12 @@ func TestContinue(t *testing.T) {
 			api: []string{"MESSAGE job_old: Add a page.",
 				"CREATE: Update pull request #12 in acme/docs (https://github.com/acme/docs/pull/12), branch docs/agent-job_old: push your changes to that branch rather than opening a new pull request."},
 			note: "The earlier job `job_old` could not take a follow-up (HTTP 404), so this started a new job. It may open a new pull request."},
-		{name: "the record behind more comments than a search reads: nothing sent", record: &record.Record{JobID: "job_old"}, open: true, flood: 1000, cut: true},
+		{name: "the record among more comments than a search reads, on both sides: nothing sent", record: &record.Record{JobID: "job_old"}, open: true, before: 150, flood: 1000, cut: true},
+		{name: "the record on the oldest page, a flood after it: a follow-up", record: &record.Record{JobID: "job_old"}, open: true, flood: 2000,
+			api: []string{"MESSAGE job_old: Add a page."}},
+		{name: "the record on the oldest page, its pull request merged: nothing sent", record: &record.Record{JobID: "job_old"}, flood: 2000, cut: true},
+		{name: "the record on the oldest page, a job that takes no more: no stand-in", record: &record.Record{JobID: "job_old"}, open: true, gone: true, flood: 2000, cut: true,
+			api: []string{"MESSAGE job_old: Add a page."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,6 +126,9 @@ func TestContinue(t *testing.T) {
 			gh, err := ghclient.New(srv.Client(), srv.Client(), srv.APIURL(), fakegithub.DefaultToken)
 			if err != nil {
 				t.Fatal(err)
+			}
+			for range tt.before {
+				srv.SeedComment(12, "someone", false, "first")
 			}
 			ask := srv.SeedComment(12, "writer", false, "/docs Add a page.")
 			if tt.record != nil {
@@ -142,6 +151,9 @@ func TestContinue(t *testing.T) {
 			o := &report.Outcome{}
 			if _, err := room.Continue(context.Background(), o, "Add a page."); tt.cut != errors.Is(err, conversation.ErrSearchCut) || err != nil && !tt.cut {
 				t.Fatalf("Continue: %v, want a cut search: %v\n%s", err, tt.cut, out.String())
+			}
+			if tt.cut && o.JobID != "" {
+				t.Errorf("nothing sent, and the run's outcome names job %s, which the next run would take for the thread's", o.JobID)
 			}
 			if !slices.Equal(api.calls, tt.api) || !slices.Equal(s.calls, tt.settled) || o.Note != tt.note {
 				t.Errorf("API %q, settler %q, note %q;\nwant %q, %q, %q", api.calls, s.calls, o.Note, tt.api, tt.settled, tt.note)

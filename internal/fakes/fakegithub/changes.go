@@ -195,30 +195,40 @@ func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 func (s *Server) combinedStatus(w http.ResponseWriter, r *http.Request) {
 	repo, sha := r.PathValue("owner")+"/"+r.PathValue("repo"), r.PathValue("ref")
 	s.mu.Lock()
-	var newest []Status
+	state, newest := s.combined(repo, sha)
+	s.mu.Unlock()
+	_, perPage := pageOf(r)
+	statuses := []any{}
+	for _, st := range newest[:min(perPage, len(newest))] {
+		statuses = append(statuses, map[string]any{"state": st.State, "context": st.Context, "description": st.Description, "target_url": st.TargetURL})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"state": state, "sha": sha, "total_count": len(newest), "statuses": statuses})
+}
+
+// combined is the combined status of commit sha in repo, as GitHub
+// combines it: failure when a context's newest status is an error or a
+// failure, pending when one is pending (or there is none), success
+// otherwise; and the newest status of each context, newest first. s.mu is
+// held.
+func (s *Server) combined(repo, sha string) (state string, newest []Status) {
 	for _, st := range slices.Backward(s.everStatus) {
 		if strings.EqualFold(st.Repo, repo) && st.SHA == sha && !slices.ContainsFunc(newest, func(n Status) bool { return n.Context == st.Context }) {
 			newest = append(newest, st)
 		}
 	}
-	s.mu.Unlock()
-	_, perPage := pageOf(r)
-	state, statuses := "success", []any{}
+	state = "success"
 	if len(newest) == 0 {
 		state = "pending"
 	}
-	for i, st := range newest {
+	for _, st := range newest {
 		switch {
 		case st.State == "error" || st.State == "failure":
 			state = "failure"
 		case st.State == "pending" && state == "success":
 			state = "pending"
 		}
-		if i < perPage {
-			statuses = append(statuses, map[string]any{"state": st.State, "context": st.Context, "description": st.Description, "target_url": st.TargetURL})
-		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"state": state, "sha": sha, "total_count": len(newest), "statuses": statuses})
+	return state, newest
 }
 
 // SeedBranch adds or moves branch name of repo ("owner/name") to commit

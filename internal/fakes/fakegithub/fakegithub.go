@@ -2,8 +2,9 @@
 // the action uses: issue comments (list, create, edit), reactions on issue
 // and review comments, a collaborator's permission, pull requests (get,
 // request reviewers, reviews, line comments, changed files, those of a
-// commit), comparisons of two commits and commit statuses (set, and read
-// combined). It keeps their state,
+// commit), comparisons of two commits, commit statuses (set, and read
+// combined), and the search of open pull requests by their commit
+// status. It keeps their state,
 // records every request, and answers anything else with 404 while noting it
 // as unexpected, as go-github's own tests do. Every request is also held
 // against GitHub's own REST description (Spec), and one it does not allow is
@@ -175,6 +176,7 @@ func New(opt Options) *Server {
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/statuses/{sha}", s.authorized(s.createStatus))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{ref}/status", s.authorized(s.combinedStatus))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{sha}/branches-where-head", s.authorized(s.branchesAt))
+	mux.HandleFunc("GET "+p+"/search/issues", s.authorized(s.searchIssues))
 	mux.HandleFunc("/", s.catchAll)
 	s.Server = httptest.NewServer(s.record(mux))
 	return s
@@ -327,20 +329,31 @@ func (s *Server) catchAll(w http.ResponseWriter, r *http.Request) {
 	writeError(w, http.StatusNotFound, "Not Found")
 }
 
+// sees reports whether the request's token is accepted, and whether it
+// can see repo ("owner/name"): every repository when its list is empty.
+func (s *Server) sees(r *http.Request, repo string) (known, visible bool) {
+	auth := r.Header.Get("Authorization")
+	repos := s.opt.Repos
+	if auth != "Bearer "+s.opt.Token && auth != "token "+s.opt.Token {
+		token, _ := strings.CutPrefix(strings.TrimPrefix(auth, "Bearer "), "token ")
+		other, ok := s.opt.OtherTokens[token]
+		if !ok || token == "" {
+			return false, false
+		}
+		repos = other
+	}
+	return true, len(repos) == 0 || slices.ContainsFunc(repos, func(x string) bool { return strings.EqualFold(x, repo) })
+}
+
 func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		auth := r.Header.Get("Authorization")
-		repos := s.opt.Repos
-		if auth != "Bearer "+s.opt.Token && auth != "token "+s.opt.Token {
-			token, _ := strings.CutPrefix(strings.TrimPrefix(auth, "Bearer "), "token ")
-			other, ok := s.opt.OtherTokens[token]
-			if !ok || token == "" {
-				writeError(w, http.StatusUnauthorized, "Bad credentials")
-				return
-			}
-			repos = other
-		}
-		if repo := r.PathValue("owner") + "/" + r.PathValue("repo"); len(repos) > 0 && !slices.ContainsFunc(repos, func(x string) bool { return strings.EqualFold(x, repo) }) {
+		known, visible := s.sees(r, r.PathValue("owner")+"/"+r.PathValue("repo"))
+		switch {
+		case !known:
+			writeError(w, http.StatusUnauthorized, "Bad credentials")
+			return
+		case !visible && r.PathValue("owner") != "":
+			// A search names its repository in its query (searchIssues).
 			writeError(w, http.StatusNotFound, "Not Found")
 			return
 		}
@@ -388,6 +401,12 @@ func (s *Server) listRepoComments(w http.ResponseWriter, r *http.Request) {
 // ask, with GitHub's Link header: next and last on every page but the last.
 // item renders the i-th, only for those on the page.
 func writePage(w http.ResponseWriter, r *http.Request, n int, item func(i int) map[string]any) {
+	writeJSON(w, http.StatusOK, onPage(w, r, n, item))
+}
+
+// onPage is the page of n items the query asks (see writePage), and sets
+// the Link header that names the next and the last.
+func onPage(w http.ResponseWriter, r *http.Request, n int, item func(i int) map[string]any) []map[string]any {
 	page, perPage := pageOf(r)
 	last := max((n+perPage-1)/perPage, 1)
 	from := min((page-1)*perPage, n)
@@ -396,6 +415,9 @@ func writePage(w http.ResponseWriter, r *http.Request, n int, item func(i int) m
 		link := func(p int, rel string) string {
 			u := url.URL{Scheme: "http", Host: r.Host, Path: r.URL.Path}
 			v := url.Values{"page": {strconv.Itoa(p)}, "per_page": {strconv.Itoa(perPage)}}
+			if q := r.URL.Query().Get("q"); q != "" {
+				v.Set("q", q)
+			}
 			u.RawQuery = v.Encode()
 			return fmt.Sprintf("<%s>; rel=%q", u.String(), rel)
 		}
@@ -405,7 +427,7 @@ func writePage(w http.ResponseWriter, r *http.Request, n int, item func(i int) m
 	for i := from; i < to; i++ {
 		items = append(items, item(i))
 	}
-	writeJSON(w, http.StatusOK, items)
+	return items
 }
 
 // pageOf is the page and page size the query asks, as GitHub reads them:

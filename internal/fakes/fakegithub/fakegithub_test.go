@@ -409,3 +409,52 @@ func TestConcurrent(t *testing.T) {
 			s.CommentsCreated(), len(cs), len(ids), len(s.Requests()), n)
 	}
 }
+
+// TestSearchPendingPulls: the search answers the open pull requests of
+// the repository its query names whose head's combined status is what it
+// asks, as GitHub's search object; a term it does not know, a repository
+// the token cannot see and a query without is:pr are refused with 422, as
+// GitHub refuses what it cannot search, and the search needs a token.
+func TestSearchPendingPulls(t *testing.T) {
+	t.Parallel()
+	s := New(checked(Options{Token: tok, Repos: []string{"o/r"}}))
+	t.Cleanup(s.Close)
+	for n, states := range map[int][]string{1: {"pending"}, 2: {"success"}, 3: {"pending", "failure"}, 4: nil, 5: {"success", "pending"}} {
+		sha := fmt.Sprintf("%040d", n)
+		s.SeedPull(Pull{Repo: "o/r", Number: n, HeadSHA: sha})
+		for i, st := range states {
+			s.SeedStatus(Status{Repo: "o/r", SHA: sha, State: st, Context: fmt.Sprint(i)})
+		}
+	}
+	s.SeedComment(5, "ada", false, "hi")
+	const q = "/search/issues?q=repo%3Ao%2Fr+is%3Apr+is%3Aopen+status%3Apending&sort=created&order=asc&per_page=100"
+	a := send(t, s, "GET", q, "Bearer "+tok, "")
+	var got struct {
+		Total int `json:"total_count"`
+		Items []struct {
+			Number   int `json:"number"`
+			Comments int `json:"comments"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(a.body), &got); err != nil || a.status != http.StatusOK {
+		t.Fatalf("search: %d %s", a.status, a.body)
+	}
+	if got.Total != 2 || len(got.Items) != 2 || got.Items[0].Number != 1 || got.Items[1].Number != 5 || got.Items[1].Comments != 1 {
+		t.Errorf("search found %+v, want #1, then #5 with its comment", got)
+	}
+	for _, bad := range []string{
+		"/search/issues?q=repo%3Ao%2Fr+is%3Apr+author%3Aada",
+		"/search/issues?q=repo%3Ao%2Fother+is%3Apr+status%3Apending",
+		"/search/issues?q=repo%3Ao%2Fr+status%3Apending",
+	} {
+		if a := send(t, s, "GET", bad, "Bearer "+tok, ""); a.status != http.StatusUnprocessableEntity {
+			t.Errorf("GET %s: %d, want 422", bad, a.status)
+		}
+	}
+	if a := send(t, s, "GET", q, "Bearer nope", ""); a.status != http.StatusUnauthorized {
+		t.Errorf("a search with a bad token: %d, want 401", a.status)
+	}
+	if u := s.Unexpected(); len(u) > 0 {
+		t.Errorf("unexpected: %q", u)
+	}
+}
