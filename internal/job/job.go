@@ -66,16 +66,26 @@ func (j *Room) Create(ctx context.Context, text string) (*agentapi.Job, error) {
 	return job, nil
 }
 
-// Message sends text to job id as a follow-up, naming the job in o first.
-func (j *Room) Message(ctx context.Context, o *report.Outcome, id, text string) (*agentapi.Job, error) {
-	if err := j.Reporter.Job(o, id, false); err != nil {
-		return nil, err
-	}
+// Send sends text to job id as a follow-up and counts it as sent: the one
+// place a follow-up goes from, a settle run's included.
+func (j *Room) Send(ctx context.Context, id, text string) (*agentapi.Job, error) {
 	job, err := j.API.Message(ctx, id, text)
 	if err != nil {
 		return nil, err
 	}
 	j.Reporter.Spent(true)
+	return job, nil
+}
+
+// Message sends text to job id as a follow-up, naming the job in o first.
+func (j *Room) Message(ctx context.Context, o *report.Outcome, id, text string) (*agentapi.Job, error) {
+	if err := j.Reporter.Job(o, id, false); err != nil {
+		return nil, err
+	}
+	job, err := j.Send(ctx, id, text)
+	if err != nil {
+		return nil, err
+	}
 	o.FollowUp = true
 	j.Progress.Logf("sent follow-up to job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
 	return job, nil

@@ -65,7 +65,12 @@ const Leads = 20
 // API is what settling asks of the Agent Job API. *agentapi.Client is one.
 type API interface {
 	Get(ctx context.Context, id string) (*agentapi.Job, error)
-	Message(ctx context.Context, id, text string) (*agentapi.Job, error)
+}
+
+// Sender sends a follow-up and counts it as sent. *job.Room is one: every
+// follow-up goes from there.
+type Sender interface {
+	Send(ctx context.Context, id, text string) (*agentapi.Job, error)
 }
 
 // GitHub is what settling reads and writes on GitHub: the threads, the
@@ -104,7 +109,9 @@ var (
 
 // Room settles records for one run.
 type Room struct {
-	API    API
+	API API
+	// Jobs sends the change that waits.
+	Jobs   Sender
 	GitHub GitHub
 	Agent  Agent
 	// Reporter writes the comments, the statuses and the sends.
@@ -549,11 +556,10 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 	}
 	url, _, _ := strings.Cut(e.URL, "#")
 	about := prompt.CodePR{Owner: th.Owner, Repo: th.Repo, Number: th.Number, URL: url}
-	sentTo, err := s.API.Message(ctx, job.ID, prompt.CodePushPrompt(about, changes.Change()))
+	sentTo, err := s.Jobs.Send(ctx, job.ID, prompt.CodePushPrompt(about, changes.Change()))
 	if err != nil {
 		return false, caps.Cap{}, fmt.Errorf("could not send job %s the change that waits: %w", escape.Log(job.ID), err)
 	}
-	s.Reporter.Spent(true)
 	e.Sent = e.Sent.Add(s.Progress.Clock.Now())
 	s.Progress.Logf("#%d: sent job %s the change that waited (%s), status %s", th.Number, escape.Log(sentTo.ID), report.Count(len(changes.Files), "file"), escape.Log(sentTo.Status))
 	// The follow-up went: the record says so even when the run is

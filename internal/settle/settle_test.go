@@ -66,6 +66,14 @@ func (a *fakeAPI) Message(_ context.Context, id, text string) (*agentapi.Job, er
 	return &j, nil
 }
 
+// sender sends through the fake API, as *job.Room sends through the real
+// one: the fake records each follow-up.
+type sender struct{ api *fakeAPI }
+
+func (s *sender) Send(ctx context.Context, id, text string) (*agentapi.Job, error) {
+	return s.api.Message(ctx, id, text)
+}
+
 // fakeAgent is the agent's pull request room: it records what it was asked.
 type fakeAgent struct{ calls []string }
 
@@ -127,7 +135,7 @@ func newWorld(t *testing.T, jobs ...*agentapi.Job) *world {
 	rep.Checks.GitHub = gh
 	p := rep.Progress
 	paths, _ := pathfilter.Parse("src/**")
-	w.room = &Room{API: w.api, GitHub: gh, Agent: w.agent, Reporter: rep, Progress: p, Paths: paths,
+	w.room = &Room{API: w.api, Jobs: &sender{api: w.api}, GitHub: gh, Agent: w.agent, Reporter: rep, Progress: p, Paths: paths,
 		Ask: func(url string, _ *conversation.Thread) agentpr.Ask { return agentpr.Ask{URL: url} }}
 	return w
 }
