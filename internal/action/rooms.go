@@ -31,9 +31,10 @@ import (
 // serves another's narrow interface: no room imports another for it.
 
 var (
-	_ codejob.Settler = (*settle.Room)(nil)
-	_ codejob.Agent   = (*agentpr.Room)(nil)
-	_ settle.Sender   = (*job.Room)(nil)
+	_ codejob.Settler   = (*settle.Room)(nil)
+	_ codejob.Agent     = (*agentpr.Room)(nil)
+	_ settle.Sender     = (*job.Room)(nil)
+	_ threadjob.Settler = (*settle.Room)(nil)
 )
 
 // clients makes the run's HTTP client, with the one retry policy, and the

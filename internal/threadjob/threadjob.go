@@ -22,7 +22,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
-	"github.com/agentjob/agent-job-action/internal/settle"
 )
 
 // Settler settles the record an earlier run left working and says in it
@@ -39,10 +38,7 @@ type Agent interface {
 	Target(ctx context.Context, jobs agentpr.Jobs, old string, t prompt.Target) prompt.Target
 }
 
-var (
-	_ Settler = (*settle.Room)(nil)
-	_ Agent   = (*agentpr.Room)(nil)
-)
+var _ Agent = (*agentpr.Room)(nil)
 
 // Room continues a thread's job for one run.
 type Room struct {
