@@ -447,7 +447,7 @@ func TestClosedDocsThenANewJob(t *testing.T) {
 		if err := w.run(context.Background()); err != nil {
 			t.Fatalf("settle run on the docs pull request's close: %v\n%s", err, w.stdout.String())
 		}
-		if s := w.finalStatuses()["2222"]; !strings.HasPrefix(s, "2222 error: Docs pull request #101 was closed unmerged: push to start a new docs job") {
+		if s := w.finalStatuses()["2222"]; !strings.HasPrefix(s, "2222 error: Docs pull request #101 was closed unmerged: reopen it, or push to start a new docs job") {
 			t.Fatalf("head2 after the docs' close: %q", s)
 		}
 		delete(w.vars, "INPUT_SETTLE")
@@ -527,5 +527,53 @@ func TestCodeClosedWhileTheJobWorks(t *testing.T) {
 	c := w.gh.Comments(101)
 	if len(c) != 1 || !strings.Contains(c[0].Body, "was closed without being merged") || strings.Contains(c[0].Body, "review") {
 		t.Errorf("the comments on the docs pull request: %+v", c)
+	}
+}
+
+// TestReopenedDocsIsFollowedAgain: the docs pull request closed unmerged
+// turns the check to an error, and the record follows it no more; reopened,
+// a settle run on its reopening finds the record through the backlink,
+// judges it again, and the check waits for its approval, which then turns
+// it green.
+func TestReopenedDocsIsFollowedAgain(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t, false)
+	docsEvent := func(action string) {
+		ev := reviewed("writer", "APPROVED")
+		delete(ev, "review")
+		ev["action"] = action
+		ev["pull_request"].(map[string]any)["state"] = map[string]string{"closed": "closed", "reopened": "open"}[action]
+		w.setEvent("pull_request", ev)
+		w.vars["INPUT_SETTLE"], w.vars["INPUT_WAIT"] = "true", "false"
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("settle run on the docs pull request's %s: %v\n%s", action, err, w.stdout.String())
+		}
+	}
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, State: "closed"})
+	docsEvent("closed")
+	if s := w.finalStatuses()["2222"]; !strings.HasPrefix(s, "2222 error: Docs pull request #101 was closed unmerged") {
+		t.Fatalf("head2 after the close: %q", s)
+	}
+	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsClosed || r.Unsettled {
+		t.Fatalf("the record after the close: %+v", r)
+	}
+
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	apiFrom := len(w.api.Requests())
+	docsEvent("reopened")
+	if s := w.finalStatuses()["2222"]; !strings.HasPrefix(s, "2222 pending: Waits for an approving review of docs pull request #101") {
+		t.Errorf("head2 after the reopening: %q\n%s", s, w.stdout.String())
+	}
+	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsWaiting || !r.Unsettled {
+		t.Errorf("the record after the reopening follows it not: %+v", r)
+	}
+	if got := w.sends(apiFrom); len(got) != 0 {
+		t.Errorf("the reopening sent the agent %q", got)
+	}
+
+	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
+	w.settleOnReview("writer", "APPROVED", false)
+	if s := w.finalStatuses()["2222"]; !strings.HasPrefix(s, "2222 success: Docs approved in pull request #101") {
+		t.Errorf("head2 after the approval: %q", s)
 	}
 }
