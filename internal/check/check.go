@@ -310,7 +310,7 @@ func docsStatus(v docspr.Verdict, runURL string) ghclient.CommitStatus {
 	case v.State == docspr.Merged:
 		s.State, s.Description, s.TargetURL = ghclient.StatusSuccess, fmt.Sprintf("Docs merged in pull request #%d", n), escape.URL(v.URL)
 	case v.State == docspr.Closed:
-		s.State, s.Description, s.TargetURL = ghclient.StatusError, fmt.Sprintf("Docs pull request #%d was closed unmerged: push to start a new docs job", n), escape.URL(v.URL)
+		s.State, s.Description, s.TargetURL = ghclient.StatusError, fmt.Sprintf("Docs pull request #%d was closed unmerged: reopen it, or push to start a new docs job", n), escape.URL(v.URL)
 	case v.State == docspr.Unread:
 		s.State, s.Description, s.TargetURL = ghclient.StatusPending, fmt.Sprintf("Waits for docs pull request #%d, whose reviews could not be read: see the run", n), escape.URL(runURL)
 	case v.Crowded:

@@ -104,7 +104,7 @@ func TestDecide(t *testing.T) {
 		"approval asked, waiting":                         same(both("pending: Waits for an approving review of docs pull request #3")),
 		"approval asked, approved":                        same("1 pending: Waits for an approving review of docs pull request #3\n2 success: Docs approved in pull request #3"),
 		"approval asked, merged":                          same("1 pending: Waits for an approving review of docs pull request #3\n2 success: Docs merged in pull request #3"),
-		"approval asked, closed":                          same(both("error: Docs pull request #3 was closed unmerged: push to start a new docs job")),
+		"approval asked, closed":                          same(both("error: Docs pull request #3 was closed unmerged: reopen it, or push to start a new docs job")),
 		"approval asked, unread":                          same(both("pending: Waits for docs pull request #3, whose reviews could not be read: see the run")),
 		"approval asked, more reviews than one run reads": same(both("pending: Waits for docs pull request #3: too many reviews to read all, so no approval counts; see the run")),
 		"approval asked, no docs change":                  same(both("success: No docs change needed")),

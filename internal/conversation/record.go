@@ -190,6 +190,24 @@ const MaxFrom = 3
 // comment it names that cannot be read (deleted) is none; another
 // failure is the error, with what it kept before.
 func (u *Unsettled) Backlinked(ctx context.Context, gh BacklinkReads, owner, repo string, number int) error {
+	return u.backlinked(ctx, gh, owner, repo, number, keepUnsettled)
+}
+
+// Reopened reads, as Backlinked does, the records the backlinks on pull
+// request number name, for a settle run on its reopening: a record that
+// pairs its code pull request with a docs pull request it saw closed
+// (record.DocsClosed) is kept too, so that the reopened one is followed
+// again.
+func (u *Unsettled) Reopened(ctx context.Context, gh BacklinkReads, owner, repo string, number int) error {
+	return u.backlinked(ctx, gh, owner, repo, number, func(id int64, author, body string) string {
+		if r, line, ok := recordOf(body); ok && !r.Backlink && r.JobID != "" && r.Docs == record.DocsClosed {
+			return headOf(line)
+		}
+		return keepUnsettled(id, author, body)
+	})
+}
+
+func (u *Unsettled) backlinked(ctx context.Context, gh BacklinkReads, owner, repo string, number int, keep ghclient.Keep) error {
 	defer func() { u.Comments, u.Left = u.k.kept, u.k.left }()
 	links := &keeper{per: 1, bots: map[string]int{}}
 	pg := &pager{gh: gh, owner: owner, repo: repo, number: number, keep: keepFrom, budget: LeadPages}
@@ -215,7 +233,7 @@ func (u *Unsettled) Backlinked(ctx context.Context, gh BacklinkReads, owner, rep
 		case err != nil:
 			return fmt.Errorf("read the comment the backlink on #%d names: %w", number, err)
 		}
-		if c.Body = keepUnsettled(c.ID, c.Author, c.Body); c.Body != "" && c.Issue != 0 {
+		if c.Body = keep(c.ID, c.Author, c.Body); c.Body != "" && c.Issue != 0 {
 			u.k.add(c)
 		}
 	}

@@ -393,7 +393,7 @@ func DocsNote(v docspr.Verdict) string {
 	case docspr.Merged:
 		return "⚠️ The docs pull request " + n + " was merged before this pull request: the published docs may describe code that has not landed. Merge this pull request soon, or revert the docs change."
 	case docspr.Closed:
-		return "⛔ The docs pull request " + n + " was closed without being merged: this pull request's docs check fails. Push to start a new docs job."
+		return "⛔ The docs pull request " + n + " was closed without being merged: this pull request's docs check fails. Reopen it, or push to start a new docs job."
 	case docspr.Unread:
 		return "⏳ The docs pull request " + n + " could not be read: this pull request's docs check waits. The next settle run reads it again."
 	}

@@ -138,6 +138,9 @@ type Room struct {
 	// asked for its job, which a Sweep reads whatever the comments written
 	// since.
 	Backlinked int
+	// Reopened says the run's event reopened that pull request: a record
+	// that saw it closed (record.DocsClosed) follows it again.
+	Reopened bool
 }
 
 // Earlier settles, before the run does its own work, the record e an
@@ -227,6 +230,16 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	}
 	s.Progress.Logf("read %s of %s/%s; records of jobs left working: %d", report.Count(found.Read, "comment"), escape.Log(owner), escape.Log(repo), len(found.Comments))
 	t := tally{}
+	if s.Reopened && s.Backlinked != 0 {
+		// The record that saw it closed is settled, and so in no search
+		// of records left working: its backlink names it.
+		before := len(found.Comments)
+		if err := found.Reopened(ctx, s.GitHub, owner, repo, s.Backlinked); err != nil {
+			s.Progress.Log.Warning(fmt.Sprintf("%s; the next settle run tries again", escape.Log(err.Error())))
+		} else {
+			s.Progress.Logf("#%d was reopened: the records its backlinks name: %d", s.Backlinked, len(found.Comments)-before)
+		}
+	}
 	if found.Cut {
 		if s.backlinked(ctx, owner, repo, found) {
 			t.backlinked = s.Backlinked
@@ -445,7 +458,9 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversat
 		s.Progress.Logf("#%d: job %s is %s; left for the next run", th.Number, escape.Log(job.ID), escape.Log(job.Status))
 		return working
 	}
-	if e.Follows() && e.Waiting == "" {
+	if (e.Follows() || s.Reopened && e.Docs == record.DocsClosed) && e.Waiting == "" {
+		// A docs pull request followed, or reopened since the record saw
+		// it closed: judged again, it is followed again while open.
 		return s.follow(ctx, th, e, job)
 	}
 	note := ""
