@@ -62,7 +62,7 @@ func (w *codeWorld) sends(from int) []string {
 // docs-check: approved). When the Agent API later gives the job no pull
 // request link, or one the action cannot judge (another host, a /files
 // suffix), a settle run must keep the check waiting for the recorded
-// docs pull request: the record alone pairs the two. Today it sets
+// docs pull request: the record alone pairs the two. At 50b77d7 it set
 // success "No docs change needed" on the code's head.
 func TestFollowedDocsPRWithoutLinkKeepsWaiting(t *testing.T) {
 	t.Parallel()
@@ -103,7 +103,7 @@ func TestFollowedDocsPRWithoutLinkKeepsWaiting(t *testing.T) {
 // Finding 2. The no-wait setup: the code workflow runs with docs-check:
 // approved and wait: false; the settle workflow (settle: true) does not
 // set docs-check. The job ends with a docs pull request: the settle run
-// must leave the check pending, waiting for an approving review. Today it
+// must leave the check pending, waiting for an approving review. At 50b77d7 it
 // sets success "Docs updated in a pull request". At a cap (a change
 // waits, max-sends-per-thread reached) the same settle run sets success
 // "Docs job cap reached" too; it must not set success either.
@@ -160,7 +160,7 @@ func TestNoWaitApprovalSettledWithoutDocsCheckKeepsWaiting(t *testing.T) {
 // push's run sets an error that says so. Approving the docs pull request
 // must not turn the check green: a settle run (on the review's event, or
 // on the schedule) must claim no success for files the job never saw.
-// Today it sets success "Docs approved in pull request #101".
+// At 50b77d7 it set success "Docs approved in pull request #101".
 func TestCutListingApprovalClaimsNoSuccess(t *testing.T) {
 	t.Parallel()
 	for _, onReview := range []bool{true, false} {
@@ -209,7 +209,7 @@ func TestCutListingApprovalClaimsNoSuccess(t *testing.T) {
 // new change under paths must not get success "Docs merged in pull
 // request #101": its new docs are in no open pull request (ideally it
 // starts a new job, whose docs pull request then waits for an approval).
-// Today the push follows up job_0001, which still names the merged #101,
+// At 50b77d7 the push followed up job_0001, which still names the merged #101,
 // and its head gets success "Docs merged in pull request #101".
 func TestPushAfterDocsMergedIsNotDocsMerged(t *testing.T) {
 	t.Parallel()
@@ -223,12 +223,7 @@ func TestPushAfterDocsMergedIsNotDocsMerged(t *testing.T) {
 	delete(w.vars, "INPUT_SETTLE")
 	w.vars["INPUT_WAIT"] = "true"
 	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
-	w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(codeFiles), retry))
-	w.setEvent("pull_request", push(head2, head3))
-	apiFrom := len(w.api.Requests())
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("push: %v\n%s", err, w.stdout.String())
-	}
+	apiFrom := w.pushCode(t, head2, head3, []fakegithub.File{retry}, append(slices.Clone(codeFiles), retry))
 	if s := w.finalStatuses()["3333"]; strings.Contains(s, " success: ") {
 		t.Errorf("head3, whose new docs are in no open pull request, ends %q; the Agent API got %q", s, w.sends(apiFrom))
 	}
@@ -245,7 +240,7 @@ func TestPushAfterDocsMergedIsNotDocsMerged(t *testing.T) {
 // another, #102, which a writer approved. A push run must judge the
 // record's #101 (no approval: the check waits) and the record keeps #101,
 // as settle runs already do (TestAnotherDocsPRIsNotAdoptedBySettleRuns).
-// Today the push judges #102, sets success "Docs approved in pull request
+// At 50b77d7 the push judged #102, sets success "Docs approved in pull request
 // #102", and rewrites the record to follow #102 (which the code's merge
 // would then merge). The same holds for a push that changes nothing
 // under paths.
@@ -350,7 +345,7 @@ func TestClosedWithAChangeWaitingIsNotSuccess(t *testing.T) {
 // source acme/handbook). A job whose pull request link names a pull
 // request of the code repository itself (acme/docs#101) must not get
 // that pull request judged or merged when the code merges (docs-merge):
-// it is not the docs repository's. Today the closed run reads its
+// it is not the docs repository's. At 50b77d7 the closed run read its
 // reviews and merges it with github-token.
 func TestDocsElsewhereNoMergeInTheCodeRepository(t *testing.T) {
 	t.Parallel()
@@ -576,4 +571,19 @@ func TestReopenedDocsIsFollowedAgain(t *testing.T) {
 	if s := w.finalStatuses()["2222"]; !strings.HasPrefix(s, "2222 success: Docs approved in pull request #101") {
 		t.Errorf("head2 after the approval: %q", s)
 	}
+}
+
+// pushCode pushes code pull request #7 from before to after, a push that
+// adds the files added, the pull request then changing all, and runs the
+// code workflow on it. It returns the index of the first Agent API request
+// the run sent.
+func (w *codeWorld) pushCode(t *testing.T, before, after string, added, all []fakegithub.File) int {
+	t.Helper()
+	w.moveHead(before, after, fakegithub.Comparison{Files: added}, all)
+	w.setEvent("pull_request", push(before, after))
+	from := len(w.api.Requests())
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("push of %s: %v\n%s", after[:4], err, w.stdout.String())
+	}
+	return from
 }

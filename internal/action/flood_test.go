@@ -177,54 +177,37 @@ func floodRepository(gh *fakegithub.Server, n int) {
 // recently written comments a settle run lists. The settle run that the
 // approval of #101 starts still finds it, and settles the check: success
 // on #7's latest head, the record approved, nothing sent to the agent.
-// It costs at most 25 GitHub requests, whatever the flood's size.
+// It costs at most 25 GitHub requests, whatever the flood's size. The
+// same holds when another check on #7's latest head has failed, so that
+// GitHub counts its commit status failing, not pending, and no search by
+// status finds #7: the backlink the action wrote on #101, the event's own
+// pull request, names the comment that keeps the record.
 func TestApprovalFoundBehindAFlood(t *testing.T) {
 	t.Parallel()
-	w := approvalWorld(t, false)
-	floodRepository(w.gh, 5000)
-	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
-	statuses, from, apiFrom := len(w.gh.Statuses()), len(w.gh.Requests()), len(w.api.Requests())
-	w.settleOnReview("writer", "APPROVED", false)
-	if got := w.statuses()[statuses:]; !slices.Equal(got, []string{"2222 success: Docs approved in pull request #101 https://github.com/acme/docs/pull/101"}) {
-		t.Errorf("statuses after the approval: %q, want success on head2, #7's latest head", got)
-	}
-	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsApproved {
-		t.Errorf("the record after the approval: %+v, want it approved", r)
-	}
-	if sends := w.sends(apiFrom); len(sends) != 0 {
-		t.Errorf("the settle run sent the agent %q", sends)
-	}
-	if n := len(w.gh.Requests()) - from; n > 25 || repoPages(w.ghCalls(from)) != 10 {
-		t.Errorf("the settle run sent GitHub %d requests, want at most 25, 10 pages of the repository's comments among them: %q", n, w.ghCalls(from))
-	}
-}
-
-// TestApprovalFoundBehindAFloodAndAFailingCheck: as
-// TestApprovalFoundBehindAFlood, but another check on #7's latest head has
-// failed, so GitHub counts its commit status failing, not pending, and no
-// search by status finds #7. The settle run that the approval of #101
-// starts still finds #7's record: the backlink the action wrote on #101,
-// its event's own pull request, names the comment that keeps it. It costs
-// at most 25 GitHub requests, whatever the flood's size.
-func TestApprovalFoundBehindAFloodAndAFailingCheck(t *testing.T) {
-	t.Parallel()
-	w := approvalWorld(t, false)
-	w.gh.SeedStatus(fakegithub.Status{Repo: "acme/docs", SHA: head2, State: "failure", Context: "ci / test"})
-	floodRepository(w.gh, 5000)
-	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
-	statuses, from, apiFrom := len(w.gh.Statuses()), len(w.gh.Requests()), len(w.api.Requests())
-	w.settleOnReview("writer", "APPROVED", false)
-	if got := w.statuses()[statuses:]; !slices.Equal(got, []string{"2222 success: Docs approved in pull request #101 https://github.com/acme/docs/pull/101"}) {
-		t.Errorf("statuses after the approval: %q, want success on head2, #7's latest head", got)
-	}
-	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsApproved {
-		t.Errorf("the record after the approval: %+v, want it approved", r)
-	}
-	if sends := w.sends(apiFrom); len(sends) != 0 {
-		t.Errorf("the settle run sent the agent %q", sends)
-	}
-	if n := len(w.gh.Requests()) - from; n > 25 || repoPages(w.ghCalls(from)) != 10 {
-		t.Errorf("the settle run sent GitHub %d requests, want at most 25, 10 pages of the repository's comments among them: %q", n, w.ghCalls(from))
+	for _, failing := range []bool{false, true} {
+		t.Run(map[bool]string{false: "its status pending", true: "another check failing"}[failing], func(t *testing.T) {
+			t.Parallel()
+			w := approvalWorld(t, false)
+			if failing {
+				w.gh.SeedStatus(fakegithub.Status{Repo: "acme/docs", SHA: head2, State: "failure", Context: "ci / test"})
+			}
+			floodRepository(w.gh, 5000)
+			w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
+			statuses, from, apiFrom := len(w.gh.Statuses()), len(w.gh.Requests()), len(w.api.Requests())
+			w.settleOnReview("writer", "APPROVED", false)
+			if got := w.statuses()[statuses:]; !slices.Equal(got, []string{"2222 success: Docs approved in pull request #101 https://github.com/acme/docs/pull/101"}) {
+				t.Errorf("statuses after the approval: %q, want success on head2, #7's latest head", got)
+			}
+			if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsApproved {
+				t.Errorf("the record after the approval: %+v, want it approved", r)
+			}
+			if sends := w.sends(apiFrom); len(sends) != 0 {
+				t.Errorf("the settle run sent the agent %q", sends)
+			}
+			if n := len(w.gh.Requests()) - from; n > 25 || repoPages(w.ghCalls(from)) != 10 {
+				t.Errorf("the settle run sent GitHub %d requests, want at most 25, 10 pages of the repository's comments among them: %q", n, w.ghCalls(from))
+			}
+		})
 	}
 }
 

@@ -35,12 +35,7 @@ func TestReviewReleaseForgetsDocsMerged(t *testing.T) {
 	}
 	w.vars["INPUT_WAIT"] = "true"
 	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
-	w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(codeFiles), retry))
-	w.setEvent("pull_request", push(head2, head3))
-	apiFrom := len(w.api.Requests())
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("push: %v\n%s", err, w.stdout.String())
-	}
+	apiFrom := w.pushCode(t, head2, head3, []fakegithub.File{retry}, append(slices.Clone(codeFiles), retry))
 	if s := w.finalStatuses()["3333"]; strings.Contains(s, " success: ") {
 		t.Errorf("head3 ends %q; the Agent API got %q", s, w.sends(apiFrom))
 	}
@@ -66,12 +61,7 @@ func TestReviewCloseForgetsDocsMerged(t *testing.T) {
 	}
 	w.vars["INPUT_WAIT"] = "true"
 	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
-	w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(codeFiles), retry))
-	w.setEvent("pull_request", push(head2, head3))
-	apiFrom := len(w.api.Requests())
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("push: %v\n%s", err, w.stdout.String())
-	}
+	apiFrom := w.pushCode(t, head2, head3, []fakegithub.File{retry}, append(slices.Clone(codeFiles), retry))
 	if s := w.finalStatuses()["3333"]; strings.Contains(s, " success: ") {
 		t.Errorf("head3 ends %q; the Agent API got %q", s, w.sends(apiFrom))
 	}
@@ -86,22 +76,13 @@ func TestReviewCapForgetsDocsMerged(t *testing.T) {
 	w.vars["INPUT_WAIT"] = "true"
 	w.vars["INPUT_MAX-SENDS-PER-THREAD"] = "2"
 	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
-	w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(codeFiles), retry))
-	w.setEvent("pull_request", push(head2, head3))
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("push at cap: %v\n%s", err, w.stdout.String())
-	}
+	w.pushCode(t, head2, head3, []fakegithub.File{retry}, append(slices.Clone(codeFiles), retry))
 	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsMerged {
 		t.Errorf("the capped run's record forgets the docs were merged: %+v", r)
 	}
 	delete(w.vars, "INPUT_MAX-SENDS-PER-THREAD")
 	more := fakegithub.File{Name: "src/more.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
-	w.moveHead(head3, head4, fakegithub.Comparison{Files: []fakegithub.File{more}}, append(slices.Clone(codeFiles), retry, more))
-	w.setEvent("pull_request", push(head3, head4))
-	apiFrom := len(w.api.Requests())
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("push: %v\n%s", err, w.stdout.String())
-	}
+	apiFrom := w.pushCode(t, head3, head4, []fakegithub.File{more}, append(slices.Clone(codeFiles), retry, more))
 	if s := w.finalStatuses()["4444"]; strings.Contains(s, " success: ") {
 		t.Errorf("head4 ends %q; the Agent API got %q", s, w.sends(apiFrom))
 	}
@@ -204,11 +185,7 @@ func TestReviewSettleReportRepairsTheRecord(t *testing.T) {
 	w.clk.Advance(10 * time.Minute)
 	w.vars["INPUT_WAIT"] = "false"
 	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
-	w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(codeFiles), retry))
-	w.setEvent("pull_request", push(head2, head3))
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("push: %v\n%s", err, w.stdout.String())
-	}
+	w.pushCode(t, head2, head3, []fakegithub.File{retry}, append(slices.Clone(codeFiles), retry))
 	if r := recordIn(w.gh.Comments(7)[0].Body); r.PR != "https://github.com/acme/docs/pull/101" {
 		t.Fatalf("record after the push: %+v", r)
 	}
