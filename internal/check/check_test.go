@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -257,6 +258,24 @@ func TestDecideGroup(t *testing.T) {
 		s := d.Sets[0].Status
 		if s.State != tt.state || s.Description != tt.desc || s.Context != Context || s.TargetURL != run {
 			t.Errorf("DecideGroup(%+v) = %+v, want %s %q", tt.g, s, tt.state, tt.desc)
+		}
+	}
+}
+
+// TestDecideKeepsARelease: a head a person released (the record's
+// released) gets no other status, whatever the event and the job.
+func TestDecideKeepsARelease(t *testing.T) {
+	t.Parallel()
+	rec := record.Record{Released: h2, Approval: true}
+	for _, e := range Events {
+		for _, s := range states {
+			f := s.f
+			f.Event, f.Heads, f.RunURL, f.ReleasedBy, f.Cap = e, []string{h1, h2}, run, "ada", "max-sends-per-day is 1"
+			for _, set := range Decide(rec, f).Sets {
+				if slices.Contains(set.Heads, h2) && e != Released {
+					t.Errorf("%s, %s: the released head got %s %q", s.name, e, set.Status.State, set.Status.Description)
+				}
+			}
 		}
 	}
 }
