@@ -35,6 +35,12 @@ type Deps struct {
 	// Heartbeat replaces runlog.Heartbeat (tests that build the binary);
 	// zero is the default.
 	Heartbeat time.Duration
+	// Grace replaces the runner's grace after a cancellation (what a
+	// create under way is heard out for, the record of a send, the last
+	// words); zero fields are the defaults (httpclient.HearOut, report's
+	// RecordFor and LastWords).
+	Grace   report.Grace
+	HearOut time.Duration
 }
 
 // Streams are where a run writes: its log, in the face main chose for its
@@ -69,7 +75,7 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 	out := report.NewOutputs(log, rc.OutputFile, streams.Results)
 	r := &run{rc: rc, deps: deps, log: log, start: deps.Clock.Now()}
 	r.prog = runlog.Progress{Log: log, Clock: deps.Clock, Start: r.start}
-	r.rep = &report.Reporter{Progress: r.prog, RC: rc, Out: out, Checks: &report.Checks{Progress: r.prog, RunURL: rc.RunURL()}}
+	r.rep = &report.Reporter{Progress: r.prog, RC: rc, Out: out, Grace: deps.Grace, Checks: &report.Checks{Progress: r.prog, RunURL: rc.RunURL()}}
 	end, err := r.execute(ctx)
 	if err == nil {
 		return Result{Outputs: out.Values(), Cost: r.rep.Billed}, nil

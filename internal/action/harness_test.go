@@ -106,7 +106,11 @@ func newHarness(t *testing.T, sc fakeapi.Scenario) *harness {
 	clk := clock.NewFake(step.Start)
 	api := step.API(t, sc, clk)
 	h := &harness{t: t, api: api, clk: clk, vars: step.Vars(t, api.URL)}
-	h.env = Env{Getenv: func(k string) string { return h.vars[k] }, Deps: action.Deps{Clock: clk, Schedule: step.Schedule()}}
+	// The runner's grace after a cancellation, shortened so that a test of
+	// a write GitHub never answers waits a moment, not seconds; long
+	// enough for any write the fakes answer.
+	grace := report.Grace{LastWords: 300 * time.Millisecond, RecordFor: 600 * time.Millisecond}
+	h.env = Env{Getenv: func(k string) string { return h.vars[k] }, Deps: action.Deps{Clock: clk, Schedule: step.Schedule(), Grace: grace, HearOut: 300 * time.Millisecond}}
 	return h
 }
 

@@ -46,6 +46,7 @@ func (r *run) clients() (*agentapi.Client, *httpclient.Client) {
 		Deadline:       r.deadline,
 		RequestTimeout: r.deps.RequestTimeout,
 		Transport:      r.deps.Transport,
+		HearOut:        r.deps.HearOut,
 		OnRetry:        r.rep.Retrying,
 		Redact:         r.log.Redact,
 	})

@@ -17,6 +17,7 @@ package httpclient
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -98,6 +99,9 @@ type Options struct {
 	// the reason is cut to its bound (Failure.Message): cut first, a
 	// secret that straddles the cut would leave a piece no redactor knows.
 	Redact func(string) string
+	// HearOut replaces HearOut, the time a create under way is heard out
+	// after its context ends (tests); zero is HearOut.
+	HearOut time.Duration
 }
 
 // Client sends requests with the action's retry policy. Waits between
@@ -266,8 +270,9 @@ type attempts struct {
 	// of the call's, and a call that creates hears it out.
 	answering atomic.Bool
 	// cut ends the context a call that creates is sent with (hearOut);
-	// nil for other calls.
-	cut context.CancelCauseFunc
+	// nil for other calls. heard is how long it is heard out.
+	cut   context.CancelCauseFunc
+	heard time.Duration
 }
 
 // deadlineKey is the key of WithDeadline's value.
@@ -295,7 +300,7 @@ func (a *attempts) hearOut(ctx context.Context) context.Context {
 			cancel(cause)
 			return
 		}
-		t := time.AfterFunc(HearOut, func() { cancel(cause) })
+		t := time.AfterFunc(a.heard, func() { cancel(cause) })
 		context.AfterFunc(out, func() { t.Stop() })
 	})
 	// Ended with the call (do), the wait on ctx is dropped.
@@ -320,7 +325,7 @@ func (c *Client) do(req *retryablehttp.Request, p Policy) (*http.Response, error
 	if c.opt.UserAgent != "" {
 		req.Header.Set("User-Agent", c.opt.UserAgent)
 	}
-	a := &attempts{policy: p, ctx: req.Context(), deadline: c.opt.Deadline}
+	a := &attempts{policy: p, ctx: req.Context(), deadline: c.opt.Deadline, heard: cmp.Or(c.opt.HearOut, HearOut)}
 	if t, ok := a.ctx.Value(deadlineKey{}).(time.Time); ok {
 		a.deadline = t
 	}

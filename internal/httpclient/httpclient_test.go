@@ -580,7 +580,8 @@ func TestCancelledInFlight(t *testing.T) {
 		<-r.Context().Done()
 	}))
 	defer srv.Close()
-	c := New(Options{Clock: clock.NewFake(t0)})
+	// Heard out for a moment, not HearOut: the test waits for nothing.
+	c := New(Options{Clock: clock.NewFake(t0), HearOut: time.Millisecond})
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader("{}"))
 	_, err := c.Do(req, policyOf(req.Method), nil)
 	if !errors.Is(err, context.Canceled) || kindOf(err) != MayHaveActed {

@@ -20,7 +20,7 @@ func (r *Reporter) Finish(ctx context.Context, o *Outcome) error {
 	r.reported = true
 	runErr := r.explain(o)
 	// The last words: the comment's final edit and the commit status.
-	ctx, cancel := Outliving(ctx)
+	ctx, cancel := r.outliving(ctx)
 	defer cancel()
 	// The status first: it settles the heads the comment then no longer
 	// owes.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -35,13 +36,25 @@ const (
 	RecordFor = 4 * time.Second
 )
 
-// Outliving returns the context of a run's last words, which must be
+// Grace is how long, on the wall's clock, what a run writes after it
+// ends may take: the last words and the record of a send. A zero field is
+// its constant; tests set them shorter, so that no test waits a runner's
+// seconds for a write that never ends. What is retried within them is
+// still decided on the run's clock, by the constants.
+type Grace struct {
+	LastWords, RecordFor time.Duration
+}
+
+func (g Grace) lastWords() time.Duration { return cmp.Or(g.LastWords, LastWords) }
+func (g Grace) recordFor() time.Duration { return cmp.Or(g.RecordFor, RecordFor) }
+
+// outliving returns the context of a run's last words, which must be
 // written even when ctx ends first. It holds ctx's values and ends
-// LastWords after ctx ends, or with cancel.
-func Outliving(ctx context.Context) (context.Context, context.CancelFunc) {
+// LastWords (Grace) after ctx ends, or with cancel.
+func (r *Reporter) outliving(ctx context.Context) (context.Context, context.CancelFunc) {
 	out, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(ctx, func() {
-		t := time.AfterFunc(LastWords, cancel)
+		t := time.AfterFunc(r.Grace.lastWords(), cancel)
 		context.AfterFunc(out, func() { t.Stop() })
 	})
 	return out, func() {
@@ -58,8 +71,10 @@ func Outliving(ctx context.Context) (context.Context, context.CancelFunc) {
 // writes it, and the HTTP client retries it until that deadline, not the
 // run's. It ends with cancel too.
 func (r *Reporter) Keep(ctx context.Context) (context.Context, context.CancelFunc) {
+	// Retries are decided on the run's clock, the context ends on the
+	// wall's: the same span for a run, a shorter wall for a test (Grace).
 	until := r.Progress.Clock.Now().Add(RecordFor)
-	return context.WithTimeout(httpclient.WithDeadline(context.WithoutCancel(ctx), until), RecordFor)
+	return context.WithTimeout(httpclient.WithDeadline(context.WithoutCancel(ctx), until), r.Grace.recordFor())
 }
 
 // Comment is a thread's comment of the action's. *conversation.Thread is
@@ -111,6 +126,9 @@ type Reporter struct {
 	// which, for the cost.
 	Sent                  func() map[httpclient.Sent]int
 	AgentHost, GitHubHost string
+	// Grace bounds what the run writes after it ends; zero fields are the
+	// runner's (LastWords, RecordFor).
+	Grace Grace
 	// Project is the mark of the run's Agent Job project
 	// (record.ProjectMark), which every record that names a job keeps.
 	Project string
