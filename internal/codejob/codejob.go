@@ -326,7 +326,7 @@ func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullReque
 	}
 	var unsent []string
 	c.code.Owed, unsent = earlier.Heard()
-	c.Reporter.Checks.Apply(ctx, pr.Owner, pr.Repo, check.Decide(earlier.Record, check.Facts{Event: check.Closed, Heads: unsent, RunURL: c.Reporter.Checks.RunURL}))
+	c.code.Unsent = unsent
 	if slices.Contains(unsent, pr.HeadSHA) {
 		// The head's status is said; the run's end sets none on it.
 		c.code.PR.HeadSHA = ""

@@ -81,7 +81,13 @@ func (c *Checks) Apply(ctx context.Context, owner, repo string, d check.Decision
 // it, a job it started works).
 func (c *Checks) Head(ctx context.Context, o *Outcome, prURL string, recorded, ended bool) {
 	k := c.PR
-	if k == nil || k.PR.HeadSHA == "" {
+	if k == nil {
+		return
+	}
+	if len(k.Unsent) > 0 {
+		c.Apply(ctx, k.PR.Owner, k.PR.Repo, check.Decide(k.Prior, check.Facts{Event: check.Closed, Heads: k.Unsent, RunURL: c.RunURL}))
+	}
+	if k.PR.HeadSHA == "" {
 		return
 	}
 	// The record as this run carries it on; the cut as this run's

@@ -166,6 +166,10 @@ type Code struct {
 	// named it, "" for none: the comment shows it while the job goes on,
 	// when the job's answer to this run names none.
 	DocsPR string
+	// Unsent are the heads of a closed pull request whose change its job
+	// never heard: the run's end gives them the check of a close
+	// (check.Closed), and they are owed nothing more.
+	Unsent []string
 	// Prior is the record an earlier run left, as this run carries it on:
 	// every field this run does not decide again (the approval asked, the
 	// docs pull request it pairs and how that stands, the close, a
