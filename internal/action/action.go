@@ -16,6 +16,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/publish"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
@@ -39,7 +40,7 @@ type Deps struct {
 	// create under way is heard out for, the record of a send, the last
 	// words); zero fields are the defaults (httpclient.HearOut, report's
 	// RecordFor and LastWords).
-	Grace   report.Grace
+	Grace   publish.Grace
 	HearOut time.Duration
 }
 
@@ -75,7 +76,7 @@ func Run(ctx context.Context, rc runner.Context, deps Deps, streams Streams) (Re
 	out := report.NewOutputs(log, rc.OutputFile, streams.Results)
 	r := &run{rc: rc, deps: deps, log: log, start: deps.Clock.Now()}
 	r.prog = runlog.Progress{Log: log, Clock: deps.Clock, Start: r.start}
-	r.rep = &report.Reporter{Progress: r.prog, RC: rc, Out: out, Grace: deps.Grace, Checks: &report.Checks{Progress: r.prog, RunURL: rc.RunURL()}}
+	r.rep = &publish.Reporter{Progress: r.prog, RC: rc, Out: out, Grace: deps.Grace, Checks: &publish.Checks{Progress: r.prog, RunURL: rc.RunURL()}}
 	end, err := r.execute(ctx)
 	if err == nil {
 		return Result{Outputs: out.Values(), Cost: r.rep.Billed}, nil
@@ -161,10 +162,10 @@ func (r *run) execute(ctx context.Context) (report.End, error) {
 	// or sets a commit status keeps the last moments of it for the
 	// comment's final edit and the status. Only what the run sent outlives
 	// it, by a few seconds: a create or follow-up under way is heard out
-	// (httpclient.HearOut), and its record written (report.RecordFor).
+	// (httpclient.HearOut), and its record written (publish.RecordFor).
 	work := cfg.Timeout
 	if p.Answer != nil || p.Code != nil || p.Group != nil {
-		work -= min(report.LastWords, cfg.Timeout/10)
+		work -= min(publish.LastWords, cfg.Timeout/10)
 	}
 	r.deadline = r.start.Add(work)
 	ctx, cancel := context.WithTimeout(ctx, work)

@@ -15,6 +15,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/job"
 	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/publish"
 	"github.com/agentjob/agent-job-action/internal/queue"
 	"github.com/agentjob/agent-job-action/internal/reads"
 	"github.com/agentjob/agent-job-action/internal/report"
@@ -32,7 +33,7 @@ type run struct {
 	deps     Deps
 	log      runlog.Log
 	prog     runlog.Progress
-	rep      *report.Reporter // the one writer of what the run reports
+	rep      *publish.Reporter // the one writer of what the run reports
 	start    time.Time
 	deadline time.Time // on deps.Clock: the end of the work, before the last words
 	cfg      inputs.Config

@@ -17,6 +17,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/publish"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
@@ -109,7 +110,7 @@ func newHarness(t *testing.T, sc fakeapi.Scenario) *harness {
 	// The runner's grace after a cancellation, shortened so that a test of
 	// a write GitHub never answers waits a moment, not seconds; long
 	// enough for any write the fakes answer.
-	grace := report.Grace{LastWords: 300 * time.Millisecond, RecordFor: 600 * time.Millisecond}
+	grace := publish.Grace{LastWords: 300 * time.Millisecond, RecordFor: 600 * time.Millisecond}
 	h.env = Env{Getenv: func(k string) string { return h.vars[k] }, Deps: action.Deps{Clock: clk, Schedule: step.Schedule(), Grace: grace, HearOut: 300 * time.Millisecond}}
 	return h
 }

@@ -74,7 +74,7 @@ func (r *run) wire(api *agentapi.Client, hc *httpclient.Client, p plan.Plan) (*g
 	r.agent = r.agentRoom(hc, gh)
 	r.agent.Approval, r.agent.Land = p.Approval, p.Land
 	r.rep.Checks.Approval = p.Approval
-	r.jobs = &job.Room{API: api, Reporter: r.rep, Progress: r.prog, Clock: r.deps.Clock,
+	r.jobs = &job.Room{API: api, Reporter: r.rep, Terms: r.rc.Terms(), Progress: r.prog, Clock: r.deps.Clock,
 		Schedule: schedule(r.cfg, r.deps), Deadline: r.deadline, Beat: cmp.Or(r.deps.Heartbeat, runlog.Heartbeat)}
 	if gh != nil {
 		r.rep.Checks.GitHub = gh
@@ -165,7 +165,7 @@ func (r *run) atCap(o *report.Outcome, why caps.Cap) *report.Outcome {
 // working, with the run's clients and the parts of the plan it needs: the
 // backlink's asker and the caps.
 func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *settle.Room {
-	room := &settle.Room{API: api, Jobs: r.jobs, Agent: r.agent, Reporter: r.rep, Progress: r.prog, Paths: r.cfg.Paths, Project: r.rep.Project, Backlinked: p.Backlinked, Reopened: p.Reopened}
+	room := &settle.Room{API: api, Jobs: r.jobs, Agent: r.agent, Reporter: r.rep, RunURL: r.rc.RunURL(), Terms: r.rc.Terms(), Approval: p.Approval, Progress: r.prog, Paths: r.cfg.Paths, Project: r.rep.Project, Backlinked: p.Backlinked, Reopened: p.Reopened}
 	if p.Await != "" {
 		room.Ending = settle.EndingOf(p.Await, r.rc.ServerURL, poll.Waiter{Jobs: api, Clock: r.deps.Clock, Schedule: schedule(r.cfg, r.deps), Deadline: r.deadline})
 	}

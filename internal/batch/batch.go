@@ -47,6 +47,15 @@ var (
 	_ Permissions = (*ghclient.Client)(nil)
 )
 
+// Writer is what the room tells the run's writer (*publish.Reporter is
+// one): the requests the run answers, which its comment records, the
+// comment as the run works, and a run that ends with nothing to do.
+type Writer interface {
+	Answering(a report.Answers)
+	Show(ctx context.Context, o *report.Outcome, p conversation.Phase)
+	Skip(reason string) *report.Outcome
+}
+
 // Room answers one run's thread.
 type Room struct {
 	Thread      Thread
@@ -58,7 +67,7 @@ type Room struct {
 	PR          bool
 	// Rules judge each request as the run's own was.
 	Rules    admit.Rules
-	Reporter *report.Reporter
+	Reporter Writer
 	Progress runlog.Progress
 }
 
@@ -217,7 +226,7 @@ func (b *Room) Start(ctx context.Context, o *report.Outcome, own *request.Reques
 		return b.Answer(ctx, o, own, level)
 	case Own:
 		a = alone(own)
-		b.Reporter.Answers = a
+		b.Reporter.Answering(a)
 	}
 	b.Reporter.Show(ctx, o, conversation.Working)
 	b.In()
@@ -242,11 +251,11 @@ func (b *Room) Answer(ctx context.Context, o *report.Outcome, own *request.Reque
 		done.AnsweredIn = a.by.URL
 		return nil, done
 	}
-	b.Reporter.Answers = a
+	b.Reporter.Answering(a)
 	b.Reporter.Show(ctx, o, conversation.Working)
 	if b.Thread.URL() == "" {
 		a = alone(a.own)
-		b.Reporter.Answers = a
+		b.Reporter.Answering(a)
 	} else if b.claim(ctx, a) {
 		b.Reporter.Show(ctx, o, conversation.Working)
 	}

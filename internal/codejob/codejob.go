@@ -43,6 +43,21 @@ type Agent interface {
 	Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool, recorded string, land plan.Land) (note, ended string)
 }
 
+// Writer is what the room tells the run's writer (*publish.Reporter is
+// one): the code pull request's Code, which the writer's statuses and
+// record follow, the job's name at once, the comment and the head's
+// status as the run works, the record of a send (written even when the
+// run is cancelled now), and a run that ends with nothing sent.
+type Writer interface {
+	Follow(code *report.Code)
+	Job(o *report.Outcome, id string, followUp bool) error
+	Keep(ctx context.Context) (context.Context, context.CancelFunc)
+	Show(ctx context.Context, o *report.Outcome, p conversation.Phase)
+	Status(ctx context.Context, o *report.Outcome)
+	Skip(reason string) *report.Outcome
+	Released(o *report.Outcome, by string) *report.Outcome
+}
+
 // Room follows one code pull request's docs job for a run.
 type Room struct {
 	// Thread is the pull request's conversation, where the record is; nil
@@ -54,7 +69,7 @@ type Room struct {
 	Jobs     *job.Room
 	Settler  Settler
 	Agent    Agent
-	Reporter *report.Reporter
+	Reporter Writer
 	Progress runlog.Progress
 	Paths    *pathfilter.Filter
 	// About is the pull request as a prompt names it; Workflow the
@@ -103,7 +118,7 @@ func (c *Room) logChanges(ch *codepr.Changes) {
 // returns the job, or the run's outcome when it ends here.
 func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullRequest) (*agentapi.Job, *report.Outcome) {
 	c.code = &report.Code{PR: report.Commit{Owner: pr.Owner, Repo: pr.Repo, HeadSHA: pr.HeadSHA}}
-	c.Reporter.Code, c.Reporter.Checks.PR = c.code, c.code
+	c.Reporter.Follow(c.code)
 	var earlier *conversation.Earlier
 	if c.Thread != nil {
 		c.Thread.React(ctx, int64(pr.Number), request.Event, "eyes")
@@ -253,7 +268,7 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 
 // record writes the comment's record once the job took the head's
 // change, even when the run is cancelled or at its timeout now
-// (report.Reporter.Keep): lost, the next run would send the change again.
+// (Writer.Keep): lost, the next run would send the change again.
 func (c *Room) record(ctx context.Context, o *report.Outcome) {
 	ctx, cancel := c.Reporter.Keep(ctx)
 	defer cancel()

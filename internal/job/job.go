@@ -21,6 +21,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
+	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
 // API is the Agent Job API's jobs. *agentapi.Client is one.
@@ -32,10 +33,26 @@ type API interface {
 
 var _ API = (*agentapi.Client)(nil)
 
+// Writer is what the room tells the run's writer as it happens
+// (*publish.Reporter is one): the job's name at once (the job-id output,
+// which a failure later must not lose), each send (the caps and the cost
+// count it), the record of a send, written even when the run is cancelled
+// now, and the wait's progress.
+type Writer interface {
+	Job(o *report.Outcome, id string, followUp bool) error
+	Spent(followUp bool)
+	Keep(ctx context.Context) (context.Context, context.CancelFunc)
+	Show(ctx context.Context, o *report.Outcome, p conversation.Phase)
+	Observer(ctx context.Context, o *report.Outcome) poll.Observer
+	Waited(d time.Duration)
+}
+
 // Room starts and follows one run's job.
 type Room struct {
 	API      API
-	Reporter *report.Reporter
+	Reporter Writer
+	// Terms names the inputs as the run's mode does, for its errors.
+	Terms    terms.Terms
 	Progress runlog.Progress
 	Clock    clock.Clock
 	// Schedule is when the wait polls; Deadline when it gives up (on
@@ -61,7 +78,7 @@ func (j *Room) Create(ctx context.Context, text string) (*agentapi.Job, error) {
 	j.Progress.Logf("created job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
 	if !record.PlainID(job.ID) || agentapi.CheckJobID(job.ID) != nil {
 		return nil, fmt.Errorf("%s: the Agent API named the new job %s, an id the action cannot record (a job id is 1 to 256 letters, digits and ._-+=@, with no dots in a row): the job exists and counts as sent, but %w; find it in the Mintlify dashboard, and check %s",
-			agentapi.OpCreate, escape.Log(job.ID), report.ErrJobLost, j.Reporter.RC.Terms().Name("base-url"))
+			agentapi.OpCreate, escape.Log(job.ID), report.ErrJobLost, j.Terms.Name("base-url"))
 	}
 	return job, nil
 }

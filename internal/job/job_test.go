@@ -16,6 +16,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/publish"
 	"github.com/agentjob/agent-job-action/internal/report"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 	"github.com/agentjob/agent-job-action/internal/testbed/step"
@@ -68,7 +69,7 @@ func newRoom(t *testing.T, api *fakeAPI, out *bytes.Buffer) (*Room, *clock.Fake)
 
 func jobIDOutput(t *testing.T, r *Room) string {
 	t.Helper()
-	data, err := os.ReadFile(r.Reporter.RC.OutputFile)
+	data, err := os.ReadFile(r.Reporter.(*publish.Reporter).RC.OutputFile)
 	if err != nil {
 		return ""
 	}

@@ -1,6 +1,9 @@
-// Package report is what the action leaves besides its log (package
-// runlog): the step outputs and the job summary, both redacted by the log's
-// redactor, neither written to be read back.
+// Package report is what a run ends with and what it leaves besides its
+// log (package runlog): the outcome (Outcome, End), what a code pull
+// request's run keeps for its report (Code), the step outputs and the job
+// summary, both redacted by the log's redactor, neither written to be read
+// back. It writes no comment and no commit status: package publish does,
+// for the run's hall alone.
 package report
 
 import (

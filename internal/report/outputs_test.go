@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -209,32 +208,6 @@ func TestOutputsFallBackToResults(t *testing.T) {
 	}
 	if got := out.Values(); got["status"] != "failed" || len(got) != 1 {
 		t.Errorf("Values() = %v", got)
-	}
-}
-
-// TestUsageErrorPrintsNoResults: a run that ends in a usage error writes
-// its status to GITHUB_OUTPUT, where a step's outputs go, and prints
-// nothing on a command line's results stream.
-func TestUsageErrorPrintsNoResults(t *testing.T) {
-	t.Parallel()
-	for _, file := range []bool{false, true} {
-		var log, results bytes.Buffer
-		path := ""
-		if file {
-			path = filepath.Join(t.TempDir(), "out")
-		}
-		r := &Reporter{Progress: runlog.Progress{Log: runlog.NewPlain(&log)}, Out: NewOutputs(runlog.NewPlain(&log), path, &results)}
-		r.Unreported(Invalid, errors.New("--timeout must be a duration"))
-		data, _ := os.ReadFile(path)
-		if results.Len() != 0 || file != strings.Contains(string(data), "status<<") || r.Out.Values()["status"] != StatusError {
-			t.Errorf("GITHUB_OUTPUT %v: results %q, file %q, values %v", file, results.String(), data, r.Out.Values())
-		}
-	}
-	var results bytes.Buffer
-	r := &Reporter{Progress: runlog.Progress{Log: runlog.NewPlain(io.Discard)}, Out: NewOutputs(runlog.NewPlain(io.Discard), "", &results)}
-	r.Unreported(Errored, errors.New("GITHUB_STEP_SUMMARY cannot be written"))
-	if results.String() != "output status=error\n" {
-		t.Errorf("a run that failed otherwise printed %q, want its status", results.String())
 	}
 }
 

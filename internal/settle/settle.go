@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/agentpr"
@@ -28,12 +29,14 @@ import (
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
 	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/runlog"
+	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
 // Most bounds the threads one settle run writes to, whose job it reports
@@ -107,6 +110,24 @@ var (
 	_ Agent  = (*agentpr.Room)(nil)
 )
 
+// Writer is what settling hands the run's writer (*publish.Reporter is
+// one): the statuses check.Decide decided, an earlier record's end as
+// shown (Settled) or its job gone (Gone), the write of a record in its
+// comment, and the context that keeps the record of a send written even
+// when the run is cancelled now; the job's pull request as a status or
+// comment may link it (PRURL); and the wait's progress.
+type Writer interface {
+	Apply(ctx context.Context, owner, repo string, d check.Decision)
+	Settled(e *conversation.Earlier, shown *report.Outcome) conversation.State
+	Gone(e *conversation.Earlier, status int) conversation.State
+	Write(ctx context.Context, c report.Comment, earlier *conversation.Earlier, s conversation.State) bool
+	Keep(ctx context.Context) (context.Context, context.CancelFunc)
+	PRURL(o *report.Outcome) string
+	// Observer and Waited follow the wait for the job its event names.
+	Observer(ctx context.Context, o *report.Outcome) poll.Observer
+	Waited(d time.Duration)
+}
+
 // Room settles records for one run.
 type Room struct {
 	API API
@@ -114,8 +135,15 @@ type Room struct {
 	Jobs   Sender
 	GitHub GitHub
 	Agent  Agent
-	// Reporter writes the comments, the statuses and the sends.
-	Reporter *report.Reporter
+	// Reporter writes the comments and the statuses.
+	Reporter Writer
+	// RunURL is the workflow run, which statuses and comments link; Terms
+	// names the inputs as the run's mode does; Approval says the run's own
+	// workflow asks for the docs pull request's approval (docs-check:
+	// approved), which a record's asks for whatever this one says.
+	RunURL   string
+	Terms    terms.Terms
+	Approval bool
 	Progress runlog.Progress
 	// Paths filters a change that waits.
 	Paths *pathfilter.Filter
@@ -202,7 +230,7 @@ func (s *Room) Continued(ctx context.Context, th *conversation.Thread, e *conver
 		return
 	}
 	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Continued, Record: record.Record{JobID: e.JobID, Answered: e.Answered},
-		ContinuedIn: th.URL(), RunURL: escape.URL(s.Reporter.RC.RunURL())})
+		ContinuedIn: th.URL(), RunURL: escape.URL(s.RunURL)})
 }
 
 // Sweep is a settle run (settle: true) in owner/repo: it starts no job and
@@ -224,7 +252,7 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	found, err := conversation.FindUnsettled(ctx, s.GitHub, owner, repo, Reads)
 	if err != nil {
 		if ctx.Err() == nil {
-			err = fmt.Errorf("%w; nothing was settled (%s)", err, ghclient.Advice(err, s.Reporter.RC.Terms().Name("github-token"), "issues: read"))
+			err = fmt.Errorf("%w; nothing was settled (%s)", err, ghclient.Advice(err, s.Terms.Name("github-token"), "issues: read"))
 		}
 		return (&report.Outcome{}).Fail(ctx, err)
 	}
@@ -323,7 +351,7 @@ func (s *Room) pending(ctx context.Context, owner, repo string, found *conversat
 	leads, more, err := s.GitHub.PendingPulls(ctx, owner, repo)
 	if err != nil {
 		s.Progress.Log.Warning(fmt.Sprintf("could not search the pull requests whose commit status is pending (%s): %s; a record older than the comments read waits for the next settle run",
-			ghclient.Advice(err, s.Reporter.RC.Terms().Name("github-token"), "pull-requests: read"), escape.Log(err.Error())))
+			ghclient.Advice(err, s.Terms.Name("github-token"), "pull-requests: read"), escape.Log(err.Error())))
 		return -1
 	}
 	switch {
@@ -523,11 +551,11 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 		// which then gets the check a job's end sets.
 		shown.Docs = s.Agent.Judge(ctx, job, e.PR, true)
 		d := check.Decide(e.Record, check.Facts{Event: check.Judged, Heads: []string{code.HeadSHA}, Job: check.Done,
-			RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown), Approval: s.Reporter.Checks.Approval, Docs: shown.Docs})
+			RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown), Approval: s.Approval, Docs: shown.Docs})
 		if shown.Docs != nil && d.Docs == e.Docs {
 			return waiting
 		}
-		s.Reporter.Checks.Apply(ctx, th.Owner, th.Repo, d)
+		s.Reporter.Apply(ctx, th.Owner, th.Repo, d)
 	}
 	// Settled carries the pairing on: the record alone pairs the two.
 	st := s.Reporter.Settled(e, shown)
@@ -587,7 +615,7 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 	rec := e.Record
 	rec.Head, rec.Waiting, rec.Cut, rec.Unsettled = e.Waiting, "", changes.LeavesCut(e.Cut), true
 	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
-		Record: rec, PRURL: e.PR, RunURL: escape.URL(s.Reporter.RC.RunURL()),
+		Record: rec, PRURL: e.PR, RunURL: escape.URL(s.RunURL),
 		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
 	return true, caps.Cap{}, nil
 }
@@ -601,8 +629,8 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 // nothing more. It returns the comment's note, which says so.
 func (s *Room) atCap(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job, why caps.Cap) string {
 	heard, unsent := e.Heard()
-	s.Reporter.Checks.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, check.Facts{Event: check.Capped, Heads: unsent, Cap: why.Why, CapUncounted: why.Uncounted,
-		RunURL: s.Reporter.RC.RunURL(), Approval: s.Reporter.Checks.Approval}))
+	s.Reporter.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, check.Facts{Event: check.Capped, Heads: unsent, Cap: why.Why, CapUncounted: why.Uncounted,
+		RunURL: s.RunURL, Approval: s.Approval}))
 	s.Progress.Logf("#%d: docs job cap reached, nothing sent: %s; the change pushed while job %s worked is for the next push the caps allow", th.Number, why.Why, escape.Log(job.ID))
 	e.Owed, e.Waiting = heard, ""
 	return fmt.Sprintf("⏸️ Not sent: the change pushed while the job worked, as the docs job cap is reached: %s. The next push that the caps allow sends it.", escape.Markdown(why.Why))
@@ -615,7 +643,7 @@ func (s *Room) atCap(ctx context.Context, th *conversation.Thread, e *conversati
 // a new job, if this one takes no more).
 func (s *Room) abandon(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) {
 	heard, unsent := e.Heard()
-	s.Reporter.Checks.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, check.Facts{Event: check.Abandoned, Heads: unsent, RunURL: s.Reporter.RC.RunURL()}))
+	s.Reporter.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, check.Facts{Event: check.Abandoned, Heads: unsent, RunURL: s.RunURL}))
 	s.Progress.Logf("#%d: job %s is %s and cannot take the change that waits; the heads pushed since it last heard get an error", th.Number, escape.Log(job.ID), escape.Log(job.Status))
 	e.Owed, e.Waiting = heard, ""
 }
@@ -628,7 +656,7 @@ func (s *Room) abandon(ctx context.Context, th *conversation.Thread, e *conversa
 // it is gone, and the record keeps the job and the head it heard, so that
 // the next run in the thread meets that answer too.
 func (s *Room) gone(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, f *httpclient.Failure) verdict {
-	s.Reporter.Checks.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, check.Facts{Event: check.Gone, Heads: e.Owed, RunURL: s.Reporter.RC.RunURL()}))
+	s.Reporter.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, check.Facts{Event: check.Gone, Heads: e.Owed, RunURL: s.RunURL}))
 	s.Progress.Logf("#%d: job %s is gone: the Agent Job API answered HTTP %d; its record ends, and the heads it owed get an error", th.Number, escape.Log(e.JobID), f.Status)
 	if !s.Reporter.Write(ctx, th, e, s.Reporter.Gone(e, f.Status)) {
 		return left
@@ -667,12 +695,12 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 		shown.Docs = s.Agent.Judge(ctx, job, e.PR, e.Follows() || e.Approval)
 	}
 	if heard, _ := e.Heard(); len(heard) > 0 {
-		f := check.Facts{Event: check.Ended, Heads: heard, Job: check.Done, RunURL: s.Reporter.RC.RunURL(), PRLink: s.Reporter.PRURL(shown),
-			Preview: shown.Preview.URL, PreviewState: shown.Preview.State, Approval: s.Reporter.Checks.Approval, Docs: shown.Docs}
+		f := check.Facts{Event: check.Ended, Heads: heard, Job: check.Done, RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown),
+			Preview: shown.Preview.URL, PreviewState: shown.Preview.State, Approval: s.Approval, Docs: shown.Docs}
 		if job.Status == agentapi.StatusFailed {
 			f.Job = check.Failed
 		}
-		s.Reporter.Checks.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, f))
+		s.Reporter.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, f))
 	}
 	return shown
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/poll"
+	"github.com/agentjob/agent-job-action/internal/publish"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
@@ -294,13 +295,13 @@ func WantRequests(t testing.TB, api *fakeapi.Server, creates, messages int) {
 // Actions, its outputs and summary in temporary files, its log plain in
 // log, its clock simulated from Start; its checks set no status until a
 // test gives them a GitHub.
-func Reporter(t testing.TB, log io.Writer) (*report.Reporter, *clock.Fake) {
+func Reporter(t testing.TB, log io.Writer) (*publish.Reporter, *clock.Fake) {
 	t.Helper()
 	dir := t.TempDir()
 	clk := clock.NewFake(Start)
 	p := runlog.Progress{Log: runlog.NewPlain(log), Clock: clk, Start: Start}
 	rc := runner.Context{InActions: true, OutputFile: filepath.Join(dir, "output"), SummaryFile: filepath.Join(dir, "summary"),
 		ServerURL: "https://github.com", Repository: "acme/docs", RunID: "4242"}
-	return &report.Reporter{Progress: p, RC: rc, Out: report.NewOutputs(p.Log, rc.OutputFile, nil), Timeout: 30 * time.Minute,
-		Checks: &report.Checks{Progress: p, RunURL: rc.RunURL()}}, clk
+	return &publish.Reporter{Progress: p, RC: rc, Out: report.NewOutputs(p.Log, rc.OutputFile, nil), Timeout: 30 * time.Minute,
+		Checks: &publish.Checks{Progress: p, RunURL: rc.RunURL()}}, clk
 }

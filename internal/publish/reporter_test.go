@@ -1,10 +1,12 @@
-package report
+package publish
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentjob/agent-job-action/internal/report"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -87,7 +89,7 @@ func newReporter(t *testing.T, log *bytes.Buffer) (*Reporter, *clock.Fake) {
 	rc := runner.Context{InActions: true, OutputFile: filepath.Join(dir, "output"), SummaryFile: filepath.Join(dir, "summary"),
 		ServerURL: "https://github.com", Repository: "acme/docs", RunID: "42"}
 	p := runlog.Progress{Log: l, Clock: clk, Start: start}
-	return &Reporter{Progress: p, RC: rc, Out: NewOutputs(l, rc.OutputFile, nil), Timeout: 30 * time.Minute,
+	return &Reporter{Progress: p, RC: rc, Out: report.NewOutputs(l, rc.OutputFile, nil), Timeout: 30 * time.Minute,
 		Checks: &Checks{Progress: p, RunURL: rc.RunURL()}}, clk
 }
 
@@ -114,7 +116,7 @@ func TestJobIsWrittenAtOnce(t *testing.T) {
 	t.Parallel()
 	var log bytes.Buffer
 	r, _ := newReporter(t, &log)
-	o := &Outcome{}
+	o := &report.Outcome{}
 	if err := r.Job(o, "job_0042", true); err != nil {
 		t.Fatal(err)
 	}
@@ -130,13 +132,13 @@ func TestShowWritesTheRecord(t *testing.T) {
 	t.Parallel()
 	var log bytes.Buffer
 	r, clk := newReporter(t, &log)
-	r.Show(context.Background(), &Outcome{JobID: "job_1"}, conversation.Working) // no comment: nothing
+	r.Show(context.Background(), &report.Outcome{JobID: "job_1"}, conversation.Working) // no comment: nothing
 	c := &fakeComment{}
 	r.Comment = c
 	r.Answers = answers{rec: backlog.Record{Sent: []request.Key{{Kind: request.Comment, ID: 9}}}}
-	r.Code = &Code{PR: Commit{Owner: "acme", Repo: "docs", HeadSHA: head2}, Heard: head2, Owed: []string{head1, head2}, DocsPR: "https://github.com/acme/docs/pull/101"}
+	r.Code = &report.Code{PR: report.Commit{Owner: "acme", Repo: "docs", HeadSHA: head2}, Heard: head2, Owed: []string{head1, head2}, DocsPR: "https://github.com/acme/docs/pull/101"}
 	clk.Advance(90 * time.Second)
-	r.Show(context.Background(), &Outcome{JobID: "job_1", Job: jobOf("job_1", "active", "")}, conversation.Working)
+	r.Show(context.Background(), &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "active", "")}, conversation.Working)
 	if len(c.shown) != 1 {
 		t.Fatalf("%d comments shown, want 1", len(c.shown))
 	}
@@ -151,7 +153,7 @@ func TestShowWritesTheRecord(t *testing.T) {
 	}
 	// Once the job ended, the comment claims only what the job's own
 	// answer says: no pull request the record named before.
-	r.Show(context.Background(), &Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "")}, conversation.Done)
+	r.Show(context.Background(), &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "")}, conversation.Done)
 	if last := c.shown[len(c.shown)-1]; last.PRURL != "" {
 		t.Errorf("a finished job's comment shows %q, a pull request its answer does not name", last.PRURL)
 	}
@@ -177,7 +179,7 @@ func TestSettled(t *testing.T) {
 		status string
 		phase  conversation.Phase
 	}{{agentapi.StatusCompleted, conversation.Done}, {agentapi.StatusFailed, conversation.Failed}} {
-		s := r.Settled(e, &Outcome{JobID: "job_1", Job: jobOf("job_1", tt.status, "https://github.com/acme/docs/pull/101")})
+		s := r.Settled(e, &report.Outcome{JobID: "job_1", Job: jobOf("job_1", tt.status, "https://github.com/acme/docs/pull/101")})
 		if s.Phase != tt.phase || s.Record.Unsettled || s.Record.Owed != nil || s.Record.Head != head1 || !s.Record.Cut || s.Record.Answered != answered ||
 			s.Note != "Reported by a later run of this workflow." || s.PRURL != "https://github.com/acme/docs/pull/101" {
 			t.Errorf("%s: %+v", tt.status, s)
@@ -193,21 +195,21 @@ func TestChecksHead(t *testing.T) {
 	docs := func(st docspr.State) *docspr.Verdict {
 		return &docspr.Verdict{State: st, PR: prlink.PullRequest{Owner: "acme", Repo: "docs", Number: 101}, URL: "https://github.com/acme/docs/pull/101"}
 	}
-	done := func(v *docspr.Verdict) *Outcome {
-		return &Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "https://github.com/acme/docs/pull/101"), Docs: v}
+	done := func(v *docspr.Verdict) *report.Outcome {
+		return &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "https://github.com/acme/docs/pull/101"), Docs: v}
 	}
 	tests := []struct {
 		name     string
-		o        *Outcome
+		o        *report.Outcome
 		recorded bool // the run has a comment, whose record a later run settles
 		ended    bool
 		cut      bool
 		want     []string
 		owed     []string
 	}{
-		{name: "while the job works", o: &Outcome{JobID: "job_1", Job: working}, want: []string{"acme/docs 2222 pending: The docs agent is updating the docs for this change"},
+		{name: "while the job works", o: &report.Outcome{JobID: "job_1", Job: working}, want: []string{"acme/docs 2222 pending: The docs agent is updating the docs for this change"},
 			owed: []string{head1, head2}},
-		{name: "the job completed: every head it covered", ended: true, o: &Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "https://github.com/acme/docs/pull/101")},
+		{name: "the job completed: every head it covered", ended: true, o: &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "https://github.com/acme/docs/pull/101")},
 			want: []string{"acme/docs 1111 success: Docs updated in a pull request", "acme/docs 2222 success: Docs updated in a pull request"}},
 		{name: "approval asked, waiting: every head it covered waits", ended: true, o: done(docs(docspr.Waiting)),
 			want: []string{"acme/docs 1111 pending: Waits for an approving review of docs pull request #101", "acme/docs 2222 pending: Waits for an approving review of docs pull request #101"}},
@@ -215,17 +217,17 @@ func TestChecksHead(t *testing.T) {
 			want: []string{"acme/docs 1111 pending: Waits for an approving review of docs pull request #101", "acme/docs 2222 success: Docs approved in pull request #101"}},
 		{name: "approval asked, merged: the newest head only", ended: true, o: done(docs(docspr.Merged)),
 			want: []string{"acme/docs 1111 pending: Waits for an approving review of docs pull request #101", "acme/docs 2222 success: Docs merged in pull request #101"}},
-		{name: "the job failed", ended: true, o: &Outcome{JobID: "job_1", Job: jobOf("job_1", "failed", "")},
+		{name: "the job failed", ended: true, o: &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "failed", "")},
 			want: []string{"acme/docs 1111 failure: The docs job failed: see the run", "acme/docs 2222 failure: The docs job failed: see the run"}},
-		{name: "the run ends, the job goes on, recorded", ended: true, recorded: true, o: &Outcome{JobID: "job_1", Job: working},
+		{name: "the run ends, the job goes on, recorded", ended: true, recorded: true, o: &report.Outcome{JobID: "job_1", Job: working},
 			want: []string{"acme/docs 2222 pending: The docs agent is updating the docs for this change"}, owed: []string{head1, head2}},
-		{name: "the run ends, the job goes on, no record", ended: true, o: &Outcome{JobID: "job_1", Job: working},
+		{name: "the run ends, the job goes on, no record", ended: true, o: &report.Outcome{JobID: "job_1", Job: working},
 			want: []string{"acme/docs 1111 error: The run stopped before the docs job ended: re-run it", "acme/docs 2222 error: The run stopped before the docs job ended: re-run it"}},
-		{name: "no job could start", ended: true, o: &Outcome{Err: errors.New("HTTP 401")},
+		{name: "no job could start", ended: true, o: &report.Outcome{Err: errors.New("HTTP 401")},
 			want: []string{"acme/docs 1111 error: The docs job could not be started: see the run", "acme/docs 2222 error: The docs job could not be started: see the run"}},
-		{name: "a cap: this head only", ended: true, o: &Outcome{Skipped: "max-sends-per-day is 1", Capped: true},
+		{name: "a cap: this head only", ended: true, o: &report.Outcome{Skipped: "max-sends-per-day is 1", Capped: true},
 			want: []string{"acme/docs 2222 success: Docs job cap reached: max-sends-per-day is 1"}, owed: []string{head1}},
-		{name: "a cut listing: said once", cut: true, o: &Outcome{JobID: "job_1", Job: working},
+		{name: "a cut listing: said once", cut: true, o: &report.Outcome{JobID: "job_1", Job: working},
 			want: []string{fmt.Sprintf("acme/docs 2222 error: GitHub listed only %d files: the rest went unseen, so no success is claimed; see the run", ghclient.MaxPullFiles)}, owed: []string{head1}},
 	}
 	for _, tt := range tests {
@@ -235,7 +237,7 @@ func TestChecksHead(t *testing.T) {
 			r, _ := newReporter(t, &log)
 			gh := &fakeStatuses{}
 			r.Checks.GitHub = gh
-			r.Code = &Code{PR: Commit{Owner: "acme", Repo: "docs", HeadSHA: head2}, Owed: []string{head1}, Cut: tt.cut}
+			r.Code = &report.Code{PR: report.Commit{Owner: "acme", Repo: "docs", HeadSHA: head2}, Owed: []string{head1}, Cut: tt.cut}
 			r.Checks.PR = r.Code
 			r.Checks.Head(context.Background(), tt.o, r.PRURL(tt.o), tt.recorded, tt.ended)
 			r.Checks.Head(context.Background(), tt.o, r.PRURL(tt.o), tt.recorded, tt.ended) // once is enough
@@ -273,7 +275,7 @@ func TestFinish(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name    string
-		o       *Outcome
+		o       *report.Outcome
 		phase   conversation.Phase
 		err     string // "" for a run that succeeds
 		outputs []string
@@ -281,20 +283,20 @@ func TestFinish(t *testing.T) {
 		// noJob says the comment claims that no job exists.
 		noJob bool
 	}{
-		{name: "completed", o: &Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "https://github.com/acme/docs/pull/101"), Polls: 3},
+		{name: "completed", o: &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "https://github.com/acme/docs/pull/101"), Polls: 3},
 			phase: conversation.Done, outputs: []string{"status<<", "\ncompleted\n", "\n101\n"}, log: "job job_1 completed: pull request https://github.com/acme/docs/pull/101"},
-		{name: "not waiting", o: &Outcome{JobID: "job_1", Job: jobOf("job_1", "active", "")},
+		{name: "not waiting", o: &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "active", "")},
 			phase: conversation.NotWaiting, outputs: []string{"\nactive\n"}, log: "job job_1 is active; not waiting (wait: false)"},
-		{name: "failed", o: &Outcome{JobID: "job_1", Job: jobOf("job_1", "failed", "")}, phase: conversation.Failed,
+		{name: "failed", o: &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "failed", "")}, phase: conversation.Failed,
 			err: "job failed: job job_1 ended with status failed; see it in the Mintlify dashboard, then send a follow-up with job-id: job_1 or start a new job"},
-		{name: "timed out waiting", o: (&Outcome{JobID: "job_1", Job: jobOf("job_1", "active", ""), Stage: StageWait}).Fail(context.Background(), poll.ErrTimedOut),
+		{name: "timed out waiting", o: (&report.Outcome{JobID: "job_1", Job: jobOf("job_1", "active", ""), Stage: report.StageWait}).Fail(context.Background(), poll.ErrTimedOut),
 			phase: conversation.TimedOut, err: "job job_1 still active after 0s (timeout: 30m0s)"},
 		{name: "a create the timeout stopped before it reached the API", o: createStopped(t, httpclient.Transient),
 			phase: conversation.TimedOut, noJob: true, err: "create job"},
 		{name: "a create the timeout stopped after it went", o: createStopped(t, httpclient.MayHaveActed),
 			phase: conversation.TimedOut, err: "create job"},
-		{name: "skipped", o: &Outcome{Skipped: "nothing under paths"}, phase: conversation.Answered, outputs: []string{"\nskipped\n"}},
-		{name: "capped", o: &Outcome{Skipped: "max-sends-per-day is 1", Capped: true}, phase: conversation.Capped, outputs: []string{"\nskipped\n"}},
+		{name: "skipped", o: &report.Outcome{Skipped: "nothing under paths"}, phase: conversation.Answered, outputs: []string{"\nskipped\n"}},
+		{name: "capped", o: &report.Outcome{Skipped: "max-sends-per-day is 1", Capped: true}, phase: conversation.Capped, outputs: []string{"\nskipped\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -327,12 +329,12 @@ func TestFinish(t *testing.T) {
 
 // createStopped is a run whose create the timeout stopped, failing as
 // kind says.
-func createStopped(t *testing.T, kind httpclient.FailureKind) *Outcome {
+func createStopped(t *testing.T, kind httpclient.FailureKind) *report.Outcome {
 	t.Helper()
 	ctx, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
 	t.Cleanup(cancel)
 	err := &agentapi.Error{Op: agentapi.OpCreate, Failure: &httpclient.Failure{Kind: kind, Err: context.DeadlineExceeded}}
-	return (&Outcome{Stage: StageStart}).Fail(ctx, err)
+	return (&report.Outcome{Stage: report.StageStart}).Fail(ctx, err)
 }
 
 // TestSpent: a send counts in the run's comment, which the caps read, and
@@ -346,7 +348,7 @@ func TestSpent(t *testing.T) {
 	r.Spent(false)
 	r.Spent(true)
 	r.Waited(90 * time.Second)
-	if err := r.Finish(context.Background(), &Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "")}); err != nil {
+	if err := r.Finish(context.Background(), &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "")}); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.spent) != 2 || r.Billed.Creates != 1 || r.Billed.FollowUps != 1 || r.Billed.WaitedSeconds != 90 {
@@ -364,9 +366,9 @@ func TestObserver(t *testing.T) {
 		r, _ := newReporter(t, &log)
 		c := &fakeComment{url: "https://github.com/acme/docs/issues/12#issuecomment-77"}
 		r.Comment = c
-		var o *Outcome
+		var o *report.Outcome
 		if own {
-			o = &Outcome{JobID: "job_1"}
+			o = &report.Outcome{JobID: "job_1"}
 		}
 		r.Observer(context.Background(), o).StatusChanged(jobOf("job_1", "working", ""), "active")
 		if !strings.Contains(log.String(), "job job_1: active -> working") {
@@ -406,5 +408,31 @@ func TestKeep(t *testing.T) {
 	}
 	if after := httpclient.HearOut + RecordFor + LastWords; after >= runner.InterruptGrace+runner.TermGrace {
 		t.Errorf("a cancelled run writes for up to %s after the SIGINT, past the runner's SIGKILL", after)
+	}
+}
+
+// TestUsageErrorPrintsNoResults: a run that ends in a usage error writes
+// its status to GITHUB_OUTPUT, where a step's outputs go, and prints
+// nothing on a command line's results stream.
+func TestUsageErrorPrintsNoResults(t *testing.T) {
+	t.Parallel()
+	for _, file := range []bool{false, true} {
+		var log, results bytes.Buffer
+		path := ""
+		if file {
+			path = filepath.Join(t.TempDir(), "out")
+		}
+		r := &Reporter{Progress: runlog.Progress{Log: runlog.NewPlain(&log)}, Out: report.NewOutputs(runlog.NewPlain(&log), path, &results)}
+		r.Unreported(report.Invalid, errors.New("--timeout must be a duration"))
+		data, _ := os.ReadFile(path)
+		if results.Len() != 0 || file != strings.Contains(string(data), "status<<") || r.Out.Values()["status"] != report.StatusError {
+			t.Errorf("GITHUB_OUTPUT %v: results %q, file %q, values %v", file, results.String(), data, r.Out.Values())
+		}
+	}
+	var results bytes.Buffer
+	r := &Reporter{Progress: runlog.Progress{Log: runlog.NewPlain(io.Discard)}, Out: report.NewOutputs(runlog.NewPlain(io.Discard), "", &results)}
+	r.Unreported(report.Errored, errors.New("GITHUB_STEP_SUMMARY cannot be written"))
+	if results.String() != "output status=error\n" {
+		t.Errorf("a run that failed otherwise printed %q, want its status", results.String())
 	}
 }

@@ -1,8 +1,9 @@
-package report
+package publish
 
 import (
 	"context"
 	"fmt"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"slices"
 
 	"github.com/agentjob/agent-job-action/internal/check"
@@ -29,12 +30,15 @@ type Checks struct {
 	RunURL string
 	// PR is the code pull request's, whose head the run's own status
 	// goes on; nil for a run that is not a code pull request's.
-	PR *Code
+	PR *report.Code
 	// Approval says the team wants the docs pull request approved before
 	// the check is green (docs-check: approved).
 	Approval bool
 
 	set map[string]ghclient.CommitStatus // by commit
+	// cutShown says the status of a cut listing was set on the head: it
+	// is said once.
+	cutShown bool
 }
 
 // Set sets s on each of heads of owner/repo, but not again on a head this
@@ -79,7 +83,7 @@ func (c *Checks) Apply(ctx context.Context, owner, repo string, d check.Decision
 // link it; recorded says the run has a comment whose record a later run
 // settles the job's end from; ended says the run is at its end (before
 // it, a job it started works).
-func (c *Checks) Head(ctx context.Context, o *Outcome, prURL string, recorded, ended bool) {
+func (c *Checks) Head(ctx context.Context, o *report.Outcome, prURL string, recorded, ended bool) {
 	k := c.PR
 	if k == nil {
 		return
@@ -113,12 +117,12 @@ func (c *Checks) Head(ctx context.Context, o *Outcome, prURL string, recorded, e
 	switch end := o.End(); {
 	case !ended:
 		f.Job = check.Working
-	case end == Completed, end == Skipped:
+	case end == report.Completed, end == report.Skipped:
 		f.Job = check.Done
 		if k.NoChange {
 			f.Job = check.NoChange
 		}
-	case end == JobFailed:
+	case end == report.JobFailed:
 		f.Job = check.Failed
 	case o.JobID != "" && (o.Job == nil || !o.Job.Terminal()) && recorded:
 		// The run ended (it does not wait, its time is up, it was
@@ -136,8 +140,8 @@ func (c *Checks) Head(ctx context.Context, o *Outcome, prURL string, recorded, e
 	if f.Cut && f.Job != check.Failed {
 		// What the job was not told of, no end of it settles: this head's
 		// status says so once, and no later run owes it another.
-		if !k.cutShown {
-			k.cutShown = true
+		if !c.cutShown {
+			c.cutShown = true
 			c.Apply(ctx, k.PR.Owner, k.PR.Repo, check.Decide(rec, f))
 		}
 		return
@@ -154,8 +158,8 @@ func (c *Checks) Head(ctx context.Context, o *Outcome, prURL string, recorded, e
 // check decides it from the verdict v, or, when the group could not be
 // read (err), an error, so that the queue does not wait for a check that
 // never comes. It returns the run's outcome: what it settled, or err.
-func (r *Reporter) Group(ctx context.Context, at Commit, g check.Group, err error) *Outcome {
-	o := &Outcome{}
+func (r *Reporter) Group(ctx context.Context, at report.Commit, g check.Group, err error) *report.Outcome {
+	o := &report.Outcome{}
 	g.Unread = err != nil
 	d := check.DecideGroup(g, at.HeadSHA, r.Checks.RunURL)
 	r.Checks.Apply(ctx, at.Owner, at.Repo, d)

@@ -1,9 +1,10 @@
-package report
+package publish
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"strings"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 // Finish reports o, once, for every run that got a plan: the commit
 // status, the comment's last edit, the outputs, the summary and the
 // closing notice or error.
-func (r *Reporter) Finish(ctx context.Context, o *Outcome) error {
+func (r *Reporter) Finish(ctx context.Context, o *report.Outcome) error {
 	r.reported = true
 	runErr := r.explain(o)
 	// The last words: the comment's final edit and the commit status.
@@ -30,11 +31,11 @@ func (r *Reporter) Finish(ctx context.Context, o *Outcome) error {
 	if r.Comment != nil && (o.Skipped == "" || r.Comment.URL() != "" || o.Capped || o.Released != "") {
 		r.Comment.Show(ctx, r.final(o, runErr))
 	}
-	res := Result{
+	res := report.Result{
 		JobID:    o.JobID,
 		Status:   o.Status(),
 		Job:      o.Job,
-		TimedOut: o.End() == TimedOut,
+		TimedOut: o.End() == report.TimedOut,
 		Elapsed:  r.Progress.Elapsed(),
 		Polls:    o.Polls,
 		Cost:     r.bill(),
@@ -57,12 +58,12 @@ func (r *Reporter) Finish(ctx context.Context, o *Outcome) error {
 		res.CommentURL = r.Comment.URL()
 	}
 	res.Preview = o.Preview.Markdown()
-	if o.End() == Invalid {
+	if o.End() == report.Invalid {
 		r.Out.Withhold()
 	}
 	err := r.Out.Write(res)
 	if err == nil {
-		err = WriteSummary(r.Progress.Log, r.RC.SummaryFile, Summary(res))
+		err = report.WriteSummary(r.Progress.Log, r.RC.SummaryFile, report.Summary(res))
 	}
 	if err != nil {
 		return errors.Join(runErr, err)
@@ -77,7 +78,7 @@ func (r *Reporter) Finish(ctx context.Context, o *Outcome) error {
 // (counted as the caps count them, see Spent), the requests the run's HTTP
 // client sent to the Agent Job API's jobs with GET (reads) and to GitHub's
 // API, and the time it waited for the job.
-func (r *Reporter) bill() *Cost {
+func (r *Reporter) bill() *report.Cost {
 	c := r.cost
 	if r.Sent != nil {
 		for s, n := range r.Sent() {
@@ -96,26 +97,26 @@ func (r *Reporter) bill() *Cost {
 
 // explain turns o into the error the step fails with, or nil: the one place
 // that says what a timeout, a cancellation or a failed job means to the user.
-func (r *Reporter) explain(o *Outcome) error {
+func (r *Reporter) explain(o *report.Outcome) error {
 	id := escape.Log(o.JobID)
 	end := o.End()
 	switch {
-	case end == JobFailed:
-		return fmt.Errorf("%w: job %s ended with status failed; see it in the Mintlify dashboard, then send a follow-up with %s or start a new job", ErrJobFailed, id, r.RC.Setting("job-id", id))
+	case end == report.JobFailed:
+		return fmt.Errorf("%w: job %s ended with status failed; see it in the Mintlify dashboard, then send a follow-up with %s or start a new job", report.ErrJobFailed, id, r.RC.Setting("job-id", id))
 	case o.Err == nil:
 		return nil
-	case o.Stage != StageWait:
+	case o.Stage != report.StageWait:
 		switch {
-		case o.Stage == StageStart && end == TimedOut:
+		case o.Stage == report.StageStart && end == report.TimedOut:
 			return fmt.Errorf("%w (timeout %s reached)", o.Err, r.Timeout)
-		case o.Stage == StageStart && o.CtxErr() != nil:
+		case o.Stage == report.StageStart && o.CtxErr() != nil:
 			return fmt.Errorf("%w (cancelled)", o.Err)
 		}
 		return o.Err
-	case end == TimedOut:
+	case end == report.TimedOut:
 		return fmt.Errorf("job %s still %s after %s (timeout: %s): %w. The job goes on running on the server; to wait for it, %s, or raise %s",
 			id, escape.Log(o.Status()), r.Progress.Elapsed(), r.Timeout, o.Err, r.waitAgain(id), r.RC.Setting("timeout", ""))
-	case end == Cancelled:
+	case end == report.Cancelled:
 		return fmt.Errorf("cancelled while waiting for job %s, last seen %s. The job goes on running on the server; to wait for it, %s",
 			id, escape.Log(o.Status()), r.waitAgain(id))
 	}
@@ -136,27 +137,27 @@ func (r *Reporter) waitAgain(id string) string {
 }
 
 // final is the comment's last state.
-func (r *Reporter) final(o *Outcome, runErr error) conversation.State {
-	if end := o.End(); o.Closed && (end == Completed || end == NotWaiting) {
+func (r *Reporter) final(o *report.Outcome, runErr error) conversation.State {
+	if end := o.End(); o.Closed && (end == report.Completed || end == report.NotWaiting) {
 		return r.state(o, conversation.Stopped)
 	}
 	switch o.End() {
-	case JobFailed:
+	case report.JobFailed:
 		return r.state(o, conversation.Failed)
-	case TimedOut:
+	case report.TimedOut:
 		return r.state(o, conversation.TimedOut)
-	case Cancelled:
+	case report.Cancelled:
 		return r.state(o, conversation.Cancelled)
-	case Errored:
+	case report.Errored:
 		s := r.state(o, conversation.Error)
 		// Redacted before it is cut, or a piece of a secret would be left
 		// that no redactor knows, and before Render escapes it, or a
 		// secret would be escaped out of the redactor's sight.
 		s.Error = escape.Cut(r.Progress.Log.Redact(agentapi.Public(runErr)), maxErrorRunes)
 		return s
-	case NotWaiting:
+	case report.NotWaiting:
 		return r.state(o, conversation.NotWaiting)
-	case Skipped:
+	case report.Skipped:
 		if o.Capped {
 			s := r.state(o, conversation.Capped)
 			s.Cap = strings.ToUpper(o.Skipped[:1]) + o.Skipped[1:] + "."
@@ -179,7 +180,7 @@ func (r *Reporter) final(o *Outcome, runErr error) conversation.State {
 const maxErrorRunes = 300
 
 // notice is the closing line of a run that went well.
-func (r *Reporter) notice(o *Outcome) {
+func (r *Reporter) notice(o *report.Outcome) {
 	j := o.Job
 	switch {
 	case o.Settled != "":

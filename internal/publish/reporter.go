@@ -1,16 +1,23 @@
-package report
+// Package publish is the part of a run's writer that people read on
+// GitHub: the thread's comment and the commit statuses (Checks), as the
+// run works and at its end (Finish, which writes the outputs and the
+// summary through package report too). Only the run's hall,
+// internal/action, imports it (TestOnlyTheHallPublishes): a room hands
+// what happened to it through a narrow interface of its own, or returns
+// it as a value.
+package publish
 
 import (
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
-	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/docspr"
@@ -77,29 +84,6 @@ func (r *Reporter) Keep(ctx context.Context) (context.Context, context.CancelFun
 	return context.WithTimeout(httpclient.WithDeadline(context.WithoutCancel(ctx), until), r.Grace.recordFor())
 }
 
-// Comment is a thread's comment of the action's. *conversation.Thread is
-// one.
-type Comment interface {
-	// Show writes the run's own comment.
-	Show(ctx context.Context, s conversation.State)
-	// Settle rewrites an earlier run's comment, e, when its record is as
-	// read; it reports whether GitHub took the edit.
-	Settle(ctx context.Context, e *conversation.Earlier, s conversation.State) bool
-	// Spend counts a create or follow-up in the run's comment.
-	Spend(now time.Time)
-	// URL is the run's comment's address, "" when it has none.
-	URL() string
-}
-
-var _ Comment = (*conversation.Thread)(nil)
-
-// Answers are the requests a run answers, as its comment records and
-// links them.
-type Answers interface {
-	Record() backlog.Record
-	Refs() (answered, left, later []conversation.Ref)
-}
-
 // Reporter is the one writer of what a run reports: the job-id output the
 // moment the run names its job, the comments (its own, and an earlier
 // run's it settles), the commit statuses (Checks), the wait's progress,
@@ -109,16 +93,16 @@ type Answers interface {
 type Reporter struct {
 	Progress runlog.Progress
 	RC       runner.Context
-	Out      *Outputs
+	Out      *report.Outputs
 	// Timeout is the timeout input, which the comment and the errors name.
 	Timeout time.Duration
 	// Comment is the run's own comment; nil while the run may write none.
-	Comment Comment
+	Comment report.Comment
 	// Answers are what the run's comment answers; nil for a run that
 	// answers no requests.
-	Answers Answers
+	Answers report.Answers
 	// Code is a code pull request's run's; nil for others.
-	Code *Code
+	Code *report.Code
 	// Checks sets the commit statuses.
 	Checks *Checks
 	// Sent counts the requests the run's HTTP client sent, by host; nil
@@ -135,76 +119,44 @@ type Reporter struct {
 
 	// Billed is what the run cost, as Finish reported it; nil when it
 	// stopped before it could report.
-	Billed *Cost
+	Billed *report.Cost
 
-	cost     Cost
+	cost     report.Cost
 	reported bool
-}
-
-// Code is what a code pull request's run keeps for its report: the head
-// whose status its end sets, and the record its comment keeps of the job's
-// heads.
-type Code struct {
-	PR Commit
-	// NoChange says the run found nothing under paths; Idle that it sent
-	// the job nothing (its pull request's branch is as the run before
-	// left it, preview included).
-	NoChange, Idle bool
-	// Heard is the head commit the job has heard of: the one an earlier
-	// run recorded until this run's change reaches the job.
-	Heard string
-	// Owed are the head commits whose status shows the job working, the
-	// earlier runs' among them: the job's end settles them all.
-	Owed []string
-	// Waiting is the newest head whose change the job has not heard, ""
-	// when nothing waits.
-	Waiting string
-	// Cut is true when GitHub's listing of the pull request's files
-	// reached its cap: the head's status can claim no success.
-	Cut bool
-	// DocsPR is the job's pull request as the record or the settled job
-	// named it, "" for none: the comment shows it while the job goes on,
-	// when the job's answer to this run names none.
-	DocsPR string
-	// Unsent are the heads of a closed pull request whose change its job
-	// never heard: the run's end gives them the check of a close
-	// (check.Closed), and they are owed nothing more.
-	Unsent []string
-	// Prior is the record an earlier run left, as this run carries it on:
-	// every field this run does not decide again (the approval asked, the
-	// docs pull request it pairs and how that stands, the close, a
-	// release) is kept from it. A new job starts from one without the
-	// pairing; zero when there was none.
-	Prior record.Record
-
-	cutShown bool
-}
-
-// Commit is where a code pull request's status goes: its repository and
-// head commit ("" once the head's status is said).
-type Commit struct {
-	Owner, Repo, HeadSHA string
 }
 
 // Job names the job the run reports, id ("" for none), in o, from which
 // the comment's record and the outputs are written, and in the job-id
 // output at once, so that a failure or a cancellation later still leaves
 // it. followUp says the run continues it.
-func (r *Reporter) Job(o *Outcome, id string, followUp bool) error {
+func (r *Reporter) Job(o *report.Outcome, id string, followUp bool) error {
 	o.JobID, o.FollowUp = id, followUp
 	return r.Out.JobID(id)
 }
 
+// Answering names the requests the run answers, which its comment
+// records and links.
+func (r *Reporter) Answering(a report.Answers) { r.Answers = a }
+
+// Follow names the code pull request's run's Code, whose head the run's
+// statuses go on and whose record the comment keeps.
+func (r *Reporter) Follow(code *report.Code) { r.Code, r.Checks.PR = code, code }
+
+// Apply sets the statuses d decides on owner/repo (Checks.Apply).
+func (r *Reporter) Apply(ctx context.Context, owner, repo string, d check.Decision) {
+	r.Checks.Apply(ctx, owner, repo, d)
+}
+
 // Skip ends a run that decided not to act: one line, exit 0, nothing sent
 // to the Agent Job API.
-func (r *Reporter) Skip(reason string) *Outcome {
+func (r *Reporter) Skip(reason string) *report.Outcome {
 	r.Progress.Log.Printf("skipped: %s", reason)
-	return &Outcome{Skipped: reason}
+	return &report.Outcome{Skipped: reason}
 }
 
 // Capped ends a run at a cap: one line, exit 0, nothing sent; the comment
 // and a code pull request's status say why.
-func (r *Reporter) Capped(o *Outcome, why string) *Outcome {
+func (r *Reporter) Capped(o *report.Outcome, why string) *report.Outcome {
 	r.Progress.Log.Printf("docs job cap reached, nothing sent: %s", why)
 	o.Skipped, o.Capped = why, true
 	return o
@@ -213,7 +165,7 @@ func (r *Reporter) Capped(o *Outcome, why string) *Outcome {
 // Released ends a run that released the code pull request's check on its
 // head: one line, exit 0, nothing sent; the comment and the head's status
 // say who released it.
-func (r *Reporter) Released(o *Outcome, by string) *Outcome {
+func (r *Reporter) Released(o *report.Outcome, by string) *report.Outcome {
 	r.Progress.Log.Printf("docs check released by %s: no docs job for this head, nothing sent", escape.Log(by))
 	o.Skipped, o.Released = "the docs check was released by "+by, by
 	return o
@@ -236,7 +188,7 @@ func (r *Reporter) Spent(followUp bool) {
 func (r *Reporter) Waited(d time.Duration) { r.cost.Waited += d }
 
 // Show edits the run's comment, if it has one, to o in phase p.
-func (r *Reporter) Show(ctx context.Context, o *Outcome, p conversation.Phase) {
+func (r *Reporter) Show(ctx context.Context, o *report.Outcome, p conversation.Phase) {
 	if r.Comment != nil {
 		r.Comment.Show(ctx, r.state(o, p))
 	}
@@ -245,7 +197,7 @@ func (r *Reporter) Show(ctx context.Context, o *Outcome, p conversation.Phase) {
 // Write writes s in c: the run's own comment (earlier nil), or the
 // earlier run's record it settles there. It reports whether GitHub took
 // the write; a failure is a warning (package conversation).
-func (r *Reporter) Write(ctx context.Context, c Comment, earlier *conversation.Earlier, s conversation.State) bool {
+func (r *Reporter) Write(ctx context.Context, c report.Comment, earlier *conversation.Earlier, s conversation.State) bool {
 	if s.Record.JobID != "" && s.Record.Project == "" {
 		s.Record.Project = r.Project
 	}
@@ -260,9 +212,9 @@ func (r *Reporter) Write(ctx context.Context, c Comment, earlier *conversation.E
 // what e recorded (its job, the requests it answered, the head its job
 // heard of, whether the listing it heard was cut), the job's end as
 // shown with its note, and no longer working.
-func (r *Reporter) Settled(e *conversation.Earlier, shown *Outcome) conversation.State {
+func (r *Reporter) Settled(e *conversation.Earlier, shown *report.Outcome) conversation.State {
 	s := r.state(shown, conversation.Done)
-	if shown.End() == JobFailed {
+	if shown.End() == report.JobFailed {
 		s.Phase = conversation.Failed
 	}
 	// A cut listing stays cut until a push lists the whole change again:
@@ -281,7 +233,7 @@ func (r *Reporter) Settled(e *conversation.Earlier, shown *Outcome) conversation
 // nor owing anything, and the comment says the job is gone, which the
 // next run in the thread meets as a job that takes no more messages.
 func (r *Reporter) Gone(e *conversation.Earlier, status int) conversation.State {
-	s := r.Settled(e, &Outcome{JobID: e.JobID})
+	s := r.Settled(e, &report.Outcome{JobID: e.JobID})
 	s.Phase, s.Status, s.Record.Unsettled = conversation.Error, "", false
 	s.Error = fmt.Sprintf("Job %s is gone: the Agent Job API answered HTTP %d for it. The next run in this thread starts a new job.", e.JobID, status)
 	return s
@@ -289,7 +241,7 @@ func (r *Reporter) Gone(e *conversation.Earlier, status int) conversation.State 
 
 // PRURL is the job's pull request when it is one on this GitHub, or "":
 // what the API reports as a link is linked only then.
-func (r *Reporter) PRURL(o *Outcome) string {
+func (r *Reporter) PRURL(o *report.Outcome) string {
 	pr, ok := pullRequest(o, r.RC.ServerURL)
 	if !ok {
 		return ""
@@ -319,19 +271,19 @@ func (r *Reporter) Retrying(rt httpclient.Retry) {
 // (inputs or an event it cannot use, files it cannot write), ending as end:
 // the status output and the summary still say so, as far as they can be
 // written; a usage error prints no results on a command line.
-func (r *Reporter) Unreported(end End, err error) {
+func (r *Reporter) Unreported(end report.End, err error) {
 	if r.reported {
 		return
 	}
-	if end == Invalid {
+	if end == report.Invalid {
 		r.Out.Withhold()
 	}
-	_ = r.Out.Set("status", StatusError)
-	_ = WriteSummary(r.Progress.Log, r.RC.SummaryFile, Summary(Result{Status: StatusError, Failure: err.Error(), RunURL: r.RC.RunURL()}))
+	_ = r.Out.Set("status", report.StatusError)
+	_ = report.WriteSummary(r.Progress.Log, r.RC.SummaryFile, report.Summary(report.Result{Status: report.StatusError, Failure: err.Error(), RunURL: r.RC.RunURL()}))
 }
 
 // state is the run's comment for o in phase p, with the record it keeps.
-func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
+func (r *Reporter) state(o *report.Outcome, p conversation.Phase) conversation.State {
 	s := conversation.State{
 		Phase: p, Record: record.Record{JobID: o.JobID, Project: r.Project}, Status: o.Status(), FollowUp: o.FollowUp,
 		Note: o.Note, RunURL: escape.URL(r.RC.RunURL()), Elapsed: r.Progress.Elapsed(), Timeout: r.Timeout,
@@ -354,7 +306,7 @@ func (r *Reporter) state(o *Outcome, p conversation.Phase) conversation.State {
 	// A job not seen to end is for a later run to report.
 	_, refused := agentapi.TakesNoMessages(o.Err)
 	s.Record.Unsettled = o.JobID != "" && (o.Job == nil || !o.Job.Terminal()) && !refused
-	s.Record.Lost = errors.Is(o.Err, ErrJobLost)
+	s.Record.Lost = errors.Is(o.Err, report.ErrJobLost)
 	if v := o.Docs; v != nil {
 		// A docs pull request not yet merged nor closed is followed: a
 		// settle run on its review events settles the check.
@@ -423,7 +375,7 @@ func DocsNote(v docspr.Verdict) string {
 }
 
 // pullRequest is the job's pull request when it is one on this GitHub.
-func pullRequest(o *Outcome, serverURL string) (prlink.PullRequest, bool) {
+func pullRequest(o *report.Outcome, serverURL string) (prlink.PullRequest, bool) {
 	if o.Job == nil {
 		return prlink.PullRequest{}, false
 	}
@@ -432,6 +384,6 @@ func pullRequest(o *Outcome, serverURL string) (prlink.PullRequest, bool) {
 
 // Status sets the code pull request's head status while the run works on
 // o: pending while the job works. Finish sets the run's last.
-func (r *Reporter) Status(ctx context.Context, o *Outcome) {
+func (r *Reporter) Status(ctx context.Context, o *report.Outcome) {
 	r.Checks.Head(ctx, o, r.PRURL(o), r.Comment != nil, false)
 }

@@ -1,7 +1,8 @@
-package report
+package publish
 
 import (
 	"context"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
@@ -15,7 +16,7 @@ import (
 // the run's comment when the job's status changes. With o nil it reports
 // in the log only: a wait for a job that is not the run's own (a settle
 // run's for the job its event names).
-func (r *Reporter) Observer(ctx context.Context, o *Outcome) poll.Observer {
+func (r *Reporter) Observer(ctx context.Context, o *report.Outcome) poll.Observer {
 	return &observer{r: r, ctx: ctx, o: o}
 }
 
@@ -23,7 +24,7 @@ func (r *Reporter) Observer(ctx context.Context, o *Outcome) poll.Observer {
 type observer struct {
 	r   *Reporter
 	ctx context.Context
-	o   *Outcome
+	o   *report.Outcome
 }
 
 func (ob *observer) StatusChanged(job *agentapi.Job, from string) {
