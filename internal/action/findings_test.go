@@ -7,11 +7,14 @@ package action_test
 // product is fixed.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -586,4 +589,37 @@ func (w *codeWorld) pushCode(t *testing.T, before, after string, added, all []fa
 		t.Fatalf("push of %s: %v\n%s", after[:4], err, w.stdout.String())
 	}
 	return from
+}
+
+// TestApprovalTakenBackWhileThePushWrites: a push run whose job ends
+// judges the docs pull request approved and sets success; a writer asks
+// for changes right then, as the status is written (a settle run started
+// by that review may find the record before the push writes it, and defer
+// to it). The push run judges the docs pull request again once its end is
+// written, and the check ends pending, the record waiting.
+func TestApprovalTakenBackWhileThePushWrites(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t, false)
+	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
+	var once sync.Once
+	w.gh.SetFault(func(_ http.ResponseWriter, r *http.Request) bool {
+		if r.Method == "POST" && strings.Contains(r.URL.Path, "/statuses/"+head3) {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if bytes.Contains(body, []byte(`"success"`)) {
+				once.Do(func() {
+					w.gh.SeedReview(101, fakegithub.Review{Author: "admin", State: "CHANGES_REQUESTED", CommitID: docsHead})
+				})
+			}
+		}
+		return false
+	})
+	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
+	w.pushCode(t, head2, head3, []fakegithub.File{retry}, append(slices.Clone(codeFiles), retry))
+	if s := w.finalStatuses()["3333"]; !strings.HasPrefix(s, "3333 pending: ") {
+		t.Errorf("head3 ends %q after a change request came as the push wrote its approval, want pending\n%s", s, w.stdout.String())
+	}
+	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsWaiting {
+		t.Errorf("the record after the push: %+v, want it waiting", r)
+	}
 }
