@@ -171,5 +171,9 @@ func (r *run) execute(ctx context.Context) (report.End, error) {
 	ctx, cancel := context.WithTimeout(ctx, work)
 	defer cancel()
 	o := r.carryOut(ctx, p)
-	return o.End(), r.rep.Finish(ctx, o)
+	err = r.rep.Finish(ctx, o)
+	if err == nil {
+		r.recheck(ctx, p, o)
+	}
+	return o.End(), err
 }

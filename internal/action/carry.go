@@ -234,6 +234,25 @@ func (r *run) wait(ctx context.Context, p plan.Plan, job *agentapi.Job, o *repor
 	return r.judgeDocs(ctx, p, o)
 }
 
+// recheck judges again, once the run's end is written, a docs pull request
+// whose approval turned the check green: a change request made while the
+// run wrote, which a settle run on it may have found the record too early
+// to act on, is not left behind a success. When the judgment changed, the
+// head's status and the comment are written again.
+func (r *run) recheck(ctx context.Context, p plan.Plan, o *report.Outcome) {
+	c := r.rep.Code
+	if p.Code == nil || c == nil || o.Docs == nil || !o.Docs.Settles() || o.Job == nil || ctx.Err() != nil {
+		return
+	}
+	again := r.agent.Judge(ctx, o.Job, c.Prior.PR, true)
+	if again == nil || again.State == o.Docs.State {
+		return
+	}
+	r.prog.Logf("the docs pull request changed while the run wrote its end: %s", again.Says())
+	o.Docs = again
+	r.rep.Amend(ctx, o)
+}
+
 // judgeDocs judges, for a code pull request's job seen to end, its docs
 // pull request when the team wants it approved (plan.Plan.Approval): the
 // check and the record then follow it.

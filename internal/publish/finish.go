@@ -74,6 +74,21 @@ func (r *Reporter) Finish(ctx context.Context, o *report.Outcome) error {
 	return runErr
 }
 
+// Amend writes again the end of a code pull request's run whose docs pull
+// request, judged again once that end was written, stands otherwise (o):
+// the head's status and the comment's last edit. The outputs and the
+// summary, which say nothing of it, stand.
+func (r *Reporter) Amend(ctx context.Context, o *report.Outcome) {
+	ctx, cancel := r.outliving(ctx)
+	defer cancel()
+	if r.Code != nil {
+		r.Checks.Head(ctx, o, r.PRURL(o), r.Comment != nil, true)
+	}
+	if r.Comment != nil {
+		r.Comment.Show(ctx, r.final(o, nil))
+	}
+}
+
 // bill is what the run cost: the creates and follow-ups the API took
 // (counted as the caps count them, see Spent), the requests the run's HTTP
 // client sent to the Agent Job API's jobs with GET (reads) and to GitHub's
