@@ -1,0 +1,222 @@
+package action_test
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/faults"
+	"github.com/agentjob/agent-job-action/internal/record"
+)
+
+// failsNext makes job_0001's next follow-up active and every later read
+// failed, still naming docs pull request #101.
+func failsNext(w *codeWorld) {
+	w.t.Helper()
+	job := func(status string) map[string]any {
+		return map[string]any{"id": "job_0001", "status": status,
+			"source": map[string]any{"repository": w.api.Scenario().Repository, "ref": "docs/agent-job_0001"}, "model": "sonnet",
+			"prLink": "https://github.com/acme/docs/pull/101", "createdAt": "2026-11-22T09:00:00Z", "archivedAt": nil}
+	}
+	from := len(w.api.Requests()) + 1
+	for n := from; n < from+50; n++ {
+		w.api.FailOn(n, func(rw http.ResponseWriter, r *http.Request) bool {
+			if r.Method == http.MethodPost {
+				return faults.JSON(http.StatusOK, job("active"))(rw, r)
+			}
+			return faults.JSON(http.StatusOK, job("failed"))(rw, r)
+		})
+	}
+}
+
+// Review2 A: the docs pull request #101 is approved (docs: approved);
+// a push follows the job up and the follow-up fails. The record carries
+// docs: approved, so every settle run takes the failed job for one that
+// follows its docs pull request: the failure turns pending, for ever.
+func TestReview2FailedFollowUpAfterApprovalTurnsPending(t *testing.T) {
+	t.Parallel()
+	for _, wait := range []string{"true", "false"} {
+		t.Run("wait "+wait, func(t *testing.T) {
+			t.Parallel()
+			w := approvalWorld(t, false)
+			w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
+			w.settleOnReview("writer", "APPROVED", false)
+			if s := w.finalStatuses()["2222"]; !strings.HasPrefix(s, "2222 success: Docs approved") {
+				t.Fatalf("head2 after the approval: %q", s)
+			}
+			delete(w.vars, "INPUT_SETTLE")
+			w.vars["INPUT_WAIT"] = wait
+			failsNext(w)
+			retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
+			w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(codeFiles), retry))
+			w.setEvent("pull_request", push(head2, head3))
+			_ = w.run(context.Background()) // a failed job fails the waiting run
+			t.Logf("head3 after the push: %q; record %+v", w.finalStatuses()["3333"], recordIn(w.gh.Comments(7)[0].Body))
+			for i := 0; i < 2; i++ {
+				w.settleRun()
+				if err := w.run(context.Background()); err != nil {
+					t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+				}
+			}
+			r := recordIn(w.gh.Comments(7)[0].Body)
+			if s := w.finalStatuses()["3333"]; !strings.Contains(s, " failure: ") {
+				t.Errorf("head3, whose job failed, ends %q; record %+v", s, r)
+			}
+			if r.Docs == record.DocsApproved && r.Unsettled {
+				t.Errorf("the failed job's record still follows an approval of docs the job never finished: %+v", r)
+			}
+		})
+	}
+}
+
+// Review2 B: as TestCodeClosedWhileTheJobWorks, but GitHub answers the
+// settle run's read of the closed code pull request with a 502 (once).
+// The run takes the closed code for open: it asks for a review of docs
+// for code that will never land, settles the record, and no later
+// settle run closes the docs pull request docs-close asked to close.
+func TestReview2StillClosedReadFailureForgetsDocsClose(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CLOSE"] = "true" })
+	w.setEvent("pull_request", codePR("closed", head1, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", false }))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("closed: %v\n%s", err, w.stdout.String())
+	}
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1, Files: codeFiles, State: "closed"})
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	failed, fails, done := false, 0, false
+	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
+		if fails < 30 && !done && r.Method == http.MethodGet && r.URL.Path == "/repos/acme/docs/pulls/7" {
+			failed = true
+			fails++
+			rw.WriteHeader(http.StatusBadGateway)
+			return true
+		}
+		return false
+	})
+	from := len(w.gh.Requests())
+	for i := 0; i < 2; i++ {
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+		}
+		done = true
+	}
+	t.Logf("comments on #101: %+v", w.gh.Comments(101))
+	var closed, reviewers bool
+	for _, r := range w.gh.Requests()[from:] {
+		switch {
+		case r.Method == "PATCH" && r.Path == "/repos/acme/docs/pulls/101":
+			closed = true
+		case strings.HasSuffix(r.Path, "/pulls/101/requested_reviewers"):
+			reviewers = true
+		}
+	}
+	if !failed {
+		t.Fatalf("the fault never hit")
+	}
+	if !closed || reviewers {
+		t.Errorf("after a failed read of the closed code: docs closed %v, reviewers asked %v; want closed and nobody asked; record %+v\n%s", closed, reviewers, recordIn(w.gh.Comments(7)[0].Body), w.stdout.String())
+	}
+}
+
+// Review2 C: TestReviewUnjudgeableFirstLinkIsNotSuccess, in the no-wait
+// setup: the settle run that reports the job's end sets no Facts.Linked,
+// so a job whose pull request link the action cannot judge is taken for
+// one that changed nothing: success with docs-check: approved.
+func TestReview2UnjudgeableLinkSettledIsNotSuccess(t *testing.T) {
+	t.Parallel()
+	for _, link := range []string{"https://github.com/acme/docs/pull/101/files", "https://gitlab.com/acme/docs/pull/101"} {
+		t.Run(link, func(t *testing.T) {
+			t.Parallel()
+			w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CHECK"] = "approved" })
+			w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+			jobNames(w, link)
+			w.clk.Advance(10 * time.Minute)
+			w.settleRun()
+			if err := w.run(context.Background()); err != nil {
+				t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+			}
+			if s := w.finalStatuses()["1111"]; strings.Contains(s, " success: ") {
+				t.Errorf("head1 ends %q with docs-check: approved and no approval judged", s)
+			}
+		})
+	}
+}
+
+// Review2 D: the docs pull request is closed, then reopened, but the
+// settle run of the reopening is lost (the settle workflow's concurrency
+// group keeps one pending run: a review's run queued after it replaces
+// it) or fails once. The record says docs: closed and is settled, so no
+// later settle run, neither the approval's nor the schedule's, finds it:
+// the approved, reopened docs leave the check red until a push.
+func TestReview2ReopenOnlyOnItsOwnEvent(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t, false)
+	ev := reviewed("writer", "APPROVED")
+	delete(ev, "review")
+	ev["action"] = "closed"
+	ev["pull_request"].(map[string]any)["state"] = "closed"
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, State: "closed"})
+	w.setEvent("pull_request", ev)
+	w.vars["INPUT_SETTLE"], w.vars["INPUT_WAIT"] = "true", "false"
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("settle on close: %v", err)
+	}
+	// Reopened; its own settle run never runs.
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
+	w.settleOnReview("writer", "APPROVED", false)
+	w.settleRun()
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("scheduled settle: %v", err)
+	}
+	if s := w.finalStatuses()["2222"]; !strings.HasPrefix(s, "2222 success: Docs approved") {
+		t.Errorf("head2 after the reopened docs pull request's approval: %q", s)
+	}
+}
+
+// Review2 E: after the docs pull request #101 merged (docs: merged), a
+// push starts a new job (NewCodeJob), whose create fails. The record keeps
+// the old job, unsettled, and owes the new head; a settle run reports the
+// old job's end on it: "Docs merged in pull request #101" for a change no
+// job ever heard.
+func TestReview2FailedCreateAfterDocsMergedIsNotSuccess(t *testing.T) {
+	t.Parallel()
+	for _, code := range []int{http.StatusBadRequest, http.StatusInternalServerError} {
+		t.Run(http.StatusText(code), func(t *testing.T) {
+			t.Parallel()
+			w := approvalWorld(t, false)
+			w.docsMerged(t)
+			delete(w.vars, "INPUT_SETTLE")
+			w.vars["INPUT_WAIT"] = "true"
+			from := len(w.api.Requests()) + 1
+			for n := from; n < from+10; n++ {
+				w.api.FailOn(n, func(rw http.ResponseWriter, r *http.Request) bool {
+					if r.Method == http.MethodPost {
+						return faults.Status(code)(rw, r)
+					}
+					return false
+				})
+			}
+			retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
+			w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(codeFiles), retry))
+			w.setEvent("pull_request", push(head2, head3))
+			err := w.run(context.Background())
+			t.Logf("push: %v; head3 %q; record %+v", err, w.finalStatuses()["3333"], recordIn(w.gh.Comments(7)[0].Body))
+			w.settleRun()
+			if err := w.run(context.Background()); err != nil {
+				t.Fatalf("settle: %v\n%s", err, w.stdout.String())
+			}
+			if s := w.finalStatuses()["3333"]; strings.Contains(s, " success: ") {
+				t.Errorf("head3, whose change no job heard, ends %q; record %+v", s, recordIn(w.gh.Comments(7)[0].Body))
+			}
+		})
+	}
+}
