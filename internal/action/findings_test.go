@@ -529,10 +529,9 @@ func TestCodeClosedWhileTheJobWorks(t *testing.T) {
 }
 
 // TestReopenedDocsIsFollowedAgain: the docs pull request closed unmerged
-// turns the check to an error, and the record follows it no more; reopened,
-// a settle run on its reopening finds the record through the backlink,
-// judges it again, and the check waits for its approval, which then turns
-// it green.
+// turns the check to an error, and the record keeps watching it; reopened,
+// a settle run (on its reopening, or any later one) judges it again, and
+// the check waits for its approval, which then turns it green.
 func TestReopenedDocsIsFollowedAgain(t *testing.T) {
 	t.Parallel()
 	w := approvalWorld(t, false)
@@ -552,8 +551,8 @@ func TestReopenedDocsIsFollowedAgain(t *testing.T) {
 	if s := w.finalStatuses()["2222"]; !strings.HasPrefix(s, "2222 error: Docs pull request #101 was closed unmerged") {
 		t.Fatalf("head2 after the close: %q", s)
 	}
-	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsClosed || r.Unsettled {
-		t.Fatalf("the record after the close: %+v", r)
+	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsClosed || !r.Unsettled {
+		t.Fatalf("the record after the close: %+v, want it closed and watched, for a reopening", r)
 	}
 
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})

@@ -110,8 +110,8 @@ func newHarness(t *testing.T, sc fakeapi.Scenario) *harness {
 	// The runner's grace after a cancellation, shortened so that a test of
 	// a write GitHub never answers waits a moment, not seconds; long
 	// enough for any write the fakes answer.
-	grace := publish.Grace{LastWords: 300 * time.Millisecond, RecordFor: 600 * time.Millisecond}
-	h.env = Env{Getenv: func(k string) string { return h.vars[k] }, Deps: action.Deps{Clock: clk, Schedule: step.Schedule(), Grace: grace, HearOut: 300 * time.Millisecond}}
+	grace := publish.Grace{LastWords: 500 * time.Millisecond, RecordFor: time.Second}
+	h.env = Env{Getenv: func(k string) string { return h.vars[k] }, Deps: action.Deps{Clock: clk, Schedule: step.Schedule(), Grace: grace, HearOut: 500 * time.Millisecond}}
 	return h
 }
 

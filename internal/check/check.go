@@ -284,8 +284,10 @@ func docs(f Facts, paired bool, set func([]string, ghclient.CommitStatus)) {
 	case v == nil && f.PRLink == "" && !f.Linked && !paired:
 		set(f.Heads, done(f))
 	case v == nil:
-		// A pull request nobody can judge here: nothing is claimed.
-		set(f.Heads, ghclient.CommitStatus{State: ghclient.StatusPending, Description: "Waits for a docs pull request the action can judge: see the run", TargetURL: escape.URL(f.RunURL)})
+		// A pull request nobody can judge here: nothing is claimed, and
+		// nothing would settle a pending check: an error, which a push
+		// (a new judgment) or a release clears.
+		set(f.Heads, ghclient.CommitStatus{State: ghclient.StatusError, Description: "The docs job names a pull request the action cannot judge: see the run", TargetURL: escape.URL(f.RunURL)})
 	case v.Settles() && len(f.Heads) > 1:
 		waits := *v
 		waits.State = docspr.Waiting

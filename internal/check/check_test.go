@@ -109,8 +109,8 @@ func TestDecide(t *testing.T) {
 		"approval asked, unread":                          same(both("pending: Waits for docs pull request #3, whose reviews could not be read: see the run")),
 		"approval asked, more reviews than one run reads": same(both("pending: Waits for docs pull request #3: too many reviews to read all, so no approval counts; see the run")),
 		"approval asked, no docs change":                  same(both("success: No docs change needed")),
-		"approval asked by the record only, unjudged":     same(both("pending: Waits for a docs pull request the action can judge: see the run")),
-		"the record pairs a docs pull request, the job names none": same(both("pending: Waits for a docs pull request the action can judge: see the run")),
+		"approval asked by the record only, unjudged":     same(both("error: The docs job names a pull request the action cannot judge: see the run")),
+		"the record pairs a docs pull request, the job names none": same(both("error: The docs job names a pull request the action cannot judge: see the run")),
 	}
 	asked := map[string]bool{}
 	for _, s := range states {

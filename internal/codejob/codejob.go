@@ -183,6 +183,11 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 			// the old one ended).
 			c.Progress.Logf("%s", why)
 			follow, since, c.code.Owed, c.code.DocsPR = false, "", nil, ""
+			// The old job is not this change's: a create that fails leaves
+			// the head with no job, never owed to the old one.
+			if err := c.Reporter.Job(o, "", false); err != nil {
+				return nil, o.Fail(ctx, err)
+			}
 		}
 	}
 	changes, err := codepr.Read(ctx, c.GitHub, pr, since, c.Paths)
@@ -256,8 +261,11 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 	if !o.FollowUp {
 		// A new job: its pull request is the record's to pair when it
 		// ends, and an approval of the old one's counts for nothing.
-		c.code.Prior.PR, c.code.Prior.Docs = "", ""
+		c.code.Prior.PR = ""
 	}
+	// The job works again, on this change: how its docs pull request
+	// stands is judged again at its end, not followed meanwhile.
+	c.code.Prior.Docs = ""
 	if err := c.Reporter.Job(o, started.ID, o.FollowUp); err != nil {
 		return nil, o.Fail(ctx, err)
 	}

@@ -193,20 +193,6 @@ func (u *Unsettled) Backlinked(ctx context.Context, gh BacklinkReads, owner, rep
 	return u.backlinked(ctx, gh, owner, repo, number, keepUnsettled)
 }
 
-// Reopened reads, as Backlinked does, the records the backlinks on pull
-// request number name, for a settle run on its reopening: a record that
-// pairs its code pull request with a docs pull request it saw closed
-// (record.DocsClosed) is kept too, so that the reopened one is followed
-// again.
-func (u *Unsettled) Reopened(ctx context.Context, gh BacklinkReads, owner, repo string, number int) error {
-	return u.backlinked(ctx, gh, owner, repo, number, func(id int64, author, body string) string {
-		if r, line, ok := recordOf(body); ok && !r.Backlink && r.JobID != "" && r.Docs == record.DocsClosed {
-			return headOf(line)
-		}
-		return keepUnsettled(id, author, body)
-	})
-}
-
 func (u *Unsettled) backlinked(ctx context.Context, gh BacklinkReads, owner, repo string, number int, keep ghclient.Keep) error {
 	defer func() { u.Comments, u.Left = u.k.kept, u.k.left }()
 	links := &keeper{per: 1, bots: map[string]int{}}

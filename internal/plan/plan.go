@@ -142,8 +142,6 @@ type Plan struct {
 	// request), 0 for none: the backlink there names the record that asked
 	// for its job. Only its number is read of the event.
 	Backlinked int
-	// Reopened says the settle run's event reopened that pull request.
-	Reopened bool
 
 	// Group is the merge group whose check the run sets (package queue):
 	// it reads the group's pull requests and their docs checks, and sets
@@ -450,7 +448,7 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 		backlinked = t.Number
 	}
 	// The phrase is what a backlink a settle run writes tells to write.
-	return Plan{Settle: true, Await: await, Backlinked: backlinked, Reopened: backlinked != 0 && t.Action == "reopened", GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false", Caps: caps, Rules: admit.Rules{Phrase: cfg.TriggerPhrase},
+	return Plan{Settle: true, Await: await, Backlinked: backlinked, GitHub: true, Wait: cfg.Wait, Backlink: cfg.Comment != "false", Caps: caps, Rules: admit.Rules{Phrase: cfg.TriggerPhrase},
 		Answer: &Thread{Owner: t.Owner, Repo: t.Repo}, Asked: conversation.FromComment, Reviewers: cfg.Reviewers, Approval: cfg.Approval,
 		// A record that follows a docs pull request is judged as the code
 		// workflow asked, whatever docs-check this workflow sets.

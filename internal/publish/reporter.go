@@ -310,7 +310,7 @@ func (r *Reporter) state(o *report.Outcome, p conversation.Phase) conversation.S
 	if v := o.Docs; v != nil {
 		// A docs pull request not yet merged nor closed is followed: a
 		// settle run on its review events settles the check.
-		if s.Record.Docs = check.Following(v.State); s.Record.Follows() {
+		if s.Record.Docs = check.Following(v.State); s.Record.Watched() {
 			s.Record.Unsettled = true
 		}
 		s.Note = paragraphs(s.Note, DocsNote(*v))
@@ -341,7 +341,7 @@ func carry(s *conversation.State, prior record.Record, unjudged bool) {
 	if unjudged {
 		s.Record.Docs = prior.Docs
 	}
-	if s.Record.Follows() {
+	if s.Record.Watched() {
 		s.Record.Unsettled = true
 	}
 	if prior.PR != "" {

@@ -119,6 +119,11 @@ func docsState(s string) bool {
 // reviews a settle run judges.
 func (r Record) Follows() bool { return r.Docs == DocsWaiting || r.Docs == DocsApproved }
 
+// Watched reports whether settle runs judge r's docs pull request again:
+// one it follows, and one it saw closed, which a reopening makes followed
+// again (until a push starts a new job, or the code pull request closes).
+func (r Record) Watched() bool { return r.Follows() || r.Docs == DocsClosed }
+
 // DocsEnded reports whether the docs pull request r paired was merged or
 // closed: its job's docs are in, or were refused, and the next change
 // goes to a new job with a pull request of its own.

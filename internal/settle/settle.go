@@ -61,8 +61,9 @@ const Reads = 100
 // do not reach back to its oldest (conversation.SettlePages): 20, the
 // oldest first, each its newest page and its oldest
 // (conversation.LeadPages), so at most 40 list requests and one search.
-// A record that owes a head a status is found so whatever the repository's
-// traffic: comments push no pull request out of that search.
+// Comments push no pull request out of that search, but more than Leads
+// older pull requests with a pending status do: a newer one is then found
+// by its own thread's next run, or once older ones settle.
 const Leads = 20
 
 // API is what settling asks of the Agent Job API. *agentapi.Client is one.
@@ -166,9 +167,6 @@ type Room struct {
 	// asked for its job, which a Sweep reads whatever the comments written
 	// since.
 	Backlinked int
-	// Reopened says the run's event reopened that pull request: a record
-	// that saw it closed (record.DocsClosed) follows it again.
-	Reopened bool
 }
 
 // Earlier settles, before the run does its own work, the record e an
@@ -201,7 +199,7 @@ func (s *Room) Earlier(ctx context.Context, th *conversation.Thread, e *conversa
 		s.Progress.Logf("the job of the code pull request's record, %s, %s: its record is left to the code workflow or a settle run", escape.Log(job.ID), escape.Log(job.Status))
 		return job, nil, false
 	}
-	if e.Follows() {
+	if e.Watched() {
 		// Its end was reported: the record follows its docs pull
 		// request, which only a settle run's judgment settles.
 		if own {
@@ -210,7 +208,7 @@ func (s *Room) Earlier(ctx context.Context, th *conversation.Thread, e *conversa
 		}
 		return job, nil, false
 	}
-	shown := s.report(ctx, th, e, job)
+	shown := s.report(ctx, th, e, job, false)
 	if own {
 		// What waits is this run's to send, with its own push.
 		_, owed = e.Heard()
@@ -258,16 +256,6 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	}
 	s.Progress.Logf("read %s of %s/%s; records of jobs left working: %d", report.Count(found.Read, "comment"), escape.Log(owner), escape.Log(repo), len(found.Comments))
 	t := tally{}
-	if s.Reopened && s.Backlinked != 0 {
-		// The record that saw it closed is settled, and so in no search
-		// of records left working: its backlink names it.
-		before := len(found.Comments)
-		if err := found.Reopened(ctx, s.GitHub, owner, repo, s.Backlinked); err != nil {
-			s.Progress.Log.Warning(fmt.Sprintf("%s; the next settle run tries again", escape.Log(err.Error())))
-		} else {
-			s.Progress.Logf("#%d was reopened: the records its backlinks name: %d", s.Backlinked, len(found.Comments)-before)
-		}
-	}
 	if found.Cut {
 		if s.backlinked(ctx, owner, repo, found) {
 			t.backlinked = s.Backlinked
@@ -486,9 +474,9 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversat
 		s.Progress.Logf("#%d: job %s is %s; left for the next run", th.Number, escape.Log(job.ID), escape.Log(job.Status))
 		return working
 	}
-	if (e.Follows() || s.Reopened && e.Docs == record.DocsClosed) && e.Waiting == "" {
-		// A docs pull request followed, or reopened since the record saw
-		// it closed: judged again, it is followed again while open.
+	if e.Watched() && e.Waiting == "" {
+		// A docs pull request followed, or one the record saw closed,
+		// which a reopening makes followed again: judged again.
 		return s.follow(ctx, th, e, job)
 	}
 	note := ""
@@ -508,10 +496,15 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversat
 			e.Waiting = ""
 		}
 	}
+	closed, err := s.stillClosed(ctx, th, e)
+	if err != nil {
+		log.Warning(fmt.Sprintf("#%d, closed while job %s worked, could not be read: %s; the next settle run tries again", th.Number, escape.Log(job.ID), escape.Log(err.Error())))
+		return left
+	}
 	if e.Waiting != "" {
 		s.abandon(ctx, th, e, job)
 	}
-	shown := s.report(ctx, th, e, job)
+	shown := s.report(ctx, th, e, job, closed)
 	if note != "" {
 		shown.Note = note
 	}
@@ -542,6 +535,10 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 		// Its own run said what became of the job and its docs pull
 		// request when it closed: nothing is left to follow.
 		s.Progress.Logf("#%d is closed: its record follows its docs pull request no more", th.Number)
+	case code.HeadSHA == e.Released:
+		// A person released the latest head: no judgment sets its check,
+		// and the next push follows again what it needs.
+		s.Progress.Logf("#%d: its head %s was released; its record follows its docs pull request no more", th.Number, escape.Log(ghclient.Short(code.HeadSHA)))
 	case code.HeadSHA != e.Head:
 		s.Progress.Logf("#%d: its head %s is newer than the one job %s heard; the run of that push sets its check", th.Number, escape.Log(ghclient.Short(code.HeadSHA)), escape.Log(job.ID))
 		return waiting
@@ -551,7 +548,7 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 		// which then gets the check a job's end sets.
 		shown.Docs = s.Agent.Judge(ctx, job, e.PR, true)
 		d := check.Decide(e.Record, check.Facts{Event: check.Judged, Heads: []string{code.HeadSHA}, Job: check.Done,
-			RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown), Approval: s.Approval, Docs: shown.Docs})
+			RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown), Linked: job.PR() != "", Approval: s.Approval, Docs: shown.Docs})
 		if shown.Docs != nil && d.Docs == e.Docs {
 			return waiting
 		}
@@ -559,8 +556,9 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 	}
 	// Settled carries the pairing on: the record alone pairs the two.
 	st := s.Reporter.Settled(e, shown)
-	if !code.Open {
-		// Nothing is left to follow; a reopening's push follows it again.
+	if !code.Open || code.HeadSHA == e.Released {
+		// Nothing is left to follow; a reopening's, or the next, push
+		// follows it again.
 		st.Record.Unsettled = false
 	}
 	if !s.Reporter.Write(ctx, th, e, st) {
@@ -614,6 +612,9 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 	// the send changed.
 	rec := e.Record
 	rec.Head, rec.Waiting, rec.Cut, rec.Unsettled = e.Waiting, "", changes.LeavesCut(e.Cut), true
+	// The job works again: its docs pull request is judged again at its
+	// end, not followed meanwhile.
+	rec.Docs = ""
 	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
 		Record: rec, PRURL: e.PR, RunURL: escape.URL(s.RunURL),
 		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
@@ -669,11 +670,11 @@ func (s *Room) gone(ctx context.Context, th *conversation.Thread, e *conversatio
 // pull request, the preview, and the final commit status on the heads e
 // owes whose change the job heard (a head whose change waits keeps its
 // pending status). It returns what it saw, for the comment.
-func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) *report.Outcome {
+func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job, codeClosed bool) *report.Outcome {
 	shown := &report.Outcome{JobID: job.ID, Job: job}
 	switch {
 	case job.Status == agentapi.StatusFailed:
-	case e.CodeEnded != "" && s.stillClosed(ctx, th):
+	case codeClosed:
 		// The code pull request closed while its job worked, and is
 		// closed still: its docs pull request is told so and landed as
 		// the workflow asks, never offered for review, nor previewed.
@@ -695,7 +696,7 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 		shown.Docs = s.Agent.Judge(ctx, job, e.PR, e.Follows() || e.Approval)
 	}
 	if heard, _ := e.Heard(); len(heard) > 0 {
-		f := check.Facts{Event: check.Ended, Heads: heard, Job: check.Done, RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown),
+		f := check.Facts{Event: check.Ended, Heads: heard, Job: check.Done, RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown), Linked: job.PR() != "",
 			Preview: shown.Preview.URL, PreviewState: shown.Preview.State, Approval: s.Approval, Docs: shown.Docs}
 		if job.Status == agentapi.StatusFailed {
 			f.Job = check.Failed
@@ -705,17 +706,21 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 	return shown
 }
 
-// stillClosed reports whether the code pull request of th is closed as its
-// record says: one reopened since, whose run did not act (a draft, a
-// reader's reopening), gets what an open one gets. One that cannot be
-// read is taken for open: nothing is closed on a guess.
-func (s *Room) stillClosed(ctx context.Context, th *conversation.Thread) bool {
+// stillClosed reports whether the code pull request of th, which its
+// record e says was closed while its job worked (e.CodeEnded), is closed
+// still: one reopened since, whose run did not act (a draft, a reader's
+// reopening), gets what an open one gets. A record that says nothing of a
+// close is not read. The error is a read that failed: the record is left
+// for the next settle run, nothing landed nor offered on a guess.
+func (s *Room) stillClosed(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) (bool, error) {
+	if e.CodeEnded == "" {
+		return false, nil
+	}
 	code, err := s.GitHub.PullRequest(ctx, th.Owner, th.Repo, th.Number)
 	if err != nil {
-		s.Progress.Logf("#%d could not be read (%s): its docs pull request is not landed", th.Number, escape.Log(err.Error()))
-		return false
+		return false, err
 	}
-	return !code.Open
+	return !code.Open, nil
 }
 
 // ended says how a settled job ended, for the log.
