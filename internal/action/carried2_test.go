@@ -39,7 +39,7 @@ func failsNext(w *codeWorld) {
 // a push follows the job up and the follow-up fails. The record carries
 // docs: approved, so every settle run takes the failed job for one that
 // follows its docs pull request: the failure turns pending, for ever.
-func TestReview2FailedFollowUpAfterApprovalTurnsPending(t *testing.T) {
+func TestFailedFollowUpAfterApprovalIsNotPendingForEver(t *testing.T) {
 	t.Parallel()
 	for _, wait := range []string{"true", "false"} {
 		t.Run("wait "+wait, func(t *testing.T) {
@@ -80,7 +80,7 @@ func TestReview2FailedFollowUpAfterApprovalTurnsPending(t *testing.T) {
 // The run takes the closed code for open: it asks for a review of docs
 // for code that will never land, settles the record, and no later
 // settle run closes the docs pull request docs-close asked to close.
-func TestReview2StillClosedReadFailureForgetsDocsClose(t *testing.T) {
+func TestClosedCodeUnreadLeavesTheRecord(t *testing.T) {
 	t.Parallel()
 	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CLOSE"] = "true" })
 	w.setEvent("pull_request", codePR("closed", head1, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", false }))
@@ -130,7 +130,7 @@ func TestReview2StillClosedReadFailureForgetsDocsClose(t *testing.T) {
 // setup: the settle run that reports the job's end sets no Facts.Linked,
 // so a job whose pull request link the action cannot judge is taken for
 // one that changed nothing: success with docs-check: approved.
-func TestReview2UnjudgeableLinkSettledIsNotSuccess(t *testing.T) {
+func TestUnjudgeableLinkSettledIsNotSuccess(t *testing.T) {
 	t.Parallel()
 	for _, link := range []string{"https://github.com/acme/docs/pull/101/files", "https://gitlab.com/acme/docs/pull/101"} {
 		t.Run(link, func(t *testing.T) {
@@ -156,7 +156,7 @@ func TestReview2UnjudgeableLinkSettledIsNotSuccess(t *testing.T) {
 // it) or fails once. The record says docs: closed and is settled, so no
 // later settle run, neither the approval's nor the schedule's, finds it:
 // the approved, reopened docs leave the check red until a push.
-func TestReview2ReopenOnlyOnItsOwnEvent(t *testing.T) {
+func TestReopenedDocsFoundByAnySettleRun(t *testing.T) {
 	t.Parallel()
 	w := approvalWorld(t, false)
 	ev := reviewed("writer", "APPROVED")
@@ -187,7 +187,7 @@ func TestReview2ReopenOnlyOnItsOwnEvent(t *testing.T) {
 // the old job, unsettled, and owes the new head; a settle run reports the
 // old job's end on it: "Docs merged in pull request #101" for a change no
 // job ever heard.
-func TestReview2FailedCreateAfterDocsMergedIsNotSuccess(t *testing.T) {
+func TestFailedCreateAfterDocsMergedIsNotSuccess(t *testing.T) {
 	t.Parallel()
 	for _, code := range []int{http.StatusBadRequest, http.StatusInternalServerError} {
 		t.Run(http.StatusText(code), func(t *testing.T) {

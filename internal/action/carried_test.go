@@ -14,11 +14,11 @@ import (
 	"github.com/agentjob/agent-job-action/internal/record"
 )
 
-// Review 1: the release run rewrites the record without docs: merged, so
+// the release run rewrites the record without docs: merged, so
 // the next push follows up the job whose docs were merged, and its head
 // gets success "Docs merged in pull request #101" for a change no docs
 // pull request holds.
-func TestReviewReleaseForgetsDocsMerged(t *testing.T) {
+func TestReleaseKeepsDocsMerged(t *testing.T) {
 	t.Parallel()
 	w := approvalWorld(t, false)
 	w.docsMerged(t)
@@ -43,7 +43,7 @@ func TestReviewReleaseForgetsDocsMerged(t *testing.T) {
 
 // Review 1b: the same loss through a code pull request closed (no
 // docs-close) and reopened, then pushed.
-func TestReviewCloseForgetsDocsMerged(t *testing.T) {
+func TestCloseKeepsDocsMerged(t *testing.T) {
 	t.Parallel()
 	w := approvalWorld(t, false)
 	w.docsMerged(t)
@@ -68,7 +68,7 @@ func TestReviewCloseForgetsDocsMerged(t *testing.T) {
 }
 
 // Review 1c: the same loss through a push at the cap.
-func TestReviewCapForgetsDocsMerged(t *testing.T) {
+func TestCapKeepsDocsMerged(t *testing.T) {
 	t.Parallel()
 	w := approvalWorld(t, false)
 	w.docsMerged(t)
@@ -88,10 +88,10 @@ func TestReviewCapForgetsDocsMerged(t *testing.T) {
 	}
 }
 
-// Review 2: approval asked, the job's first end names a docs pull request
+// approval asked, the job's first end names a docs pull request
 // the action cannot judge (a /files suffix, another host): nothing pairs
 // it yet, and Decide takes the job for one that changed nothing.
-func TestReviewUnjudgeableFirstLinkIsNotSuccess(t *testing.T) {
+func TestUnjudgeableFirstLinkIsNotSuccess(t *testing.T) {
 	t.Parallel()
 	for _, link := range []string{"https://github.com/acme/docs/pull/101/files", "https://gitlab.com/acme/docs/pull/101"} {
 		t.Run(link, func(t *testing.T) {
@@ -111,10 +111,10 @@ func TestReviewUnjudgeableFirstLinkIsNotSuccess(t *testing.T) {
 	}
 }
 
-// Review 3: a release while the job works on the released head, then the
+// a release while the job works on the released head, then the
 // job ends with a docs pull request, which a maintainer closes (the docs
 // are not needed): the settle run on the close turns the released head red.
-func TestReviewReleaseUndoneByDocsClose(t *testing.T) {
+func TestReleaseHoldsAgainstDocsClose(t *testing.T) {
 	t.Parallel()
 	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CHECK"] = "approved" })
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
@@ -144,11 +144,11 @@ func TestReviewReleaseUndoneByDocsClose(t *testing.T) {
 	}
 }
 
-// Review 4: the no-wait setup (docs-check: approved in the code workflow
+// the no-wait setup (docs-check: approved in the code workflow
 // only). A settle run sends the change that waited: the record it writes
 // drops approval (and the paired pull request). When the follow-up ends,
 // the next settle run sets success with no approving review.
-func TestReviewSettleSendDropsApproval(t *testing.T) {
+func TestSettleSendKeepsApproval(t *testing.T) {
 	t.Parallel()
 	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CHECK"] = "approved" })
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
@@ -172,11 +172,11 @@ func TestReviewSettleSendDropsApproval(t *testing.T) {
 	}
 }
 
-// Review 5: a settle run that reports a job's end (not a follow) writes
+// a settle run that reports a job's end (not a follow) writes
 // the pull request the job names now into the record (Reporter.Settled:
 // state's PRURL), so the record re-pairs with #102, which the next settle
 // run judges: approved, success.
-func TestReviewSettleReportRepairsTheRecord(t *testing.T) {
+func TestSettleReportKeepsThePairing(t *testing.T) {
 	t.Parallel()
 	w := approvalWorld(t, false)
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 102, Author: "docs-agent[bot]", HeadRef: "docs/other", HeadSHA: docsHead2})
@@ -207,11 +207,11 @@ func TestReviewSettleReportRepairsTheRecord(t *testing.T) {
 	}
 }
 
-// Review 6: a job whose source.repository is not an https address
+// a job whose source.repository is not an https address
 // ("acme/docs", as the API's own record may give it) now gets no
 // github-token on its pull request in the workflow's own repository: the
 // approved docs pull request is Unread, and the check waits for ever.
-func TestReviewOwnRepoDocsWithShortSource(t *testing.T) {
+func TestOwnRepoDocsWithShortSource(t *testing.T) {
 	t.Parallel()
 	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute, Repository: "acme/docs", PRRepository: "https://github.com/acme/docs"}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
 	w.vars["INPUT_DOCS-CHECK"] = "approved"
