@@ -1,6 +1,8 @@
 package publish
 
 import (
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -8,8 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"go/parser"
-	"go/token"
+	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )
 
 // TestOnlyTheHallPublishes holds that the part of the writer that writes
