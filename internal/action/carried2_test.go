@@ -82,15 +82,7 @@ func TestFailedFollowUpAfterApprovalIsNotPendingForEver(t *testing.T) {
 // settle run closes the docs pull request docs-close asked to close.
 func TestClosedCodeUnreadLeavesTheRecord(t *testing.T) {
 	t.Parallel()
-	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CLOSE"] = "true" })
-	w.setEvent("pull_request", codePR("closed", head1, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", false }))
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("closed: %v\n%s", err, w.stdout.String())
-	}
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1, Files: codeFiles, State: "closed"})
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
-	w.clk.Advance(10 * time.Minute)
-	w.settleRun()
+	w := closedWhileWorking(t)
 	failed, fails, done := false, 0, false
 	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
 		if fails < 30 && !done && r.Method == http.MethodGet && r.URL.Path == "/repos/acme/docs/pulls/7" {
@@ -108,7 +100,6 @@ func TestClosedCodeUnreadLeavesTheRecord(t *testing.T) {
 		}
 		done = true
 	}
-	t.Logf("comments on #101: %+v", w.gh.Comments(101))
 	var closed, reviewers bool
 	for _, r := range w.gh.Requests()[from:] {
 		switch {

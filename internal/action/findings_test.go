@@ -497,15 +497,7 @@ func TestClosedDocsThenANewJob(t *testing.T) {
 // have: it asks nobody to review docs for code that will never land.
 func TestCodeClosedWhileTheJobWorks(t *testing.T) {
 	t.Parallel()
-	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CLOSE"] = "true" })
-	w.setEvent("pull_request", codePR("closed", head1, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", false }))
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("closed: %v\n%s", err, w.stdout.String())
-	}
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1, Files: codeFiles, State: "closed"})
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
-	w.clk.Advance(10 * time.Minute)
-	w.settleRun()
+	w := closedWhileWorking(t)
 	from := len(w.gh.Requests())
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
@@ -621,4 +613,22 @@ func TestApprovalTakenBackWhileThePushWrites(t *testing.T) {
 	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsWaiting {
 		t.Errorf("the record after the push: %+v, want it waiting", r)
 	}
+}
+
+// closedWhileWorking is code pull request #7, closed unmerged with
+// docs-close while its docs job works (no runner waits); the job has since
+// ended with docs pull request #101, and the next run is a scheduled
+// settle run.
+func closedWhileWorking(t *testing.T) *codeWorld {
+	t.Helper()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CLOSE"] = "true" })
+	w.setEvent("pull_request", codePR("closed", head1, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", false }))
+	if err := w.run(context.Background()); err != nil {
+		t.Fatalf("closed: %v\n%s", err, w.stdout.String())
+	}
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1, Files: codeFiles, State: "closed"})
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	return w
 }
