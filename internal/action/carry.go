@@ -261,7 +261,7 @@ func (r *run) judgeDocs(ctx context.Context, p plan.Plan, o *report.Outcome) *re
 		// The pull request the record pairs, when it names one: a job
 		// that now names another does not change which one the check
 		// waits for.
-		o.Docs = r.agent.Judge(ctx, o.Job, c.Prior.PR, c.Prior.Approval || c.Prior.Follows())
+		o.Docs = r.agent.Judge(ctx, o.Job, c.Prior.PR, c.Prior.Asked())
 	}
 	return o
 }

@@ -165,7 +165,7 @@ type Decision struct {
 //   - a release turns the newest head green, naming who released it,
 //     whatever the job, the docs pull request or a cap say.
 func Decide(rec record.Record, f Facts) Decision {
-	asked := f.Approval || rec.Approval || rec.Follows() || f.Docs != nil
+	asked := f.Approval || rec.Asked() || f.Docs != nil
 	cut := f.Cut || rec.Cut
 	if rec.Released != "" && f.Event != Released {
 		// A person released that head: no later judgment, whatever it

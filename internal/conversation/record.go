@@ -190,10 +190,6 @@ const MaxFrom = 3
 // comment it names that cannot be read (deleted) is none; another
 // failure is the error, with what it kept before.
 func (u *Unsettled) Backlinked(ctx context.Context, gh BacklinkReads, owner, repo string, number int) error {
-	return u.backlinked(ctx, gh, owner, repo, number, keepUnsettled)
-}
-
-func (u *Unsettled) backlinked(ctx context.Context, gh BacklinkReads, owner, repo string, number int, keep ghclient.Keep) error {
 	defer func() { u.Comments, u.Left = u.k.kept, u.k.left }()
 	links := &keeper{per: 1, bots: map[string]int{}}
 	pg := &pager{gh: gh, owner: owner, repo: repo, number: number, keep: keepFrom, budget: LeadPages}
@@ -219,7 +215,7 @@ func (u *Unsettled) backlinked(ctx context.Context, gh BacklinkReads, owner, rep
 		case err != nil:
 			return fmt.Errorf("read the comment the backlink on #%d names: %w", number, err)
 		}
-		if c.Body = keep(c.ID, c.Author, c.Body); c.Body != "" && c.Issue != 0 {
+		if c.Body = keepUnsettled(c.ID, c.Author, c.Body); c.Body != "" && c.Issue != 0 {
 			u.k.add(c)
 		}
 	}

@@ -119,6 +119,11 @@ func docsState(s string) bool {
 // reviews a settle run judges.
 func (r Record) Follows() bool { return r.Docs == DocsWaiting || r.Docs == DocsApproved }
 
+// Asked reports whether r asks for its docs pull request's approval: the
+// code workflow said so (Approval), or r follows one. Every run that
+// decides the check from r asks it too, whatever its own docs-check.
+func (r Record) Asked() bool { return r.Approval || r.Follows() }
+
 // Watched reports whether settle runs judge r's docs pull request again:
 // one it follows, and one it saw closed, which a reopening makes followed
 // again (until a push starts a new job, or the code pull request closes).

@@ -693,7 +693,7 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 		shown.Preview = s.Agent.Preview(ctx, job)
 	}
 	if e.Code() {
-		shown.Docs = s.Agent.Judge(ctx, job, e.PR, e.Follows() || e.Approval)
+		shown.Docs = s.Agent.Judge(ctx, job, e.PR, e.Asked())
 	}
 	if heard, _ := e.Heard(); len(heard) > 0 {
 		f := check.Facts{Event: check.Ended, Heads: heard, Job: check.Done, RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown), Linked: job.PR() != "",
