@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
-
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/fakes/faults"
 	"github.com/agentjob/agent-job-action/internal/record"
@@ -19,26 +18,14 @@ import (
 // failed, still naming docs pull request #101.
 func failsNext(w *codeWorld) {
 	w.t.Helper()
-	job := func(status string) map[string]any {
-		return map[string]any{"id": "job_0001", "status": status,
-			"source": map[string]any{"repository": w.api.Scenario().Repository, "ref": "docs/agent-job_0001"}, "model": "sonnet",
-			"prLink": "https://github.com/acme/docs/pull/101", "createdAt": "2026-11-22T09:00:00Z", "archivedAt": nil}
-	}
-	from := len(w.api.Requests()) + 1
-	for n := from; n < from+50; n++ {
-		w.api.FailOn(n, func(rw http.ResponseWriter, r *http.Request) bool {
-			if r.Method == http.MethodPost {
-				return faults.JSON(http.StatusOK, job("active"))(rw, r)
-			}
-			return faults.JSON(http.StatusOK, job("failed"))(rw, r)
-		})
-	}
+	jobAnswers(w, "https://github.com/acme/docs/pull/101", "failed")
 }
 
-// Review2 A: the docs pull request #101 is approved (docs: approved);
-// a push follows the job up and the follow-up fails. The record carries
-// docs: approved, so every settle run takes the failed job for one that
-// follows its docs pull request: the failure turns pending, for ever.
+// TestFailedFollowUpAfterApprovalIsNotPendingForEver: the docs pull
+// request #101 is approved (docs: approved); a push follows the job up and
+// the follow-up fails. The send made the record stop following the
+// approval, so the failure stands, and no settle run turns it pending for
+// ever.
 func TestFailedFollowUpAfterApprovalIsNotPendingForEver(t *testing.T) {
 	t.Parallel()
 	for _, wait := range []string{"true", "false"} {
@@ -75,11 +62,11 @@ func TestFailedFollowUpAfterApprovalIsNotPendingForEver(t *testing.T) {
 	}
 }
 
-// Review2 B: as TestCodeClosedWhileTheJobWorks, but GitHub answers the
-// settle run's read of the closed code pull request with a 502 (once).
-// The run takes the closed code for open: it asks for a review of docs
-// for code that will never land, settles the record, and no later
-// settle run closes the docs pull request docs-close asked to close.
+// TestClosedCodeUnreadLeavesTheRecord: as TestCodeClosedWhileTheJobWorks,
+// but GitHub answers the settle run's read of the closed code pull
+// request with a 502. The run leaves the record for the next settle run,
+// which closes the docs pull request docs-close asked to close, and
+// nobody is asked to review it.
 func TestClosedCodeUnreadLeavesTheRecord(t *testing.T) {
 	t.Parallel()
 	w := closedWhileWorking(t)
@@ -117,10 +104,9 @@ func TestClosedCodeUnreadLeavesTheRecord(t *testing.T) {
 	}
 }
 
-// Review2 C: TestReviewUnjudgeableFirstLinkIsNotSuccess, in the no-wait
-// setup: the settle run that reports the job's end sets no Facts.Linked,
-// so a job whose pull request link the action cannot judge is taken for
-// one that changed nothing: success with docs-check: approved.
+// TestUnjudgeableLinkSettledIsNotSuccess: TestUnjudgeableFirstLinkIsNotSuccess
+// in the no-wait setup: the settle run that reports the job's end claims no
+// success for a job whose pull request link the action cannot judge.
 func TestUnjudgeableLinkSettledIsNotSuccess(t *testing.T) {
 	t.Parallel()
 	for _, link := range []string{"https://github.com/acme/docs/pull/101/files", "https://gitlab.com/acme/docs/pull/101"} {
@@ -141,12 +127,12 @@ func TestUnjudgeableLinkSettledIsNotSuccess(t *testing.T) {
 	}
 }
 
-// Review2 D: the docs pull request is closed, then reopened, but the
-// settle run of the reopening is lost (the settle workflow's concurrency
-// group keeps one pending run: a review's run queued after it replaces
-// it) or fails once. The record says docs: closed and is settled, so no
-// later settle run, neither the approval's nor the schedule's, finds it:
-// the approved, reopened docs leave the check red until a push.
+// TestReopenedDocsFoundByAnySettleRun: the docs pull request is closed,
+// then reopened, and the settle run of the reopening is lost (a review's
+// run replaces it in the settle workflow's concurrency group, or it fails
+// once). The record keeps watching the closed docs pull request, so the
+// approval's settle run or the schedule's finds it: the approved, reopened
+// docs turn the check green.
 func TestReopenedDocsFoundByAnySettleRun(t *testing.T) {
 	t.Parallel()
 	w := approvalWorld(t, false)
@@ -173,11 +159,11 @@ func TestReopenedDocsFoundByAnySettleRun(t *testing.T) {
 	}
 }
 
-// Review2 E: after the docs pull request #101 merged (docs: merged), a
-// push starts a new job (NewCodeJob), whose create fails. The record keeps
-// the old job, unsettled, and owes the new head; a settle run reports the
-// old job's end on it: "Docs merged in pull request #101" for a change no
-// job ever heard.
+// TestFailedCreateAfterDocsMergedIsNotSuccess: after the docs pull request
+// #101 merged (docs: merged), a push starts a new job (NewCodeJob), whose
+// create fails. The head is owed to no job: no settle run reports the old
+// job's end on it ("Docs merged in pull request #101" for a change no job
+// ever heard).
 func TestFailedCreateAfterDocsMergedIsNotSuccess(t *testing.T) {
 	t.Parallel()
 	for _, code := range []int{http.StatusBadRequest, http.StatusInternalServerError} {

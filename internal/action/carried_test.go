@@ -8,89 +8,82 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
-	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
-
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
 	"github.com/agentjob/agent-job-action/internal/record"
 )
 
-// the release run rewrites the record without docs: merged, so
-// the next push follows up the job whose docs were merged, and its head
-// gets success "Docs merged in pull request #101" for a change no docs
-// pull request holds.
-func TestReleaseKeepsDocsMerged(t *testing.T) {
+// TestRunsKeepDocsMerged: once the docs pull request #101 is merged
+// (docs: merged), a run that judges no docs pull request (a release, the
+// code pull request closed without docs-close and reopened, a push at the
+// cap) keeps that in the record, so that the next push starts a new job:
+// its head never gets "Docs merged in pull request #101" for a change no
+// docs pull request holds.
+func TestRunsKeepDocsMerged(t *testing.T) {
 	t.Parallel()
-	w := approvalWorld(t, false)
-	w.docsMerged(t)
-	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsMerged {
-		t.Fatalf("record before the release: %+v", r)
-	}
-	delete(w.vars, "INPUT_SETTLE")
-	w.setEvent("pull_request", labeled("writer", "docs-not-needed", head2))
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("release: %v\n%s", err, w.stdout.String())
-	}
-	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsMerged {
-		t.Errorf("the release run's record forgets the docs were merged: %+v", r)
-	}
-	w.vars["INPUT_WAIT"] = "true"
 	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
-	apiFrom := w.pushCode(t, head2, head3, []fakegithub.File{retry}, append(slices.Clone(codeFiles), retry))
-	if s := w.finalStatuses()["3333"]; strings.Contains(s, " success: ") {
-		t.Errorf("head3 ends %q; the Agent API got %q", s, w.sends(apiFrom))
+	run := func(t *testing.T, w *codeWorld, what string) {
+		t.Helper()
+		if err := w.run(context.Background()); err != nil {
+			t.Fatalf("%s: %v\n%s", what, err, w.stdout.String())
+		}
+	}
+	keeps := func(t *testing.T, w *codeWorld, what string) {
+		t.Helper()
+		if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsMerged {
+			t.Errorf("the %s run's record forgets the docs were merged: %+v", what, r)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		// between is the run that judges nothing; it returns the head the
+		// next push starts from.
+		between func(t *testing.T, w *codeWorld) string
+	}{
+		{"a release", func(t *testing.T, w *codeWorld) string {
+			w.setEvent("pull_request", labeled("writer", "docs-not-needed", head2))
+			run(t, w, "release")
+			keeps(t, w, "release")
+			return head2
+		}},
+		{"closed without docs-close, then reopened", func(t *testing.T, w *codeWorld) string {
+			w.setEvent("pull_request", codePR("closed", head2, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", false }))
+			run(t, w, "closed")
+			keeps(t, w, "closed")
+			w.setEvent("pull_request", codePR("reopened", head2, nil))
+			run(t, w, "reopened")
+			return head2
+		}},
+		{"a push at the cap", func(t *testing.T, w *codeWorld) string {
+			w.vars["INPUT_WAIT"] = "true"
+			w.vars["INPUT_MAX-SENDS-PER-THREAD"] = "2"
+			w.pushCode(t, head2, head3, []fakegithub.File{retry}, append(slices.Clone(codeFiles), retry))
+			keeps(t, w, "capped")
+			delete(w.vars, "INPUT_MAX-SENDS-PER-THREAD")
+			return head3
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := approvalWorld(t, false)
+			w.docsMerged(t)
+			delete(w.vars, "INPUT_SETTLE")
+			keeps(t, w, "settle")
+			from := tc.between(t, w)
+			w.vars["INPUT_WAIT"] = "true"
+			more := fakegithub.File{Name: "src/more.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
+			apiFrom := w.pushCode(t, from, head4, []fakegithub.File{more}, append(slices.Clone(codeFiles), retry, more))
+			if s := w.finalStatuses()["4444"]; strings.Contains(s, " success: ") {
+				t.Errorf("head4 ends %q; the Agent API got %q", s, w.sends(apiFrom))
+			}
+		})
 	}
 }
 
-// Review 1b: the same loss through a code pull request closed (no
-// docs-close) and reopened, then pushed.
-func TestCloseKeepsDocsMerged(t *testing.T) {
-	t.Parallel()
-	w := approvalWorld(t, false)
-	w.docsMerged(t)
-	delete(w.vars, "INPUT_SETTLE")
-	w.setEvent("pull_request", codePR("closed", head2, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", false }))
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("closed: %v\n%s", err, w.stdout.String())
-	}
-	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsMerged {
-		t.Errorf("the closed run's record forgets the docs were merged: %+v", r)
-	}
-	w.setEvent("pull_request", codePR("reopened", head2, nil))
-	if err := w.run(context.Background()); err != nil {
-		t.Fatalf("reopened: %v\n%s", err, w.stdout.String())
-	}
-	w.vars["INPUT_WAIT"] = "true"
-	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
-	apiFrom := w.pushCode(t, head2, head3, []fakegithub.File{retry}, append(slices.Clone(codeFiles), retry))
-	if s := w.finalStatuses()["3333"]; strings.Contains(s, " success: ") {
-		t.Errorf("head3 ends %q; the Agent API got %q", s, w.sends(apiFrom))
-	}
-}
-
-// Review 1c: the same loss through a push at the cap.
-func TestCapKeepsDocsMerged(t *testing.T) {
-	t.Parallel()
-	w := approvalWorld(t, false)
-	w.docsMerged(t)
-	delete(w.vars, "INPUT_SETTLE")
-	w.vars["INPUT_WAIT"] = "true"
-	w.vars["INPUT_MAX-SENDS-PER-THREAD"] = "2"
-	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
-	w.pushCode(t, head2, head3, []fakegithub.File{retry}, append(slices.Clone(codeFiles), retry))
-	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsMerged {
-		t.Errorf("the capped run's record forgets the docs were merged: %+v", r)
-	}
-	delete(w.vars, "INPUT_MAX-SENDS-PER-THREAD")
-	more := fakegithub.File{Name: "src/more.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
-	apiFrom := w.pushCode(t, head3, head4, []fakegithub.File{more}, append(slices.Clone(codeFiles), retry, more))
-	if s := w.finalStatuses()["4444"]; strings.Contains(s, " success: ") {
-		t.Errorf("head4 ends %q; the Agent API got %q", s, w.sends(apiFrom))
-	}
-}
-
-// approval asked, the job's first end names a docs pull request
-// the action cannot judge (a /files suffix, another host): nothing pairs
-// it yet, and Decide takes the job for one that changed nothing.
+// TestUnjudgeableFirstLinkIsNotSuccess: approval asked, the job's first
+// end names a docs pull request the action cannot judge (a /files suffix,
+// another host): nothing pairs it yet, and the check claims no success
+// (Decide took such a job for one that changed nothing).
 func TestUnjudgeableFirstLinkIsNotSuccess(t *testing.T) {
 	t.Parallel()
 	for _, link := range []string{"https://github.com/acme/docs/pull/101/files", "https://gitlab.com/acme/docs/pull/101"} {
@@ -111,9 +104,10 @@ func TestUnjudgeableFirstLinkIsNotSuccess(t *testing.T) {
 	}
 }
 
-// a release while the job works on the released head, then the
-// job ends with a docs pull request, which a maintainer closes (the docs
-// are not needed): the settle run on the close turns the released head red.
+// TestReleaseHoldsAgainstDocsClose: a release while the job works on the
+// released head; the job then ends with a docs pull request, which a
+// maintainer closes (the docs are not needed): the settle run on the close
+// leaves the released head green.
 func TestReleaseHoldsAgainstDocsClose(t *testing.T) {
 	t.Parallel()
 	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CHECK"] = "approved" })
@@ -144,10 +138,11 @@ func TestReleaseHoldsAgainstDocsClose(t *testing.T) {
 	}
 }
 
-// the no-wait setup (docs-check: approved in the code workflow
-// only). A settle run sends the change that waited: the record it writes
-// drops approval (and the paired pull request). When the follow-up ends,
-// the next settle run sets success with no approving review.
+// TestSettleSendKeepsApproval: the no-wait setup (docs-check: approved in
+// the code workflow only). A settle run sends the change that waited, and
+// the record it writes keeps the approval asked and the paired pull
+// request: when the follow-up ends, the next settle run sets no success
+// without an approving review.
 func TestSettleSendKeepsApproval(t *testing.T) {
 	t.Parallel()
 	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CHECK"] = "approved" })
@@ -172,10 +167,9 @@ func TestSettleSendKeepsApproval(t *testing.T) {
 	}
 }
 
-// a settle run that reports a job's end (not a follow) writes
-// the pull request the job names now into the record (Reporter.Settled:
-// state's PRURL), so the record re-pairs with #102, which the next settle
-// run judges: approved, success.
+// TestSettleReportKeepsThePairing: a settle run that reports a job's end
+// (not a follow) keeps the record's pull request, not the one the job
+// names now (#102, approved): no later settle run judges #102.
 func TestSettleReportKeepsThePairing(t *testing.T) {
 	t.Parallel()
 	w := approvalWorld(t, false)
@@ -207,10 +201,11 @@ func TestSettleReportKeepsThePairing(t *testing.T) {
 	}
 }
 
-// a job whose source.repository is not an https address
-// ("acme/docs", as the API's own record may give it) now gets no
-// github-token on its pull request in the workflow's own repository: the
-// approved docs pull request is Unread, and the check waits for ever.
+// TestOwnRepoDocsWithShortSource: a job whose source.repository is not an
+// https address ("acme/docs", as the API's own record may give it) still
+// gets github-token on its pull request in the workflow's own repository:
+// an approved docs pull request turns the check green, never Unread for
+// ever.
 func TestOwnRepoDocsWithShortSource(t *testing.T) {
 	t.Parallel()
 	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute, Repository: "acme/docs", PRRepository: "https://github.com/acme/docs"}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))

@@ -32,7 +32,12 @@ const docsHead2 = "d0c5d0c5d0c5d0c5d0c5d0c5d0c5d0c5d0c5d102"
 // next 50), answer for job_0001 as a job whose pull request link is link
 // (nil: prLink null): a read finds it completed, a follow-up active (its
 // next read completed again). The fake's own jobs are not changed.
-func jobNames(w *codeWorld, link any) {
+func jobNames(w *codeWorld, link any) { jobAnswers(w, link, "completed") }
+
+// jobAnswers makes the fake Agent API, for its next 50 requests, answer
+// for job_0001 as a job whose pull request link is link: a follow-up
+// active, a read with status read.
+func jobAnswers(w *codeWorld, link any, read string) {
 	w.t.Helper()
 	job := func(status string) map[string]any {
 		return map[string]any{"id": "job_0001", "status": status,
@@ -45,7 +50,7 @@ func jobNames(w *codeWorld, link any) {
 			if r.Method == http.MethodPost {
 				return faults.JSON(http.StatusOK, job("active"))(rw, r)
 			}
-			return faults.JSON(http.StatusOK, job("completed"))(rw, r)
+			return faults.JSON(http.StatusOK, job(read))(rw, r)
 		})
 	}
 }
