@@ -342,11 +342,7 @@ func (r *Room) DocsPR(ctx context.Context, link string, job func(ctx context.Con
 // recorded is the docs pull request the code pull request's record names
 // ("" for none): it alone is landed, whatever the job names now.
 func (r *Room) Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool, recorded string, land plan.Land) (note, ended string) {
-	link := job.PR()
-	if recorded != "" {
-		link = recorded
-	}
-	pr, ok := prlink.Judge(link, r.ServerURL)
+	pr, ok := r.paired(job, recorded)
 	if !ok {
 		return "", ""
 	}
@@ -440,6 +436,22 @@ func (r *Room) merge(ctx context.Context, gh GitHub, pr prlink.PullRequest, link
 		fmt.Sprintf("⚠️ The docs pull request %s was not merged with this one: %s. %s", link, why, todo), ""
 }
 
+// paired is the docs pull request of a code pull request's job: the one
+// its record names (recorded), whatever the job names now (none, another
+// pull request, a link the action cannot judge), since the record alone
+// pairs the two; the job's own while the record names none. ok is false
+// when that is no pull request on this GitHub.
+func (r *Room) paired(job *agentapi.Job, recorded string) (prlink.PullRequest, bool) {
+	link := job.PR()
+	if recorded != "" {
+		if link != "" && link != recorded {
+			r.Progress.Logf("the job now names %s; the record pairs %s, which alone is judged", escape.Log(link), escape.Log(recorded))
+		}
+		link = recorded
+	}
+	return prlink.Judge(link, r.ServerURL)
+}
+
 // linkTo is pr as a Markdown link.
 func (r *Room) linkTo(pr prlink.PullRequest) string {
 	return fmt.Sprintf("[%s/%s#%d](%s)", escape.Markdown(pr.Owner), escape.Markdown(pr.Repo), pr.Number, escape.URL(pr.URL(r.ServerURL)))
@@ -473,17 +485,7 @@ func (r *Room) Judge(ctx context.Context, job *agentapi.Job, recorded string, fo
 	if !r.Approval && !followed || job.Status == agentapi.StatusFailed {
 		return nil
 	}
-	link := job.PR()
-	if recorded != "" {
-		// The record alone pairs the two: what the job names now (none,
-		// another pull request, a link the action cannot judge) changes
-		// nothing of which pull request the check waits for.
-		if link != "" && link != recorded {
-			r.Progress.Logf("the job now names %s; the record pairs %s, which alone is judged", escape.Log(link), escape.Log(recorded))
-		}
-		link = recorded
-	}
-	pr, ok := prlink.Judge(link, r.ServerURL)
+	pr, ok := r.paired(job, recorded)
 	if !ok {
 		return nil
 	}
