@@ -158,7 +158,8 @@ type Decision struct {
 //     follows a docs pull request), only an approval of the docs pull
 //     request the record pairs with the code pull request, or its merge,
 //     turns a head green, and only the newest head; a cap then claims no
-//     success, and a job whose docs pull request cannot be judged waits;
+//     success, and a job whose docs pull request cannot be judged is an
+//     error (nothing would settle a pending one);
 //   - a cap whose count was cut by a flood claims no success;
 //   - the heads a closed code pull request's job never heard are not
 //     green;
@@ -199,7 +200,7 @@ func Decide(rec record.Record, f Facts) Decision {
 	case Released:
 		// The newest head only: a release is a person's word on what
 		// they saw, never on a later push.
-		set(f.Heads[max(0, len(f.Heads)-1):], ghclient.CommitStatus{State: ghclient.StatusSuccess,
+		set(newest(f.Heads), ghclient.CommitStatus{State: ghclient.StatusSuccess,
 			Description: "Docs check released by " + escape.Cut(escape.Line(f.ReleasedBy), maxLogin) + ": no docs job needed for this commit", TargetURL: run})
 		return d
 	}
@@ -210,7 +211,7 @@ func Decide(rec record.Record, f Facts) Decision {
 	if cut && f.Job != Stopped && f.Job != Errored {
 		// Said on the newest head only: the older ones keep what they
 		// showed, and no end of the job settles what it never heard.
-		set(f.Heads[max(0, len(f.Heads)-1):], ghclient.CommitStatus{State: ghclient.StatusError,
+		set(newest(f.Heads), ghclient.CommitStatus{State: ghclient.StatusError,
 			Description: fmt.Sprintf("GitHub listed only %d files: the rest went unseen, so no success is claimed; see the run", ghclient.MaxPullFiles), TargetURL: run})
 		return d
 	}
@@ -234,6 +235,9 @@ func Decide(rec record.Record, f Facts) Decision {
 	set(f.Heads, s)
 	return d
 }
+
+// newest is the newest of heads (oldest first), none of none.
+func newest(heads []string) []string { return heads[max(0, len(heads)-1):] }
 
 // capped is the status of heads for which a cap let nothing be sent.
 func capped(f Facts, asked bool, run string) ghclient.CommitStatus {
@@ -274,10 +278,10 @@ func done(f Facts) ghclient.CommitStatus {
 // turns the newest head green only, the older ones showing it waiting, as
 // they would had the approval come after the job's end: an approval
 // settles the code pull request's latest head, never an older one. A job
-// that ended with no docs pull request the action can judge claims
-// nothing while the record follows one (it pairs them); otherwise it
-// changed nothing, which needs no approval. paired says the record names
-// a docs pull request.
+// that names a pull request the action cannot judge, or none while the
+// record pairs one, claims nothing: an error; one that names none changed
+// nothing, which needs no approval. paired says the record names a docs
+// pull request.
 func docs(f Facts, paired bool, set func([]string, ghclient.CommitStatus)) {
 	v := f.Docs
 	switch {
