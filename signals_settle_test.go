@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -177,16 +176,7 @@ func TestSettleCancelledByTheRunnerKeepsWhatItSent(t *testing.T) {
 		return false
 	})
 
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = []string{runMainEnv + "=1"}
-	for k, v := range h.vars {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdout, stderr := h.startMain(t)
 	select {
 	case <-received:
 	case <-time.After(hangGuard):

@@ -54,16 +54,7 @@ func TestSignals(t *testing.T) {
 					script.On(editWithJob, func(w http.ResponseWriter, r *http.Request) bool { signal(); return faults.Hang()(w, r) })
 				}
 
-				cmd := exec.Command(os.Args[0], "-test.run=^$")
-				cmd.Env = []string{runMainEnv + "=1"}
-				for k, v := range h.vars {
-					cmd.Env = append(cmd.Env, k+"="+v)
-				}
-				var stdout, stderr bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
+				cmd, stdout, stderr := h.startMain(t)
 				select {
 				case <-arrived:
 				case <-time.After(20 * time.Second):
@@ -107,4 +98,22 @@ func cancelledMark(job string) string {
 		return "🚫 **Cancelled"
 	}
 	return "The workflow was cancelled while job `" + job + "` was active. The job goes on on the server"
+}
+
+// startMain starts this test binary as the program (runMainEnv) with the
+// harness's variables as its whole environment, its streams in stdout and
+// stderr.
+func (h *harness) startMain(t *testing.T) (cmd *exec.Cmd, stdout, stderr *bytes.Buffer) {
+	t.Helper()
+	cmd = exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = []string{runMainEnv + "=1"}
+	for k, v := range h.vars {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdout, stderr
 }
