@@ -705,7 +705,11 @@ func TestOwnDeadline(t *testing.T) {
 
 // endsFirst is a transport that ends the call's time as an attempt
 // starts, before base writes anything: an attempt that starts as a
-// short timeout ends, its wait having used what was left.
+// short timeout ends, its wait having used what was left. It hands the
+// request on once the end has reached the attempt's own context, which
+// a call that creates derives from the caller's in a goroutine of its
+// own (hearOut): handed on before, base could write the request first,
+// and the call would rightly say it may have acted.
 type endsFirst struct {
 	base   http.RoundTripper
 	cancel context.CancelFunc
@@ -713,6 +717,7 @@ type endsFirst struct {
 
 func (e endsFirst) RoundTrip(r *http.Request) (*http.Response, error) {
 	e.cancel()
+	<-r.Context().Done()
 	return e.base.RoundTrip(r)
 }
 
