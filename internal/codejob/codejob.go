@@ -123,7 +123,7 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 	if c.Thread != nil {
 		c.Thread.React(ctx, int64(pr.Number), request.Event, "eyes")
 		var err error
-		if earlier, err = c.Thread.Adopt(ctx); err != nil {
+		if earlier, err = c.Thread.Record(ctx, conversation.Keep); err != nil {
 			if errors.Is(err, conversation.ErrUnknownIdentity) {
 				return nil, o.Fail(ctx, fmt.Errorf("find the docs job of pull request #%d: %w; nothing was sent, so that the pull request does not get a second job", pr.Number, err))
 			}

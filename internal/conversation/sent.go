@@ -11,7 +11,7 @@ import (
 
 // Spend counts one send at now in the run's comment: Show writes it in the
 // comment's record from then on. A comment adopted from an earlier run
-// (Adopt) goes on from what it counted.
+// (Record, Keep) goes on from what it counted.
 func (t *Thread) Spend(now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -33,7 +33,7 @@ type Tally struct {
 // can type a record; a forged one must not use up the thread's cap).
 // Without that login it sends nothing and returns ErrUnknownIdentity. It
 // reads the thread's pages newest first, at most maxListRequests of them,
-// sharing them with Previous, Adopt and Read.
+// sharing them with Record and Read.
 func (t *Thread) SentHere(ctx context.Context) (Tally, error) {
 	self := t.Self()
 	if self == "" {

@@ -64,7 +64,7 @@ func TestShowCountsSpent(t *testing.T) {
 	th.Number = 7
 	ctx := context.Background()
 	th.React(ctx, 7, request.Event, "eyes")
-	if _, err := th.Adopt(ctx); err != nil {
+	if _, err := th.Record(ctx, Keep); err != nil {
 		t.Fatal(err)
 	}
 	th.Spend(day2)

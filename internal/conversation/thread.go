@@ -27,7 +27,7 @@ type GitHub interface {
 
 var _ GitHub = (*ghclient.Client)(nil)
 
-// ErrUnknownIdentity is Previous's answer when the run does not know the
+// ErrUnknownIdentity is Record's answer when the run does not know the
 // login of its own token, because neither its reaction nor its comment
 // could be written: anyone can type a record, so without that login no
 // record can be trusted. A Thread's answer says which of them failed.
@@ -55,7 +55,7 @@ func (t *Thread) unknownSelf() error {
 
 // Thread is the issue or pull request a run answers in. Show and React
 // never fail the run: a comment that cannot be written is a warning, and the
-// job's result still decides the exit status. Previous says when it
+// job's result still decides the exit status. Record says when it
 // cannot tell.
 type Thread struct {
 	GH     GitHub
@@ -74,7 +74,7 @@ type Thread struct {
 	// the text of those that hold it, and of the action's own comments.
 	Phrase string
 	// Code says the thread is a code pull request whose docs job the run
-	// follows: Adopt then takes only a record the code workflow wrote (one
+	// follows: Record (Keep) then takes only a record the code workflow wrote (one
 	// that names a head commit), never a /docs request's, whose job was not
 	// given the code workflow's instruction.
 	Code bool
@@ -159,43 +159,77 @@ func (t *Thread) keeping() *keeping {
 	return t.kept
 }
 
-// Previous returns the record in the newest comment the action wrote in
-// this thread that names a job, or nil when there is none. Anyone can
-// type a record, so only comments by the token's own login count: the
-// author of this run's comment. When that is unknown it sends nothing and
-// returns ErrUnknownIdentity; when the thread cannot be read, an error.
-// Either way the caller cannot tell, and starts a new job. A search that
-// that spends the budget of list requests with pages between the thread's
-// oldest and its newest not read, and finds no record in those it read, is
-// ErrSearchCut, never "none", as for Adopt: what it did not read may name
-// the thread's job, and the caller must not start a second one. A record
-// found on the oldest page past pages not read is Behind.
+// Use is what a run wants of its thread's record, which Record finds.
+type Use int
+
+const (
+	// Continue: the job a request continues, in the newest record the
+	// action wrote that names one (a backlink's included).
+	Continue Use = iota + 1
+	// Keep: the comment a code pull request's later run keeps editing,
+	// the newest record that names a job or one the API named with an id
+	// no record holds (record.Record's Lost), not a backlink, and for a
+	// Code thread one that names a head commit (the code workflow's own
+	// record). Record makes it this run's comment: Show then edits it in
+	// place rather than writing another. A record found on the oldest
+	// page past pages not read (Behind) is kept too: a code pull request
+	// keeps one record, in the comment its first run wrote.
+	Keep
+)
+
+// Record is the thread's one reader of its record: the newest comment the
+// action wrote in this thread whose record serves u, or nil when there is
+// none. Anyone can type a record, so only comments by the token's own
+// login count: the author of this run's comment. When that is unknown it
+// sends nothing and returns ErrUnknownIdentity; when the thread cannot be
+// read, an error. Either way the caller cannot tell, and starts a new job.
+// A search that spends the budget of list requests with pages between the
+// thread's oldest and its newest not read, and finds no record in those it
+// read, is ErrSearchCut, never "none": what it did not read may name the
+// thread's job, and the caller must not start a second one. A record found
+// on the oldest page past pages not read is Behind.
 //
 // It reads the newest page first: a record among the newest 100 comments
 // costs at most 2 list requests, whatever the thread's length, and none
 // when Read has read them; one on the oldest page costs at most
 // maxListRequests, however many comments came after it.
-func (t *Thread) Previous(ctx context.Context) (*Earlier, error) {
+func (t *Thread) Record(ctx context.Context, u Use) (*Earlier, error) {
 	self := t.Self()
 	if self == "" {
 		return nil, t.unknownSelf()
 	}
+	serves := func(r record.Record) bool { return r.JobID != "" }
+	what := "an earlier job"
+	if u == Keep {
+		serves = func(r record.Record) bool {
+			return !r.Backlink && (r.JobID != "" || r.Lost) && (!t.Code || r.Head != "")
+		}
+		what = "its docs job"
+	}
 	pg := t.comments()
 	c, behind, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
 		r, _, ok := recordOf(c.Body)
-		return ownedBy(c, self) && ok && r.JobID != ""
+		return ownedBy(c, self) && ok && serves(r)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read the thread's comments to find an earlier job: %w", err)
+		return nil, fmt.Errorf("read the thread's comments to find %s: %w", what, err)
 	}
 	if c == nil && pg.cut {
-		return nil, fmt.Errorf("read the thread's comments to find an earlier job: none of those read names one, but %w", ErrSearchCut)
+		return nil, fmt.Errorf("read the thread's comments to find %s: none of those read names one, but %w", what, ErrSearchCut)
 	}
 	if c == nil {
 		return nil, nil
 	}
 	e := EarlierOf(c)
 	e.Behind = behind
+	if u == Keep {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.id == 0 && !t.broken {
+			t.id, t.url, t.last = c.ID, c.URL, c.Body
+			t.sent = e.Sent
+		}
+	}
 	return e, nil
 }
 
@@ -324,7 +358,7 @@ func (t *Thread) created(ctx context.Context, body string, err error) *ghclient.
 	return nil
 }
 
-// CommentID returns the id of the run's comment (its own, or one Adopt
+// CommentID returns the id of the run's comment (its own, or one Record (Keep)
 // made its own), or 0 when there is none.
 func (t *Thread) CommentID() int64 {
 	t.mu.Lock()

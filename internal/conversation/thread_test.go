@@ -103,7 +103,7 @@ func TestShowNoDuplicateAfterFailedCreate(t *testing.T) {
 	}
 	job, err := previousJob(ctx, th)
 	if job != "" || !errors.Is(err, ErrUnknownIdentity) || !strings.Contains(fmt.Sprint(err), "(the comment could not be written)") {
-		t.Errorf("Previous() = %q, %v; want ErrUnknownIdentity, saying the comment failed", job, err)
+		t.Errorf("Record(Continue) = %q, %v; want ErrUnknownIdentity, saying the comment failed", job, err)
 	}
 	if n := len(rec.Calls()); n != 1 {
 		t.Errorf("PreviousJob sent %d calls without an identity, want none", n-1)
@@ -151,9 +151,9 @@ func TestReactionFailedLeavesNoIdentity(t *testing.T) {
 	if got := w.all(); len(got) != 1 || got[0] != "could not add a reaction to #12: HTTP 500; the job is not affected" {
 		t.Errorf("warnings = %q, want the reaction's", got)
 	}
-	_, err := th.Adopt(ctx)
+	_, err := th.Record(ctx, Keep)
 	if !errors.Is(err, ErrUnknownIdentity) || !strings.Contains(err.Error(), "(the reaction on #12 could not be added)") || strings.Contains(err.Error(), "comment") {
-		t.Errorf("Adopt() error = %v; want ErrUnknownIdentity saying the reaction failed", err)
+		t.Errorf("Record(Keep) error = %v; want ErrUnknownIdentity saying the reaction failed", err)
 	}
 	th.Show(ctx, State{Phase: Error, Error: err.Error()})
 	if len(rec.Comments(12)) != 1 || th.Self() != self {
@@ -284,16 +284,16 @@ func TestPreviousJobNewestFirst(t *testing.T) {
 			th := newThread(rec, &w)
 			th.Comments = tc.count
 			th.Show(context.Background(), State{Phase: Working})
-			e, err := th.Previous(context.Background())
+			e, err := th.Record(context.Background(), Continue)
 			if tc.wantCut != errors.Is(err, ErrSearchCut) || err != nil && !tc.wantCut {
-				t.Fatalf("Previous() error = %v, want a cut search: %v", err, tc.wantCut)
+				t.Fatalf("Record(Continue) error = %v, want a cut search: %v", err, tc.wantCut)
 			}
 			got, behind := "", false
 			if e != nil {
 				got, behind = e.JobID, e.Behind
 			}
 			if got != tc.want || behind != tc.behind {
-				t.Errorf("Previous() = %q, behind %v; want %q, behind %v", got, behind, tc.want, tc.behind)
+				t.Errorf("Record(Continue) = %q, behind %v; want %q, behind %v", got, behind, tc.want, tc.behind)
 			}
 			var want []string
 			want = append(want, "CreateComment acme/docs#12")
@@ -340,9 +340,9 @@ func TestPreviousJobPastTheEndWithLast(t *testing.T) {
 	}
 }
 
-// previousJob is the job Previous finds, "" for none.
+// previousJob is the job Record (Continue) finds, "" for none.
 func previousJob(ctx context.Context, th *Thread) (string, error) {
-	e, err := th.Previous(ctx)
+	e, err := th.Record(ctx, Continue)
 	if e == nil {
 		return "", err
 	}

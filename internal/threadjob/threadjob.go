@@ -64,7 +64,7 @@ type Room struct {
 // where it would need a new job or a stand-in, a newer record among those
 // comments may name one already, so nothing is sent (ErrSearchCut).
 func (t *Room) Continue(ctx context.Context, o *report.Outcome, text string) (*agentapi.Job, error) {
-	earlier, lookErr := t.Thread.Previous(ctx)
+	earlier, lookErr := t.Thread.Record(ctx, conversation.Continue)
 	switch {
 	case errors.Is(lookErr, conversation.ErrSearchCut):
 		return nil, lookErr

@@ -47,12 +47,12 @@ func TestAdopt(t *testing.T) {
 			th := newThread(rec, &w)
 			th.Number, th.Comments = 7, len(tc.seeds)
 			th.React(context.Background(), 7, request.Event, "eyes") // learns its own login
-			got, err := th.Adopt(context.Background())
+			got, err := th.Record(context.Background(), Keep)
 			if err != nil {
-				t.Fatalf("Adopt() error = %v", err)
+				t.Fatalf("Record(Keep) error = %v", err)
 			}
 			if (got == nil) != (tc.want == nil) || got != nil && (got.JobID != tc.want.JobID || got.Head != tc.want.Head || got.Lost != tc.want.Lost) {
-				t.Fatalf("Adopt() = %+v, want %+v", got, tc.want)
+				t.Fatalf("Record(Keep) = %+v, want %+v", got, tc.want)
 			}
 			th.Show(context.Background(), State{Phase: Working, Record: record.Record{JobID: "job_1", Head: sha2}})
 			calls := rec.Calls()
@@ -76,8 +76,8 @@ func TestAdoptUnknownIdentity(t *testing.T) {
 	rec.Seed(7, self, marked("job_1"))
 	var w warnings
 	th := newThread(rec, &w)
-	if got, err := th.Adopt(context.Background()); got != nil || !errors.Is(err, ErrUnknownIdentity) {
-		t.Errorf("Adopt() = %+v, %v; want ErrUnknownIdentity", got, err)
+	if got, err := th.Record(context.Background(), Keep); got != nil || !errors.Is(err, ErrUnknownIdentity) {
+		t.Errorf("Record(Keep) = %+v, %v; want ErrUnknownIdentity", got, err)
 	}
 	if calls := rec.Calls(); len(calls) != 0 {
 		t.Errorf("calls = %q, want none", calls)
