@@ -96,7 +96,7 @@ func TestCapPerDayCountsNoEchoedMarker(t *testing.T) {
 // TestSettleThroughAFloodOfForgedRecords: a person types a thousand
 // records of jobs left working, each as long as a reader takes (40 KiB),
 // newer than the action's own. The settle run holds no more of them than
-// its bound (conversation.FindUnsettled), reads none of their jobs, and
+// its bound (conversation.Owed), reads none of their jobs, and
 // settles the action's own record behind them.
 func TestSettleThroughAFloodOfForgedRecords(t *testing.T) {
 	t.Parallel()

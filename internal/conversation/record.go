@@ -48,7 +48,7 @@ func EarlierOf(c *ghclient.Comment) *Earlier {
 // differs from e as it was read.
 func (e *Earlier) Changed(now *Earlier) bool { return e.line != now.line }
 
-// RepoComments is what FindUnsettled reads.
+// RepoComments is what findUnsettled reads.
 type RepoComments interface {
 	ListRepoCommentsPage(ctx context.Context, owner, repo string, page int, keep ghclient.Keep) (*ghclient.CommentPage, error)
 }
@@ -62,10 +62,10 @@ var _ RepoComments = (*ghclient.Client)(nil)
 // own thread still settles it.
 const SettlePages = 10
 
-// Unsettled is what FindUnsettled found.
+// Unsettled is what Owed found.
 type Unsettled struct {
 	// Comments are the action's comments that record a job left working,
-	// the most recently written first, then those Also found, with only
+	// the most recently written first, then those the searches past them found, with only
 	// their records kept (head); their authors are not yet checked against
 	// the token's login.
 	Comments []*ghclient.Comment
@@ -74,15 +74,17 @@ type Unsettled struct {
 	Read int
 	Cut  bool
 	// Left is how many records of jobs left working were not kept, past
-	// the bound of each author's (see FindUnsettled).
+	// the bound of each author's (see findUnsettled).
 	Left int
-	// Threads is how many threads Also read.
+	// Threads is how many threads also read.
 	Threads int
+	// Past is what the searches past the newest comments did.
+	Past Past
 
 	k *keeper
 }
 
-// FindUnsettled reads the repository's most recently written comments, at
+// findUnsettled reads the repository's most recently written comments, at
 // most SettlePages pages of them, and returns those that record a job left
 // working (by anyone: the caller trusts only its own login's, which it
 // learns later). Of every other comment nothing is kept, and of a record
@@ -94,7 +96,7 @@ type Unsettled struct {
 // records of each bot that writes in the repository and per of people's,
 // however many comments anyone wrote; per is the most records of one
 // login the caller settles.
-func FindUnsettled(ctx context.Context, gh RepoComments, owner, repo string, per int) (*Unsettled, error) {
+func findUnsettled(ctx context.Context, gh RepoComments, owner, repo string, per int) (*Unsettled, error) {
 	out := &Unsettled{k: &keeper{per: per, bots: map[string]int{}}}
 	var err error
 	out.Read, out.Cut, err = readRecent(ctx, gh, owner, repo, SettlePages, keepUnsettled, func(c *ghclient.Comment) bool {
@@ -125,23 +127,23 @@ type CommentPages interface {
 	ListCommentsPage(ctx context.Context, owner, repo string, number, page int, keep ghclient.Keep) (*ghclient.CommentPage, error)
 }
 
-// LeadPages bounds the list requests Also spends on a thread: its newest
+// LeadPages bounds the list requests also spends on a thread: its newest
 // page and its oldest, where its records are (a code pull request keeps
 // one, in the comment its first run wrote; a request's answer is among
 // the newest).
 const LeadPages = 2
 
-// Also reads the threads of leads (found otherwise than among the
+// also reads the threads of leads (found otherwise than among the
 // repository's newest comments, which no flood of comments can push
 // away): of each, its newest page and its oldest, LeadPages list requests
 // at most, the comment count saying where the newest is. It keeps the
 // records of jobs left working it finds there that it does not keep
-// already, as FindUnsettled keeps those of the newest comments, within the
+// already, as findUnsettled keeps those of the newest comments, within the
 // same bounds, after them. A thread is read even when a record of it was
 // found among the newest comments: anyone can type a record there, and
 // the thread's own may be further back. A thread it cannot read is the
 // error, with what it kept before.
-func (u *Unsettled) Also(ctx context.Context, gh CommentPages, owner, repo string, leads []ghclient.Listed) error {
+func (u *Unsettled) also(ctx context.Context, gh CommentPages, owner, repo string, leads []ghclient.Listed) error {
 	defer func() { u.Comments, u.Left = u.k.kept, u.k.left }()
 	read := map[int]bool{}
 	for _, l := range leads {
@@ -164,32 +166,32 @@ func (u *Unsettled) Also(ctx context.Context, gh CommentPages, owner, repo strin
 	return nil
 }
 
-// BacklinkReads is what Backlinked reads: a pull request's pages, and the
+// BacklinkReads is what backlinked reads: a pull request's pages, and the
 // comments its backlinks name. *ghclient.Client is one.
 type BacklinkReads interface {
 	CommentPages
 	GetComment(ctx context.Context, owner, repo string, id int64) (*ghclient.Comment, error)
 }
 
-// MaxFrom bounds the comments one Backlinked reads, those its pull
+// MaxFrom bounds the comments one backlinked reads, those its pull
 // request's backlinks name: the newest backlink of each bot, and of
-// people's when no bot wrote one (as FindUnsettled keeps records), at most
+// people's when no bot wrote one (as findUnsettled keeps records), at most
 // this many of them.
 const MaxFrom = 3
 
-// Backlinked reads the backlinks on pull request number (the pull request
+// backlinked reads the backlinks on pull request number (the pull request
 // of a settle run's event, which its agent opened), on its newest page of
 // comments and its oldest (LeadPages list requests), and the comments
 // they name (record.Record's From: the record of the code pull request
 // that asked for its job, in the same repository), MaxFrom at most, one
 // request each. A record of a job left working among those is kept as
-// FindUnsettled keeps those of the newest comments, within the same
+// findUnsettled keeps those of the newest comments, within the same
 // bounds: a flood of comments elsewhere does not hide it, nor one after
 // the backlink on the pull request. Anyone can type a backlink, so what
 // it names is held to the same trust as any record (the caller's). A
 // comment it names that cannot be read (deleted) is none; another
 // failure is the error, with what it kept before.
-func (u *Unsettled) Backlinked(ctx context.Context, gh BacklinkReads, owner, repo string, number int) error {
+func (u *Unsettled) backlinked(ctx context.Context, gh BacklinkReads, owner, repo string, number int) error {
 	defer func() { u.Comments, u.Left = u.k.kept, u.k.left }()
 	links := &keeper{per: 1, bots: map[string]int{}}
 	pg := &pager{gh: gh, owner: owner, repo: repo, number: number, keep: keepFrom, budget: LeadPages}
@@ -232,7 +234,7 @@ func keepFrom(_ int64, _ string, body string) string {
 	return ""
 }
 
-// keeper keeps the records a search finds within FindUnsettled's bounds.
+// keeper keeps the records a search finds within findUnsettled's bounds.
 type keeper struct {
 	per  int
 	kept []*ghclient.Comment

@@ -66,7 +66,7 @@ func TestFindUnsettledKeepsWhatSettlingNeeds(t *testing.T) {
 			t.Parallel()
 			gh, srv := newFake(t, fakegithub.Options{})
 			tt.seed(srv)
-			found, err := FindUnsettled(context.Background(), gh, "acme", "docs", per)
+			found, err := findUnsettled(context.Background(), gh, "acme", "docs", per)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,12 +110,12 @@ func TestAlsoReadsEachLeadsOldestAndNewestPage(t *testing.T) {
 	}
 	srv.SeedComment(7, "echo[bot]", true, left("job_typed"))
 	srv.SeedComment(8, fakegithub.BotLogin, true, left("job_recent"))
-	found, err := FindUnsettled(context.Background(), gh, "acme", "docs", 100)
+	found, err := findUnsettled(context.Background(), gh, "acme", "docs", 100)
 	if err != nil || !found.Cut || len(found.Comments) != 2 {
-		t.Fatalf("FindUnsettled() = %+v, %v; want #8's record and the one typed in #7, the search cut", found, err)
+		t.Fatalf("findUnsettled() = %+v, %v; want #8's record and the one typed in #7, the search cut", found, err)
 	}
 	from := len(srv.Requests())
-	if err := found.Also(context.Background(), gh, "acme", "docs", []ghclient.Listed{{Number: 7, Comments: 402}, {Number: 8, Comments: 1}, {Number: 9, Comments: 251}}); err != nil {
+	if err := found.also(context.Background(), gh, "acme", "docs", []ghclient.Listed{{Number: 7, Comments: 402}, {Number: 8, Comments: 1}, {Number: 9, Comments: 251}}); err != nil {
 		t.Fatal(err)
 	}
 	var jobs []string
@@ -168,12 +168,12 @@ func TestBacklinkedReadsWhatTheBacklinkNames(t *testing.T) {
 		pr   int
 		want []string
 	}{{101, []string{"job_code"}}, {102, nil}, {103, nil}} {
-		found, err := FindUnsettled(context.Background(), gh, "acme", "docs", 100)
+		found, err := findUnsettled(context.Background(), gh, "acme", "docs", 100)
 		if err != nil || len(found.Comments) != 0 {
-			t.Fatalf("FindUnsettled() = %+v, %v; want nothing among the newest", found, err)
+			t.Fatalf("findUnsettled() = %+v, %v; want nothing among the newest", found, err)
 		}
 		from := len(srv.Requests())
-		if err := found.Backlinked(context.Background(), gh, "acme", "docs", tt.pr); err != nil {
+		if err := found.backlinked(context.Background(), gh, "acme", "docs", tt.pr); err != nil {
 			t.Fatalf("#%d: %v", tt.pr, err)
 		}
 		var jobs []string

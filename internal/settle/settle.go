@@ -82,15 +82,11 @@ type Sender interface {
 // pending, a code pull request's change. *ghclient.Client is one.
 type GitHub interface {
 	conversation.GitHub
-	conversation.RepoComments
+	conversation.Owing
 	codepr.GitHub
 	// PullRequest reads a code pull request whose docs pull request a
 	// record follows: its check goes on its latest head.
 	PullRequest(ctx context.Context, owner, repo string, number int) (*ghclient.PullRequest, error)
-	// PendingPulls lists the open pull requests whose head's commit
-	// status is pending, the oldest first: where records that owe a head
-	// a status are, whatever the comments written since.
-	PendingPulls(ctx context.Context, owner, repo string) ([]ghclient.Listed, bool, error)
 }
 
 // Agent follows the agent's pull request. *agentpr.Room is one.
@@ -233,21 +229,19 @@ func (s *Room) Continued(ctx context.Context, th *conversation.Thread, e *conver
 
 // Sweep is a settle run (settle: true) in owner/repo: it starts no job and
 // sends the agent nothing but the changes that waited. It finds the
-// records earlier runs left working among the repository's most recently
-// written comments (conversation.FindUnsettled) and, when those do not
-// reach back to its first, the one the backlink on its event's pull
-// request names (Backlinked) and those in the open pull requests whose
-// commit status is pending (at most Leads of them: a record that owes a
-// head a status, or waits for an approval, never leaves that search
-// while no other check on that head fails), and settles those
-// the token's own login wrote, each as the next run in its thread would:
-// a job still working is left as it is, with nothing written, so that a
-// second settle writes nothing. It writes to at most Most threads and
-// reads at most Reads jobs.
+// records earlier runs left working through the one reader of them
+// (conversation.Owed: the repository's most recently written comments
+// and, when those do not reach back to its first, the one the backlink on
+// its event's pull request names, and those in the oldest Leads open pull
+// requests whose commit status is pending), and settles those the token's
+// own login wrote, each as the next run in its thread would: a job still
+// working is left as it is, with nothing written, so that a second
+// settle writes nothing. It writes to at most Most threads and reads at
+// most Reads jobs.
 func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	// Reads bounds the records of the token's login that the run reads:
 	// no more of anyone's are kept.
-	found, err := conversation.FindUnsettled(ctx, s.GitHub, owner, repo, Reads)
+	found, err := conversation.Owed(ctx, s.GitHub, owner, repo, conversation.Search{Per: Reads, Backlinked: s.Backlinked, Leads: Leads})
 	if err != nil {
 		if ctx.Err() == nil {
 			err = fmt.Errorf("%w; nothing was settled (%s)", err, ghclient.Advice(err, s.Terms.Name("github-token"), "issues: read"))
@@ -257,10 +251,7 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	s.Progress.Logf("read %s of %s/%s; records of jobs left working: %d", report.Count(found.Read, "comment"), escape.Log(owner), escape.Log(repo), len(found.Comments))
 	t := tally{}
 	if found.Cut {
-		if s.backlinked(ctx, owner, repo, found) {
-			t.backlinked = s.Backlinked
-		}
-		t.searched, t.pending = found.Read, s.pending(ctx, owner, repo, found)
+		t = s.past(owner, repo, found)
 	}
 	if found.Left > 0 {
 		s.Progress.Logf("left out %s: a search keeps the newest %d of each bot's and %d of people's, none of people's once a bot's is found", report.Count(found.Left, "record"), Reads, Reads)
@@ -314,49 +305,37 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 	return &report.Outcome{Settled: t.String()}
 }
 
-// backlinked adds to found the record that the backlink on the run's
-// event's pull request names, when it is of a job left working, and
-// reports whether it searched. A failure is a warning: the run goes on
-// with the other searches.
-func (s *Room) backlinked(ctx context.Context, owner, repo string, found *conversation.Unsettled) bool {
-	if s.Backlinked == 0 {
-		return false
+// past logs what the searches past the repository's newest comments
+// found (conversation.Past), a failure as a warning (the run goes on with
+// what the others found), and returns the tally's account of them.
+func (s *Room) past(owner, repo string, found *conversation.Unsettled) tally {
+	p, log := found.Past, s.Progress.Log
+	t := tally{searched: found.Read, pending: p.Pending}
+	switch {
+	case p.Backlinks:
+		t.backlinked = s.Backlinked
+		s.Progress.Logf("read the backlinks on #%d; records of jobs left working they name: %d", s.Backlinked, p.FromBacklinks)
+	case p.BacklinkErr != nil:
+		log.Warning(fmt.Sprintf("%s; the next settle run tries again", escape.Log(p.BacklinkErr.Error())))
 	}
-	before := len(found.Comments)
-	if err := found.Backlinked(ctx, s.GitHub, owner, repo, s.Backlinked); err != nil {
-		s.Progress.Log.Warning(fmt.Sprintf("%s; the next settle run tries again", escape.Log(err.Error())))
-		return false
-	}
-	s.Progress.Logf("read the backlinks on #%d; records of jobs left working they name: %d", s.Backlinked, len(found.Comments)-before)
-	return true
-}
-
-// pending adds to found the records of jobs left working in the open pull
-// requests of owner/repo whose commit status is pending, the oldest Leads
-// of them, and returns how many it read, -1 when the search failed: the
-// run then settles what the newest comments hold.
-func (s *Room) pending(ctx context.Context, owner, repo string, found *conversation.Unsettled) int {
-	leads, more, err := s.GitHub.PendingPulls(ctx, owner, repo)
-	if err != nil {
-		s.Progress.Log.Warning(fmt.Sprintf("could not search the pull requests whose commit status is pending (%s): %s; a record older than the comments read waits for the next settle run",
-			ghclient.Advice(err, s.Terms.Name("github-token"), "pull-requests: read"), escape.Log(err.Error())))
-		return -1
+	if p.SearchErr != nil {
+		log.Warning(fmt.Sprintf("could not search the pull requests whose commit status is pending (%s): %s; a record older than the comments read waits for the next settle run",
+			ghclient.Advice(p.SearchErr, s.Terms.Name("github-token"), "pull-requests: read"), escape.Log(p.SearchErr.Error())))
+		t.pending = -1
+		return t
 	}
 	switch {
-	case more:
-		s.Progress.Logf("more than %d open pull requests have a pending commit status: reading the oldest %d", len(leads), Leads)
-	case len(leads) > Leads:
-		s.Progress.Logf("%d open pull requests have a pending commit status: reading the oldest %d", len(leads), Leads)
+	case p.More:
+		s.Progress.Logf("more than %d open pull requests have a pending commit status: reading the oldest %d", p.Listed, Leads)
+	case p.Listed > Leads:
+		s.Progress.Logf("%d open pull requests have a pending commit status: reading the oldest %d", p.Listed, Leads)
 	}
-	leads = leads[:min(len(leads), Leads)]
-	before := len(found.Comments)
-	err = found.Also(ctx, s.GitHub, owner, repo, leads)
 	s.Progress.Logf("read %s of the %s whose commit status is pending; records of jobs left working there: %d",
-		report.Count(found.Threads, "thread"), report.Count(len(leads), "open pull request"), len(found.Comments)-before)
-	if err != nil {
-		s.Progress.Log.Warning(fmt.Sprintf("%s; the next settle run tries again", escape.Log(err.Error())))
+		report.Count(found.Threads, "thread"), report.Count(p.Pending, "open pull request"), p.FromPending)
+	if p.ThreadErr != nil {
+		log.Warning(fmt.Sprintf("%s; the next settle run tries again", escape.Log(p.ThreadErr.Error())))
 	}
-	return len(leads)
+	return t
 }
 
 // verdict is what a settle run did with one record.
