@@ -163,31 +163,48 @@ func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *re
 	return v.Level, v.Own, nil
 }
 
-// startJob creates the job or sends the follow-up, and writes job-id at
-// once, so that a failure or cancellation later still leaves it.
+// startJob creates the job or sends the follow-up, the job-id output
+// written at once (job.Room names it), so that a failure or cancellation
+// later still leaves it, and takes what was sent into o: the job it names
+// even when the send failed, whether it continues it, the note of a job
+// that stood in. The job started, the comment shows it working, its
+// record written even when the run is cancelled or at its timeout now
+// (publish.Reporter.Keep): lost, the next run would not know the job
+// heard the request, and would send it again.
 func (r *run) startJob(ctx context.Context, api *agentapi.Client, p plan.Plan, text string, o *report.Outcome) (*agentapi.Job, error) {
 	var (
-		job *agentapi.Job
-		err error
+		sent job.Sent
+		err  error
 	)
 	switch p.Job {
 	case plan.Watch:
-		job, err = r.jobs.Watch(ctx, o, p.JobID)
+		sent, err = r.jobs.Watch(ctx, p.JobID)
 	case plan.FollowUp:
 		// An explicit job-id never falls back to a new job.
-		job, err = r.jobs.FollowUp(ctx, o, p.JobID, text, nil)
+		sent, err = r.jobs.FollowUp(ctx, p.JobID, text, nil)
 	case plan.Continue:
-		job, err = r.threadRoom(api).Continue(ctx, o, text)
+		sent, err = r.threadRoom(api).Continue(ctx, text)
 	default:
-		job, err = r.jobs.Create(ctx, text)
+		sent.Job, err = r.jobs.Create(ctx, text)
+		if err == nil {
+			sent.ID = sent.Job.ID
+		}
+	}
+	o.JobID, o.FollowUp = sent.ID, sent.FollowUp
+	if sent.Note != "" {
+		o.Note = sent.Note
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := r.jobs.Started(ctx, o, job); err != nil {
+	o.Job = sent.Job
+	if err := r.rep.Job(o, sent.Job.ID, sent.FollowUp); err != nil {
 		return nil, err
 	}
-	return job, nil
+	keep, cancel := r.rep.Keep(ctx)
+	defer cancel()
+	r.rep.Show(keep, o, conversation.Working)
+	return sent.Job, nil
 }
 
 // dryRun shows what the run would send, and sends nothing: it reads
@@ -218,8 +235,11 @@ func (r *run) wait(ctx context.Context, p plan.Plan, job *agentapi.Job, o *repor
 		return r.judgeDocs(ctx, p, o)
 	}
 
-	if r.jobs.Wait(ctx, o, job); o.Err != nil {
-		return o
+	o.Stage = report.StageWait
+	w := r.jobs.Wait(ctx, job, r.rep.Observer(ctx, o))
+	r.rep.Waited(w.Took)
+	if o.Job, o.Polls = w.Job, w.Polls; w.Err != nil {
+		return o.Fail(ctx, w.Err)
 	}
 	if o.End() == report.Completed {
 		if p.Backlink {

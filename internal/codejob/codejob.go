@@ -226,12 +226,12 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 			return nil, done
 		}
 	}
-	var started *agentapi.Job
+	var sent job.Sent
 	o.Stage = report.StageStart
 	if follow {
 		// A job that takes no more messages (archived, failed, gone) has
 		// a new one stand in for it, with the whole change.
-		started, err = c.Jobs.FollowUp(ctx, o, earlier.JobID, prompt.CodePushPrompt(about, changes.Change()), &job.StandIn{
+		sent, err = c.Jobs.FollowUp(ctx, earlier.JobID, prompt.CodePushPrompt(about, changes.Change()), &job.StandIn{
 			Why: func(f *httpclient.Failure) string {
 				return fmt.Sprintf("job %s cannot take a follow-up (%s); starting a new job with the pull request's whole change", escape.Log(earlier.JobID), escape.Log(f.Error()))
 			},
@@ -245,10 +245,15 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 				return prompt.CodePRPrompt(c.Workflow, about, whole.Change()), nil
 			},
 		})
+		o.JobID, o.FollowUp = sent.ID, sent.FollowUp
+		if sent.Note != "" {
+			o.Note = sent.Note
+		}
 	} else {
 		o.FollowUp = false
-		started, err = c.Jobs.Create(ctx, prompt.CodePRPrompt(c.Workflow, about, changes.Change()))
+		sent.Job, err = c.Jobs.Create(ctx, prompt.CodePRPrompt(c.Workflow, about, changes.Change()))
 	}
+	started := sent.Job
 	if errors.Is(err, report.ErrJobLost) {
 		// The lost job heard this head's change: the record says so, for
 		// the next push to find it.

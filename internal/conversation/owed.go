@@ -49,8 +49,8 @@ type Past struct {
 	// read); ThreadErr why a thread it listed could not be read (those
 	// before it were).
 	Listed, Pending, FromPending int
-	More                        bool
-	SearchErr, ThreadErr        error
+	More                         bool
+	SearchErr, ThreadErr         error
 }
 
 // Owed is the one reader of the repository's records that still owe

@@ -35,16 +35,25 @@ var _ API = (*agentapi.Client)(nil)
 
 // Writer is what the room tells the run's writer as it happens
 // (*publish.Reporter is one): the job's name at once (the job-id output,
-// which a failure later must not lose), each send (the caps and the cost
-// count it), the record of a send, written even when the run is cancelled
-// now, and the wait's progress.
+// which a failure later must not lose), and each send (the caps and the
+// cost count it). What the room did comes back to its caller as a value
+// (Sent, poll.Result): the room changes no outcome.
 type Writer interface {
-	Job(o *report.Outcome, id string, followUp bool) error
+	Name(id string) error
 	Spent(followUp bool)
-	Keep(ctx context.Context) (context.Context, context.CancelFunc)
-	Show(ctx context.Context, o *report.Outcome, p conversation.Phase)
-	Observer(ctx context.Context, o *report.Outcome) poll.Observer
-	Waited(d time.Duration)
+}
+
+// Sent is what the room did with the run's job: the job it names (ID,
+// set as soon as it is named, so that a send that fails after it still
+// leaves it to the record), whether the run continues that job rather
+// than starting it (FollowUp), the note for the comment when a new job
+// stood in for it, and the job as the API answered (nil when the send
+// failed).
+type Sent struct {
+	ID       string
+	FollowUp bool
+	Note     string
+	Job      *agentapi.Job
 }
 
 // Room starts and follows one run's job.
@@ -94,87 +103,86 @@ func (j *Room) Send(ctx context.Context, id, text string) (*agentapi.Job, error)
 	return job, nil
 }
 
-// Message sends text to job id as a follow-up, naming the job in o first.
-func (j *Room) Message(ctx context.Context, o *report.Outcome, id, text string) (*agentapi.Job, error) {
-	if err := j.Reporter.Job(o, id, false); err != nil {
-		return nil, err
+// Message sends text to job id as a follow-up, naming the job first.
+func (j *Room) Message(ctx context.Context, id, text string) (Sent, error) {
+	if err := j.Reporter.Name(id); err != nil {
+		return Sent{}, err
 	}
 	job, err := j.Send(ctx, id, text)
 	if err != nil {
-		return nil, err
+		return Sent{ID: id}, err
 	}
-	o.FollowUp = true
 	j.Progress.Logf("sent follow-up to job %s, status %s", escape.Log(job.ID), escape.Log(job.Status))
-	return job, nil
+	return Sent{ID: id, FollowUp: true, Job: job}, nil
 }
 
 // StandIn is a caller's stand-in for a job that takes no more messages:
 // Why is the log's line for the API's refusal f, in the caller's words;
-// Text builds the text of the new job.
+// Text builds the text of the new job; Also ends the comment's note.
 type StandIn struct {
 	Why  func(f *httpclient.Failure) string
 	Text func(ctx context.Context) (string, error)
+	Also string
 }
 
 // FollowUp sends text to job id, the job a thread or a code pull request
 // continues. When the API answers that the job takes no more messages
 // (agentapi.TakesNoMessages), a new job stands in for it, with the text
-// stand builds: the outcome forgets the old job, and the comment's note
-// says why. o.FollowUp says which it was. With stand nil, as for an
-// explicit job-id, the refusal is the error.
-func (j *Room) FollowUp(ctx context.Context, o *report.Outcome, id, text string, stand *StandIn) (*agentapi.Job, error) {
-	job, err := j.Message(ctx, o, id, text)
+// stand builds: what was sent forgets the old job, and its note says why.
+// Sent.FollowUp says which it was. With stand nil, as for an explicit
+// job-id, the refusal is the error.
+func (j *Room) FollowUp(ctx context.Context, id, text string, stand *StandIn) (Sent, error) {
+	sent, err := j.Message(ctx, id, text)
 	f, refused := agentapi.TakesNoMessages(err)
 	if !refused || stand == nil {
-		return job, err
+		return sent, err
 	}
 	j.Progress.Logf("%s", stand.Why(f))
-	o.Note = fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.", conversation.JobRef(id), f.Status)
-	if err := j.Reporter.Job(o, "", false); err != nil {
-		return nil, err
+	sent = Sent{Note: fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.", conversation.JobRef(id), f.Status) + stand.Also}
+	if err := j.Reporter.Name(""); err != nil {
+		return sent, err
 	}
-	text, err = stand.Text(ctx)
-	if err != nil {
-		return nil, err
+	if text, err = stand.Text(ctx); err != nil {
+		return sent, err
 	}
-	return j.Create(ctx, text)
+	sent.Job, err = j.Create(ctx, text)
+	if err == nil {
+		sent.ID = sent.Job.ID
+	}
+	return sent, err
 }
 
+// Forget names no job in the job-id output: the one a send named is not
+// the run's (a caller that finds, after the send, that it must not
+// claim it).
+func (j *Room) Forget() error { return j.Reporter.Name("") }
+
 // Watch reads job id, which the run follows without sending it anything.
-func (j *Room) Watch(ctx context.Context, o *report.Outcome, id string) (*agentapi.Job, error) {
-	if err := j.Reporter.Job(o, id, false); err != nil {
-		return nil, err
+func (j *Room) Watch(ctx context.Context, id string) (Sent, error) {
+	if err := j.Reporter.Name(id); err != nil {
+		return Sent{}, err
 	}
 	job, err := j.API.Get(ctx, id)
 	if err != nil {
-		return nil, err
+		return Sent{ID: id}, err
 	}
 	j.Progress.Logf("job %s is %s (nothing sent: no prompt)", escape.Log(job.ID), escape.Log(job.Status))
-	return job, nil
+	return Sent{ID: id, Job: job}, nil
 }
 
-// Started names job, which the run started or continued, in o, the
-// job-id output and the comment. The comment's record is written even
-// when the run is cancelled or at its timeout now (report.Reporter.Keep):
-// lost, the next run would not know the job heard the request, and would
-// send it again.
-func (j *Room) Started(ctx context.Context, o *report.Outcome, job *agentapi.Job) error {
-	o.Job = job
-	if err := j.Reporter.Job(o, job.ID, o.FollowUp); err != nil {
-		return err
-	}
-	ctx, cancel := j.Reporter.Keep(ctx)
-	defer cancel()
-	j.Reporter.Show(ctx, o, conversation.Working)
-	return nil
+// Waited is how a wait for the run's job went: the job as last seen and
+// the polls (poll.Result), the time it took, and the error that stopped
+// it, if any.
+type Waited struct {
+	poll.Result
+	Took time.Duration
+	Err  error
 }
 
 // Wait waits for job until it ends or the deadline, polling on the
-// schedule, its progress in one group of the log and, on each change of
-// status, in the comment. o ends with the job as last seen, or the error
-// that stopped the wait.
-func (j *Room) Wait(ctx context.Context, o *report.Outcome, job *agentapi.Job) {
-	o.Stage = report.StageWait
+// schedule, its progress in one group of the log and told to obs (the
+// comment's, on each change of status).
+func (j *Room) Wait(ctx context.Context, job *agentapi.Job, obs poll.Observer) Waited {
 	log := j.Progress.Log
 	log.Group("Waiting for job " + escape.Log(job.ID))
 	w := poll.Waiter{
@@ -182,17 +190,13 @@ func (j *Room) Wait(ctx context.Context, o *report.Outcome, job *agentapi.Job) {
 		Clock:    j.Clock,
 		Schedule: j.Schedule,
 		Deadline: j.Deadline,
-		Observer: j.Reporter.Observer(ctx, o),
+		Observer: obs,
 		Beat:     j.Beat,
 	}
 	from := j.Clock.Now()
 	res, err := w.Wait(ctx, job)
-	j.Reporter.Waited(j.Clock.Now().Sub(from))
 	log.EndGroup()
-	o.Job, o.Polls = res.Job, res.Polls
-	if err != nil {
-		o.Fail(ctx, err)
-	}
+	return Waited{Result: res, Took: j.Clock.Now().Sub(from), Err: err}
 }
 
 // ReadOnce returns job id as the run read it already (seen), or reads it

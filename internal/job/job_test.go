@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -16,10 +15,9 @@ import (
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/poll"
-	"github.com/agentjob/agent-job-action/internal/publish"
 	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/runlog"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
-	"github.com/agentjob/agent-job-action/internal/testbed/step"
 )
 
 // fakeAPI is the Agent Job API: it records each call as "METHOD id:
@@ -58,25 +56,41 @@ func (a *fakeAPI) Get(_ context.Context, id string) (*agentapi.Job, error) {
 
 var start = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 
-// newRoom is a room whose reporter writes its outputs in a temporary file
-// and its log in out.
-func newRoom(t *testing.T, api *fakeAPI, out *bytes.Buffer) (*Room, *clock.Fake) {
-	t.Helper()
-	rep, clk := step.Reporter(t, out)
-	p := rep.Progress
-	return &Room{API: api, Reporter: rep, Progress: p, Clock: clk, Schedule: poll.Fixed(10 * time.Second), Deadline: start.Add(time.Minute), Beat: time.Minute}, clk
+// writer is the room's Writer, recording the job-id output's values and
+// the sends counted, as "create" or "follow-up".
+type writer struct {
+	names []string
+	spent []string
 }
 
-func jobIDOutput(t *testing.T, r *Room) string {
+func (w *writer) Name(id string) error {
+	w.names = append(w.names, id)
+	return nil
+}
+
+func (w *writer) Spent(followUp bool) {
+	w.spent = append(w.spent, map[bool]string{false: "create", true: "follow-up"}[followUp])
+}
+
+// observer is the wait's observer, recording each change of status as
+// "from -> to".
+type observer struct{ changes []string }
+
+func (o *observer) StatusChanged(job *agentapi.Job, from string) {
+	o.changes = append(o.changes, from+" -> "+job.Status)
+}
+func (o *observer) UnknownStatus(*agentapi.Job)             {}
+func (o *observer) Sleeping(*agentapi.Job, time.Time, bool) {}
+func (o *observer) PollFailed(error)                        {}
+
+// newRoom is a room whose writer records what it is told, and whose log
+// is out.
+func newRoom(t *testing.T, api *fakeAPI, out *bytes.Buffer) (*Room, *writer) {
 	t.Helper()
-	data, err := os.ReadFile(r.Reporter.(*publish.Reporter).RC.OutputFile)
-	if err != nil {
-		return ""
-	}
-	// The last value written, as the runner reads it.
-	parts := strings.Split(string(data), "job-id<<")
-	lines := strings.Split(parts[len(parts)-1], "\n")
-	return lines[1]
+	clk := clock.NewFake(start)
+	w := &writer{}
+	p := runlog.Progress{Log: runlog.NewPlain(out), Clock: clk, Start: start}
+	return &Room{API: api, Reporter: w, Progress: p, Clock: clk, Schedule: poll.Fixed(10 * time.Second), Deadline: start.Add(time.Minute), Beat: time.Minute}, w
 }
 
 // TestFollowUp: a follow-up goes to the job; a job that takes no more
@@ -93,23 +107,25 @@ func TestFollowUp(t *testing.T) {
 		stand    bool
 		calls    []string
 		err      error
-		job      string // the job the outcome names
+		job      string // the job Sent names
 		followUp bool
 		note     string
+		names    []string // the job-id output's values, in turn
+		spent    []string
 	}{
-		{name: "taken", calls: []string{"MESSAGE job_old: more"}, job: "job_old", followUp: true},
+		{name: "taken", calls: []string{"MESSAGE job_old: more"}, job: "job_old", followUp: true, names: []string{"job_old"}, spent: []string{"follow-up"}},
 		{name: "takes no more: a stand-in", refuse: archived, stand: true, calls: []string{"MESSAGE job_old: more", "CREATE: the whole change"},
-			job: "job_new", note: "The earlier job `job_old` could not take a follow-up (HTTP 400), so this started a new job."},
-		{name: "takes no more, no stand-in", refuse: archived, calls: []string{"MESSAGE job_old: more"}, err: archived, job: "job_old"},
-		{name: "rate-limited: no stand-in", refuse: limited, stand: true, calls: []string{"MESSAGE job_old: more"}, err: limited, job: "job_old"},
+			job: "job_new", note: "The earlier job `job_old` could not take a follow-up (HTTP 400), so this started a new job. It may open a new pull request.",
+			names: []string{"job_old", ""}, spent: []string{"create"}},
+		{name: "takes no more, no stand-in", refuse: archived, calls: []string{"MESSAGE job_old: more"}, err: archived, job: "job_old", names: []string{"job_old"}},
+		{name: "rate-limited: no stand-in", refuse: limited, stand: true, calls: []string{"MESSAGE job_old: more"}, err: limited, job: "job_old", names: []string{"job_old"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			api := &fakeAPI{refuse: map[string]error{"job_old": tt.refuse}}
 			var out bytes.Buffer
-			r, _ := newRoom(t, api, &out)
-			o := &report.Outcome{}
+			r, w := newRoom(t, api, &out)
 			var stand *StandIn
 			if tt.stand {
 				stand = &StandIn{
@@ -120,16 +136,15 @@ func TestFollowUp(t *testing.T) {
 						return "job job_old takes no more"
 					},
 					Text: func(context.Context) (string, error) { return "the whole change", nil },
+					Also: " It may open a new pull request.",
 				}
 			}
-			job, err := r.FollowUp(context.Background(), o, "job_old", "more", stand)
+			sent, err := r.FollowUp(context.Background(), "job_old", "more", stand)
 			if !errors.Is(err, tt.err) {
 				t.Errorf("FollowUp() error %v, want %v", err, tt.err)
 			}
-			if err == nil {
-				if err := r.Started(context.Background(), o, job); err != nil {
-					t.Fatal(err)
-				}
+			if (err == nil) != (sent.Job != nil) || sent.Job != nil && sent.Job.ID != sent.ID {
+				t.Errorf("FollowUp() = %+v, %v; want the job named when sent, and only then", sent, err)
 			}
 			if tt.note != "" && !strings.Contains(out.String(), "job job_old takes no more\n") {
 				t.Errorf("the log does not say why a new job stands in:\n%s", out.String())
@@ -137,8 +152,11 @@ func TestFollowUp(t *testing.T) {
 			if !slices.Equal(api.calls, tt.calls) {
 				t.Errorf("the API got %q, want %q", api.calls, tt.calls)
 			}
-			if o.JobID != tt.job || o.FollowUp != tt.followUp || o.Note != tt.note || jobIDOutput(t, r) != tt.job {
-				t.Errorf("outcome job %q follow-up %v note %q, job-id output %q; want %q, %v, %q", o.JobID, o.FollowUp, o.Note, jobIDOutput(t, r), tt.job, tt.followUp, tt.note)
+			if sent.ID != tt.job || sent.FollowUp != tt.followUp || sent.Note != tt.note {
+				t.Errorf("sent job %q follow-up %v note %q; want %q, %v, %q", sent.ID, sent.FollowUp, sent.Note, tt.job, tt.followUp, tt.note)
+			}
+			if !slices.Equal(w.names, tt.names) || !slices.Equal(w.spent, tt.spent) {
+				t.Errorf("job-id output %q, sends counted %q; want %q, %q", w.names, w.spent, tt.names, tt.spent)
 			}
 		})
 	}
@@ -150,16 +168,19 @@ func TestCreateAndWatch(t *testing.T) {
 	t.Parallel()
 	api := &fakeAPI{reads: []string{"active"}}
 	var out bytes.Buffer
-	r, _ := newRoom(t, api, &out)
+	r, w := newRoom(t, api, &out)
 	if _, err := r.Create(context.Background(), "Fix typos"); err != nil {
 		t.Fatal(err)
 	}
-	o := &report.Outcome{}
-	if _, err := r.Watch(context.Background(), o, "job_9"); err != nil {
+	sent, err := r.Watch(context.Background(), "job_9")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"CREATE: Fix typos", "GET job_9"}; !slices.Equal(api.calls, want) || o.JobID != "job_9" {
-		t.Errorf("calls %q, outcome %q; want %q, job_9", api.calls, o.JobID, want)
+	if want := []string{"CREATE: Fix typos", "GET job_9"}; !slices.Equal(api.calls, want) || sent.ID != "job_9" || sent.FollowUp || sent.Job.Status != "active" {
+		t.Errorf("calls %q, sent %+v; want %q, job_9 read, not followed up", api.calls, sent, want)
+	}
+	if !slices.Equal(w.names, []string{"job_9"}) || !slices.Equal(w.spent, []string{"create"}) {
+		t.Errorf("job-id output %q, sends counted %q; want job_9 named before the read, the create counted", w.names, w.spent)
 	}
 	for _, line := range []string{"created job job_new, status active", "job job_9 is active (nothing sent: no prompt)"} {
 		if !strings.Contains(out.String(), line) {
@@ -176,14 +197,14 @@ func TestCreateNamedWithAnIDNoRecordHolds(t *testing.T) {
 	for _, id := range []string{"job:0001", "job 1", "a\nb", strings.Repeat("j", 257), "job/0001", "job..0001", ".."} {
 		api := &fakeAPI{created: id}
 		var out bytes.Buffer
-		r, _ := newRoom(t, api, &out)
+		r, w := newRoom(t, api, &out)
 		job, err := r.Create(context.Background(), "Fix typos")
 		if job != nil || !errors.Is(err, report.ErrJobLost) || strings.Contains(err.Error(), "\n") ||
 			!strings.Contains(err.Error(), "an id the action cannot record") || !strings.Contains(err.Error(), "counts as sent") {
 			t.Errorf("Create named %q: %v, %v; want one line, the job lost", id, job, err)
 		}
-		if len(api.calls) != 1 {
-			t.Errorf("Create named %q: calls %q, want the one create", id, api.calls)
+		if len(api.calls) != 1 || !slices.Equal(w.spent, []string{"create"}) {
+			t.Errorf("Create named %q: calls %q, counted %q; want the one create, counted as sent", id, api.calls, w.spent)
 		}
 	}
 }
@@ -193,12 +214,13 @@ func TestCreateNamedWithAnIDNoRecordHolds(t *testing.T) {
 func TestWait(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		name  string
-		reads []string
-		err   error
-		polls int
+		name    string
+		reads   []string
+		err     error
+		polls   int
+		changes []string
 	}{
-		{name: "ends", reads: []string{"active", "active", "completed"}, polls: 3},
+		{name: "ends", reads: []string{"active", "active", "completed"}, polls: 3, changes: []string{"active -> completed"}},
 		{name: "the deadline first", reads: []string{"active", "active", "active", "active", "active", "active", "active"}, err: poll.ErrTimedOut},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,10 +228,13 @@ func TestWait(t *testing.T) {
 			api := &fakeAPI{reads: tt.reads}
 			var out bytes.Buffer
 			r, _ := newRoom(t, api, &out)
-			o := &report.Outcome{JobID: "job_1"}
-			r.Wait(context.Background(), o, &agentapi.Job{ID: "job_1", Status: "active"})
-			if !errors.Is(o.Err, tt.err) || tt.polls > 0 && o.Polls != tt.polls || o.Stage != report.StageWait {
-				t.Errorf("outcome %+v, want error %v after %d polls", o, tt.err, tt.polls)
+			obs := &observer{}
+			w := r.Wait(context.Background(), &agentapi.Job{ID: "job_1", Status: "active"}, obs)
+			if !slices.Equal(obs.changes, tt.changes) {
+				t.Errorf("the observer heard %q, want %q", obs.changes, tt.changes)
+			}
+			if !errors.Is(w.Err, tt.err) || tt.polls > 0 && w.Polls != tt.polls || w.Job == nil || w.Took <= 0 {
+				t.Errorf("waited %+v, want error %v after %d polls, the job as last seen and the time it took", w, tt.err, tt.polls)
 			}
 			if !strings.HasPrefix(out.String(), "Waiting for job job_1\n") {
 				t.Errorf("the wait is not one group:\n%s", out.String())

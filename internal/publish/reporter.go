@@ -131,8 +131,13 @@ type Reporter struct {
 // it. followUp says the run continues it.
 func (r *Reporter) Job(o *report.Outcome, id string, followUp bool) error {
 	o.JobID, o.FollowUp = id, followUp
-	return r.Out.JobID(id)
+	return r.Name(id)
 }
+
+// Name writes id ("" for none) in the job-id output at once: the job a
+// room is about to send to or read, which a failure or a cancellation
+// later must not lose.
+func (r *Reporter) Name(id string) error { return r.Out.JobID(id) }
 
 // Answering names the requests the run answers, which its comment
 // records and links.

@@ -20,7 +20,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/job"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prompt"
-	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 )
 
@@ -63,11 +62,11 @@ type Room struct {
 // (conversation.Earlier's Behind) gets the follow-up, and nothing else:
 // where it would need a new job or a stand-in, a newer record among those
 // comments may name one already, so nothing is sent (ErrSearchCut).
-func (t *Room) Continue(ctx context.Context, o *report.Outcome, text string) (*agentapi.Job, error) {
+func (t *Room) Continue(ctx context.Context, text string) (job.Sent, error) {
 	earlier, lookErr := t.Thread.Record(ctx, conversation.Continue)
 	switch {
 	case errors.Is(lookErr, conversation.ErrSearchCut):
-		return nil, lookErr
+		return job.Sent{}, lookErr
 	case errors.Is(lookErr, conversation.ErrUnknownIdentity):
 		t.Progress.Logf("no earlier job is continued: %v; starting a new job", lookErr)
 	case lookErr != nil:
@@ -93,7 +92,7 @@ func (t *Room) Continue(ctx context.Context, o *report.Outcome, text string) (*a
 			if pr.Merged {
 				how = "merged"
 			}
-			return nil, fmt.Errorf("the thread's oldest comments name job %s, whose docs pull request #%d is %s, and a newer job may be named among the others: %w", escape.Log(earlier.JobID), pr.Number, how, conversation.ErrSearchCut)
+			return job.Sent{}, fmt.Errorf("the thread's oldest comments name job %s, whose docs pull request #%d is %s, and a newer job may be named among the others: %w", escape.Log(earlier.JobID), pr.Number, how, conversation.ErrSearchCut)
 		case why != "":
 			t.Progress.Logf("%s", why)
 		default:
@@ -101,7 +100,11 @@ func (t *Room) Continue(ctx context.Context, o *report.Outcome, text string) (*a
 		}
 	}
 	if target == "" {
-		return t.Jobs.Create(ctx, text)
+		j, err := t.Jobs.Create(ctx, text)
+		if err != nil {
+			return job.Sent{}, err
+		}
+		return job.Sent{ID: j.ID, Job: j}, nil
 	}
 	var stand *job.StandIn
 	if !earlier.Behind {
@@ -113,23 +116,25 @@ func (t *Room) Continue(ctx context.Context, o *report.Outcome, text string) (*a
 				if t.Target.Number == 0 {
 					return text, nil
 				}
-				o.Note += " It may open a new pull request."
 				return prompt.Update(t.Agent.Target(ctx, t.API, target, t.Target), text), nil
 			},
 		}
+		if t.Target.Number != 0 {
+			stand.Also = " It may open a new pull request."
+		}
 	}
-	j, err := t.Jobs.FollowUp(ctx, o, target, text, stand)
+	sent, err := t.Jobs.FollowUp(ctx, target, text, stand)
 	if f, refused := agentapi.TakesNoMessages(err); refused && earlier.Behind {
 		// No stand-in: one may stand in already, named among the
 		// comments not read. Nor does the run's record name the job,
 		// or the next run would take it for the thread's newest.
-		if err := t.Jobs.Reporter.Job(o, "", false); err != nil {
-			return nil, err
+		if err := t.Jobs.Forget(); err != nil {
+			return job.Sent{}, err
 		}
-		return nil, fmt.Errorf("the thread's oldest comments name job %s, which takes no more messages (%s), and a job that stands in for it may be named among the others: %w", escape.Log(target), escape.Log(f.Error()), conversation.ErrSearchCut)
+		return job.Sent{}, fmt.Errorf("the thread's oldest comments name job %s, which takes no more messages (%s), and a job that stands in for it may be named among the others: %w", escape.Log(target), escape.Log(f.Error()), conversation.ErrSearchCut)
 	}
-	if err == nil && o.FollowUp && earlier.Unsettled {
+	if err == nil && sent.FollowUp && earlier.Unsettled {
 		t.Settler.Continued(ctx, t.Thread, earlier)
 	}
-	return j, err
+	return sent, err
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -18,7 +19,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/job"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/record"
-	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
@@ -148,16 +148,31 @@ func TestContinue(t *testing.T) {
 			if tt.pr {
 				room.Target = prompt.Target{Owner: "acme", Repo: "docs", Number: 12, URL: "https://github.com/acme/docs/pull/12"}
 			}
-			o := &report.Outcome{}
-			if _, err := room.Continue(context.Background(), o, "Add a page."); tt.cut != errors.Is(err, conversation.ErrSearchCut) || err != nil && !tt.cut {
+			sent, err := room.Continue(context.Background(), "Add a page.")
+			if tt.cut != errors.Is(err, conversation.ErrSearchCut) || err != nil && !tt.cut {
 				t.Fatalf("Continue: %v, want a cut search: %v\n%s", err, tt.cut, out.String())
 			}
-			if tt.cut && o.JobID != "" {
-				t.Errorf("nothing sent, and the run's outcome names job %s, which the next run would take for the thread's", o.JobID)
+			if tt.cut && (sent.ID != "" || jobIDOutput(t, rep.RC.OutputFile) != "") {
+				t.Errorf("nothing sent, and the run names job %q (job-id output %q), which the next run would take for the thread's", sent.ID, jobIDOutput(t, rep.RC.OutputFile))
 			}
-			if !slices.Equal(api.calls, tt.api) || !slices.Equal(s.calls, tt.settled) || o.Note != tt.note {
-				t.Errorf("API %q, settler %q, note %q;\nwant %q, %q, %q", api.calls, s.calls, o.Note, tt.api, tt.settled, tt.note)
+			if !slices.Equal(api.calls, tt.api) || !slices.Equal(s.calls, tt.settled) || sent.Note != tt.note {
+				t.Errorf("API %q, settler %q, note %q;\nwant %q, %q, %q", api.calls, s.calls, sent.Note, tt.api, tt.settled, tt.note)
 			}
 		})
 	}
+}
+
+// jobIDOutput is the last job-id output written in the outputs file
+// path, as the runner reads it; "" for none.
+func jobIDOutput(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	parts := strings.Split(string(data), "job-id<<")
+	if len(parts) < 2 {
+		return ""
+	}
+	return strings.Split(parts[len(parts)-1], "\n")[1]
 }
