@@ -91,9 +91,9 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 		answering = r.batchRoom(gh, p)
 	}
 	if p.Code != nil {
-		job, done := r.codeRoom(api, gh, p).Push(ctx, o, *p.Code)
-		if done != nil {
-			return done
+		job, o := r.codeRoom(api, gh, p).Push(ctx, *p.Code)
+		if job == nil {
+			return o
 		}
 		return r.wait(ctx, p, job, o)
 	}
@@ -105,7 +105,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 		case p.Job == plan.Continue && r.trig.IsComment():
 			mode = batch.Own
 		}
-		a, answered := answering.Start(ctx, o, p.Own, p.React, level, mode)
+		a, answered := answering.Start(ctx, p.Own, p.React, level, mode)
 		if answered != nil {
 			return answered
 		}
@@ -201,9 +201,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, p plan.Plan, t
 	if err := r.rep.Job(o, sent.Job.ID, sent.FollowUp); err != nil {
 		return nil, err
 	}
-	keep, cancel := r.rep.Keep(ctx)
-	defer cancel()
-	r.rep.Show(keep, o, conversation.Working)
+	r.rep.Record(ctx, o)
 	return sent.Job, nil
 }
 

@@ -49,10 +49,11 @@ var (
 
 // Writer is what the room tells the run's writer (*publish.Reporter is
 // one): the requests the run answers, which its comment records, the
-// comment as the run works, and a run that ends with nothing to do.
+// comment as the run starts to work (nothing sent yet), and a run that
+// ends with nothing to do.
 type Writer interface {
 	Answering(a report.Answers)
-	Show(ctx context.Context, o *report.Outcome, p conversation.Phase)
+	Working(ctx context.Context)
 	Skip(reason string) *report.Outcome
 }
 
@@ -216,19 +217,19 @@ const (
 // (see Answer). react reacts 👀 to own first: the reaction names the
 // token's login, so that the thread's records can be trusted before the
 // run writes a comment.
-func (b *Room) Start(ctx context.Context, o *report.Outcome, own *request.Request, react bool, level string, m Mode) (*Answers, *report.Outcome) {
+func (b *Room) Start(ctx context.Context, own *request.Request, react bool, level string, m Mode) (*Answers, *report.Outcome) {
 	if react {
 		b.Thread.React(ctx, own.ID, own.Kind, "eyes")
 	}
 	var a *Answers
 	switch m {
 	case Batch:
-		return b.Answer(ctx, o, own, level)
+		return b.Answer(ctx, own, level)
 	case Own:
 		a = alone(own)
 		b.Reporter.Answering(a)
 	}
-	b.Reporter.Show(ctx, o, conversation.Working)
+	b.Reporter.Working(ctx)
 	b.In()
 	return a, nil
 }
@@ -241,9 +242,9 @@ func (b *Room) Start(ctx context.Context, o *report.Outcome, own *request.Reques
 // reacted to was taken up by another run, and is left out. It returns
 // what the run answers, or the run's outcome when the run is done, because
 // an earlier run already answered this request.
-func (b *Room) Answer(ctx context.Context, o *report.Outcome, own *request.Request, level string) (*Answers, *report.Outcome) {
+func (b *Room) Answer(ctx context.Context, own *request.Request, level string) (*Answers, *report.Outcome) {
 	if b.Thread.Self() == "" {
-		b.Reporter.Show(ctx, o, conversation.Working)
+		b.Reporter.Working(ctx)
 	}
 	a := b.gather(ctx, own, level)
 	if why := plan.AnsweredBy(a.by); why != "" {
@@ -252,12 +253,12 @@ func (b *Room) Answer(ctx context.Context, o *report.Outcome, own *request.Reque
 		return nil, done
 	}
 	b.Reporter.Answering(a)
-	b.Reporter.Show(ctx, o, conversation.Working)
+	b.Reporter.Working(ctx)
 	if b.Thread.URL() == "" {
 		a = alone(a.own)
 		b.Reporter.Answering(a)
 	} else if b.claim(ctx, a) {
-		b.Reporter.Show(ctx, o, conversation.Working)
+		b.Reporter.Working(ctx)
 	}
 	if len(a.Send) > 1 {
 		b.Progress.Logf("answering %d requests of this thread at once", len(a.Send))

@@ -15,7 +15,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
-	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 	"github.com/agentjob/agent-job-action/internal/testbed/step"
@@ -119,7 +118,7 @@ func TestAnswer(t *testing.T) {
 			var out bytes.Buffer
 			b, c := newRoom(t, tt.th, &out)
 			mine := *own
-			a, done := b.Answer(context.Background(), &report.Outcome{}, &mine, "write")
+			a, done := b.Answer(context.Background(), &mine, "write")
 			if tt.skipped != "" {
 				if done == nil || done.AnsweredIn != tt.skipped || a != nil {
 					t.Fatalf("Answer() = %+v, %+v; want the run skipped, answered in %s", a, done, tt.skipped)

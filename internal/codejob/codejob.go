@@ -45,17 +45,16 @@ type Agent interface {
 
 // Writer is what the room tells the run's writer (*publish.Reporter is
 // one): the code pull request's Code, which the writer's statuses and
-// record follow, the job's name at once, the comment and the head's
-// status as the run works, the record of a send (written even when the
-// run is cancelled now), and a run that ends with nothing sent.
+// record follow, the job's name at once (the job-id output), the record
+// of a send (written even when the run is cancelled now), the head's
+// status as the run works, and a run that ends with nothing sent. The
+// writer reads the outcome the room builds; it changes none.
 type Writer interface {
 	Follow(code *report.Code)
-	Job(o *report.Outcome, id string, followUp bool) error
-	Keep(ctx context.Context) (context.Context, context.CancelFunc)
-	Show(ctx context.Context, o *report.Outcome, p conversation.Phase)
+	Name(id string) error
+	Record(ctx context.Context, o *report.Outcome)
 	Status(ctx context.Context, o *report.Outcome)
 	Skip(reason string) *report.Outcome
-	Released(o *report.Outcome, by string) *report.Outcome
 }
 
 // Room follows one code pull request's docs job for a run.
@@ -81,9 +80,10 @@ type Room struct {
 	// Land is what the pull request's close does to its docs pull
 	// request (docs-merge, docs-close).
 	Land plan.Land
-	// Capped says why the caps let nothing be sent, ending the run in o;
-	// nil when they let it.
-	Capped func(ctx context.Context, o *report.Outcome) *report.Outcome
+	// Capped is the run's outcome when the caps let nothing be sent (a
+	// cap reached, or a count that cannot be read), nil when they let it;
+	// nil when the run has no caps.
+	Capped func(ctx context.Context) *report.Outcome
 
 	code *report.Code
 }
@@ -115,8 +115,10 @@ func (c *Room) logChanges(ch *codepr.Changes) {
 // the job last heard of), reads what changed since, filtered by paths, and
 // creates the job with the whole change, sends what is new to the job the
 // comment names, or, with nothing new, reads that job to report it. It
-// returns the job, or the run's outcome when it ends here.
-func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullRequest) (*agentapi.Job, *report.Outcome) {
+// returns what happened, the run's outcome as far as it goes, and the job
+// when the run goes on to wait for it (nil when the run ends here).
+func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, *report.Outcome) {
+	o := &report.Outcome{}
 	c.code = &report.Code{PR: report.Commit{Owner: pr.Owner, Repo: pr.Repo, HeadSHA: pr.HeadSHA}}
 	c.Reporter.Follow(c.code)
 	var earlier *conversation.Earlier
@@ -141,7 +143,7 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 		// The record, kept from here on whatever happens: a run that fails
 		// later writes it back as it read it, so that the next push
 		// continues the same job rather than creating a second.
-		if err := c.Reporter.Job(o, earlier.JobID, true); err != nil {
+		if err := c.name(o, earlier.JobID, true); err != nil {
 			return nil, o.Fail(ctx, err)
 		}
 		since, c.code.Heard, c.code.Owed, c.code.Waiting = earlier.Head, earlier.Head, earlier.Owed, earlier.Waiting
@@ -185,7 +187,7 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 			follow, since, c.code.Owed, c.code.DocsPR = false, "", nil, ""
 			// The old job is not this change's: a create that fails leaves
 			// the head with no job, never owed to the old one.
-			if err := c.Reporter.Job(o, "", false); err != nil {
+			if err := c.name(o, "", false); err != nil {
 				return nil, o.Fail(ctx, err)
 			}
 		}
@@ -212,17 +214,19 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 		if !job.Terminal() {
 			c.Reporter.Status(ctx, o)
 		}
-		return job, nil
+		return job, o
 	}
 
 	if follow && !c.Wait {
 		if job, folded := c.fold(ctx, earlier, seen, o); folded {
-			return job, nil
+			return job, o
 		}
 	}
 	about := c.About
 	if c.Capped != nil {
-		if done := c.Capped(ctx, o); done != nil {
+		if done := c.Capped(ctx); done != nil {
+			// The record keeps the job it names.
+			done.JobID, done.FollowUp = o.JobID, o.FollowUp
 			return nil, done
 		}
 	}
@@ -271,21 +275,22 @@ func (c *Room) Push(ctx context.Context, o *report.Outcome, pr codepr.PullReques
 	// The job works again, on this change: how its docs pull request
 	// stands is judged again at its end, not followed meanwhile.
 	c.code.Prior.Docs = ""
-	if err := c.Reporter.Job(o, started.ID, o.FollowUp); err != nil {
+	if err := c.name(o, started.ID, o.FollowUp); err != nil {
 		return nil, o.Fail(ctx, err)
 	}
-	c.record(ctx, o)
+	// The comment's record, once the job took the head's change, is
+	// written even when the run is cancelled or at its timeout now
+	// (Writer.Record): lost, the next run would send the change again.
+	c.Reporter.Record(ctx, o)
 	c.Reporter.Status(ctx, o)
-	return started, nil
+	return started, o
 }
 
-// record writes the comment's record once the job took the head's
-// change, even when the run is cancelled or at its timeout now
-// (Writer.Keep): lost, the next run would send the change again.
-func (c *Room) record(ctx context.Context, o *report.Outcome) {
-	ctx, cancel := c.Reporter.Keep(ctx)
-	defer cancel()
-	c.Reporter.Show(ctx, o, conversation.Working)
+// name names the job id ("" for none) in o, which the record keeps, and
+// in the job-id output at once. followUp says the run continues it.
+func (c *Room) name(o *report.Outcome, id string, followUp bool) error {
+	o.JobID, o.FollowUp = id, followUp
+	return c.Reporter.Name(id)
 }
 
 // fold holds a push's change while the pull request's job still works on
@@ -330,7 +335,11 @@ func (c *Room) release(ctx context.Context, o *report.Outcome, pr codepr.PullReq
 			c.Progress.Logf("job %s could not be read (%s): the next run reports it", escape.Log(earlier.JobID), escape.Log(err.Error()))
 		}
 	}
-	return c.Reporter.Released(o, pr.Sender)
+	// No docs job for this head, nothing sent: the comment and the head's
+	// status say who released it.
+	done := c.Reporter.Skip("the docs check was released by " + pr.Sender)
+	done.Released, done.Job, done.JobID, done.FollowUp = pr.Sender, o.Job, o.JobID, o.FollowUp
+	return done
 }
 
 // close stops following the docs job of a closed pull request: the
@@ -359,7 +368,7 @@ func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullReque
 		// The head's status is said; the run's end sets none on it.
 		c.code.PR.HeadSHA = ""
 	}
-	if err := c.Reporter.Job(o, earlier.JobID, true); err != nil {
+	if err := c.name(o, earlier.JobID, true); err != nil {
 		return o.Fail(ctx, err)
 	}
 	job, err := job.ReadOnce(ctx, c.API, earlier.JobID, seen)

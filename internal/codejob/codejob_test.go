@@ -21,7 +21,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/record"
-	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 	"github.com/agentjob/agent-job-action/internal/testbed/step"
@@ -161,11 +160,7 @@ func TestPush(t *testing.T) {
 			c := &Room{Thread: th, GitHub: gh, API: api, Settler: settler{}, Agent: ag, Reporter: rep, Progress: p, Paths: paths, Wait: tt.wait,
 				Jobs:  &job.Room{API: api, Reporter: rep, Progress: p, Clock: clk, Schedule: poll.Fixed(time.Second), Deadline: start.Add(time.Minute)},
 				About: prompt.CodePR{Owner: "acme", Repo: "docs", Number: 7, Title: "Send rate-limit headers", URL: "https://github.com/acme/docs/pull/7"}}
-			o := &report.Outcome{}
-			_, done := c.Push(context.Background(), o, tt.pr)
-			if done != nil {
-				o = done
-			}
+			_, o := c.Push(context.Background(), tt.pr)
 			if o.Skipped != tt.skipped || o.Err != nil {
 				t.Errorf("the run ended skipped %q, error %v; want skipped %q\n%s", o.Skipped, o.Err, tt.skipped, out.String())
 			}

@@ -167,15 +167,6 @@ func (r *Reporter) Capped(o *report.Outcome, why string) *report.Outcome {
 	return o
 }
 
-// Released ends a run that released the code pull request's check on its
-// head: one line, exit 0, nothing sent; the comment and the head's status
-// say who released it.
-func (r *Reporter) Released(o *report.Outcome, by string) *report.Outcome {
-	r.Progress.Log.Printf("docs check released by %s: no docs job for this head, nothing sent", escape.Log(by))
-	o.Skipped, o.Released = "the docs check was released by "+by, by
-	return o
-}
-
 // Spent counts a create or follow-up the API took: in the run's comment,
 // which is what the caps count, and in the run's cost.
 func (r *Reporter) Spent(followUp bool) {
@@ -191,6 +182,21 @@ func (r *Reporter) Spent(followUp bool) {
 
 // Waited adds d, time the run spent waiting for the job, to its cost.
 func (r *Reporter) Waited(d time.Duration) { r.cost.Waited += d }
+
+// Record writes o in the run's comment as working, even when the run is
+// cancelled or at its timeout now (Keep): the record of a send, which
+// lost would have the next run send it again.
+func (r *Reporter) Record(ctx context.Context, o *report.Outcome) {
+	ctx, cancel := r.Keep(ctx)
+	defer cancel()
+	r.Show(ctx, o, conversation.Working)
+}
+
+// Working shows the run's comment working, before the run has a job: the
+// requests it answers (Answering), nothing sent yet.
+func (r *Reporter) Working(ctx context.Context) {
+	r.Show(ctx, &report.Outcome{}, conversation.Working)
+}
 
 // Show edits the run's comment, if it has one, to o in phase p.
 func (r *Reporter) Show(ctx context.Context, o *report.Outcome, p conversation.Phase) {
