@@ -21,6 +21,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
+	"github.com/agentjob/agent-job-action/internal/setup"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3", as
@@ -97,6 +98,8 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 		return nil
 	case cli.Demo:
 		return runDemo(ctx, env, stdout)
+	case cli.Init:
+		return runInit(cmd.Args, env, build, stdout)
 	}
 
 	rc := runner.FromEnv(env.Getenv)
@@ -171,6 +174,31 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 
 // usage prints a command line's mistake, in the style of every other
 // error of the command line, and where to find the usage.
+// runInit is the init command: it writes the workflow files for the
+// choices its flags give, and says what a person must still do.
+func runInit(args []string, env Env, build cli.Build, stdout io.Writer) error {
+	in, err := setup.ParseInit(args, env.Getenv, build.Release())
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "error: %v\nRun agent-job-action init --help for every flag.\n", err)
+		return &cli.UsageError{Err: err}
+	}
+	if in.Help {
+		setup.Usage(stdout)
+		return nil
+	}
+	done, err := in.Write()
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "error: %v\n", err)
+		var usageErr *setup.UsageError
+		if errors.As(err, &usageErr) {
+			return &cli.UsageError{Err: err}
+		}
+		return err
+	}
+	setup.Report(stdout, in, done)
+	return nil
+}
+
 func usage(stderr io.Writer, err error) error {
 	fmt.Fprintf(stderr, "error: %v\nRun agent-job-action --help for every flag.\n", err)
 	return err

@@ -31,6 +31,7 @@ const (
 	Help                // print the usage
 	Version             // print the version
 	Demo                // a whole run against an in-process fake
+	Init                // write a team's workflow files (package setup)
 )
 
 // Command is a parsed command line.
@@ -44,6 +45,8 @@ type Command struct {
 	JSON bool
 	// KeyFromStdin reads the API key from standard input.
 	KeyFromStdin bool
+	// Args are a subcommand's own arguments (init's flags).
+	Args []string
 }
 
 // UsageError is a command line that cannot run: an unknown flag, a secret
@@ -78,6 +81,10 @@ func Parse(args []string) (Command, error) {
 	c := Command{Flags: map[string]string{}}
 	if len(args) > 0 {
 		switch args[0] {
+		case "init":
+			// Its flags are its own (setup.ParseInit).
+			c.Mode, c.Args = Init, args[1:]
+			return c, nil
 		case "demo":
 			c.Mode = Demo
 		case "-h", "-help", "--help", "help":

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"regexp"
 	"runtime/debug"
 )
 
@@ -56,4 +57,16 @@ func (b Build) String() string {
 		v += ", modified"
 	}
 	return v + ")"
+}
+
+var releaseVersion = regexp.MustCompile(`^(v[0-9]+)\.[0-9]+\.[0-9]+$`)
+
+// Release is the action's release this build is, by its major tag (v1 for
+// v1.4.2), as a workflow names it; "" for any other build (a pre-release,
+// a pseudo-version, dev).
+func (b Build) Release() string {
+	if m := releaseVersion.FindStringSubmatch(b.Version); m != nil {
+		return m[1]
+	}
+	return ""
 }

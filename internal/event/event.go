@@ -65,8 +65,9 @@ type Trigger struct {
 	Opener      string
 	OpenerIsBot bool
 	// Moved is the pull request a repository_dispatch names in its
-	// client_payload.pull_request, as sent: the docs repository's workflow
-	// says so when the agent opened or pushed its pull request there.
+	// client_payload.pull_request, or a workflow_dispatch in its
+	// inputs.pull_request, as sent: the docs repository's workflow says
+	// so when the agent opened or pushed its pull request there.
 	// Nothing is trusted of it: a settle run only compares it with the
 	// pull requests its jobs name.
 	Moved string
@@ -386,6 +387,9 @@ func readOther(payload []byte, t *Trigger) {
 		ClientPayload struct {
 			PullRequest json.RawMessage `json:"pull_request"`
 		} `json:"client_payload"`
+		Inputs struct {
+			PullRequest json.RawMessage `json:"pull_request"`
+		} `json:"inputs"`
 	}
 	if payload == nil || decode(payload, &e) != nil {
 		return
@@ -393,8 +397,9 @@ func readOther(payload []byte, t *Trigger) {
 	if e.Action != nil {
 		t.Action = *e.Action
 	}
+	moved := map[string]json.RawMessage{"repository_dispatch": e.ClientPayload.PullRequest, "workflow_dispatch": e.Inputs.PullRequest}[t.Event]
 	var link string
-	if t.Event == "repository_dispatch" && json.Unmarshal(e.ClientPayload.PullRequest, &link) == nil && len(link) <= maxMovedBytes {
+	if moved != nil && json.Unmarshal(moved, &link) == nil && len(link) <= maxMovedBytes {
 		t.Moved = link
 	}
 	setSender(t, e.Sender, nil)

@@ -144,8 +144,18 @@ func TestRead(t *testing.T) {
 			want: &Trigger{Event: "repository_dispatch", Owner: "acme", Repo: "docs", Sender: "octocat", Action: "docs-agent-settle"},
 		},
 		{
-			name: "a workflow_dispatch is read for no pull request", event: "workflow_dispatch", file: "repository_dispatch.json", repo: "acme/docs",
+			name: "a workflow_dispatch is read for no client_payload", event: "workflow_dispatch", file: "repository_dispatch.json", repo: "acme/docs",
 			want: &Trigger{Event: "workflow_dispatch", Owner: "acme", Repo: "docs", Sender: "octocat", Action: "docs-agent-settle"},
+		},
+		{
+			// The docs repository's file, as init writes it, names the
+			// agent's pull request in the dispatch's inputs.
+			name: "workflow_dispatch keeps the pull request its inputs name", event: "workflow_dispatch", file: "workflow_dispatch_moved.json", repo: "acme/app",
+			want: &Trigger{Event: "workflow_dispatch", Owner: "acme", Repo: "app", Sender: "docs-bot", Moved: "https://github.com/acme/handbook/pull/101"},
+		},
+		{
+			name: "a repository_dispatch is read for no inputs", event: "repository_dispatch", file: "workflow_dispatch_moved.json", repo: "acme/app",
+			want: &Trigger{Event: "repository_dispatch", Owner: "acme", Repo: "app", Sender: "docs-bot"},
 		},
 		{
 			name: "schedule without a payload", event: "schedule", repo: "acme/docs",

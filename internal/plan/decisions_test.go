@@ -125,8 +125,8 @@ func TestThreadDecisions(t *testing.T) {
 
 // TestSettleAwaits: a settle run waits for the job of the pull request
 // its event says the agent opened or pushed, and only with wait: a
-// schedule or a manual dispatch names none, and a dispatch's payload is
-// read only from repository_dispatch.
+// schedule or a manual dispatch names none; the docs repository's
+// dispatch names it, as a repository_dispatch or a workflow_dispatch.
 func TestSettleAwaits(t *testing.T) {
 	t.Parallel()
 	const agentPR = "https://github.com/acme/handbook/pull/101"
@@ -139,7 +139,9 @@ func TestSettleAwaits(t *testing.T) {
 		{"the agent's pull request opened", event.Trigger{Event: "pull_request", Action: "opened", URL: agentPR}, true, agentPR},
 		{"the same, wait: false", event.Trigger{Event: "pull_request", Action: "opened", URL: agentPR}, false, ""},
 		{"the docs repository's dispatch", event.Trigger{Event: "repository_dispatch", Moved: agentPR}, true, agentPR},
-		{"a manual dispatch names none", event.Trigger{Event: "workflow_dispatch", Moved: agentPR}, true, ""},
+		{"the docs repository's workflow_dispatch (init's files)", event.Trigger{Event: "workflow_dispatch", Moved: agentPR}, true, agentPR},
+		{"a manual dispatch names none", event.Trigger{Event: "workflow_dispatch"}, true, ""},
+		{"a push names none", event.Trigger{Event: "push", Moved: agentPR}, true, ""},
 		{"a schedule names none", event.Trigger{Event: "schedule"}, true, ""},
 	}
 	for _, tt := range tests {

@@ -440,7 +440,7 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	case !cfg.Wait:
 	case t.Event == "pull_request" || t.Event == "pull_request_target":
 		await = t.URL
-	case t.Event == "repository_dispatch":
+	case t.Event == "repository_dispatch", t.Event == "workflow_dispatch":
 		await = t.Moved
 	}
 	backlinked := 0

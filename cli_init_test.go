@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestInitAsAPersonRunsIt: the built program's init, in a checkout whose
+// remote origin is on GitHub, writes the code repository's workflow file
+// and prints what a person must still do, in order; run again it changes
+// nothing and says so; a flag it cannot take is a usage error (exit 2) in
+// one line of standard error, with nothing written and no value repeated.
+func TestInitAsAPersonRunsIt(t *testing.T) {
+	t.Parallel()
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("[remote \"origin\"]\n\turl = https://github.com/acme/app.git\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"init", "--ref", "v1", "--docs-merge", "squash", "--merge-queue"}
+	first := cliRun{args: args, dir: dir}.exec(t, bin)
+	if first.code != 0 || first.stderr != "" {
+		t.Fatalf("init: exit %d\n%s", first.code, first.stderr)
+	}
+	body, err := os.ReadFile(filepath.Join(dir, ".github", "workflows", "docs-agent.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"uses: agentjob/agent-job-action/binary@v1", "docs-merge: squash", "merge_group:", "allowed-bots: \"github-merge-queue[bot]\""} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the file lacks %q", want)
+		}
+	}
+	steps := []string{"wrote .github/workflows/docs-agent.yml (for acme/app)", "gh variable set MINTLIFY_PROJECT_ID --repo acme/app",
+		"gh secret set MINTLIFY_API_KEY --repo acme/app", "gh label create 'docs-not-needed' --repo acme/app", "gh api repos/acme/app/rulesets --method POST",
+		`"type":"merge_queue"`, `"merge_method":"SQUASH"`}
+	at := 0
+	for _, s := range steps {
+		i := strings.Index(first.stdout[at:], s)
+		if i < 0 {
+			t.Fatalf("init's steps lack %q after the earlier ones:\n%s", s, first.stdout)
+		}
+		at += i
+	}
+	again := cliRun{args: args, dir: dir}.exec(t, bin)
+	if again.code != 0 || !strings.HasPrefix(again.stdout, "unchanged .github/workflows/docs-agent.yml (for acme/app)\n") {
+		t.Errorf("init again: exit %d\n%s%s", again.code, again.stdout, again.stderr)
+	}
+	empty := t.TempDir()
+	bad := cliRun{args: []string{"init", "--ref", "v1", "--repo", "acme/app", "--max-sends-per-day", "mint_0123456789"}, dir: empty}.exec(t, bin)
+	if bad.code != 2 || strings.Count(bad.stderr, "\n") != 2 || !strings.Contains(bad.stderr, "-max-sends-per-day") || strings.Contains(bad.stderr, "mint_") {
+		t.Errorf("init with a bad value: exit %d\n%s", bad.code, bad.stderr)
+	}
+	if entries, _ := os.ReadDir(empty); len(entries) != 0 {
+		t.Errorf("a refused init wrote %d entries", len(entries))
+	}
+}
