@@ -210,7 +210,9 @@ func (p *parser) primary() (expr, error) {
 		return constant(id == "true"), nil
 	case "github":
 		return func(ev Event) (any, error) {
-			return map[string]any{"event_name": ev.Name, "event": ev.Payload}, nil
+			// github.repository is the repository the event happened in.
+			repo, _ := ev.Payload["repository"].(map[string]any)
+			return map[string]any{"event_name": ev.Name, "event": ev.Payload, "repository": repo["full_name"]}, nil
 		}, nil
 	}
 	if !p.eat("(") {

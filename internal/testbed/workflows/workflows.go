@@ -57,6 +57,7 @@ type jobSyntax struct {
 
 type stepSyntax struct {
 	Uses string            `yaml:"uses"`
+	Run  string            `yaml:"run"`
 	With map[string]string `yaml:"with"`
 }
 
@@ -92,6 +93,15 @@ func Page(path string) ([]*Workflow, error) {
 		return ast.WalkSkipChildren, nil
 	})
 	return out, err
+}
+
+// Parse reads a workflow file as init writes it, or a page shows it.
+func Parse(src []byte) (*Workflow, error) {
+	w, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	return &Workflow{Name: w.Name, Source: string(src), w: w}, nil
 }
 
 // parse reads a workflow; on: must be a mapping (the pages' form), and a
@@ -161,6 +171,11 @@ type Job struct {
 	RunsOn []string
 	// Uses are the actions its steps use, as written.
 	Uses []string
+	// With are the inputs of its step that uses this project's action, as
+	// written; nil when no step does.
+	With map[string]string
+	// Run are its steps' scripts, as written.
+	Run []string
 	// Timeout is its timeout-minutes (0 when not set).
 	Timeout time.Duration
 }
@@ -203,6 +218,15 @@ func (w *Workflow) Start(ev Event) ([]Job, error) {
 		for _, st := range j.Steps {
 			if st.Uses != "" {
 				job.Uses = append(job.Uses, st.Uses)
+			}
+			if strings.HasPrefix(st.Uses, "agentjob/agent-job-action") && job.With == nil {
+				job.With = st.With
+				if job.With == nil {
+					job.With = map[string]string{}
+				}
+			}
+			if st.Run != "" {
+				job.Run = append(job.Run, st.Run)
 			}
 		}
 		jobs = append(jobs, job)

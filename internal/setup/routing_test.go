@@ -1,0 +1,121 @@
+package setup
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/testbed/workflows"
+)
+
+// pr is a pull_request (or pull_request_target) payload: #n in repo,
+// opened by author (a bot when it ends in [bot]), from a branch of head.
+func pr(action string, n int, author, head string) map[string]any {
+	typ := "User"
+	if strings.HasSuffix(author, "[bot]") {
+		typ = "Bot"
+	}
+	return map[string]any{"action": action, "number": n, "repository": map[string]any{"full_name": "acme/app"},
+		"sender": map[string]any{"login": author, "type": typ},
+		"pull_request": map[string]any{"number": n, "user": map[string]any{"login": author, "type": typ},
+			"head": map[string]any{"repo": map[string]any{"full_name": head}}}}
+}
+
+// TestEveryEventReachesItsJob holds docs/setup.md's table of what each
+// event does on init's file for the landing setup with a merge queue: the
+// jobs an event starts, and those it skips, billing nothing. A fork's
+// pull request and a bot's run nothing, the agent's app's pull request
+// reaches settle through pull_request_target alone, and a request reaches
+// request whoever writes it (the action judges the author).
+func TestEveryEventReachesItsJob(t *testing.T) {
+	t.Parallel()
+	c := Defaults
+	c.CodeRepo, c.Ref, c.Merge, c.Close, c.MergeQueue, c.Bots = "acme/app", "v1", "squash", true, true, []string{"renovate[bot]"}
+	files, err := Files(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf, err := workflows.Parse(files[0].Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labeled := func(name string) map[string]any {
+		p := pr("labeled", 7, "ada", "acme/app")
+		p["label"] = map[string]any{"name": name}
+		return p
+	}
+	edited := func(changes map[string]any) map[string]any {
+		p := pr("edited", 7, "ada", "acme/app")
+		p["changes"] = changes
+		return p
+	}
+	review := func(action, body, author string) map[string]any {
+		p := pr(action, 101, author, "acme/app")
+		p["review"] = map[string]any{"body": body}
+		return p
+	}
+	comment := func(body string) map[string]any {
+		return map[string]any{"action": "created", "issue": map[string]any{"number": 7}, "comment": map[string]any{"body": body},
+			"repository": map[string]any{"full_name": "acme/app"}}
+	}
+	for _, tc := range []struct {
+		name    string
+		event   string
+		payload map[string]any
+		runs    []string // the jobs that run; every other job it starts is skipped
+	}{
+		{"a person opens a pull request", "pull_request", pr("opened", 7, "ada", "acme/app"), []string{"code"}},
+		{"a person pushes", "pull_request", pr("synchronize", 7, "ada", "acme/app"), []string{"code"}},
+		{"the same push, as pull_request_target", "pull_request_target", pr("synchronize", 7, "ada", "acme/app"), nil},
+		{"a person closes it", "pull_request", pr("closed", 7, "ada", "acme/app"), []string{"code"}},
+		{"its base changes", "pull_request", edited(map[string]any{"base": map[string]any{}}), []string{"code"}},
+		{"its title changes", "pull_request", edited(map[string]any{"title": map[string]any{}}), nil},
+		{"the release label", "pull_request", labeled("docs-not-needed"), []string{"code"}},
+		{"another label", "pull_request", labeled("bug"), nil},
+		{"a fork's pull request", "pull_request", pr("opened", 8, "mallory", "mallory/app"), nil},
+		{"a bot's pull request", "pull_request", pr("opened", 9, "dependabot[bot]", "acme/app"), nil},
+		{"an allowed bot's pull request", "pull_request", pr("opened", 9, "renovate[bot]", "acme/app"), []string{"code"}},
+		{"the agent opens its pull request", "pull_request", pr("opened", 101, "mintlify[bot]", "acme/app"), nil},
+		{"the same, as pull_request_target", "pull_request_target", pr("opened", 101, "mintlify[bot]", "acme/app"), []string{"settle"}},
+		{"the agent pushes", "pull_request_target", pr("synchronize", 101, "mintlify[bot]", "acme/app"), []string{"settle"}},
+		{"another bot's pull request, as pull_request_target", "pull_request_target", pr("opened", 9, "dependabot[bot]", "acme/app"), nil},
+		{"a fork's, as pull_request_target", "pull_request_target", pr("opened", 8, "mallory", "mallory/app"), nil},
+		{"an approval of the agent's pull request", "pull_request_review", review("submitted", "", "mintlify[bot]"), []string{"settle"}},
+		{"a dismissal", "pull_request_review", review("dismissed", "", "mintlify[bot]"), []string{"settle"}},
+		{"a /docs review of the agent's pull request", "pull_request_review", review("submitted", "/docs shorter", "mintlify[bot]"), []string{"request", "settle"}},
+		{"a /docs review of a code pull request", "pull_request_review", review("submitted", "/docs mention it", "ada"), []string{"request"}},
+		{"a review of a code pull request", "pull_request_review", review("submitted", "LGTM", "ada"), nil},
+		{"a /docs comment", "issue_comment", comment("/docs add a page"), []string{"request"}},
+		{"another comment", "issue_comment", comment("thanks"), nil},
+		{"a merge queue's group", "merge_group", map[string]any{"action": "checks_requested", "merge_group": map[string]any{"head_sha": "abc"}}, []string{"code"}},
+		{"the schedule", "schedule", map[string]any{"schedule": "17 * * * *"}, []string{"settle"}},
+		{"the docs repository's dispatch", "workflow_dispatch", map[string]any{"inputs": map[string]any{"pull_request": "https://github.com/acme/handbook/pull/101"}}, []string{"settle"}},
+	} {
+		// As GitHub sends it: JSON, whose numbers are floats.
+		data, _ := json.Marshal(tc.payload)
+		var payload map[string]any
+		if err := json.Unmarshal(data, &payload); err != nil {
+			t.Fatal(err)
+		}
+		jobs, err := wf.Start(workflows.Event{Name: tc.event, Payload: payload})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var runs []string
+		for _, j := range jobs {
+			if j.Runs {
+				runs = append(runs, j.ID)
+				if j.With["api-key"] == "" {
+					t.Errorf("%s: job %s passes no api-key", tc.name, j.ID)
+				}
+			}
+		}
+		if !slices.Equal(runs, tc.runs) {
+			t.Errorf("%s: runs %q, want %q", tc.name, runs, tc.runs)
+		}
+		if len(jobs) != 0 && len(jobs) != 3 {
+			t.Errorf("%s: started %d jobs, want each of the three, run or skipped", tc.name, len(jobs))
+		}
+	}
+}
