@@ -52,6 +52,8 @@ variable:
 			name = "--" + in.Name + "=false"
 		case IsBool(in):
 			name = "--" + in.Name
+		case in.Values != nil:
+			name = "--" + in.Name + " " + strings.Join(in.Values, "|")
 		}
 		entry(w, name+"  ("+def+")", in.Description)
 	}
