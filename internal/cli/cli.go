@@ -31,6 +31,7 @@ const (
 	Help                // print the usage
 	Version             // print the version
 	Demo                // a whole run against an in-process fake
+	DemoHelp            // print what the demo does
 )
 
 // Command is a parsed command line.
@@ -82,18 +83,24 @@ func IsBool(in inputs.Input) bool { return in.IsTrueFalse() }
 func Parse(args []string) (Command, error) {
 	c := Command{Flags: map[string]string{}}
 	if len(args) > 0 {
-		switch args[0] {
-		case "demo":
+		switch {
+		case args[0] == "demo":
 			c.Mode = Demo
-		case "-h", "-help", "--help", "help":
+		case isHelp(args[0]):
 			c.Mode = Help
-		case "-version", "--version", "version":
+		case slices.Contains([]string{"-version", "--version", "version"}, args[0]):
 			c.Mode = Version
 		}
+		switch {
+		case c.Mode == Run, len(args) == 1:
+		case c.Mode == Demo && len(args) == 2 && isHelp(args[1]):
+			c.Mode = DemoHelp
+		case c.Mode == Demo:
+			return c, usagef("demo takes no arguments: run agent-job-action demo, or demo --help for what it does")
+		default:
+			return c, usagef("%s takes no arguments", args[0])
+		}
 		if c.Mode != Run {
-			if len(args) > 1 {
-				return c, usagef("%s takes no arguments", args[0])
-			}
 			return c, nil
 		}
 	}
@@ -140,6 +147,10 @@ func Parse(args []string) (Command, error) {
 	}
 	return c, nil
 }
+
+// isHelp reports whether a asks for help, as the first argument or after
+// demo.
+func isHelp(a string) bool { return slices.Contains([]string{"-h", "-help", "--help", "help"}, a) }
 
 // boolWithoutValue reports whether the last of parsed, the arguments flag
 // read, is a true/false flag given without "=" (--wait), and its name: the
