@@ -204,6 +204,14 @@ func TestCLI(t *testing.T) {
 		}
 	})
 
+	t.Run("a release build says what the demo is", func(t *testing.T) {
+		t.Parallel()
+		res := cliRun{args: []string{"demo", "--help"}}.exec(t, bin)
+		if res.code != cli.ExitOK || res.stderr != "" || !strings.HasPrefix(res.stdout, "agent-job-action demo: ") || !strings.Contains(res.stdout, "go run . demo") {
+			t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant exit 0 and the demo's usage", res.code, res.stderr, res.stdout)
+		}
+	})
+
 	t.Run("not a terminal: lines only", func(t *testing.T) {
 		t.Parallel()
 		// Active for three polls: a terminal would have shown a status line.

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -823,4 +824,108 @@ func tabledStatuses(readme []byte) []string {
 	}
 	slices.Sort(got)
 	return got
+}
+
+// TestREADMEListsEveryInput: the README's list of inputs (section
+// "### Inputs": a step with every input under with:, each at its default)
+// names every input of action.yml and no other, each at action.yml's
+// default, so that "All inputs, with their defaults" stays true when an
+// input is added, renamed or removed.
+func TestREADMEListsEveryInput(t *testing.T) {
+	t.Parallel()
+	readme, err := readRepo("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	action, err := readRepo("action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range inputListProblems(readme, action) {
+		t.Error("README.md's Inputs: " + p)
+	}
+}
+
+// TestInputListProblemsCatchDrift: the comparison above notices an input
+// left out, one action.yml lacks, a default that differs and a list that is
+// gone, so that a passing TestREADMEListsEveryInput means something.
+func TestInputListProblemsCatchDrift(t *testing.T) {
+	t.Parallel()
+	const action = "name: x\ninputs:\n  prompt:\n    description: p\n  wait:\n    description: w\n    default: \"true\"\n" +
+		"  docs-merge:\n    description: m\n    default: \"false\"\n"
+	readme := func(with string) string {
+		return "# X\n\n### Inputs\n\n```yaml\n- uses: a/b@v1\n  with:\n" + with + "```\n\n### Outputs\n\n```yaml\nwith:\n  other: 1\n```\n"
+	}
+	const all = "    # The prompt.\n    prompt: \"\"\n    # Wait.\n    wait: true\n    docs-merge: false\n"
+	tests := []struct {
+		name, readme string
+		want         []string // a part of each problem, in order
+	}{
+		{"in step", readme(all), nil},
+		{"an input left out", readme(strings.Replace(all, "    docs-merge: false\n", "", 1)), []string{"lacks docs-merge"}},
+		{"an input action.yml lacks", readme(all + "    docs-close: false\n"), []string{"docs-close, which action.yml has not"}},
+		{"a default that differs", readme(strings.Replace(all, "wait: true", "wait: false", 1)), []string{`wait: "false"`}},
+		{"no list", "# X\n\n### Inputs\n\nNone.\n\n### Outputs\n\n```yaml\nwith:\n  prompt: \"\"\n```\n", []string{"no yaml block"}},
+	}
+	for _, tt := range tests {
+		got := inputListProblems([]byte(tt.readme), []byte(action))
+		ok := len(got) == len(tt.want)
+		for i := 0; ok && i < len(got); i++ {
+			ok = strings.Contains(got[i], tt.want[i])
+		}
+		if !ok {
+			t.Errorf("%s: problems %q, want one with each of %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// inputListProblems compares the input list of readme, the first yaml
+// block of its section "### Inputs" (a step, the inputs under its with:),
+// with the inputs of action, action.yml's text: a line for each input the
+// list lacks, each it names that action lacks, and each it shows at another
+// value than action's default ("" for none).
+func inputListProblems(readme, action []byte) []string {
+	var spec struct {
+		Inputs map[string]struct {
+			Default string `yaml:"default"`
+		} `yaml:"inputs"`
+	}
+	if err := yaml.Unmarshal(action, &spec); err != nil || len(spec.Inputs) == 0 {
+		return []string{fmt.Sprintf("action.yml has no inputs (%v)", err)}
+	}
+	heading := regexp.MustCompile(`(?m)^#{1,6} `)
+	_, section, found := strings.Cut(string(readme), "\n### Inputs\n")
+	if i := heading.FindStringIndex(section); i != nil {
+		section = section[:i[0]]
+	}
+	blocks := yamlBlocks([]byte(section))
+	if !found || len(blocks) == 0 {
+		return []string{"no yaml block under ### Inputs"}
+	}
+	var step []struct {
+		With yaml.Node `yaml:"with"`
+	}
+	if err := yaml.Unmarshal([]byte(blocks[0].text), &step); err != nil || len(step) == 0 || step[0].With.Kind != yaml.MappingNode {
+		return []string{fmt.Sprintf("the yaml block is no step with inputs under with: (%v)", err)}
+	}
+	var problems []string
+	listed := map[string]bool{}
+	with := step[0].With.Content
+	for i := 0; i+1 < len(with); i += 2 {
+		name, value := with[i].Value, with[i+1].Value
+		listed[name] = true
+		in, ok := spec.Inputs[name]
+		switch {
+		case !ok:
+			problems = append(problems, fmt.Sprintf("names %s, which action.yml has not", name))
+		case value != in.Default:
+			problems = append(problems, fmt.Sprintf("shows %s: %q, where action.yml's default is %q", name, value, in.Default))
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(spec.Inputs)) {
+		if !listed[name] {
+			problems = append(problems, fmt.Sprintf("lacks %s, an input of action.yml", name))
+		}
+	}
+	return problems
 }

@@ -98,6 +98,9 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 		return nil
 	case cli.Demo:
 		return runDemo(ctx, env, stdout)
+	case cli.DemoHelp:
+		cli.DemoUsage(stdout)
+		return nil
 	case cli.Init:
 		return runInit(cmd.Args, env, build, stdout)
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentjob/agent-job-action/internal/action"
+	"github.com/agentjob/agent-job-action/internal/cli"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
@@ -163,6 +164,43 @@ func TestHelpAndVersion(t *testing.T) {
 	out.Reset()
 	if err := run(context.Background(), []string{"--version"}, Env{}, &out); err != nil || out.String() != "agent-job-action dev\n" {
 		t.Errorf("--version: %q, %v", out.String(), err)
+	}
+}
+
+// TestDemoHelp: demo --help (or -h, -help, help) says what the demo does
+// and how to run it, on standard output, and exits 0 without running it;
+// any other argument after demo is a usage error that says how to ask.
+func TestDemoHelp(t *testing.T) {
+	t.Parallel()
+	for _, h := range []string{"--help", "-h", "-help", "help"} {
+		t.Run(h, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), []string{"demo", h}, Env{Stderr: &stderr}, &stdout)
+			if code := exitCode(err); code != cli.ExitOK || stderr.Len() != 0 {
+				t.Errorf("demo %s: exit %d, stderr %q", h, code, stderr.String())
+			}
+			got := stdout.String()
+			for _, want := range []string{"agent-job-action demo: ", "\nUsage:\n  agent-job-action demo ", "go run . demo", "fakes", "no key"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("demo %s lacks %q:\n%s", h, want, got)
+				}
+			}
+			if strings.Contains(got, "# 1.") || strings.Contains(got, "--project-id") {
+				t.Errorf("demo %s ran the demo, or printed the help of a run:\n%s", h, got)
+			}
+			for _, line := range strings.Split(got, "\n") {
+				if n := utf8.RuneCountInString(line); n > 80 {
+					t.Errorf("demo %s: a line of %d columns: %q", h, n, line)
+				}
+			}
+		})
+	}
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"demo", "--json"}, Env{Stderr: &stderr}, &stdout)
+	const want = "error: demo takes no arguments: run agent-job-action demo, or demo --help for what it does\nRun agent-job-action --help for every flag.\n"
+	if code := exitCode(err); code != cli.ExitUsage || stderr.String() != want || stdout.Len() != 0 {
+		t.Errorf("demo --json: exit %d, stdout %q, stderr %q; want exit %d and only %q", code, stdout.String(), stderr.String(), cli.ExitUsage, want)
 	}
 }
 

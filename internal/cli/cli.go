@@ -27,11 +27,12 @@ type Mode int
 
 // The modes.
 const (
-	Run     Mode = iota // run a job (the default)
-	Help                // print the usage
-	Version             // print the version
-	Demo                // a whole run against an in-process fake
-	Init                // write a team's workflow files (package setup)
+	Run      Mode = iota // run a job (the default)
+	Help                 // print the usage
+	Version              // print the version
+	Demo                 // a whole run against an in-process fake
+	DemoHelp             // print what the demo does
+	Init                 // write a team's workflow files (package setup)
 )
 
 // Command is a parsed command line.
@@ -67,35 +68,46 @@ const JSONFlag = "json"
 // and a mistaken pipe must not be read whole.
 const maxKeyBytes = 4 << 10
 
-// IsBool says whether an input takes true or false, as its default shows;
-// its flag then needs no value (--dry-run) or takes one after = (--wait=false).
-func IsBool(in inputs.Input) bool { return in.Default == "true" || in.Default == "false" }
+// IsBool says whether an input takes true or false alone, as its Values
+// say (never its default: docs-merge defaults to false and takes merge,
+// squash or rebase too); its flag then needs no value (--dry-run) or takes
+// one after = (--wait=false). Every other input's flag takes its value
+// apart or after = (--docs-merge squash, --docs-merge=squash).
+func IsBool(in inputs.Input) bool { return in.IsTrueFalse() }
 
 // Parse reads the command line (without the program's name) with the
 // standard library's flag package: flags are -name or --name, with the
 // value after = or as the next argument; a true/false flag alone means true
-// and takes another value only after = (--wait=false). No value is
-// repeated in an error, so that a secret typed in the wrong place does not
-// reach a log: flag's own messages, which quote values, are never shown.
+// and takes another value only after = (--wait=false); a flag of a few
+// words (--docs-merge) alone, or followed by another flag, is refused,
+// naming its words. No value is repeated in an error, so that a secret
+// typed in the wrong place does not reach a log: flag's own messages,
+// which quote values, are never shown.
 func Parse(args []string) (Command, error) {
 	c := Command{Flags: map[string]string{}}
 	if len(args) > 0 {
-		switch args[0] {
-		case "init":
+		switch {
+		case args[0] == "init":
 			// Its flags are its own (setup.ParseInit).
 			c.Mode, c.Args = Init, args[1:]
 			return c, nil
-		case "demo":
+		case args[0] == "demo":
 			c.Mode = Demo
-		case "-h", "-help", "--help", "help":
+		case isHelp(args[0]):
 			c.Mode = Help
-		case "-version", "--version", "version":
+		case slices.Contains([]string{"-version", "--version", "version"}, args[0]):
 			c.Mode = Version
 		}
+		switch {
+		case c.Mode == Run, len(args) == 1:
+		case c.Mode == Demo && len(args) == 2 && isHelp(args[1]):
+			c.Mode = DemoHelp
+		case c.Mode == Demo:
+			return c, usagef("demo takes no arguments: run agent-job-action demo, or demo --help for what it does")
+		default:
+			return c, usagef("%s takes no arguments", args[0])
+		}
 		if c.Mode != Run {
-			if len(args) > 1 {
-				return c, usagef("%s takes no arguments", args[0])
-			}
 			return c, nil
 		}
 	}
@@ -111,7 +123,7 @@ func Parse(args []string) (Command, error) {
 		case IsBool(in):
 			fs.Var(inputFlag{name: in.Name, flags: c.Flags, isBool: true}, in.Name, "")
 		default:
-			fs.Var(inputFlag{name: in.Name, flags: c.Flags}, in.Name, "")
+			fs.Var(inputFlag{name: in.Name, flags: c.Flags, words: in.Values, p: &p}, in.Name, "")
 		}
 	}
 	fs.Var(boolFlag{name: JSONFlag, to: &c.JSON, p: &p}, JSONFlag, "")
@@ -126,6 +138,8 @@ func Parse(args []string) (Command, error) {
 		return c, refuseSecret(p.secret)
 	case p.notBool != "":
 		return c, usagef("--%s must be true or false", p.notBool)
+	case p.noValue != "":
+		return c, needsValue(p.noValue)
 	case err != nil:
 		return c, flagError(err, fs)
 	}
@@ -140,6 +154,10 @@ func Parse(args []string) (Command, error) {
 	}
 	return c, nil
 }
+
+// isHelp reports whether a asks for help, as the first argument or after
+// demo.
+func isHelp(a string) bool { return slices.Contains([]string{"-h", "-help", "--help", "help"}, a) }
 
 // boolWithoutValue reports whether the last of parsed, the arguments flag
 // read, is a true/false flag given without "=" (--wait), and its name: the
@@ -183,19 +201,32 @@ func boolValueApart(name, value string) error {
 type parsing struct {
 	secret  string // a secret given as a flag
 	notBool string // a true/false flag given another value
+	noValue string // a flag of a few words given a flag (what starts with -)
 }
 
 // inputFlag sets an input from its flag; values are checked later, with
-// every other input, by package inputs.
+// every other input, by package inputs. A flag of a few words (words, the
+// input's Values) refuses what starts with -, none of them: flag takes
+// the argument after a flag that needs a value as its value, even another
+// flag (--docs-merge --dry-run), which was then meant to stand alone.
 type inputFlag struct {
 	name   string
 	flags  map[string]string
 	isBool bool
+	words  []string
+	p      *parsing
 }
 
-func (f inputFlag) String() string     { return "" }
-func (f inputFlag) IsBoolFlag() bool   { return f.isBool }
-func (f inputFlag) Set(v string) error { f.flags[f.name] = v; return nil }
+func (f inputFlag) String() string   { return "" }
+func (f inputFlag) IsBoolFlag() bool { return f.isBool }
+func (f inputFlag) Set(v string) error {
+	if len(f.words) > 0 && strings.HasPrefix(v, "-") {
+		f.p.noValue = f.name
+		return errors.New("a flag is no value")
+	}
+	f.flags[f.name] = v
+	return nil
+}
 
 // boolFlag is one of the command line's own true/false flags.
 type boolFlag struct {
@@ -243,7 +274,7 @@ func flagError(err error, fs *flag.FlagSet) error {
 	case strings.HasPrefix(msg, "flag needs an argument:") && slices.Contains(terms.Secrets, name):
 		return refuseSecret(name)
 	case strings.HasPrefix(msg, "flag needs an argument:"):
-		return usagef("--%s needs a value", name)
+		return needsValue(name)
 	case strings.HasPrefix(msg, "flag provided but not defined:") && !maySecret(name):
 		if near := closest(fs, name); near != "" {
 			return usagef("unknown flag --%s: did you mean --%s?", name, near)
@@ -253,6 +284,21 @@ func flagError(err error, fs *flag.FlagSet) error {
 		return usagef("an unknown flag (not shown: it may be a secret)")
 	}
 	return usagef("a flag is written wrong: write --name value or --name=value")
+}
+
+// needsValue is the error for the flag name given without its value; the
+// flag of an input of a few words names them, and one to write.
+func needsValue(name string) error {
+	i := slices.IndexFunc(inputs.Inputs, func(in inputs.Input) bool { return in.Name == name })
+	if i < 0 || len(inputs.Inputs[i].Values) == 0 {
+		return usagef("--%s needs a value", name)
+	}
+	in := inputs.Inputs[i]
+	example := in.Values[0]
+	if j := slices.IndexFunc(in.Values, func(v string) bool { return v != in.Default }); j >= 0 {
+		example = in.Values[j]
+	}
+	return usagef("--%s needs a value: %s, as in --%s %s", name, inputs.Words(in.Values), name, example)
 }
 
 // closest is the flag of fs nearest to name, a flag nobody defined, when

@@ -34,7 +34,11 @@ func TestParse(t *testing.T) {
 		{name: "help", args: []string{"--help"}, want: Command{Mode: Help, Flags: map[string]string{}}},
 		{name: "-h after flags", args: []string{"--prompt", "x", "-h"}, want: Command{Mode: Help, Flags: map[string]string{"prompt": "x"}}},
 		{name: "version", args: []string{"--version"}, want: Command{Mode: Version, Flags: map[string]string{}}},
-		{name: "a subcommand takes no arguments", args: []string{"demo", "--json"}, usage: "demo takes no arguments"},
+		{name: "a subcommand takes no arguments", args: []string{"demo", "--json"}, usage: "demo takes no arguments: run agent-job-action demo, or demo --help"},
+		{name: "demo --help", args: []string{"demo", "--help"}, want: Command{Mode: DemoHelp, Flags: map[string]string{}}},
+		{name: "demo -h", args: []string{"demo", "-h"}, want: Command{Mode: DemoHelp, Flags: map[string]string{}}},
+		{name: "demo's help takes no more", args: []string{"demo", "-h", "x"}, usage: "demo takes no arguments"},
+		{name: "--version takes no arguments", args: []string{"--version", "--json"}, usage: "--version takes no arguments"},
 		{name: "inputs as flags, both syntaxes", args: []string{"--prompt", "Fix typos", "--project-id=p1", "-timeout", "90s", "--job-id=job_1"},
 			want: Command{Flags: map[string]string{"prompt": "Fix typos", "project-id": "p1", "timeout": "90s", "job-id": "job_1"}}},
 		{name: "true/false inputs", args: []string{"--wait=false", "--dry-run"},
@@ -74,6 +78,12 @@ func TestParse(t *testing.T) {
 		{name: "--wait no", args: []string{"--prompt", "p", "--wait", "no"}, usage: "--wait takes true or false, after =: write --wait=false"},
 		{name: "--dry-run yes", args: []string{"--dry-run", "yes"}, usage: "--dry-run takes true or false, after =: write --dry-run=true"},
 		{name: "--wait false", args: []string{"--wait", "false"}, usage: "--wait takes its value after =: write --wait=false"},
+		// A flag of a few words takes its value as any value flag does.
+		{name: "--docs-merge squash", args: []string{"--docs-merge", "squash", "--docs-close"},
+			want: Command{Flags: map[string]string{"docs-merge": "squash", "docs-close": "true"}}},
+		{name: "--docs-merge alone", args: []string{"--docs-merge"}, usage: "--docs-merge needs a value: false, merge, squash or rebase, as in --docs-merge merge"},
+		{name: "--docs-merge before a flag", args: []string{"--docs-merge", "--dry-run"}, usage: "--docs-merge needs a value: false, merge, squash or rebase"},
+		{name: "--docs-merge before a secret", args: []string{"--docs-merge", "--mint_secret"}, usage: "--docs-merge needs a value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -124,6 +134,41 @@ func TestEveryInputHasAFlag(t *testing.T) {
 	for _, f := range terms.Fallbacks {
 		if !slices.ContainsFunc(inputs.Inputs, func(in inputs.Input) bool { return in.Name == f.Input }) {
 			t.Errorf("fallback %s is for no input (%s)", f.Env, f.Input)
+		}
+	}
+}
+
+// TestFlagsOfAFewWords: one rule for every input, from its Values: one
+// that takes true or false alone is a flag that needs no value; one that
+// takes other words too (docs-merge: false, merge, squash or rebase) takes
+// each of them apart or after =, and without one, or before another flag,
+// is a usage error that names them all.
+func TestFlagsOfAFewWords(t *testing.T) {
+	t.Parallel()
+	for _, in := range inputs.Inputs {
+		if in.Values == nil || slices.Contains(terms.Secrets, in.Name) {
+			continue
+		}
+		flag := "--" + in.Name
+		if IsBool(in) {
+			if c, err := Parse([]string{flag}); err != nil || c.Flags[in.Name] != "true" {
+				t.Errorf("Parse(%s) = %v, %v; want it true", flag, c.Flags, err)
+			}
+			continue
+		}
+		for _, v := range in.Values {
+			for _, args := range [][]string{{flag, v}, {flag + "=" + v}} {
+				if c, err := Parse(args); err != nil || c.Flags[in.Name] != v {
+					t.Errorf("Parse(%q) = %v, %v", args, c.Flags, err)
+				}
+			}
+		}
+		for _, args := range [][]string{{flag}, {flag, "--dry-run"}} {
+			_, err := Parse(args)
+			var u *UsageError
+			if want := flag + " needs a value: " + inputs.Words(in.Values) + ", as in " + flag + " "; !errors.As(err, &u) || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("Parse(%q) error %v, want a usage error that starts %q", args, err, want)
+			}
 		}
 	}
 }
@@ -325,6 +370,8 @@ func TestUsageFromTheSpec(t *testing.T) {
 			want = append(want, "(no flag) "+in.Name)
 		case in.Default == "true":
 			want = append(want, "--"+in.Name+"=false")
+		case in.Values != nil && !IsBool(in):
+			want = append(want, "--"+in.Name+" "+strings.Join(in.Values, "|")+"  ("+in.Default+")")
 		default:
 			want = append(want, "--"+in.Name)
 		}

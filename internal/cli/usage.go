@@ -52,6 +52,8 @@ variable:
 			name = "--" + in.Name + "=false"
 		case IsBool(in):
 			name = "--" + in.Name
+		case in.Values != nil:
+			name = "--" + in.Name + " " + strings.Join(in.Values, "|")
 		}
 		entry(w, name+"  ("+def+")", in.Description)
 	}
@@ -74,6 +76,30 @@ variable:
 	for _, s := range ExitStatuses {
 		entry(w, fmt.Sprint(s.Code), s.Meaning)
 	}
+}
+
+// DemoUsage prints what agent-job-action demo does, for demo --help.
+func DemoUsage(w io.Writer) {
+	fmt.Fprint(w, `agent-job-action demo: the whole action, run in this process against built-in
+fakes of the Agent Job API, of GitHub and of Mintlify's previews: no key, no
+account, no network. Time is simulated: jobs of minutes take milliseconds.
+
+Usage:
+  agent-job-action demo         run the demo (release builds leave it out: from
+                                a clone of the repository, go run . demo)
+  agent-job-action demo --help  print this help
+
+It plays four scenes, each as a GitHub Actions step would run, and prints each
+step's log, outputs, job summary and comments as they read on GitHub:
+  1. a workflow step asks the agent for a docs change and waits for it;
+  2. a maintainer comments "/docs ..." on an issue;
+  3. the maintainer comments on three lines of the agent's pull request, and
+     one follow-up to the same job answers them;
+  4. a code pull request is opened and pushed to, and its docs follow it.
+
+It takes no flags and sends nothing outside the process. For a real job, see
+agent-job-action --help.
+`)
 }
 
 // usageWidth is the width --help fits in: a terminal's default.

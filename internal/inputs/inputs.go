@@ -13,7 +13,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
-	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
@@ -123,20 +122,36 @@ func AsFlags(err error) error {
 // MaxPromptBytes bounds a prompt read from a file.
 const MaxPromptBytes = 256 << 10
 
-// get returns input name trimmed, or its default when empty.
 // Value is input name's value in raw, or its default when it is not given.
 func Value(raw map[string]string, name string) string { return get(raw, name) }
 
-func get(raw map[string]string, name string) string {
-	v := strings.TrimSpace(raw[name])
-	if v == "" {
-		for _, in := range Inputs {
-			if in.Name == name {
-				return in.Default
-			}
-		}
+// oneOf is input name's value, lower-cased, or its default when it is not
+// given: one of the input's Values. Any other is refused with bad, naming
+// them, and gives "".
+func oneOf(raw map[string]string, name string, bad func(input, problem string)) string {
+	v := strings.ToLower(get(raw, name))
+	values := spec(name).Values
+	if !slices.Contains(values, v) {
+		bad(name, "must be "+Words(values))
+		return ""
 	}
 	return v
+}
+
+// spec is the input named name; the zero Input, named, when there is none.
+func spec(name string) Input {
+	if i := slices.IndexFunc(Inputs, func(in Input) bool { return in.Name == name }); i >= 0 {
+		return Inputs[i]
+	}
+	return Input{Name: name}
+}
+
+// get returns input name trimmed, or its default when empty.
+func get(raw map[string]string, name string) string {
+	if v := strings.TrimSpace(raw[name]); v != "" {
+		return v
+	}
+	return spec(name).Default
 }
 
 // Read validates every input and returns the config, warnings to print, and
@@ -223,11 +238,7 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	}
 
 	c.GitHubToken = strings.TrimSpace(raw["github-token"])
-	switch c.Comment = strings.ToLower(get(raw, "comment")); c.Comment {
-	case "auto", "true", "false":
-	default:
-		bad("comment", "must be auto, true or false")
-	}
+	c.Comment = oneOf(raw, "comment", bad)
 	if n := get(raw, "issue-number"); n != "" {
 		v, err := strconv.Atoi(strings.TrimPrefix(n, "#"))
 		if err != nil || v <= 0 {
@@ -244,10 +255,7 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	if !oneLogin(c.TriggerAssignee) {
 		bad("trigger-assignee", "must be one GitHub login, such as docs-bot")
 	}
-	c.RequiredPermission = strings.ToLower(get(raw, "required-permission"))
-	if !slices.Contains(request.Levels[1:], c.RequiredPermission) {
-		bad("required-permission", "must be read, triage, write, maintain or admin")
-	}
+	c.RequiredPermission = oneOf(raw, "required-permission", bad)
 	for _, b := range strings.Split(get(raw, "allowed-bots"), ",") {
 		if b = strings.TrimSpace(b); b != "" {
 			c.AllowedBots = append(c.AllowedBots, b)
@@ -271,19 +279,9 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	if c.Preview, err = ParseBool(get(raw, "preview")); err != nil {
 		bad("preview", err.Error())
 	}
-	switch get(raw, "docs-check") {
-	case "exists":
-	case "approved":
-		c.Approval = true
-	default:
-		bad("docs-check", "must be exists or approved")
-	}
-	switch m := strings.ToLower(get(raw, "docs-merge")); m {
-	case "false":
-	case "merge", "squash", "rebase":
+	c.Approval = oneOf(raw, "docs-check", bad) == "approved"
+	if m := oneOf(raw, "docs-merge", bad); m != "false" {
 		c.DocsMerge = m
-	default:
-		bad("docs-merge", "must be false, merge, squash or rebase")
 	}
 	if c.DocsClose, err = ParseBool(get(raw, "docs-close")); err != nil {
 		bad("docs-close", err.Error())

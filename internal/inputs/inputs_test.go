@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -420,5 +421,40 @@ func TestRegular(t *testing.T) {
 	}
 	if !reflect.DeepEqual(reason(errors.New("plain")), "plain") {
 		t.Error("reason() of a plain error changed it")
+	}
+}
+
+// TestValuesAreTheRule: an input that takes one of a few words lists
+// them in Values, which Read takes in any case and holds it to, naming
+// them when it refuses another; its default is one of them. An input whose
+// default is true or false lists its Values too, so that no reader (the
+// command line, which makes a flag that needs no value of an input that
+// takes true or false alone) guesses them from the default.
+func TestValuesAreTheRule(t *testing.T) {
+	t.Parallel()
+	for _, in := range Inputs {
+		if (in.Default == "true" || in.Default == "false") && in.Values == nil {
+			t.Errorf("input %s defaults to %s and lists no Values", in.Name, in.Default)
+		}
+		if in.Values == nil {
+			continue
+		}
+		if !slices.Contains(in.Values, in.Default) {
+			t.Errorf("input %s defaults to %q, not one of its Values %q", in.Name, in.Default, in.Values)
+		}
+		for _, v := range in.Values {
+			for _, given := range []string{v, strings.ToUpper(v), " " + v + "\n"} {
+				if _, _, err := Read(valid(map[string]string{in.Name: given}), t.TempDir()); err != nil {
+					t.Errorf("input %s: %q: %v", in.Name, given, err)
+				}
+			}
+		}
+		_, _, err := Read(valid(map[string]string{in.Name: "sometimes"}), t.TempDir())
+		if want := "input " + in.Name + " must be " + Words(in.Values); err == nil || err.Error() != want {
+			t.Errorf("input %s: sometimes: %v, want %q", in.Name, err, want)
+		}
+	}
+	if got := Words([]string{"false", "merge", "squash", "rebase"}); got != "false, merge, squash or rebase" {
+		t.Errorf("Words = %q", got)
 	}
 }
