@@ -150,7 +150,7 @@ func TestHelpAndVersion(t *testing.T) {
 	if err := run(context.Background(), []string{"--help"}, Env{Getenv: func(string) string { return "" }}, &out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"prompt-file", "poll-interval", "auto", "30m", "https://api.mintlify.com", "timed-out"} {
+	for _, want := range []string{"prompt-file", "poll-interval", "auto", "30m", "https://api.mintlify.com", "timed-out", "agent-job-action init "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("--help lacks %q", want)
 		}
@@ -159,6 +159,15 @@ func TestHelpAndVersion(t *testing.T) {
 	for _, line := range strings.Split(out.String(), "\n") {
 		if n := utf8.RuneCountInString(line); n > 80 {
 			t.Errorf("--help line of %d columns: %q", n, line)
+		}
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"init", "--help"}, Env{Getenv: func(string) string { return "" }}, &out); err != nil || !strings.Contains(out.String(), "--docs-repo owner/name") {
+		t.Errorf("init --help: %v\n%s", err, out.String())
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if n := utf8.RuneCountInString(line); n > 80 {
+			t.Errorf("init --help line of %d columns: %q", n, line)
 		}
 	}
 	out.Reset()

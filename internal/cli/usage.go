@@ -22,6 +22,8 @@ Usage:
   agent-job-action [flags]    run a job
   agent-job-action demo       a whole run against in-process fakes
                               (release builds leave it out: go run . demo)
+  agent-job-action init       write a repository's workflow file for a
+                              team's choices (init --help)
   agent-job-action --version  print the version
   agent-job-action --help     print this help
 
