@@ -73,6 +73,10 @@ type Options struct {
 	// OtherTokens are more tokens the fake accepts, each with the
 	// repositories it can see (a docs repository's token, say).
 	OtherTokens map[string][]string
+	// Scopes are the classic tokens' scopes, by token, which every answer
+	// to that token lists in X-OAuth-Scopes; a token not here is a
+	// fine-grained one's or an app's, whose answers list none.
+	Scopes map[string]string
 	// Check, when set, judges every request the fake receives (method, the
 	// escaped path without the prefix, the raw query and the body) and
 	// returns what makes it invalid; what it returns is noted as
@@ -122,21 +126,23 @@ type Reaction struct {
 type Server struct {
 	*httptest.Server
 
-	opt        Options
-	mu         sync.Mutex
-	requests   []Request
-	unexpected []string
-	invalid    []string
-	comments   []*Comment // in creation order, as GitHub lists them
-	reactions  []Reaction
-	pulls      []*Pull
-	reviews    map[reviewKey][]ReviewComment
-	submitted  map[int][]Review  // by pull request number
-	branches   map[string]string // commit, by lower-case repository, NUL, branch name
-	compares   map[string]Comparison
-	statuses   []Status // set through the API
-	everStatus []Status // seeded or set, in order
-	nextID     int64
+	opt          Options
+	mu           sync.Mutex
+	requests     []Request
+	unexpected   []string
+	invalid      []string
+	comments     []*Comment // in creation order, as GitHub lists them
+	reactions    []Reaction
+	pulls        []*Pull
+	reviews      map[reviewKey][]ReviewComment
+	submitted    map[int][]Review  // by pull request number
+	branches     map[string]string // commit, by lower-case repository, NUL, branch name
+	compares     map[string]Comparison
+	statuses     []Status // set through the API
+	everStatus   []Status // seeded or set, in order
+	nextID       int64
+	repositories map[string]Repository // by lower-case owner/name
+	apps         map[string]App        // by lower-case slug
 	// written orders the comments by when each was last created or
 	// edited, by id.
 	written map[int64]int64
@@ -177,6 +183,10 @@ func New(opt Options) *Server {
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{ref}/status", s.authorized(s.combinedStatus))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{sha}/branches-where-head", s.authorized(s.branchesAt))
 	mux.HandleFunc("GET "+p+"/search/issues", s.authorized(s.searchIssues))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}", s.authorized(s.getRepository))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/rules/branches/{branch...}", s.authorized(s.branchRules))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/branches/{branch...}", s.authorized(s.getBranch))
+	mux.HandleFunc("GET "+p+"/apps/{slug}", s.authorized(s.getApp))
 	mux.HandleFunc("/", s.catchAll)
 	s.Server = httptest.NewServer(s.record(mux))
 	return s
@@ -348,6 +358,10 @@ func (s *Server) sees(r *http.Request, repo string) (known, visible bool) {
 func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		known, visible := s.sees(r, r.PathValue("owner")+"/"+r.PathValue("repo"))
+		token, _ := strings.CutPrefix(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), "token ")
+		if scopes, ok := s.opt.Scopes[token]; ok && known {
+			w.Header().Set("X-OAuth-Scopes", scopes)
+		}
 		switch {
 		case !known:
 			writeError(w, http.StatusUnauthorized, "Bad credentials")
