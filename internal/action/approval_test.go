@@ -53,7 +53,7 @@ func approvalWorld(t *testing.T, elsewhere bool) *codeWorld {
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
 	}
-	w.moveHead(head1, head2, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+	w.moveHead(head1, head2, codeFiles[:1], codeFiles)
 	w.setEvent("pull_request", push(head1, head2))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("push: %v\n%s", err, w.stdout.String())
@@ -333,7 +333,7 @@ func TestApprovalAtACap(t *testing.T) {
 		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
 	}
 	w.clk.Advance(31 * time.Minute)
-	w.moveHead(head1, head2, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+	w.moveHead(head1, head2, codeFiles[:1], codeFiles)
 	w.setEvent("pull_request", push(head1, head2))
 	from := len(w.gh.Statuses())
 	if err := w.run(context.Background()); err != nil {

@@ -166,7 +166,7 @@ func TestCapCodePR(t *testing.T) {
 	// The job has ended (a push while it works would wait, sending
 	// nothing, which no cap stops).
 	w.clk.Advance(31 * time.Minute)
-	w.moveHead(head1, head2, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+	w.moveHead(head1, head2, codeFiles[:1], codeFiles)
 	w.setEvent("pull_request", push(head1, head2))
 	from := len(w.gh.Statuses())
 	if err := w.run(context.Background()); err != nil {

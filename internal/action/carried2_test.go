@@ -41,7 +41,7 @@ func TestFailedFollowUpAfterApprovalIsNotPendingForEver(t *testing.T) {
 			w.vars["INPUT_WAIT"] = wait
 			failsNext(w)
 			retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
-			w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(codeFiles), retry))
+			w.moveHead(head2, head3, []fakegithub.File{retry}, append(slices.Clone(codeFiles), retry))
 			w.setEvent("pull_request", push(head2, head3))
 			_ = w.run(context.Background()) // a failed job fails the waiting run
 			t.Logf("head3 after the push: %q; record %+v", w.finalStatuses()["3333"], recordIn(w.gh.Comments(7)[0].Body))
@@ -183,7 +183,7 @@ func TestFailedCreateAfterDocsMergedIsNotSuccess(t *testing.T) {
 				})
 			}
 			retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
-			w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(codeFiles), retry))
+			w.moveHead(head2, head3, []fakegithub.File{retry}, append(slices.Clone(codeFiles), retry))
 			w.setEvent("pull_request", push(head2, head3))
 			err := w.run(context.Background())
 			t.Logf("push: %v; head3 %q; record %+v", err, w.finalStatuses()["3333"], recordIn(w.gh.Comments(7)[0].Body))

@@ -99,7 +99,7 @@ func TestCodePRCutStaysCut(t *testing.T) {
 		t.Fatalf("comment: %+v, want the cut recorded", c)
 	}
 	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
-	w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(files), retry))
+	w.moveHead(head1, head2, []fakegithub.File{retry}, append(slices.Clone(files), retry))
 	w.setEvent("pull_request", push(head1, head2))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("push: %v\n%s", err, w.stdout.String())
@@ -122,7 +122,7 @@ func TestCodePRPushPastTheComparisonsCap(t *testing.T) {
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
 	}
-	w.moveHead(head1, head2, fakegithub.Comparison{Files: vendored(300)}, append(slices.Clone(codeFiles), vendored(300)...))
+	w.moveHead(head1, head2, vendored(300), append(slices.Clone(codeFiles), vendored(300)...))
 	w.setEvent("pull_request", push(head1, head2))
 	from := len(w.gh.Requests())
 	if err := w.run(context.Background()); err != nil {
@@ -160,7 +160,7 @@ func TestCodePRPushTooLargeToCompare(t *testing.T) {
 	for i := range huge {
 		huge[i].Patch = "@@ +1 @@\n+" + strings.Repeat("x", 48<<10)
 	}
-	w.moveHead(head1, head2, fakegithub.Comparison{Files: huge}, append(slices.Clone(codeFiles), huge...))
+	w.moveHead(head1, head2, huge, append(slices.Clone(codeFiles), huge...))
 	w.setEvent("pull_request", push(head1, head2))
 	from := len(w.gh.Requests())
 	if err := w.run(context.Background()); err != nil {
@@ -192,18 +192,31 @@ func TestCodePRPushTooLargeToCompare(t *testing.T) {
 // brought nothing of its own under paths sends nothing.
 func TestCodePRPushMergesTheBase(t *testing.T) {
 	t.Parallel()
-	const merged = "6666666666666666666666666666666666666666"
+	const (
+		merged  = "6666666666666666666666666666666666666666"
+		merged2 = "7777777777777777777777777777777777777777"
+		ownSHA  = "8888888888888888888888888888888888888888"
+	)
 	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	// The base branch went from mergeBase to baseSHA, the commit the
+	// events name, through merged and merged2: merged changed src/auth.go
+	// and src/limits.go, merged2 src/auth.go again.
+	w.gh.SeedCommits("acme/docs",
+		fakegithub.Commit{SHA: merged, Parents: []string{mergeBase}, Files: []fakegithub.File{
+			{Name: "src/auth.go", Additions: 40, Patch: "@@ the base's auth @@"},
+			{Name: "src/limits.go", Additions: 2, Patch: "@@ the base's limits @@"},
+		}},
+		fakegithub.Commit{SHA: merged2, Parents: []string{merged}, Files: []fakegithub.File{{Name: "src/auth.go", Patch: "@@ more of the base @@"}}},
+		fakegithub.Commit{SHA: baseSHA, Parents: []string{merged2}})
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
 	}
-	// The push merges main, which changed src/auth.go and src/limits.go,
-	// and changes src/limits.go itself.
+	// The push changes src/limits.go, then merges the base at merged.
 	own := fakegithub.File{Name: "src/limits.go", Additions: 3, Patch: "@@ own change @@"}
-	w.moveHeadOver(head1, head2, merged, fakegithub.Comparison{Files: []fakegithub.File{
-		{Name: "src/auth.go", Additions: 40, Patch: "@@ the base's auth @@"},
-		{Name: "src/limits.go", Additions: 5, Patch: "@@ own change and the base's @@"},
-	}}, []fakegithub.File{own, codeFiles[1], codeFiles[2]})
+	w.gh.SeedCommits("acme/docs",
+		fakegithub.Commit{SHA: ownSHA, Parents: []string{head1}, Files: []fakegithub.File{own}},
+		fakegithub.Commit{SHA: head2, Parents: []string{ownSHA, merged}})
+	w.setHead(head2, []fakegithub.File{own, codeFiles[1], codeFiles[2]})
 	w.setEvent("pull_request", push(head1, head2))
 	from := len(w.gh.Requests())
 	if err := w.run(context.Background()); err != nil {
@@ -212,7 +225,9 @@ func TestCodePRPushMergesTheBase(t *testing.T) {
 	w.wantRequests(1, 1)
 	w.wantLog("the push merged the base branch: what it brought is left out (1 under paths)")
 	m := w.lastMessage()
-	if !strings.Contains(m, "The push merged the base branch into it") || !strings.Contains(m, "The files the push changes (1):\n- \"src/limits.go\"") ||
+	// src/limits.go with the pull request's own change as it is now:
+	// head1's (+2 -1) and the push's (+3).
+	if !strings.Contains(m, "The push merged the base branch into it") || !strings.Contains(m, "The files the push changes (1):\n- \"src/limits.go\" (modified, +5 -1)") ||
 		!strings.Contains(m, "@@ own change @@") || strings.Contains(m, "auth") || strings.Contains(m, "the base's") {
 		t.Errorf("follow-up:\n%s", m)
 	}
@@ -227,10 +242,10 @@ func TestCodePRPushMergesTheBase(t *testing.T) {
 		}
 	}
 
-	// A second merge of main, bringing only the base's change under paths.
-	w.moveHeadOver(head2, head3, "7777777777777777777777777777777777777777", fakegithub.Comparison{Files: []fakegithub.File{{Name: "src/auth.go", Patch: "@@ more of the base @@"}}},
-		[]fakegithub.File{own, codeFiles[1], codeFiles[2]})
-	w.gh.SeedComparison("acme/docs", baseSHA, head2, fakegithub.Comparison{MergeBase: merged, Files: []fakegithub.File{own, codeFiles[1], codeFiles[2]}})
+	// A second merge of the base, at merged2, bringing only the base's
+	// change under paths.
+	w.gh.SeedCommits("acme/docs", fakegithub.Commit{SHA: head3, Parents: []string{head2, merged2}})
+	w.setHead(head3, []fakegithub.File{own, codeFiles[1], codeFiles[2]})
 	w.setEvent("pull_request", push(head2, head3))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("second merge: %v\n%s", err, w.stdout.String())

@@ -32,7 +32,9 @@ const (
 )
 
 // baseSHA is the base branch's commit the events name, and mergeBase the
-// newest commit it shares with each head, until a push merges the base.
+// newest commit it shares with each head, until a push merges the base:
+// the base branch went from mergeBase to baseSHA, and the pull request
+// branched at mergeBase.
 const (
 	baseSHA   = "c5b97d5ae6c19d5c5df71a34c7fbeeda2479ccbc"
 	mergeBase = "5555555555555555555555555555555555555555"
@@ -72,13 +74,18 @@ func push(before, after string) map[string]any {
 }
 
 // codeWorld is a harness for code pull request #7: the fake GitHub holds
-// it at head1 with codeFiles, and the fake Agent API serves previews.
+// it at head1 with codeFiles, and the history of its commits (see
+// newCodeWorld), and the fake Agent API serves previews.
 type codeWorld struct {
 	*harness
 	gh      *fakegithub.Server
 	preview *fakepreview.Server
 }
 
+// newCodeWorld is a codeWorld whose fake GitHub holds the commits of the
+// base branch (mergeBase, then baseSHA) and of the pull request's
+// (head1, which changes codeFiles since mergeBase), and compares any two
+// of them as GitHub does; a push adds one (moveHead, forcePush).
 func newCodeWorld(t *testing.T, sc fakeapi.Scenario, pv fakepreview.Options, paths string, event map[string]any) *codeWorld {
 	t.Helper()
 	pv.Key, pv.Project, pv.Check = testKey, "proj-1", previewspec.Checker()
@@ -86,8 +93,11 @@ func newCodeWorld(t *testing.T, sc fakeapi.Scenario, pv fakepreview.Options, pat
 	sc.Preview = w.preview
 	w.harness = newHarness(t, sc)
 	w.gh = w.withGitHub(fakegithub.Options{OtherTokens: map[string][]string{"ghp_docs_token_0123456789": {"acme/handbook"}}}, "pull_request", event)
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1, Files: codeFiles})
-	w.gh.SeedComparison("acme/docs", baseSHA, head1, fakegithub.Comparison{MergeBase: mergeBase, Files: codeFiles})
+	w.gh.SeedCommits("acme/docs",
+		fakegithub.Commit{SHA: mergeBase},
+		fakegithub.Commit{SHA: baseSHA, Parents: []string{mergeBase}, Files: []fakegithub.File{{Name: "CHANGELOG.md", Additions: 1, Patch: "@@ +1 @@\n+Unreleased."}}},
+		fakegithub.Commit{SHA: head1, Parents: []string{mergeBase}, Files: codeFiles})
+	w.setHead(head1, codeFiles)
 	w.vars["INPUT_PATHS"] = paths
 	w.vars["INPUT_PREVIEW"] = "true"
 	t.Cleanup(func() {
@@ -98,19 +108,28 @@ func newCodeWorld(t *testing.T, sc fakeapi.Scenario, pv fakepreview.Options, pat
 	return w
 }
 
-// moveHead pushes to the code pull request: its head and files change,
-// and GitHub can compare the old head with the new one, and the base with
-// the new head (the pull request's own change, since mergeBase).
-func (w *codeWorld) moveHead(from, to string, cmp fakegithub.Comparison, files []fakegithub.File) {
-	w.moveHeadOver(from, to, mergeBase, cmp, files)
+// setHead moves the code pull request's head to commit to, which changes
+// files: what GitHub lists as the pull request's files.
+func (w *codeWorld) setHead(to string, files []fakegithub.File) {
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: to, Files: files})
 }
 
-// moveHeadOver is moveHead with the merge base of the base and the new
-// head: another than mergeBase when the push merged the base branch.
-func (w *codeWorld) moveHeadOver(from, to, base string, cmp fakegithub.Comparison, files []fakegithub.File) {
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: to, Files: files})
-	w.gh.SeedComparison("acme/docs", from, to, cmp)
-	w.gh.SeedComparison("acme/docs", baseSHA, to, fakegithub.Comparison{MergeBase: base, Files: files})
+// moveHead pushes to the code pull request an ordinary push: commit to,
+// whose parent is from, changes pushed, and the pull request then changes
+// files. GitHub compares to with any commit of the history: from...to is
+// ahead, with the files pushed, and so is every older head...to.
+func (w *codeWorld) moveHead(from, to string, pushed, files []fakegithub.File) {
+	w.gh.SeedCommits("acme/docs", fakegithub.Commit{SHA: to, Parents: []string{from}, Files: pushed})
+	w.setHead(to, files)
+}
+
+// forcePush rewrites the code pull request's branch (git push --force):
+// commit to, made again from mergeBase, changes files, and follows none
+// of the heads before it, so that GitHub finds every earlier head...to
+// diverged.
+func (w *codeWorld) forcePush(to string, files []fakegithub.File) {
+	w.gh.SeedCommits("acme/docs", fakegithub.Commit{SHA: to, Parents: []string{mergeBase}, Files: files})
+	w.setHead(to, files)
 }
 
 // ghCalls are the GitHub requests since the index from, as "METHOD path".
@@ -291,7 +310,7 @@ func TestCodePRPushes(t *testing.T) {
 
 	// A push with a new change under paths.
 	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
-	w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{retry, {Name: "docs/notes.md", Patch: "@@ +1 @@"}}}, append(slices.Clone(codeFiles), retry))
+	w.moveHead(head1, head2, []fakegithub.File{retry, {Name: "docs/notes.md", Patch: "@@ +1 @@"}}, append(slices.Clone(codeFiles), retry))
 	w.setEvent("pull_request", push(head1, head2))
 	from := len(w.gh.Requests())
 	if err := w.run(context.Background()); err != nil {
@@ -317,7 +336,7 @@ func TestCodePRPushes(t *testing.T) {
 	w.wantOutputs(map[string]string{"status": "completed", "job-id": "job_0001"})
 
 	// A push with nothing new under paths.
-	w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{{Name: "src/retry_test.go", Patch: "@@ +1 @@"}}}, codeFiles)
+	w.moveHead(head2, head3, []fakegithub.File{{Name: "src/retry_test.go", Patch: "@@ +1 @@"}}, codeFiles)
 	w.setEvent("pull_request", push(head2, head3))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("push with nothing new: %v\n%s", err, w.stdout.String())
@@ -327,7 +346,7 @@ func TestCodePRPushes(t *testing.T) {
 	w.wantOutputs(map[string]string{"status": "completed", "job-id": "job_0001"})
 
 	// A force push.
-	w.moveHead(head3, head4, fakegithub.Comparison{Status: "diverged"}, codeFiles[:1])
+	w.forcePush(head4, codeFiles[:1])
 	w.setEvent("pull_request", push(head3, head4))
 	from = len(w.gh.Requests())
 	if err := w.run(context.Background()); err != nil {
@@ -345,8 +364,11 @@ func TestCodePRPushes(t *testing.T) {
 	if !strings.Contains(forced, "was rewritten (a force push)") || !strings.Contains(forced, "The files the pull request now changes (1):\n- \"src/limits.go\"") {
 		t.Errorf("force-push follow-up:\n%s", forced)
 	}
-	if calls := w.ghCalls(from); !slices.Contains(calls, "GET /repos/acme/docs/pulls/7/files?page=1&per_page=100") {
-		t.Errorf("GitHub got:\n%s\nwant the pull request's files read again", strings.Join(calls, "\n"))
+	// The event says nothing of a force: GitHub's comparison finds head4,
+	// made again from the merge base, diverged from head3.
+	if calls := w.ghCalls(from); !slices.Contains(calls, "GET /repos/acme/docs/compare/"+head3+"..."+head4+"?per_page=1") ||
+		!slices.Contains(calls, "GET /repos/acme/docs/pulls/7/files?page=1&per_page=100") {
+		t.Errorf("GitHub got:\n%s\nwant the comparison that finds the rewrite, then the pull request's files read again", strings.Join(calls, "\n"))
 	}
 
 	if c := w.gh.Comments(7); len(c) != 1 || recordIn(c[0].Body).Head != head4 {
@@ -456,7 +478,7 @@ func TestCodePRWhoseOpenerMayNotAsk(t *testing.T) {
 			w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "", ev)
 			w.vars["INPUT_ALLOWED-BOTS"] = tt.allowed
 			w.vars["INPUT_WAIT"] = "false"
-			w.moveHead(head1, head2, fakegithub.Comparison{Status: "ahead", Files: codeFiles[:1]}, codeFiles)
+			w.moveHead(head1, head2, codeFiles[:1], codeFiles)
 			if err := w.run(context.Background()); err != nil {
 				t.Fatalf("run: %v\n%s", err, w.stdout.String())
 			}
@@ -555,7 +577,7 @@ func TestCodePRCost(t *testing.T) {
 		{head2, head3, []fakegithub.File{f("src/backoff.go"), f("src/backoff_test.go")}},
 		{head3, head4, []fakegithub.File{f("docs/notes.md")}},
 	} {
-		w.moveHead(p.from, p.to, fakegithub.Comparison{Files: p.files}, codeFiles)
+		w.moveHead(p.from, p.to, p.files, codeFiles)
 		w.setEvent("pull_request", push(p.from, p.to))
 		step(fmt.Sprint("push ", i+1))
 	}
@@ -639,7 +661,7 @@ func TestDocsInAnotherRepository(t *testing.T) {
 			w.wantLog("::add-mask::" + docsToken)
 
 			// The next run finds its backlink there, by docs-token's login.
-			w.moveHead(head1, head2, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+			w.moveHead(head1, head2, codeFiles[:1], codeFiles)
 			w.setEvent("pull_request", push(head1, head2))
 			if err := w.run(context.Background()); err != nil {
 				t.Fatalf("push: %v\n%s", err, w.stdout.String())
@@ -747,7 +769,7 @@ func TestCodePRJobTakesNoMore(t *testing.T) {
 		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
 	}
 	w.api.AddJob("job_0001", "archived")
-	w.moveHead(head1, head2, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+	w.moveHead(head1, head2, codeFiles[:1], codeFiles)
 	w.setEvent("pull_request", push(head1, head2))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("push: %v\n%s", err, w.stdout.String())
@@ -879,7 +901,7 @@ func codePRJobIDTheRecordCannotHold(t *testing.T, format string) {
 
 	// A push: the run sends nothing, and says why on its head.
 	w.clk.Advance(time.Minute)
-	w.moveHead(head1, head2, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+	w.moveHead(head1, head2, codeFiles[:1], codeFiles)
 	w.setEvent("pull_request", push(head1, head2))
 	g = w.got(context.Background())
 	if g.Err == nil || !strings.Contains(g.Err.Error(), "nothing was sent") || strings.Contains(g.Err.Error(), "\n") {

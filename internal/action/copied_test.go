@@ -609,7 +609,7 @@ func codePRLife(t *testing.T, page string, code []string, released bool, ahead t
 		pushed++
 		f := fakegithub.File{Name: fmt.Sprintf("src/push%d.go", pushed), Status: "added", Additions: 1, Patch: "@@ +1 @@"}
 		files = append(files, f)
-		w.moveHead(heads[pushed-1], heads[pushed], fakegithub.Comparison{Files: []fakegithub.File{f}}, files)
+		w.moveHead(heads[pushed-1], heads[pushed], []fakegithub.File{f}, files)
 		w.pullRequest(push(heads[pushed-1], heads[pushed]))
 	}
 	w.at(0, "opened", func() { w.pullRequest(codePR("opened", head1, nil)) })
@@ -622,6 +622,28 @@ func codePRLife(t *testing.T, page string, code []string, released bool, ahead t
 	}
 	if final, _ := w.final(head4); !strings.Contains(final.status, " success: Docs updated") || final.at.Sub(w.ends[len(w.ends)-1]) > 15*time.Minute {
 		t.Errorf("%s: head4's final status %q at %v, want a success within 15 minutes of the last job's end", page, final.status, final.at.Sub(step.Start))
+	}
+	// The three pushes are ordinary ones, each a commit on the head before
+	// it: the follow-ups say new commits were pushed, never that the branch
+	// was rewritten, and together name each pushed file once, and no other.
+	var told []string
+	for _, r := range w.api.Requests() {
+		if r.Method != "POST" || !strings.HasSuffix(r.Path, "/message") {
+			continue
+		}
+		p := r.Prompt()
+		if !strings.HasPrefix(p, "New commits were pushed to the code pull request #7 ") {
+			t.Errorf("%s: a follow-up that is not of new commits:\n%.300s", page, p)
+		}
+		for _, l := range strings.Split(p, "\n") {
+			if f, ok := strings.CutPrefix(l, "- "); ok {
+				told = append(told, f)
+			}
+		}
+	}
+	slices.Sort(told)
+	if want := []string{`"src/push1.go" (added, +1 -0)`, `"src/push2.go" (added, +1 -0)`, `"src/push3.go" (added, +1 -0)`}; !slices.Equal(told, want) {
+		t.Errorf("%s: the follow-ups name %q, want %q", page, told, want)
 	}
 	c := lifeCost{creates: w.api.Creates(), followUps: w.api.Messages(), github: len(w.gh.Requests()), api: len(w.api.Requests())}
 	c.minutes, c.started, c.skipped = w.billed()

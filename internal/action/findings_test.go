@@ -266,11 +266,11 @@ func TestPushJudgesTheRecordedDocsPR(t *testing.T) {
 			jobNames(w, "https://github.com/acme/docs/pull/102")
 
 			w.clk.Advance(10 * time.Minute)
-			cmp := fakegithub.Comparison{Files: []fakegithub.File{{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}}}
+			pushed := []fakegithub.File{{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}}
 			if !underPaths {
-				cmp = fakegithub.Comparison{Files: []fakegithub.File{{Name: "README.md", Additions: 1, Patch: "@@ +1 @@\n+More."}}}
+				pushed = []fakegithub.File{{Name: "README.md", Additions: 1, Patch: "@@ +1 @@\n+More."}}
 			}
-			w.moveHead(head2, head3, cmp, codeFiles)
+			w.moveHead(head2, head3, pushed, codeFiles)
 			w.setEvent("pull_request", push(head2, head3))
 			statuses, from := len(w.gh.Statuses()), len(w.gh.Requests())
 			if err := w.run(context.Background()); err != nil {
@@ -456,7 +456,7 @@ func TestClosedDocsThenANewJob(t *testing.T) {
 		delete(w.vars, "INPUT_SETTLE")
 		w.vars["INPUT_WAIT"] = "true"
 		retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
-		w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(codeFiles), retry))
+		w.moveHead(head2, head3, []fakegithub.File{retry}, append(slices.Clone(codeFiles), retry))
 		w.setEvent("pull_request", push(head2, head3))
 		apiFrom := len(w.api.Requests())
 		if err := w.run(context.Background()); err != nil {
@@ -578,7 +578,7 @@ func TestReopenedDocsIsFollowedAgain(t *testing.T) {
 // the run sent.
 func (w *codeWorld) pushCode(t *testing.T, before, after string, added, all []fakegithub.File) int {
 	t.Helper()
-	w.moveHead(before, after, fakegithub.Comparison{Files: added}, all)
+	w.moveHead(before, after, added, all)
 	w.setEvent("pull_request", push(before, after))
 	from := len(w.api.Requests())
 	if err := w.run(context.Background()); err != nil {

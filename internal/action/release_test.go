@@ -102,7 +102,7 @@ func TestReleaseByAMaintainer(t *testing.T) {
 	delete(w.vars, "INPUT_SETTLE")
 	w.vars["INPUT_WAIT"] = "false"
 	f := fakegithub.File{Name: "src/more.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
-	w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{f}}, append(slices.Clone(codeFiles), f))
+	w.moveHead(head2, head3, []fakegithub.File{f}, append(slices.Clone(codeFiles), f))
 	w.setEvent("pull_request", push(head2, head3))
 	apiFrom = len(w.api.Requests())
 	if err := w.run(context.Background()); err != nil {
@@ -113,6 +113,12 @@ func TestReleaseByAMaintainer(t *testing.T) {
 	}
 	if got := w.sends(apiFrom); len(got) != 1 {
 		t.Errorf("the push after the release sent %q, want one send", got)
+	}
+	// An ordinary push: the job hears what changed since the head it
+	// heard (head1), src/push.go of the released head among it.
+	if m := w.lastMessage(); !strings.HasPrefix(m, "New commits were pushed") ||
+		!strings.Contains(m, "The files the push changes (2):\n- \"src/push.go\" (added, +1 -0)\n- \"src/more.go\" (added, +1 -0)") {
+		t.Errorf("the push after the release sent:\n%s\nwant the change since head1, as new commits", m)
 	}
 }
 

@@ -31,7 +31,7 @@ func TestSettleFollowUpCountsAgainstTheCaps(t *testing.T) {
 	f2 := fakegithub.File{Name: "src/push2.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
 	files = append(files, f2)
 	w.clk.Advance(time.Minute)
-	w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{f2}}, files)
+	w.moveHead(head1, head2, []fakegithub.File{f2}, files)
 	w.setEvent("pull_request", push(head1, head2))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("push: %v\n%s", err, w.stdout.String())
@@ -54,7 +54,7 @@ func TestSettleFollowUpCountsAgainstTheCaps(t *testing.T) {
 	w.vars["INPUT_MAX-SENDS-PER-THREAD"] = "2"
 	f3 := fakegithub.File{Name: "src/push3.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
 	files = append(files, f3)
-	w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{f3}}, files)
+	w.moveHead(head2, head3, []fakegithub.File{f3}, files)
 	w.setEvent("pull_request", push(head2, head3))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("push past the cap: %v\n%s", err, w.stdout.String())
@@ -107,8 +107,7 @@ func TestSettleAtTheCapEndsWhatWaited(t *testing.T) {
 	delete(w.vars, "INPUT_SETTLE")
 	w.vars["INPUT_MAX-SENDS-PER-THREAD"] = "5"
 	f := fakegithub.File{Name: "src/more.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
-	w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{f}}, append(slices.Clone(codeFiles), f))
-	w.gh.SeedComparison("acme/docs", head1, head3, fakegithub.Comparison{Files: []fakegithub.File{{Name: "src/push.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}, f}})
+	w.moveHead(head2, head3, []fakegithub.File{f}, append(slices.Clone(codeFiles), f))
 	w.setEvent("pull_request", push(head2, head3))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("push: %v\n%s", err, w.stdout.String())

@@ -21,7 +21,7 @@ func TestSettleSendsNothingAfterThePullRequestClosed(t *testing.T) {
 	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
 	w.clk.Advance(time.Minute)
 	f := fakegithub.File{Name: "src/push.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
-	w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{f}}, append(slices.Clone(codeFiles), f))
+	w.moveHead(head1, head2, []fakegithub.File{f}, append(slices.Clone(codeFiles), f))
 	w.setEvent("pull_request", push(head1, head2))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("push: %v\n%s", err, w.stdout.String())

@@ -43,7 +43,7 @@ func TestSettleKeepsTheCut(t *testing.T) {
 				w.clk.Advance(time.Minute)
 				f := fakegithub.File{Name: "src/push.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
 				files = append(files, f)
-				w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{f}}, files)
+				w.moveHead(head1, head2, []fakegithub.File{f}, files)
 				w.setEvent("pull_request", push(head1, head2))
 				if err := w.run(context.Background()); err != nil {
 					t.Fatalf("push while working: %v\n%s", err, w.stdout.String())
@@ -68,7 +68,7 @@ func TestSettleKeepsTheCut(t *testing.T) {
 			delete(w.vars, "INPUT_SETTLE")
 			w.vars["INPUT_WAIT"] = "true"
 			f := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
-			w.moveHead(head, head3, fakegithub.Comparison{Files: []fakegithub.File{f}}, append(slices.Clone(files), f))
+			w.moveHead(head, head3, []fakegithub.File{f}, append(slices.Clone(files), f))
 			w.setEvent("pull_request", push(head, head3))
 			if err := w.run(context.Background()); err != nil {
 				t.Fatalf("push: %v\n%s", err, w.stdout.String())

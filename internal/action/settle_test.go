@@ -78,7 +78,7 @@ func TestCodePRContinuedShowsItsDocsPR(t *testing.T) {
 					"prLink": nil, "createdAt": "2026-11-22T09:00:00Z", "archivedAt": nil}))
 			}
 			retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
-			w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(codeFiles[:1:1], retry))
+			w.moveHead(head1, head2, []fakegithub.File{retry}, append(codeFiles[:1:1], retry))
 			w.setEvent("pull_request", push(head1, head2))
 			if err := w.run(context.Background()); err != nil {
 				t.Fatalf("push: %v\n%s", err, w.stdout.String())
@@ -122,7 +122,7 @@ func TestCodePRNoWaitSettled(t *testing.T) {
 	// The job ends; a push comes.
 	w.clk.Advance(10 * time.Minute)
 	retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 5, Patch: "@@ +1,5 @@\n+func retry() {}"}
-	w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(codeFiles[:1:1], retry))
+	w.moveHead(head1, head2, []fakegithub.File{retry}, append(codeFiles[:1:1], retry))
 	w.setEvent("pull_request", push(head1, head2))
 	from, apiFrom := len(w.gh.Requests()), len(w.api.Requests())
 	if err := w.run(context.Background()); err != nil {
@@ -205,7 +205,7 @@ func TestCodePRPushesFolded(t *testing.T) {
 		w.clk.Advance(time.Minute)
 		f := fakegithub.File{Name: "src/push" + string(rune('0'+i)) + ".go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
 		files, all = append(files, f), append(all, f)
-		w.moveHead(heads[i-1], heads[i], fakegithub.Comparison{Files: []fakegithub.File{f}}, files)
+		w.moveHead(heads[i-1], heads[i], []fakegithub.File{f}, files)
 		w.setEvent("pull_request", push(heads[i-1], heads[i]))
 		if err := w.run(context.Background()); err != nil {
 			t.Fatalf("push %d: %v\n%s", i, err, w.stdout.String())
@@ -217,8 +217,6 @@ func TestCodePRPushesFolded(t *testing.T) {
 	if len(c) != 1 || recordIn(c[0].Body).Waiting != head4 || recordIn(c[0].Body).Head != head1 {
 		t.Fatalf("comment after the pushes: %+v, want the job to have heard %s and %s to wait", c, head1, head4)
 	}
-	// The whole change since the head the job heard, in one comparison.
-	w.gh.SeedComparison("acme/docs", head1, head4, fakegithub.Comparison{Files: all})
 
 	w.clk.Advance(10 * time.Minute)
 	w.settleRun()
@@ -356,7 +354,7 @@ func TestRunEndsBeforeItsJob(t *testing.T) {
 			t.Fatalf("opened: %v\n%s", err, w.stdout.String())
 		}
 		retry := fakegithub.File{Name: "src/retry.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
-		w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{retry}}, append(slices.Clone(codeFiles), retry))
+		w.moveHead(head1, head2, []fakegithub.File{retry}, append(slices.Clone(codeFiles), retry))
 		w.setEvent("pull_request", push(head1, head2))
 		w.api.FailOn(len(w.api.Requests())+1, faults.RateLimited(faults.Seconds(3600)))
 		if err := w.run(context.Background()); err == nil {
@@ -371,8 +369,7 @@ func TestRunEndsBeforeItsJob(t *testing.T) {
 			t.Fatalf("comment: %+v, want the record kept: the job, the head it heard", c)
 		}
 		// The next push sends everything since the head the job heard.
-		w.moveHead(head2, head3, fakegithub.Comparison{Files: codeFiles[:1]}, append(slices.Clone(codeFiles), retry))
-		w.gh.SeedComparison("acme/docs", head1, head3, fakegithub.Comparison{Files: []fakegithub.File{retry, codeFiles[0]}})
+		w.moveHead(head2, head3, codeFiles[:1], append(slices.Clone(codeFiles), retry))
 		w.setEvent("pull_request", push(head2, head3))
 		if err := w.run(context.Background()); err != nil {
 			t.Fatalf("next push: %v\n%s", err, w.stdout.String())
@@ -402,7 +399,7 @@ func TestFailureAfterTheRecordKeepsIt(t *testing.T) {
 		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
 	}
 	// GitHub cannot say what the push changed: every comparison fails.
-	w.moveHead(head1, head2, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+	w.moveHead(head1, head2, codeFiles[:1], codeFiles)
 	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
 		if strings.Contains(r.URL.Path, "/compare/") {
 			rw.WriteHeader(http.StatusUnprocessableEntity)
@@ -419,7 +416,7 @@ func TestFailureAfterTheRecordKeepsIt(t *testing.T) {
 		t.Fatalf("comment after the failure: %+v, want the record kept", c)
 	}
 	w.gh.SetFault(nil)
-	w.moveHead(head1, head3, fakegithub.Comparison{Files: codeFiles[:1]}, codeFiles)
+	w.moveHead(head2, head3, codeFiles[:1], codeFiles)
 	w.setEvent("pull_request", push(head2, head3))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("next push: %v\n%s", err, w.stdout.String())
@@ -433,7 +430,7 @@ func pushWhileWorking(t *testing.T, w *codeWorld) {
 	t.Helper()
 	w.clk.Advance(time.Minute)
 	f := fakegithub.File{Name: "src/push.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
-	w.moveHead(head1, head2, fakegithub.Comparison{Files: []fakegithub.File{f}}, append(slices.Clone(codeFiles), f))
+	w.moveHead(head1, head2, []fakegithub.File{f}, append(slices.Clone(codeFiles), f))
 	w.setEvent("pull_request", push(head1, head2))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("push: %v\n%s", err, w.stdout.String())

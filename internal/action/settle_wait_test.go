@@ -30,8 +30,7 @@ func TestSettleWaitActsOnTheRecordAsItEnds(t *testing.T) {
 	pushWhileWorking(t, w)
 	f2 := fakegithub.File{Name: "src/push.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
 	f3 := fakegithub.File{Name: "src/later.go", Status: "added", Additions: 1, Patch: "@@ +1 @@\n+package src"}
-	w.moveHead(head2, head3, fakegithub.Comparison{Files: []fakegithub.File{f3}}, append(slices.Clone(codeFiles), f2, f3))
-	w.gh.SeedComparison("acme/docs", head1, head3, fakegithub.Comparison{Files: []fakegithub.File{f2, f3}})
+	w.moveHead(head2, head3, []fakegithub.File{f3}, append(slices.Clone(codeFiles), f2, f3))
 	c := w.gh.Comments(7)
 	if len(c) != 1 || recordIn(c[0].Body).Waiting != head2 {
 		t.Fatalf("comment after the push: %+v", c)

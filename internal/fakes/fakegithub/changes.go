@@ -19,7 +19,8 @@ type File struct {
 	Patch     string // "" leaves patch out, as GitHub does for a binary file
 }
 
-// Comparison is what GitHub answers when asked to compare two commits.
+// Comparison is what GitHub answers when asked to compare two commits,
+// as SeedComparison sets it for one pair.
 type Comparison struct {
 	Status string // ahead, behind, diverged or identical; "" means ahead
 	Files  []File
@@ -31,10 +32,16 @@ type Comparison struct {
 	Commits []Commit
 }
 
-// Commit is a commit of a comparison.
+// Commit is a commit: of a comparison (Comparison.Commits), or of a
+// repository's history (SeedCommits).
 type Commit struct {
 	SHA     string
 	Parents []string // its parents' SHAs: two for a merge commit
+	// Files are what it changes from its parent (from nothing, for a
+	// commit with none), in SeedCommits; a Comparison's commits leave
+	// them out, and a merge commit's are not read: what it brings is what
+	// its parents' commits change.
+	Files []File
 }
 
 // Status is a commit status set through the API.
@@ -57,8 +64,9 @@ func (s *Server) SeedStatus(st Status) {
 }
 
 // SeedComparison sets the answer to comparing base with head (commit
-// SHAs) in repo ("owner/name"); comparing any other pair gets 404, as for
-// a commit GitHub does not know.
+// SHAs) in repo ("owner/name"), whatever the commits SeedCommits added say
+// of that pair. Comparing a pair neither sets gets 404, as for a commit
+// GitHub does not know.
 func (s *Server) SeedComparison(repo, base, head string, c Comparison) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -92,45 +100,49 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) {
 	writePage(w, r, len(files), func(i int) map[string]any { return renderFile(p.Repo, p.HeadSHA, files[i]) })
 }
 
-// compare answers GET .../compare/{base}...{head}. The files come on the
-// first page only, as on GitHub; the fake holds no commits, so it lists
-// none.
+// compare answers GET .../compare/{base}...{head}: as SeedComparison set
+// the pair, or else as the history SeedCommits added says (comparison).
+// The files come on the first page only, as on GitHub; the commits a page
+// at a time.
 func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 	repo := r.PathValue("owner") + "/" + r.PathValue("repo")
 	basehead := r.PathValue("basehead")
 	base, head, ok := strings.Cut(basehead, "...")
-	s.mu.Lock()
-	c, known := s.compares[strings.ToLower(repo)+" "+basehead]
-	s.mu.Unlock()
-	if !ok || !known {
+	if !ok {
 		writeError(w, http.StatusNotFound, "Not Found")
 		return
 	}
-	status := c.Status
-	if status == "" {
-		status = "ahead"
+	s.mu.Lock()
+	c, seeded := s.compares[strings.ToLower(repo)+" "+basehead]
+	var a comparison
+	known := true
+	if seeded {
+		a = seededComparison(base, c)
+	} else {
+		a, known = s.history(repo).compare(base, head)
+	}
+	s.mu.Unlock()
+	if !known {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
 	}
 	files := []map[string]any{}
 	if q := r.URL.Query().Get("page"); q == "" || q == "1" {
-		for _, f := range c.Files {
+		for _, f := range a.files {
 			files = append(files, renderFile(repo, head, f))
 		}
-	}
-	behind := 0
-	if status == "diverged" || status == "behind" {
-		behind = 1
 	}
 	commit := func(sha string) map[string]any {
 		return map[string]any{"sha": sha, "url": "https://api.github.com/repos/" + repo + "/commits/" + sha}
 	}
-	total, commits := max(len(c.Commits), 1), []any{}
+	commits := []any{}
 	page, perPage := pageOf(r)
-	for i := (page - 1) * perPage; i < min(page*perPage, len(c.Commits)); i++ {
+	for i := (page - 1) * perPage; i < min(page*perPage, len(a.commits)); i++ {
 		parents := []any{}
-		for _, p := range c.Commits[i].Parents {
+		for _, p := range a.commits[i].Parents {
 			parents = append(parents, commit(p))
 		}
-		one := commit(c.Commits[i].SHA)
+		one := commit(a.commits[i].SHA)
 		one["parents"] = parents
 		commits = append(commits, one)
 	}
@@ -141,14 +153,25 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		"diff_url":          "https://github.com/" + repo + "/compare/" + basehead + ".diff",
 		"patch_url":         "https://github.com/" + repo + "/compare/" + basehead + ".patch",
 		"base_commit":       commit(base),
-		"merge_base_commit": commit(cmp.Or(c.MergeBase, base)),
-		"status":            status,
-		"ahead_by":          1,
-		"behind_by":         behind,
-		"total_commits":     total,
+		"merge_base_commit": commit(a.mergeBase),
+		"status":            a.status,
+		"ahead_by":          a.aheadBy,
+		"behind_by":         a.behindBy,
+		"total_commits":     a.total,
 		"commits":           commits,
 		"files":             files,
 	})
+}
+
+// seededComparison is the answer SeedComparison set, filled in: ahead
+// unless it says otherwise, one commit ahead, one behind when diverged or
+// behind, and at least one commit counted.
+func seededComparison(base string, c Comparison) comparison {
+	a := comparison{status: cmp.Or(c.Status, "ahead"), mergeBase: cmp.Or(c.MergeBase, base), files: c.Files, commits: c.Commits, aheadBy: 1, total: max(len(c.Commits), 1)}
+	if a.status == "diverged" || a.status == "behind" {
+		a.behindBy = 1
+	}
+	return a
 }
 
 func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {

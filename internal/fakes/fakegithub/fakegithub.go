@@ -2,9 +2,9 @@
 // the action uses: issue comments (list, create, edit), reactions on issue
 // and review comments, a collaborator's permission, pull requests (get,
 // request reviewers, reviews, line comments, changed files, those of a
-// commit), comparisons of two commits, commit statuses (set, and read
-// combined), and the search of open pull requests by their commit
-// status. It keeps their state,
+// commit), comparisons of two commits (of a history of commits, or seeded
+// per pair), commit statuses (set, and read combined), and the search of
+// open pull requests by their commit status. It keeps their state,
 // records every request, and answers anything else with 404 while noting it
 // as unexpected, as go-github's own tests do. Every request is also held
 // against GitHub's own REST description (Spec), and one it does not allow is
@@ -138,8 +138,9 @@ type Server struct {
 	submitted    map[int][]Review  // by pull request number
 	branches     map[string]string // commit, by lower-case repository, NUL, branch name
 	compares     map[string]Comparison
-	statuses     []Status // set through the API
-	everStatus   []Status // seeded or set, in order
+	commits      map[string]map[string]Commit // by lower-case repository, then SHA
+	statuses     []Status                     // set through the API
+	everStatus   []Status                     // seeded or set, in order
 	nextID       int64
 	repositories map[string]Repository // by lower-case owner/name
 	apps         map[string]App        // by lower-case slug
@@ -157,7 +158,7 @@ func New(opt Options) *Server {
 		opt.Token = DefaultToken
 	}
 	opt.Prefix = strings.TrimRight(opt.Prefix, "/")
-	s := &Server{opt: opt, nextID: 1001, reviews: map[reviewKey][]ReviewComment{}, submitted: map[int][]Review{}, compares: map[string]Comparison{}}
+	s := &Server{opt: opt, nextID: 1001, reviews: map[reviewKey][]ReviewComment{}, submitted: map[int][]Review{}, compares: map[string]Comparison{}, commits: map[string]map[string]Commit{}}
 	mux := http.NewServeMux()
 	p := opt.Prefix
 	// GET .../issues/{number}/comments and .../issues/comments/{id} overlap
