@@ -150,7 +150,7 @@ func TestHelpAndVersion(t *testing.T) {
 	if err := run(context.Background(), []string{"--help"}, Env{Getenv: func(string) string { return "" }}, &out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"prompt-file", "poll-interval", "auto", "30m", "https://api.mintlify.com", "timed-out", "agent-job-action init "} {
+	for _, want := range []string{"prompt-file", "poll-interval", "auto", "30m", "https://api.mintlify.com", "timed-out", "agent-job-action init ", "agent-job-action doctor "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("--help lacks %q", want)
 		}

@@ -33,6 +33,7 @@ const (
 	Demo                 // a whole run against an in-process fake
 	DemoHelp             // print what the demo does
 	Init                 // write a team's workflow files (package setup)
+	Doctor               // check a setup with reads only (package doctor)
 )
 
 // Command is a parsed command line.
@@ -90,6 +91,10 @@ func Parse(args []string) (Command, error) {
 		case args[0] == "init":
 			// Its flags are its own (setup.ParseInit).
 			c.Mode, c.Args = Init, args[1:]
+			return c, nil
+		case args[0] == "doctor":
+			// Its flags are its own (doctor.Parse).
+			c.Mode, c.Args = Doctor, args[1:]
 			return c, nil
 		case args[0] == "demo":
 			c.Mode = Demo

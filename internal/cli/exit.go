@@ -8,6 +8,7 @@ const (
 	ExitUsage     = 2   // a flag or input is wrong or missing; nothing was sent
 	ExitTimedOut  = 3   // the timeout passed; the job goes on running
 	ExitError     = 4   // the API or GitHub refused or failed, or the run's report could not be written
+	ExitFindings  = 5   // doctor found a problem in the setup
 	ExitCancelled = 130 // interrupted (Ctrl+C, SIGTERM, a cancelled workflow); the job goes on running
 )
 
@@ -24,5 +25,6 @@ var ExitStatuses = []ExitStatus{
 	{ExitUsage, "usage: an unknown flag, a secret given as a flag, a missing or invalid input; nothing was sent"},
 	{ExitTimedOut, "the timeout passed before the job ended; it goes on running (wait for it with --job-id and no --prompt, which sends it nothing)"},
 	{ExitError, "an API or GitHub error (after the retries that are safe), or the outputs could not be written"},
+	{ExitFindings, "doctor found a problem in the setup (each with its fix)"},
 	{ExitCancelled, "interrupted (Ctrl+C, SIGTERM, a cancelled workflow); the job goes on running"},
 }

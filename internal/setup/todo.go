@@ -17,7 +17,7 @@ type Step struct {
 // Steps are what a person must do, in order, for the files of c to work:
 // the files on each default branch, the variable and the secrets (each
 // with a gh command), the tokens with their permissions, the label, the
-// ruleset that requires the check (and the merge queue), last.
+// ruleset that requires the check (and the merge queue), and the proof.
 func Steps(c Choices) []Step {
 	code := c.CodeRepo
 	steps := []Step{
@@ -62,8 +62,22 @@ func Steps(c Choices) []Step {
 			Command: fmt.Sprintf(`gh api repos/%s/rulesets --method POST --input - <<'EOF'
 {"name":"Docs agent","target":"branch","enforcement":"active","conditions":{"ref_name":{"include":["~DEFAULT_BRANCH"],"exclude":[]}},"rules":[%s]}
 EOF`, code, rules)},
+		Step{What: "Check the setup before the first pull request: doctor sends only reads, and names the fix of each problem (give it the tokens in its environment to check their reach).",
+			Command: doctorCommand(c)},
 	)
 	return steps
+}
+
+// doctorCommand is the doctor command for c's setup.
+func doctorCommand(c Choices) string {
+	cmd := "agent-job-action doctor --repo " + c.CodeRepo
+	if c.DocsRepo != "" {
+		cmd += " --docs-repo " + c.DocsRepo + " --docs-dir <its checkout>"
+	}
+	if c.AgentApp != Defaults.AgentApp {
+		cmd += " --agent-app " + shellQuote(c.AgentApp)
+	}
+	return cmd
 }
 
 // shellQuote quotes s for a POSIX shell.

@@ -60,3 +60,31 @@ func TestInitAsAPersonRunsIt(t *testing.T) {
 		t.Errorf("a refused init wrote %d entries", len(entries))
 	}
 }
+
+// TestDoctorAsAPersonRunsIt: the built program's doctor, in a checkout
+// init wrote, with no credentials in its environment, sends nothing,
+// says what it cannot tell and finds no problem (exit 0); in a checkout
+// with no workflow file it names the problem and its fix, with its own
+// exit status (5); a flag it does not have is a usage error (2).
+func TestDoctorAsAPersonRunsIt(t *testing.T) {
+	t.Parallel()
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	if r := (cliRun{args: []string{"init", "--repo", "acme/app", "--ref", "v1"}, dir: dir}).exec(t, bin); r.code != 0 {
+		t.Fatalf("init: %d %s", r.code, r.stderr)
+	}
+	ok := cliRun{args: []string{"doctor", "--repo", "acme/app"}, dir: dir}.exec(t, bin)
+	if ok.code != 0 || !strings.Contains(ok.stdout, "ok           the workflow file: ") || !strings.Contains(ok.stdout, "cannot tell  the API key: doctor was given no key") ||
+		!strings.Contains(ok.stdout, "fix: set MINTLIFY_API_KEY") || !strings.HasSuffix(ok.stdout, "\nNo problem found.\n") {
+		t.Errorf("doctor in init's checkout: exit %d\n%s%s", ok.code, ok.stdout, ok.stderr)
+	}
+	empty := cliRun{args: []string{"doctor", "--repo", "acme/app"}}.exec(t, bin)
+	if empty.code != 5 || !strings.Contains(empty.stdout, "problem      the workflow file: ") || !strings.Contains(empty.stdout, "fix: run agent-job-action init") ||
+		!strings.HasSuffix(empty.stdout, "\ndoctor found 1 problem\n") {
+		t.Errorf("doctor without a workflow file: exit %d\n%s%s", empty.code, empty.stdout, empty.stderr)
+	}
+	bad := cliRun{args: []string{"doctor", "--api-key", "mint_0123456789"}}.exec(t, bin)
+	if bad.code != 2 || !strings.Contains(bad.stderr, "it has no flag -api-key") || strings.Contains(bad.stderr, "mint_") {
+		t.Errorf("doctor --api-key: exit %d\n%s", bad.code, bad.stderr)
+	}
+}

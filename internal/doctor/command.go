@@ -1,0 +1,241 @@
+package doctor
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/clock"
+	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
+	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/redact"
+	"github.com/agentjob/agent-job-action/internal/setup"
+)
+
+// Env is what the doctor command takes from the process: its environment
+// (the credentials are read from there only, never from a flag), and in
+// tests the transport and the clock.
+type Env struct {
+	Getenv    func(string) string
+	Transport http.RoundTripper
+	Clock     clock.Clock
+	Version   string
+}
+
+// Timeout bounds a doctor run: its reads are a dozen.
+const Timeout = time.Minute
+
+// UsageError is a command line doctor cannot take: nothing was read.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// ProblemsError is a run that found problems: its own exit status, apart
+// from a run's.
+type ProblemsError struct{ N int }
+
+func (e *ProblemsError) Error() string {
+	if e.N == 1 {
+		return "doctor found 1 problem"
+	}
+	return fmt.Sprintf("doctor found %d problems", e.N)
+}
+
+// Options are doctor's flags.
+type Options struct {
+	Setup
+	ProjectID, BaseURL string
+	JSON, Help         bool
+}
+
+var (
+	repoName  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$`)
+	fileName  = regexp.MustCompile(`^[A-Za-z0-9._-]+\.ya?ml$`)
+	projectID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,200}$`)
+)
+
+// Parse reads doctor's flags (the arguments after "doctor").
+func Parse(args []string, getenv func(string) string) (Options, error) {
+	o := Options{Setup: Setup{Dir: ".", File: setup.File, AgentApp: setup.Defaults.AgentApp}, BaseURL: "https://api.mintlify.com"}
+	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.StringVar(&o.CodeRepo, "repo", getenv("GITHUB_REPOSITORY"), "")
+	fs.StringVar(&o.DocsRepo, "docs-repo", "", "")
+	fs.StringVar(&o.Dir, "dir", o.Dir, "")
+	fs.StringVar(&o.DocsDir, "docs-dir", "", "")
+	fs.StringVar(&o.File, "file", o.File, "")
+	fs.StringVar(&o.AgentApp, "agent-app", o.AgentApp, "")
+	fs.StringVar(&o.ProjectID, "project-id", getenv("MINTLIFY_PROJECT_ID"), "")
+	fs.StringVar(&o.BaseURL, "base-url", o.BaseURL, "")
+	fs.BoolVar(&o.JSON, "json", false, "")
+	fs.BoolVar(&o.Help, "help", false, "")
+	fs.BoolVar(&o.Help, "h", false, "")
+	if err := fs.Parse(args); err != nil {
+		return o, &UsageError{Err: fmt.Errorf("doctor: %s (agent-job-action doctor --help lists its flags)", flagProblem(err))}
+	}
+	switch {
+	case o.Help:
+		return o, nil
+	case fs.NArg() > 0:
+		return o, &UsageError{Err: fmt.Errorf("doctor takes flags only; %d more arguments", fs.NArg())}
+	case !repoName.MatchString(o.CodeRepo):
+		return o, &UsageError{Err: fmt.Errorf("--repo must name the code repository as owner/name (GITHUB_REPOSITORY when set)")}
+	case o.DocsRepo != "" && !repoName.MatchString(o.DocsRepo):
+		return o, &UsageError{Err: fmt.Errorf("--docs-repo must name the docs repository as owner/name")}
+	case o.DocsRepo == "" && o.DocsDir != "":
+		return o, &UsageError{Err: fmt.Errorf("--docs-dir is for --docs-repo's checkout: give both, or neither")}
+	case !fileName.MatchString(o.File):
+		return o, &UsageError{Err: fmt.Errorf("--file must be a workflow file's name, such as %s", setup.File)}
+	}
+	return o, nil
+}
+
+var flagName = regexp.MustCompile(`-[A-Za-z][A-Za-z-]*`)
+
+// flagProblem names the flag of flag's error, and never its value.
+func flagProblem(err error) string {
+	msg := err.Error()
+	name := flagName.FindString(msg)
+	switch {
+	case strings.HasPrefix(msg, "flag provided but not defined"):
+		return "it has no flag " + name
+	case strings.HasPrefix(msg, "flag needs an argument"):
+		return name + " needs a value"
+	}
+	return name + ": its value is not one it takes"
+}
+
+// Run checks the setup o names with the credentials of env, prints the
+// findings on stdout (as one line of JSON with --json), and returns
+// ProblemsError when any is a problem.
+func Run(ctx context.Context, o Options, env Env, stdout io.Writer) error {
+	clk := env.Clock
+	if clk == nil {
+		clk = clock.Real{}
+	}
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	defer cancel()
+	var secrets []string
+	for _, k := range []string{"MINTLIFY_API_KEY", "GITHUB_TOKEN", "GH_TOKEN", "DOCS_REPO_TOKEN", "CODE_REPO_DISPATCH_TOKEN"} {
+		if v := strings.TrimSpace(env.Getenv(k)); v != "" {
+			secrets = append(secrets, v)
+		}
+	}
+	// Everything doctor prints goes through the redactor: no secret of
+	// its environment, in any form the project knows, whatever a service
+	// echoes.
+	red := redact.NewWriter(stdout)
+	for _, s := range secrets {
+		red.Add(s)
+	}
+	stdout = red
+	hc := httpclient.New(httpclient.Options{UserAgent: "agent-job-action/" + env.Version + " doctor", Clock: clk, Deadline: clk.Now().Add(Timeout),
+		RequestTimeout: 20 * time.Second, Transport: env.Transport, Redact: red.Redact})
+	var d Doctor
+	if key := strings.TrimSpace(env.Getenv("MINTLIFY_API_KEY")); key != "" {
+		o.Key = key
+		base, err := url.Parse(o.BaseURL)
+		if err != nil || base.Host == "" || base.Scheme != "https" && !loopback(base.Hostname()) {
+			return &UsageError{Err: fmt.Errorf("--base-url must be an https:// URL (http:// only for a loopback host)")}
+		}
+		if !projectID.MatchString(o.ProjectID) {
+			return &UsageError{Err: fmt.Errorf("--project-id (or MINTLIFY_PROJECT_ID) must be the project id, letters, digits, - and _, as the dashboard's API keys page shows it")}
+		}
+		d.Agent = agentapi.New(hc, base, o.ProjectID, key)
+	}
+	apiURL := env.Getenv("GITHUB_API_URL")
+	client := func(token string) GitHub {
+		if token = strings.TrimSpace(token); token == "" {
+			return nil
+		}
+		gh, err := ghclient.New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), apiURL, token)
+		if err != nil {
+			return nil
+		}
+		return gh
+	}
+	token := env.Getenv("GITHUB_TOKEN")
+	if strings.TrimSpace(token) == "" {
+		token = env.Getenv("GH_TOKEN")
+	}
+	d.GitHub, d.Docs, d.Dispatch = client(token), client(env.Getenv("DOCS_REPO_TOKEN")), client(env.Getenv("CODE_REPO_DISPATCH_TOKEN"))
+	findings := d.Check(ctx, o.Setup)
+	if o.JSON {
+		data, err := json.Marshal(map[string]any{"findings": findings, "problems": Problems(findings)})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s\n", data)
+	} else {
+		Print(stdout, findings)
+	}
+	if n := Problems(findings); n > 0 {
+		return &ProblemsError{N: n}
+	}
+	return nil
+}
+
+// loopback says host is this machine.
+func loopback(host string) bool {
+	return host == "localhost" || host == "127.0.0.1" || host == "::1"
+}
+
+// Print writes the findings for a person: one line each, the fix below a
+// problem and what doctor cannot tell.
+func Print(w io.Writer, fs []Finding) {
+	for _, f := range fs {
+		fmt.Fprintf(w, "%-12s %s: %s\n", f.State, f.Check, escape.Line(f.Says))
+		if f.Fix != "" && f.State != OK {
+			fmt.Fprintf(w, "%-12s fix: %s\n", "", escape.Line(f.Fix))
+		}
+	}
+	switch n := Problems(fs); n {
+	case 0:
+		fmt.Fprintf(w, "\nNo problem found.\n")
+	default:
+		fmt.Fprintf(w, "\n%s\n", (&ProblemsError{N: n}).Error())
+	}
+}
+
+// Usage prints doctor's flags.
+func Usage(w io.Writer) {
+	fmt.Fprint(w, `agent-job-action doctor: check a setup before its first real run. It sends
+only reads; it says what it cannot tell, and the fix for each problem.
+
+Usage:
+  agent-job-action doctor [flags]
+
+Credentials, from the environment only:
+  MINTLIFY_API_KEY          the API key (with --project-id, or
+                            MINTLIFY_PROJECT_ID)
+  GITHUB_TOKEN or GH_TOKEN  a token that can read the code repository
+  DOCS_REPO_TOKEN           the docs repository's token, to check its reach
+  CODE_REPO_DISPATCH_TOKEN  the dispatch token, to check its reach
+  GITHUB_API_URL            GitHub Enterprise Server's API
+
+Flags:
+  --repo owner/name       the code repository (GITHUB_REPOSITORY)
+  --dir path              its checkout (.)
+  --docs-repo owner/name  the docs repository, when it is another
+  --docs-dir path         its checkout
+  --file name             the workflow file (docs-agent.yml)
+  --agent-app login       the app that opens the agent's pull requests
+                          (mintlify[bot])
+  --project-id id         the Mintlify project (MINTLIFY_PROJECT_ID)
+  --base-url url          the Agent Job API (https://api.mintlify.com)
+  --json                  print the findings as one line of JSON
+
+Exit status: 0 no problem found; 5 a problem found; 2 usage.
+`)
+}
