@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
 	"github.com/agentjob/agent-job-action/internal/settle"
+	"github.com/agentjob/agent-job-action/internal/setup"
 	"github.com/agentjob/agent-job-action/internal/testbed/step"
 	"github.com/agentjob/agent-job-action/internal/testbed/workflows"
 )
@@ -100,6 +102,8 @@ type timed struct {
 
 // ran is one job an event started, run or skipped.
 type ran struct {
+	// workflow names the workflow, and its job when it has more than one
+	// ("Docs agent/settle").
 	workflow, event string
 	at              time.Time
 	runs            bool
@@ -121,36 +125,131 @@ type statusAt struct {
 // when elsewhere).
 func newCopiedWorld(t *testing.T, sc fakeapi.Scenario, released bool, ahead time.Duration, elsewhere bool, page string, code []string, docs []string) *copiedWorld {
 	t.Helper()
+	all, err := workflows.Page(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named [2][]*workflows.Workflow
+	for i, names := range [][]string{code, docs} {
+		for _, n := range names {
+			wf, err := workflows.Named(all, n)
+			if err != nil {
+				t.Fatalf("%s: %v", page, err)
+			}
+			named[i] = append(named[i], wf)
+		}
+	}
+	return newWorldOf(t, sc, released, ahead, elsewhere, named[0], named[1])
+}
+
+// initCommit is the commit of the action a team's files pin before the
+// first release (init --ref).
+const initCommit = "0123456789abcdef0123456789abcdef01234567"
+
+// newInitWorld is newCopiedWorld for the files init writes for c, in the
+// code repository acme/docs and, elsewhere, the docs repository
+// acme/handbook: after a release (--ref v1), or at a commit before one.
+func newInitWorld(t *testing.T, sc fakeapi.Scenario, released bool, ahead time.Duration, elsewhere bool, c setup.Choices) *copiedWorld {
+	t.Helper()
+	c.CodeRepo, c.DocsRepo, c.Ref = "acme/docs", "", "v1"
+	if elsewhere {
+		c.DocsRepo = "acme/handbook"
+	}
+	if !released {
+		c.Ref = initCommit
+	}
+	files, err := setup.Files(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wfs [2][]*workflows.Workflow
+	for i, f := range files {
+		wf, err := workflows.Parse(f.Body)
+		if err != nil {
+			t.Fatalf("init's file for %s: %v", f.Repo, err)
+		}
+		wfs[i] = append(wfs[i], wf)
+	}
+	return newWorldOf(t, sc, released, ahead, elsewhere, wfs[0], wfs[1])
+}
+
+// newWorldOf is code pull request #7, opened by a person at head1, in a
+// repository with the workflows code, and, elsewhere, a docs repository
+// with the workflows docs.
+func newWorldOf(t *testing.T, sc fakeapi.Scenario, released bool, ahead time.Duration, elsewhere bool, code, docs []*workflows.Workflow) *copiedWorld {
+	t.Helper()
 	if elsewhere {
 		// The job works in the docs repository, where its pull request is.
 		sc.Repository = "https://github.com/acme/handbook"
 	}
 	sc.PRAhead = max(ahead, 0)
-	w := &copiedWorld{codeWorld: newCodeWorld(t, sc, fakepreview.Options{}, "", codePR("opened", head1, nil)), released: released, ahead: ahead, elsewhere: elsewhere}
+	w := &copiedWorld{codeWorld: newCodeWorld(t, sc, fakepreview.Options{}, "", codePR("opened", head1, nil)), released: released, ahead: ahead, elsewhere: elsewhere,
+		code: code, docs: docs}
 	if elsewhere {
 		w.gh.SeedPull(fakegithub.Pull{Repo: "acme/handbook", Number: 101, Author: agentApp, HeadRef: "docs/agent-job_0001"})
-	}
-	all, err := workflows.Page(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, names := range []struct {
-		in  *[]*workflows.Workflow
-		all []string
-	}{{&w.code, code}, {&w.docs, docs}} {
-		for _, n := range names.all {
-			wf, err := workflows.Named(all, n)
-			if err != nil {
-				t.Fatalf("%s: %v", page, err)
-			}
-			*names.in = append(*names.in, wf)
-		}
 	}
 	w.base = maps.Clone(w.vars)
 	for _, k := range []string{"INPUT_PROMPT", "INPUT_PATHS", "INPUT_PREVIEW", "INPUT_WAIT", "INPUT_TIMEOUT", "INPUT_SETTLE", "INPUT_DOCS-TOKEN"} {
 		delete(w.base, k)
 	}
 	return w
+}
+
+// copiedFrom is where a test's workflows come from: a page's, by their
+// names in the code repository and the docs repository, or the files
+// init writes for choices.
+type copiedFrom struct {
+	page       string
+	code, docs []string
+	init       *setup.Choices
+}
+
+// String names the source in a test's messages.
+func (c copiedFrom) String() string {
+	if c.init != nil {
+		return "init's files"
+	}
+	return path.Base(c.page)
+}
+
+// world is the copied world of c's workflows (the docs repository's only
+// when elsewhere).
+func (c copiedFrom) world(t *testing.T, sc fakeapi.Scenario, released bool, ahead time.Duration, elsewhere bool) *copiedWorld {
+	t.Helper()
+	if c.init != nil {
+		return newInitWorld(t, sc, released, ahead, elsewhere, *c.init)
+	}
+	docs := c.docs
+	if !elsewhere {
+		docs = nil
+	}
+	return newCopiedWorld(t, sc, released, ahead, elsewhere, c.page, c.code, docs)
+}
+
+// isSettleRun says r is a run of the settle workflow (a page's) or of the
+// settle job (init's file).
+func isSettleRun(r ran) bool {
+	return r.workflow == "Docs jobs settle" || strings.HasSuffix(r.workflow, "/settle")
+}
+
+// schedule is the cron line of w's scheduled workflow.
+func (w *copiedWorld) schedule() string {
+	w.t.Helper()
+	for _, wf := range w.code {
+		if s := wf.Schedules(); len(s) > 0 {
+			return s[0]
+		}
+	}
+	w.t.Fatal("no workflow of the code repository has a schedule")
+	return ""
+}
+
+// initNoWait are the choices of init for no-wait.md's setup: the check
+// turns green when the docs pull request exists.
+func initNoWait() *setup.Choices {
+	c := setup.Defaults
+	c.Approval, c.AgentApp, c.Paths = false, agentApp, []string{"src/**", "!src/**/*_test.go"}
+	return &c
 }
 
 // at queues fire at the moment d after the pull request was opened.
@@ -208,6 +307,18 @@ func (w *copiedWorld) schedules(until time.Duration) {
 // starts runs, or is skipped, and is billed.
 func (w *copiedWorld) event(repo string, ev workflows.Event) {
 	w.t.Helper()
+	w.deliver(repo, ev)
+	if ev.Name == "pull_request" {
+		// GitHub sends a pull request's activity as pull_request_target
+		// too, to the workflows that hear it (init's files, for the
+		// agent's pull request).
+		w.deliver(repo, workflows.Event{Name: "pull_request_target", Payload: ev.Payload})
+	}
+}
+
+// deliver sends ev to the workflows of repo.
+func (w *copiedWorld) deliver(repo string, ev workflows.Event) {
+	w.t.Helper()
 	// As GitHub sends it: JSON, whose numbers are floats.
 	data, err := json.Marshal(ev.Payload)
 	if err != nil {
@@ -227,10 +338,14 @@ func (w *copiedWorld) event(repo string, ev workflows.Event) {
 			w.t.Fatalf("%s: %v", wf.Name, err)
 		}
 		for _, j := range jobs {
-			r := ran{workflow: wf.Name, event: describe(ev), at: w.clk.Now(), runs: j.Runs}
+			name := wf.Name
+			if len(wf.JobIDs()) > 1 {
+				name += "/" + j.ID
+			}
+			r := ran{workflow: name, event: describe(ev), at: w.clk.Now(), runs: j.Runs}
 			if j.Runs {
 				from := len(w.gh.Requests())
-				r.took = w.runJob(wf, j, ev, data)
+				r.took = w.runJob(name, j, ev, data)
 				r.writes, r.requests = w.writes(from), len(w.gh.Requests())-from
 			}
 			w.runs = append(w.runs, r)
@@ -245,8 +360,9 @@ func describe(ev workflows.Event) string {
 	return ev.Name
 }
 
-// runJob runs job j of wf for ev and returns how long it held a runner.
-func (w *copiedWorld) runJob(wf *workflows.Workflow, j workflows.Job, ev workflows.Event, payload []byte) time.Duration {
+// runJob runs job j of the workflow name for ev and returns how long it
+// held a runner.
+func (w *copiedWorld) runJob(name string, j workflows.Job, ev workflows.Event, payload []byte) time.Duration {
 	w.t.Helper()
 	var action string
 	for _, u := range j.Uses {
@@ -258,10 +374,18 @@ func (w *copiedWorld) runJob(wf *workflows.Workflow, j workflows.Job, ev workflo
 		// The docs repository's workflow: it tells the code repository,
 		// whose event comes as this job ends.
 		link := ev.Payload["pull_request"].(map[string]any)["html_url"]
+		dispatch := workflows.Event{Name: "repository_dispatch", Payload: map[string]any{
+			"action": "docs-agent-settle", "client_payload": map[string]any{"pull_request": link},
+			"repository": map[string]any{"full_name": "acme/docs"}, "sender": user("writer")}}
+		if strings.Contains(strings.Join(j.Run, "\n"), "/actions/workflows/") {
+			// init's docs file starts the code repository's with
+			// workflow_dispatch, naming the pull request in its inputs.
+			dispatch = workflows.Event{Name: "workflow_dispatch", Payload: map[string]any{
+				"inputs": map[string]any{"pull_request": link}, "ref": "main", "workflow": ".github/workflows/docs-agent.yml",
+				"repository": map[string]any{"full_name": "acme/docs"}, "sender": user("writer")}}
+		}
 		w.queue = append(w.queue, timed{at: w.clk.Now().Add(plainJob), what: "the docs repository's dispatch", fire: func() {
-			w.event("code", workflows.Event{Name: "repository_dispatch", Payload: map[string]any{
-				"action": "docs-agent-settle", "client_payload": map[string]any{"pull_request": link},
-				"repository": map[string]any{"full_name": "acme/docs"}, "sender": user("writer")}})
+			w.event("code", dispatch)
 		}})
 		return setupOf(j.Uses, w.released)
 	}
@@ -270,8 +394,8 @@ func (w *copiedWorld) runJob(wf *workflows.Workflow, j workflows.Job, ev workflo
 	for k, v := range map[string]string{"WAIT": "true", "TIMEOUT": "30m", "PREVIEW": "true", "SETTLE": "false"} {
 		w.vars["INPUT_"+k] = v
 	}
-	for name, v := range wf.Inputs(action) {
-		w.vars["INPUT_"+strings.ToUpper(name)] = w.secret(v)
+	for input, v := range j.With {
+		w.vars["INPUT_"+strings.ToUpper(input)] = w.secret(v)
 	}
 	if err := os.WriteFile(w.vars["GITHUB_EVENT_PATH"], payload, 0o600); err != nil {
 		w.t.Fatal(err)
@@ -285,11 +409,11 @@ func (w *copiedWorld) runJob(wf *workflows.Workflow, j workflows.Job, ev workflo
 	start := w.clk.Now()
 	w.stdout.Reset()
 	if err := w.run(context.Background()); err != nil {
-		w.t.Fatalf("%s on %s at %s: %v\n%s", wf.Name, describe(ev), start.Sub(step.Start), err, w.stdout.String())
+		w.t.Fatalf("%s on %s at %s: %v\n%s", name, describe(ev), start.Sub(step.Start), err, w.stdout.String())
 	}
 	now := w.clk.Now()
 	for _, s := range w.statuses()[w.seen:] {
-		w.stamped = append(w.stamped, statusAt{status: s, at: now, by: wf.Name + " on " + describe(ev)})
+		w.stamped = append(w.stamped, statusAt{status: s, at: now, by: name + " on " + describe(ev)})
 	}
 	w.seen = len(w.statuses())
 	ends := w.api.Ends()
@@ -425,10 +549,34 @@ func TestSettledInEveryOrder(t *testing.T) {
 		{"a failed job", fakeapi.Scenario{Runtime: job, Outcome: "failed"}, 0, false,
 			"1111 failure: The docs job failed: see the run https://github.com/acme/docs/actions/runs/4242", "Docs jobs settle on schedule"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+	for _, from := range []copiedFrom{{page: noWaitPage, code: noWaitCode, docs: noWaitDocs}, {init: initNoWait()}} {
+		for _, tt := range tests {
+			if from.init != nil {
+				// The same runs, in init's file: its settle job hears the
+				// agent's pull request on pull_request_target, and the docs
+				// repository's dispatch as workflow_dispatch.
+				tt.by = strings.NewReplacer("Docs jobs settle on pull_request", "Docs agent/settle on pull_request_target",
+					"Docs jobs settle on repository_dispatch docs-agent-settle", "Docs agent/settle on workflow_dispatch",
+					"Docs jobs settle on schedule", "Docs agent/settle on schedule").Replace(tt.by)
+			}
+			settledInOrder(t, from, tt.name, tt.sc, tt.ahead, tt.elsewhere, tt.want, tt.by)
+		}
+	}
+}
+
+// settledInOrder is one row of TestSettledInEveryOrder, on the workflows
+// of from.
+func settledInOrder(t *testing.T, from copiedFrom, name string, sc fakeapi.Scenario, ahead time.Duration, elsewhere bool, want, by string) {
+	tt := struct {
+		sc        fakeapi.Scenario
+		ahead     time.Duration
+		elsewhere bool
+		want, by  string
+	}{sc, ahead, elsewhere, want, by}
+	{
+		t.Run(from.String()+": "+name, func(t *testing.T) {
 			t.Parallel()
-			w := newCopiedWorld(t, tt.sc, true, tt.ahead, tt.elsewhere, noWaitPage, noWaitCode, noWaitDocs)
+			w := from.world(t, tt.sc, true, tt.ahead, tt.elsewhere)
 			const horizon = 3 * time.Hour
 			// Opened at 20 past: the job ends long before the next
 			// scheduled run, which settles only what nothing else does.
@@ -442,8 +590,8 @@ func TestSettledInEveryOrder(t *testing.T) {
 			}
 			end := w.ends[0]
 			late := 15 * time.Minute
-			if tt.by == "Docs jobs settle on schedule" {
-				next, err := workflows.Next(w.code[1].Schedules()[0], end)
+			if strings.HasSuffix(tt.by, " on schedule") {
+				next, err := workflows.Next(w.schedule(), end)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -484,7 +632,7 @@ func TestSettledInEveryOrder(t *testing.T) {
 			// Every later scheduled run wrote nothing.
 			var settles []ran
 			for _, r := range w.runs {
-				if r.runs && r.workflow == "Docs jobs settle" && r.at.After(final.at) {
+				if r.runs && isSettleRun(r) && r.at.After(final.at) {
 					settles = append(settles, r)
 				}
 			}
@@ -533,7 +681,11 @@ func TestRunnerMinutesPerCodePR(t *testing.T) {
 	for _, s := range setups {
 		var cells [2]lifeCost
 		for i, released := range []bool{true, false} {
-			cells[i] = codePRLife(t, s.page, s.code, released, s.ahead, s.elsewhere, s.pushes, 0)
+			from := copiedFrom{page: s.page, code: s.code}
+			if s.page == noWaitPage {
+				from.docs = noWaitDocs
+			}
+			cells[i] = codePRLife(t, from, released, s.ahead, s.elsewhere, s.pushes, 0)
 			t.Logf("%s, released: %v: %+v", s.name, released, cells[i])
 		}
 		if s.page == noWaitPage && !s.elsewhere && cells[0].minutes > 8 {
@@ -552,7 +704,7 @@ func TestRunnerMinutesPerCodePR(t *testing.T) {
 	// and the settle workflow's schedule, in a repository of 1,000
 	// comments and more, whose every settle run reads 10 pages of them.
 	waiting, noWait := measured[0], measured[1]
-	big := codePRLife(t, noWaitPage, noWaitCode, true, -10*time.Second, false, nil, 1000)
+	big := codePRLife(t, copiedFrom{page: noWaitPage, code: noWaitCode, docs: noWaitDocs}, true, -10*time.Second, false, nil, 1000)
 	perMonth := schedulesPerMonth(t)
 	scheduled := scheduledSettle(t, 1000)
 	const prs, docsRuns, weekly = 40, 30, 4
@@ -592,13 +744,10 @@ type lifeCost struct {
 // and pushed three times, with 8-minute jobs: at pushes after the opening,
 // or, with none, each a minute after the job before it ended; in a
 // repository that holds comments other comments besides.
-func codePRLife(t *testing.T, page string, code []string, released bool, ahead time.Duration, elsewhere bool, pushes []time.Duration, comments int) lifeCost {
+func codePRLife(t *testing.T, from copiedFrom, released bool, ahead time.Duration, elsewhere bool, pushes []time.Duration, comments int) lifeCost {
 	t.Helper()
-	docs := noWaitDocs
-	if page != noWaitPage {
-		docs = nil
-	}
-	w := newCopiedWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, released, ahead, elsewhere, page, code, docs)
+	page := from.String()
+	w := from.world(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, released, ahead, elsewhere)
 	for i := range comments {
 		w.gh.SeedComment(1, "someone", false, fmt.Sprintf("comment %d", i))
 	}
@@ -649,7 +798,7 @@ func codePRLife(t *testing.T, page string, code []string, released bool, ahead t
 	c.minutes, c.started, c.skipped = w.billed()
 	settles, requests := 0, 0
 	for _, r := range w.runs {
-		if r.runs && r.workflow == "Docs jobs settle" {
+		if r.runs && isSettleRun(r) {
 			settles, requests = settles+1, requests+r.requests
 		}
 	}

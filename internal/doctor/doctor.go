@@ -18,6 +18,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/inputs"
 )
 
 // State is how a finding came out.
@@ -147,7 +148,7 @@ func (d Doctor) files(s Setup, add func(Finding)) *workflow {
 		add(Finding{Check: what, State: OK, Says: fmt.Sprintf("%s: %d jobs run the action, with inputs it takes", path, len(jobs))})
 	}
 	d.permissions(path, jobs, s, add)
-	d.dispatch(w, s, add)
+	d.dispatch(w, jobs, s, add)
 	return w
 }
 
@@ -179,8 +180,20 @@ func (d Doctor) permissions(path string, jobs []actionJob, s Setup, add func(Fin
 
 // dispatch checks the path by which the docs repository tells the code
 // repository that the agent's pull request moved.
-func (d Doctor) dispatch(w *workflow, s Setup, add func(Finding)) {
+func (d Doctor) dispatch(w *workflow, jobs []actionJob, s Setup, add func(Finding)) {
 	const what = "the docs repository's dispatch"
+	// The docs repository tells of the agent's pull request when a run
+	// leaves its job to the settle job (wait: false), and of its reviews
+	// when the check waits for an approval.
+	needed := false
+	for _, a := range jobs {
+		wait, err := inputs.ParseBool(a.with["wait"])
+		needed = needed || a.role != roleSettle && err == nil && !wait || strings.EqualFold(a.with["docs-check"], "approved")
+	}
+	if s.DocsRepo != "" && !needed {
+		add(Finding{Check: what, State: OK, Says: "every run waits for its job and the check waits for no approval: the docs repository has nothing to tell"})
+		return
+	}
 	if s.DocsRepo == "" {
 		if !w.hears("pull_request_target") && !w.hears("pull_request") {
 			add(Finding{Check: what, State: Problem, Says: "the file hears no event of the agent's pull request", Fix: "run agent-job-action init again"})

@@ -117,12 +117,12 @@ func (w *world) doctor(t *testing.T) (map[string]Finding, string, error) {
 func TestDoctor(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		name  string
+		name   string
 		breaks func(*fakegithub.Options, *fakeapi.Scenario)
-		mend  func(*world)
-		check string // the finding that is a problem; "" for none
-		says  string
-		fix   string
+		mend   func(*world)
+		check  string // the finding that is a problem; "" for none
+		says   string
+		fix    string
 	}{
 		{name: "a correct setup"},
 		{name: "a wrong key", breaks: func(_ *fakegithub.Options, sc *fakeapi.Scenario) { sc.Key = "mint_another" },

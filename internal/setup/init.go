@@ -110,7 +110,7 @@ func ParseInit(args []string, getenv func(string) string, release string) (Init,
 	if in.Ref == "" {
 		return in, &UsageError{Err: &Error{Flag: "ref", Why: "is needed: this build is not a release; name the action's release (v1) or a full commit of agentjob/agent-job-action"}}
 	}
-	if in.DocsRepo != "" && in.DocsDir == "" {
+	if in.docsFile() && in.DocsDir == "" {
 		return in, &UsageError{Err: &Error{Flag: "docs-dir", Why: "must name a checkout of " + in.DocsRepo + ", where init writes its file"}}
 	}
 	if in.DocsRepo == "" && in.DocsDir != "" {

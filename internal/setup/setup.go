@@ -161,12 +161,21 @@ func yamlScalar(s string) string {
 // view is what the templates read.
 type view struct {
 	Choices
-	Here, Pinned                bool
+	Here, Pinned bool
+	// AgentEvents are the agent's pull request's events in this
+	// repository the settle job hears ("" for none): its own events
+	// unless a run waits for its job, and its reviews with the approval.
+	AgentEvents                 string
 	Uses, Action, Runner, Guide string
 	GoVersion, File, BotList    string
 	CodeBots                    string
 	JobMinutes                  int
 }
+
+// docsFile says the docs repository gets a file: the docs live there, and
+// it has something to tell. A run that waits reports its job's end
+// itself, so with --wait there is nothing to tell but reviews.
+func (c Choices) docsFile() bool { return c.DocsRepo != "" && (!c.Wait || c.Approval) }
 
 // GoVersion is the Go a runner builds the action with at a commit.
 const GoVersion = "1.26"
@@ -195,8 +204,18 @@ func Files(c Choices) ([]Written, error) {
 		bots = append(bots, "github-merge-queue[bot]")
 	}
 	v.CodeBots = strings.Join(bots, ", ")
+	if v.Here {
+		switch {
+		case !c.Wait && c.Approval:
+			v.AgentEvents = "events and reviews"
+		case !c.Wait:
+			v.AgentEvents = "events"
+		case c.Approval:
+			v.AgentEvents = "reviews"
+		}
+	}
 	out := []Written{{Repo: c.CodeRepo, Path: path.Join(Dir, File)}}
-	if !v.Here {
+	if c.docsFile() {
 		out = append(out, Written{Repo: c.DocsRepo, Path: path.Join(Dir, File)})
 	}
 	for i, name := range []string{"code.yml", "docs.yml"}[:len(out)] {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,8 +79,17 @@ func TestInitGolden(t *testing.T) {
 				wrote++
 				golden.Check(t, filepath.Join("testdata", tc.name, repo, Dir, File), string(body))
 			}
-			if want := 1 + strings.Count(strings.Join(tc.args, " "), "--docs-repo"); wrote != want {
-				t.Errorf("init wrote %d files, want %d", wrote, want)
+			args := slices.Clone(tc.args)
+			if slices.Contains(args, "--docs-repo") {
+				args = append(args, "--docs-dir", dirs[1])
+			}
+			in, err := ParseInit(args, func(string) string { return "" }, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			files, err := Files(in.Choices)
+			if err != nil || wrote != len(files) {
+				t.Errorf("init wrote %d files, want %d (%v)", wrote, len(files), err)
 			}
 			again, err := initIn(t, dirs, tc.args)
 			if err != nil {

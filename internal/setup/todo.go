@@ -24,7 +24,7 @@ func Steps(c Choices) []Step {
 		{What: fmt.Sprintf("Commit %s/%s to %s's default branch (%s): the schedule, pull_request_target and workflow_dispatch run only the default branch's file.", Dir, File, code, c.CodeBranch),
 			Command: fmt.Sprintf("git add %s/%s && git commit -m 'Docs agent' && git push", Dir, File)},
 	}
-	if c.DocsRepo != "" {
+	if c.docsFile() {
 		steps = append(steps, Step{What: fmt.Sprintf("Commit the second file to %s's default branch, at %s/%s there.", c.DocsRepo, Dir, File)})
 	}
 	steps = append(steps,
@@ -41,9 +41,11 @@ func Steps(c Choices) []Step {
 		steps = append(steps,
 			Step{What: fmt.Sprintf("Create a fine-grained token with access to %s only: Pull requests: read and write (the backlink, the review request, the closing comment, reviews), %s, Metadata: read. Set it as a secret of %s.", c.DocsRepo, docsContents, code),
 				Command: fmt.Sprintf("gh secret set DOCS_REPO_TOKEN --repo %s", code)},
-			Step{What: fmt.Sprintf("Create a fine-grained token with access to %s only: Actions: read and write, and nothing else (it starts %s's workflow; it cannot push code). Set it as a secret of %s.", code, File, c.DocsRepo),
-				Command: fmt.Sprintf("gh secret set CODE_REPO_DISPATCH_TOKEN --repo %s", c.DocsRepo)},
 		)
+		if c.docsFile() {
+			steps = append(steps, Step{What: fmt.Sprintf("Create a fine-grained token with access to %s only: Actions: read and write, and nothing else (it starts %s's workflow; it cannot push code). Set it as a secret of %s.", code, File, c.DocsRepo),
+				Command: fmt.Sprintf("gh secret set CODE_REPO_DISPATCH_TOKEN --repo %s", c.DocsRepo)})
+		}
 	}
 	steps = append(steps, Step{What: "Create the label that releases the check on a pull request that needs no docs change (only a person with write permission can use it).",
 		Command: fmt.Sprintf("gh label create %s --repo %s --description 'No docs change needed: releases docs / agent-job'", shellQuote(c.ReleaseLabel), code)})

@@ -188,7 +188,7 @@ func (w *Workflow) Start(ev Event) ([]Job, error) {
 		return nil, err
 	}
 	var jobs []Job
-	for _, id := range w.jobIDs() {
+	for _, id := range w.JobIDs() {
 		j := w.w.Jobs[id]
 		if _, ok := j.Extra["needs"]; ok {
 			return nil, fmt.Errorf("job %s: needs: is not modelled", id)
@@ -234,8 +234,8 @@ func (w *Workflow) Start(ev Event) ([]Job, error) {
 	return jobs, nil
 }
 
-// jobIDs are w's job ids, in order.
-func (w *Workflow) jobIDs() []string {
+// JobIDs are w's job ids, in order.
+func (w *Workflow) JobIDs() []string {
 	return slices.Sorted(maps.Keys(w.w.Jobs))
 }
 
@@ -259,7 +259,7 @@ func (w *Workflow) Input(uses, name string) string {
 // Inputs are the inputs (with:) of the first step that uses an action
 // whose reference starts with uses, as written; nil when no step does.
 func (w *Workflow) Inputs(uses string) map[string]string {
-	for _, id := range w.jobIDs() {
+	for _, id := range w.JobIDs() {
 		for _, st := range w.w.Jobs[id].Steps {
 			if strings.HasPrefix(st.Uses, uses) {
 				if st.With == nil {
