@@ -698,6 +698,28 @@ func TestRunnerMinutesPerCodePR(t *testing.T) {
 	table := "| Setup, and the order of events | Runs | Runner minutes billed | Before the first release | Creates and follow-ups |\n|---|---|---|---|---|\n" + strings.Join(rows, "\n") + "\n"
 	wantIn(t, noWaitPage, table)
 
+	// The same lives on init's files: the same sends, and what they bill,
+	// which docs/setup.md prints.
+	var initRows []string
+	for i, s := range setups {
+		choices := initNoWait()
+		if s.page != noWaitPage {
+			choices.Wait = true
+		}
+		var cells [2]lifeCost
+		for j, released := range []bool{true, false} {
+			cells[j] = codePRLife(t, copiedFrom{init: choices}, released, s.ahead, s.elsewhere, s.pushes, 0)
+		}
+		if cells[0].creates != measured[i].creates || cells[0].followUps != measured[i].followUps {
+			t.Errorf("%s, init's files: %d creates and %d follow-ups, want the page's %d and %d", s.name, cells[0].creates, cells[0].followUps, measured[i].creates, measured[i].followUps)
+		}
+		name := strings.Replace(s.name, "Waiting (`wait: true`)", "Waiting (`--wait`)", 1)
+		initRows = append(initRows, fmt.Sprintf("| %s | %d started, %d skipped | %d | %d | %d and %d |", name, cells[0].started, cells[0].skipped,
+			cells[0].minutes, cells[1].minutes, cells[0].creates, cells[0].followUps))
+	}
+	wantIn(t, "../../docs/setup.md", "| Setup, and the order of events | Runs | Runner minutes billed | At a commit, before the first release | Creates and follow-ups |\n|---|---|---|---|---|\n"+
+		strings.Join(initRows, "\n")+"\n")
+
 	// A team's month (docs/cost.md): 40 code pull requests, each opened
 	// and pushed after its jobs ended; 30 /docs requests and 4 weekly
 	// runs, whose figures are cost.md's table's, a settle run each added;

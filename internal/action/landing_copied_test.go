@@ -10,6 +10,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/setup"
 	"github.com/agentjob/agent-job-action/internal/testbed/workflows"
 )
 
@@ -39,7 +40,16 @@ func TestDocsLandWithTheCodeAsCopied(t *testing.T) {
 	var rows []string
 	var review, group [2]int // runner minutes, docs here and elsewhere
 	for i, elsewhere := range []bool{false, true} {
-		steps := landWithTheCode(t, elsewhere)
+		steps := landWithTheCode(t, copiedFrom{page: landingPage, code: landingCode, docs: landingDocs}, elsewhere)
+		// init's files for the same choices: the same sends and writes
+		// (landWithTheCode holds them), the same runner minutes.
+		c := setup.Defaults
+		c.Merge, c.Close, c.MergeQueue, c.AgentApp, c.Paths = "squash", true, true, agentApp, []string{"src/**", "!src/**/*_test.go"}
+		for j, s := range landWithTheCode(t, copiedFrom{init: &c}, elsewhere) {
+			if s.cost != steps[j].cost {
+				t.Errorf("init's files, docs elsewhere %v: %q costs %s, the page's %s", elsewhere, s.what, s.cost, steps[j].cost)
+			}
+		}
 		review[i], group[i] = steps[1].minutes, steps[2].minutes
 		for i, s := range steps {
 			if !elsewhere {
@@ -64,12 +74,9 @@ type landed struct {
 	minutes    int
 }
 
-func landWithTheCode(t *testing.T, elsewhere bool) []landed {
+func landWithTheCode(t *testing.T, from copiedFrom, elsewhere bool) []landed {
 	t.Helper()
-	w := newCopiedWorld(t, fakeapi.Scenario{Runtime: 4 * time.Minute}, true, -10*time.Second, elsewhere, landingPage, landingCode, nil)
-	if elsewhere {
-		w = newCopiedWorld(t, fakeapi.Scenario{Runtime: 4 * time.Minute}, true, -10*time.Second, elsewhere, landingPage, landingCode, landingDocs)
-	}
+	w := from.world(t, fakeapi.Scenario{Runtime: 4 * time.Minute}, true, -10*time.Second, elsewhere)
 	docsRepo, docsURL := "acme/docs", "https://github.com/acme/docs/pull/101"
 	if elsewhere {
 		docsRepo, docsURL = "acme/handbook", "https://github.com/acme/handbook/pull/101"
