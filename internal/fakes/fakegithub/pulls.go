@@ -437,3 +437,15 @@ func userType(login string) string {
 	}
 	return "User"
 }
+
+// DismissReview dismisses review id of pull request number, as a person
+// with write permission may: GitHub lists it DISMISSED from then on.
+func (s *Server) DismissReview(number int, id int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, r := range s.submitted[number] {
+		if r.ID == id {
+			s.submitted[number][i].State = "DISMISSED"
+		}
+	}
+}
