@@ -108,6 +108,7 @@ type ran struct {
 	at              time.Time
 	runs            bool
 	took            time.Duration
+	runner          string // the job's first runs-on label
 	writes          []string // what the run changed on GitHub
 	requests        int      // the GitHub requests it sent
 }
@@ -343,6 +344,9 @@ func (w *copiedWorld) deliver(repo string, ev workflows.Event) {
 				name += "/" + j.ID
 			}
 			r := ran{workflow: name, event: describe(ev), at: w.clk.Now(), runs: j.Runs}
+			if len(j.RunsOn) > 0 {
+				r.runner = j.RunsOn[0]
+			}
 			if j.Runs {
 				from := len(w.gh.Requests())
 				r.took = w.runJob(name, j, ev, data)
@@ -465,6 +469,18 @@ func (w *copiedWorld) secret(v string) string {
 	}
 	w.t.Fatalf("the input value %q is not modelled", v)
 	return ""
+}
+
+// billedOn is the runner minutes of the runs from the run from on, by
+// runner label.
+func (w *copiedWorld) billedOn(from int) map[string]int {
+	out := map[string]int{}
+	for _, r := range w.runs[from:] {
+		if r.runs {
+			out[r.runner] += workflows.Billed(r.took)
+		}
+	}
+	return out
 }
 
 // billed is the runner minutes of the runs, and how many were skipped.
@@ -760,6 +776,8 @@ type lifeCost struct {
 	github, api               int
 	// settleGitHub is the GitHub requests of one settle run, on average.
 	settleGitHub int
+	// byRunner are the runner minutes by runner label.
+	byRunner map[string]int
 }
 
 // codePRLife plays the workflows of page on code pull request #7 opened
@@ -818,6 +836,7 @@ func codePRLife(t *testing.T, from copiedFrom, released bool, ahead time.Duratio
 	}
 	c := lifeCost{creates: w.api.Creates(), followUps: w.api.Messages(), github: len(w.gh.Requests()), api: len(w.api.Requests())}
 	c.minutes, c.started, c.skipped = w.billed()
+	c.byRunner = w.billedOn(0)
 	settles, requests := 0, 0
 	for _, r := range w.runs {
 		if r.runs && isSettleRun(r) {
