@@ -108,7 +108,7 @@ type ran struct {
 	at              time.Time
 	runs            bool
 	took            time.Duration
-	runner          string // the job's first runs-on label
+	runner          string   // the job's first runs-on label
 	writes          []string // what the run changed on GitHub
 	requests        int      // the GitHub requests it sent
 }
