@@ -234,6 +234,10 @@ func initClosedUnmerged(t *testing.T, elsewhere bool) {
 	if pr, _ := w.gh.PullRequest(docsRepo, 101); pr.State != "closed" || pr.Merged {
 		t.Errorf("the docs pull request after the code's close: %+v, want closed unmerged", pr)
 	}
+	// Reopened, the code would need its docs again: the check says so.
+	if got := w.statuses(); got[len(got)-1] != "1111 error: Docs pull request #101 was closed unmerged: reopen it, or push to start a new docs job "+docsURL {
+		t.Errorf("the last status after the close %q, want the docs pull request closed", got[len(got)-1])
+	}
 	if c, m := w.api.Creates(), w.api.Messages(); c != 1 || m != 0 {
 		t.Errorf("the Agent Job API got %d creates and %d follow-ups, want the one create", c, m)
 	}

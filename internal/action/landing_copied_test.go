@@ -144,6 +144,11 @@ func landWithTheCode(t *testing.T, from copiedFrom, elsewhere bool) []landed {
 	if pr, _ := w.gh.PullRequest(docsRepo, 101); !pr.Merged || pr.MergeMethod != "squash" {
 		t.Errorf("docs %s: the docs pull request after the code's merge: %+v, want merged by squash", docsRepo, pr)
 	}
+	// The merged head keeps a check that says what happened: the docs
+	// landed with it, never an error the closed run could not judge.
+	if got := w.statuses(); got[len(got)-1] != "1111 success: Docs merged in pull request #101 "+docsURL {
+		t.Errorf("docs %s: the last status after the merge %q, want the docs merged", docsRepo, got[len(got)-1])
+	}
 	if c := w.gh.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "is merged with this one (squash).") {
 		t.Errorf("docs %s: the comment on #7: %+v", docsRepo, c)
 	}
