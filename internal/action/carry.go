@@ -92,6 +92,11 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	}
 	if p.Code != nil {
 		job, o := r.codeRoom(api, gh, p).Push(ctx, *p.Code)
+		if job == nil && o.Closed {
+			// The close may have merged or closed the docs pull request:
+			// the head's check says how it stands, as judged now.
+			return r.judgeDocs(ctx, p, o)
+		}
 		if job == nil {
 			return o
 		}

@@ -149,7 +149,7 @@ func landWithTheCode(t *testing.T, from copiedFrom, elsewhere bool) []landed {
 	if got := w.statuses(); got[len(got)-1] != "1111 success: Docs merged in pull request #101 "+docsURL {
 		t.Errorf("docs %s: the last status after the merge %q, want the docs merged", docsRepo, got[len(got)-1])
 	}
-	if c := w.gh.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "is merged with this one (squash).") {
+	if c := w.gh.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "is merged with this one (squash).") || strings.Contains(c[0].Body, "merged before this pull request") {
 		t.Errorf("docs %s: the comment on #7: %+v", docsRepo, c)
 	}
 	for _, r := range w.api.Requests()[1:] {

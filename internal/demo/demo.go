@@ -27,12 +27,13 @@ const (
 	project = "demo-project"
 )
 
-// Run prints four demo scenes to w: a workflow step with a prompt; a
+// Run prints five demo scenes to w: a workflow step with a prompt; a
 // maintainer's "/docs ..." comment on an issue; then that maintainer's
 // three comments on lines of the agent's pull request, which refine the
 // same job in one follow-up; then a code pull request opened and pushed
-// to, whose docs follow it. Time is simulated: jobs of a few minutes take
-// milliseconds.
+// to, whose docs follow it; then init's setup, where no runner waits and
+// the docs land with the code. Time is simulated: jobs of a few minutes
+// take milliseconds.
 func Run(ctx context.Context, deps action.Deps, w io.Writer) error {
 	dir, err := os.MkdirTemp("", "agent-job-action-demo")
 	if err != nil {
@@ -46,7 +47,10 @@ func Run(ctx context.Context, deps action.Deps, w io.Writer) error {
 	if err := d.conversation(ctx); err != nil {
 		return err
 	}
-	return d.codePR(ctx)
+	if err := d.codePR(ctx); err != nil {
+		return err
+	}
+	return d.landing(ctx)
 }
 
 type demo struct {

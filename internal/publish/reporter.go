@@ -324,7 +324,10 @@ func (r *Reporter) state(o *report.Outcome, p conversation.Phase) conversation.S
 		if s.Record.Docs = check.Following(v.State); s.Record.Watched() {
 			s.Record.Unsettled = true
 		}
-		s.Note = paragraphs(s.Note, DocsNote(*v))
+		if !o.Closed {
+			// A closed run's note (the close's) says what became of it.
+			s.Note = paragraphs(s.Note, DocsNote(*v))
+		}
 	}
 	// A create that failed in a way that surely did not act made no job.
 	var apiErr *agentapi.Error
