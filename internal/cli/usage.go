@@ -92,13 +92,15 @@ Usage:
                                 a clone of the repository, go run . demo)
   agent-job-action demo --help  print this help
 
-It plays four scenes, each as a GitHub Actions step would run, and prints each
+It plays five scenes, each as a GitHub Actions step would run, and prints each
 step's log, outputs, job summary and comments as they read on GitHub:
   1. a workflow step asks the agent for a docs change and waits for it;
   2. a maintainer comments "/docs ..." on an issue;
   3. the maintainer comments on three lines of the agent's pull request, and
      one follow-up to the same job answers them;
-  4. a code pull request is opened and pushed to, and its docs follow it.
+  4. a code pull request is opened and pushed to, and its docs follow it;
+  5. init's setup: no runner waits on the agent, the check waits for an
+     approval of the docs pull request, and the code's merge merges the docs.
 
 It takes no flags and sends nothing outside the process. For a real job, see
 agent-job-action --help.
