@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
@@ -9,12 +10,14 @@ import (
 	"github.com/agentjob/agent-job-action/internal/batch"
 	"github.com/agentjob/agent-job-action/internal/caps"
 	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/job"
 	"github.com/agentjob/agent-job-action/internal/plan"
+	"github.com/agentjob/agent-job-action/internal/prlink"
 	"github.com/agentjob/agent-job-action/internal/publish"
 	"github.com/agentjob/agent-job-action/internal/queue"
 	"github.com/agentjob/agent-job-action/internal/reads"
@@ -91,6 +94,16 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 		answering = r.batchRoom(gh, p)
 	}
 	if p.Code != nil {
+		if p.Code.Approved {
+			// Read before anything is sent: the code's approval as the
+			// rules of docs-check: approved judge it, on its latest head.
+			v := docspr.Read(ctx, gh, prlink.PullRequest{Owner: p.Code.Owner, Repo: p.Code.Repo, Number: p.Code.Number}, r.rc.ServerURL, p.Land.Approval)
+			if v.State != docspr.Approved {
+				return r.rep.Skip("the code is not approved: " + strings.Replace(v.Says(), "#", "pull request #", 1) + "; nothing is sent until it is (docs-when: approved)")
+			}
+			r.prog.Logf("the code is approved: %s", v.Says())
+			p.Code.HeadSHA = v.HeadSHA
+		}
 		job, o := r.codeRoom(api, gh, p).Push(ctx, *p.Code)
 		if job == nil && o.Closed {
 			// The close may have merged or closed the docs pull request:

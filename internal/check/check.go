@@ -50,13 +50,17 @@ const (
 	// Released: a person with required-permission released the check
 	// (release-label) on the code pull request's latest head.
 	Released
+	// Held: the team writes the docs once the code is approved
+	// (docs-when: approved), and the latest head is not: nothing was
+	// sent for it.
+	Held
 )
 
 // Events are every event, for the tables that give each a row.
-var Events = []Event{Push, Ended, Judged, Abandoned, Gone, Closed, Capped, Released}
+var Events = []Event{Push, Ended, Judged, Abandoned, Gone, Closed, Capped, Released, Held}
 
 func (e Event) String() string {
-	return [...]string{"push", "ended", "judged", "abandoned", "gone", "closed", "capped", "released"}[e]
+	return [...]string{"push", "ended", "judged", "abandoned", "gone", "closed", "capped", "released", "held"}[e]
 }
 
 // Job is how a code pull request's docs job stands, as a run read it.
@@ -129,6 +133,10 @@ type Facts struct {
 	Docs *docspr.Verdict
 }
 
+// HeldDescription is the check of a head whose docs wait for the code's
+// approval (docs-when: approved).
+const HeldDescription = "Waits for the code's approval before writing the docs"
+
 // maxLogin is the longest login GitHub gives: a login in a description is
 // cut to it.
 const maxLogin = 39
@@ -196,6 +204,11 @@ func Decide(rec record.Record, f Facts) Decision {
 		return d
 	case Capped:
 		set(f.Heads, capped(f, asked, run))
+		return d
+	case Held:
+		// The newest head only: what it waits for is said where a
+		// required check is read.
+		set(newest(f.Heads), ghclient.CommitStatus{State: ghclient.StatusPending, Description: HeldDescription, TargetURL: run})
 		return d
 	case Released:
 		// The newest head only: a release is a person's word on what

@@ -133,6 +133,9 @@ func TestDecide(t *testing.T) {
 		// A release: the newest head, whatever the job, the docs pull
 		// request, the cut or the cap.
 		w[Released] = "2 success: Docs check released by ada: no docs job needed for this commit"
+		// Held for the code's approval: the newest head waits, whatever
+		// the job did before.
+		w[Held] = "2 pending: Waits for the code's approval before writing the docs"
 		for _, e := range Events {
 			t.Run(s.name+"/"+e.String(), func(t *testing.T) {
 				t.Parallel()

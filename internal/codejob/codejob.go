@@ -132,6 +132,11 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 			return nil, o.Fail(ctx, fmt.Errorf("find the docs job of pull request #%d: %w", pr.Number, err))
 		}
 	}
+	if earlier != nil && earlier.JobID == "" && !earlier.Lost {
+		// A record kept only for a change that waited for the code's
+		// approval: its comment is the run's to edit, and no job exists.
+		earlier = nil
+	}
 	if earlier != nil && earlier.Lost {
 		// The job the record lost may still work on the pull request: a
 		// new one a push would be a job a push, each lost the same way.
@@ -175,6 +180,13 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 	}
 	if pr.Release {
 		return nil, c.release(ctx, o, pr, earlier, seen)
+	}
+	if pr.Held {
+		// Nothing is sent for this head until the code is approved: the
+		// job keeps what it heard, and the record what it owes.
+		done := c.Reporter.Skip("the docs job waits for the code's approval (docs-when: approved)")
+		done.Held, done.Job, done.JobID, done.FollowUp = true, seen, o.JobID, o.FollowUp
+		return nil, done
 	}
 	follow := earlier != nil
 	if earlier != nil {

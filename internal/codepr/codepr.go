@@ -44,6 +44,12 @@ type PullRequest struct {
 	// is verified, and sends the job nothing. Sender is who added it.
 	Release bool
 	Sender  string
+	// Held says the team writes the docs once the code is approved
+	// (docs-when: approved): a push's run sends nothing, and the check
+	// waits for the approval. Approved says the event is an approval of
+	// the code (a review submitted approving it), which the run judges
+	// by the code pull request's reviews before it sends HeadSHA's change.
+	Held, Approved bool
 }
 
 // Decide says whether a run acts for pr, and when not, why, in one line
@@ -65,6 +71,8 @@ func Decide(pr PullRequest) (bool, string) {
 		return false, fmt.Sprintf("pull request #%d is a draft: its docs job starts when it is ready for review", pr.Number)
 	case pr.Action == "edited" && !pr.Retargeted:
 		return false, fmt.Sprintf("pull request #%d was edited but not moved to another base: its change is the same", pr.Number)
+	case pr.Approved:
+		return true, ""
 	}
 	if Acts(pr.Action) {
 		return true, ""

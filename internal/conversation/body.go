@@ -35,6 +35,7 @@ const (
 	Stopped                 // the code pull request was closed: its job gets nothing more (Note says how)
 	Capped                  // a cap on what is sent was reached (Cap): nothing was sent
 	Released                // a maintainer released the check (ReleasedBy, ReleasedAt): nothing was sent
+	Held                    // the change waits for the code's approval (docs-when: approved): nothing was sent
 )
 
 // State is what the comment shows.
@@ -304,6 +305,8 @@ func Render(s State) string {
 		fmt.Fprintf(&b, "❌ **Could not finish.** %s\n", escape.Markdown(s.Error))
 	case Capped:
 		fmt.Fprintf(&b, "⏸️ **Not sent: the docs job cap is reached.** %s Nothing was sent to the agent.\n", escape.Markdown(s.Cap))
+	case Held:
+		b.WriteString("⏳ **Waits for the code's approval.** This workflow writes the docs once the code is approved: when a reviewer with the required permission approves this pull request's latest commit, its docs job hears every change since it last heard. Nothing was sent to the agent for this push.\n")
 	case Released:
 		fmt.Fprintf(&b, "🔓 **Docs check released.** %s released this pull request's docs check on %s: no docs job is needed for that commit, and nothing was sent to the agent. The next push asks again.\n",
 			escape.Markdown(s.ReleasedBy), escape.Markdown(ghclient.Short(s.ReleasedAt)))

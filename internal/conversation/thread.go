@@ -202,7 +202,7 @@ func (t *Thread) Record(ctx context.Context, u Use) (*Earlier, error) {
 	what := "an earlier job"
 	if u == Keep {
 		serves = func(r record.Record) bool {
-			return !r.Backlink && (r.JobID != "" || r.Lost) && (!t.Code || r.Head != "")
+			return !r.Backlink && (r.JobID != "" || r.Lost || r.Held != "") && (!t.Code || r.Head != "" || r.Held != "")
 		}
 		what = "its docs job"
 	}

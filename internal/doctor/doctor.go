@@ -135,6 +135,11 @@ func (d Doctor) files(s Setup, add func(Finding)) *workflow {
 			problems = append(problems, fmt.Sprintf("jobs %s and %s pass different paths: a change that waits is filtered by the settle job's", c.id, st.id))
 		}
 	}
+	for _, a := range codeJobs {
+		if strings.EqualFold(strings.TrimSpace(a.with["docs-when"]), "approved") && !w.hears("pull_request_review") {
+			problems = append(problems, fmt.Sprintf("job %s passes docs-when: approved, but the file does not hear pull_request_review: the code's approval never reaches it, and its check waits for ever", a.id))
+		}
+	}
 	if s.DocsRepo != "" {
 		for _, a := range jobs {
 			if a.with["docs-token"] == "" {

@@ -152,6 +152,15 @@ func TestDoctor(t *testing.T) {
 		{name: "a classic dispatch token", breaks: func(o *fakegithub.Options, _ *fakeapi.Scenario) {
 			o.Scopes = map[string]string{dispatchTok: "repo, workflow"}
 		}, check: "CODE_REPO_DISPATCH_TOKEN", says: "it can push code to acme/app", fix: "Actions: read and write on acme/app alone"},
+		{name: "docs-when: approved with no review event", mend: func(w *world) {
+			path := filepath.Join(w.code, ".github", "workflows", setup.File)
+			body, _ := os.ReadFile(path)
+			body = bytes.Replace(body, []byte("          docs-close: true\n"), []byte("          docs-close: true\n          docs-when: approved\n"), 1)
+			body = bytes.Replace(body, []byte("  pull_request_review: # /docs in a review\n    types: [submitted]\n"), nil, 1)
+			if err := os.WriteFile(path, body, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, check: "the workflow file", says: "passes docs-when: approved, but the file does not hear pull_request_review", fix: "run agent-job-action init again"},
 		{name: "an input the action does not take", mend: func(w *world) {
 			path := filepath.Join(w.code, ".github", "workflows", setup.File)
 			body, _ := os.ReadFile(path)

@@ -64,6 +64,9 @@ type Trigger struct {
 	// it.
 	Opener      string
 	OpenerIsBot bool
+	// ReviewState is a pull_request_review's state, in lower case as
+	// webhooks send it: approved, changes_requested, commented.
+	ReviewState string
 	// Moved is the pull request a repository_dispatch names in its
 	// client_payload.pull_request, or a workflow_dispatch in its
 	// inputs.pull_request, as sent: the docs repository's workflow says
@@ -290,9 +293,25 @@ func readReview(payload []byte, t *Trigger) error {
 	}
 	t.Action = e.GetAction()
 	setPullRequest(t, e.PullRequest)
+	setHeads(t, e.PullRequest)
+	t.ReviewState = strings.ToLower(e.Review.GetState())
 	setSender(t, e.Sender, e.Review.User)
 	t.own(request.Review, e.Review.GetID(), e.Review.GetBody(), e.Review.GetHTMLURL(), e.Review.GetSubmittedAt().Time)
 	return nil
+}
+
+// setHeads keeps what a pull request's event says of its commits and
+// where its head comes from: its head and base, whether it is a draft or
+// from a fork, and who opened it.
+func setHeads(t *Trigger, pr *github.PullRequest) {
+	head, base := pr.GetHead(), pr.GetBase()
+	t.HeadSHA, t.Draft, t.BaseSHA, t.Merged = head.GetSHA(), pr.GetDraft(), base.GetSHA(), pr.GetMerged()
+	// A fork deleted since has no head repository left.
+	from, to := head.GetRepo().GetFullName(), base.GetRepo().GetFullName()
+	t.Fork = to != "" && !strings.EqualFold(from, to)
+	if u := pr.GetUser(); u.GetLogin() != "" {
+		t.Opener, t.OpenerIsBot = u.GetLogin(), request.IsBot(u.GetLogin(), u.GetType())
+	}
 }
 
 // readReviewThread reads a thread resolved or unresolved: never a request,
@@ -340,17 +359,10 @@ func readPullRequest(payload []byte, t *Trigger) error {
 	setPullRequest(t, e.PullRequest)
 	t.Label = e.GetLabel().GetName()
 	t.Assignee = e.GetAssignee().GetLogin()
-	head, base := e.PullRequest.GetHead(), e.PullRequest.GetBase()
-	t.HeadSHA, t.Draft, t.Before = head.GetSHA(), e.PullRequest.GetDraft(), e.GetBefore()
-	t.BaseSHA, t.Merged = base.GetSHA(), e.PullRequest.GetMerged()
+	setHeads(t, e.PullRequest)
+	t.Before = e.GetBefore()
 	t.Retargeted = t.Action == "edited" && e.GetChanges().GetBase() != nil
-	// A fork deleted since has no head repository left.
-	from, to := head.GetRepo().GetFullName(), base.GetRepo().GetFullName()
-	t.Fork = to != "" && !strings.EqualFold(from, to)
 	setSender(t, e.Sender, e.PullRequest.User)
-	if u := e.PullRequest.GetUser(); u.GetLogin() != "" {
-		t.Opener, t.OpenerIsBot = u.GetLogin(), request.IsBot(u.GetLogin(), u.GetType())
-	}
 	t.ownEvent()
 	return nil
 }

@@ -89,6 +89,19 @@ func TestRead(t *testing.T) {
 			},
 		},
 		{
+			// docs-when: approved hears the code's approval: its head, its
+			// base, who opened it and the review's state.
+			name: "a review approving a code pull request", event: "pull_request_review", file: "pull_request_review_approved.json", repo: "acme/api",
+			want: &Trigger{
+				Event: "pull_request_review", Owner: "acme", Repo: "api", Number: 9, IsPR: true,
+				Title: "Retry on 503", URL: "https://github.com/acme/api/pull/9",
+				Sender: "reviewer", Action: "submitted", Opener: "octocat", ReviewState: "approved",
+				HeadRef: "retry", HeadSHA: "89abcdef0123456789abcdef0123456789abcdef", BaseSHA: "c5b97d5ae6c19d5c5df71a34c7fbeeda2479ccbc",
+			},
+			own: &request.Request{Key: request.Key{Kind: request.Review, ID: 777}, Author: "reviewer",
+				URL: "https://github.com/acme/api/pull/9#pullrequestreview-777"},
+		},
+		{
 			name: "a draft pushed to from a fork", event: "pull_request", file: "pull_request_fork_synchronize.json", repo: "acme/api",
 			want: &Trigger{
 				Event: "pull_request", Owner: "acme", Repo: "api", Number: 9, IsPR: true,

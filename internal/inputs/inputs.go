@@ -63,6 +63,10 @@ type Config struct {
 	// DocsClose says a code pull request closed unmerged closes its docs
 	// pull request.
 	DocsClose bool
+	// DocsWhenApproved says a code pull request's docs job hears its
+	// change once the code is approved (docs-when: approved), not at
+	// every push.
+	DocsWhenApproved bool
 	// ReleaseLabel is the label that, added to a code pull request by
 	// someone with RequiredPermission, releases its check on its latest
 	// head; "" for no release.
@@ -283,6 +287,7 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	if m := oneOf(raw, "docs-merge", bad); m != "false" {
 		c.DocsMerge = m
 	}
+	c.DocsWhenApproved = oneOf(raw, "docs-when", bad) == "approved"
 	if c.DocsClose, err = ParseBool(get(raw, "docs-close")); err != nil {
 		bad("docs-close", err.Error())
 	}

@@ -274,7 +274,14 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	if cfg.Settle {
 		return settling(cfg, t)
 	}
-	if code, ok := CodePR(t, cfg.ReleaseLabel); ok {
+	code, ok := CodePR(t, cfg.ReleaseLabel)
+	if !ok {
+		code, ok = CodeApproval(t, cfg.DocsWhenApproved)
+	}
+	if ok {
+		// A push's change waits for the code's approval, as the team
+		// asks: nothing is sent until it comes.
+		code.Held = cfg.DocsWhenApproved && !code.Approved && !code.Release && code.Action != "closed"
 		if act, why := codepr.Decide(code); !act {
 			p.Skip = why
 			return p, nil
@@ -300,6 +307,12 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 		p.Workflow = cfg.Prompt
 	}
 	p.Own = Asker(t)
+	if p.Code != nil && p.Code.Approved {
+		// The approval asks as its reviewer, whose permission is read; its
+		// text asks nothing (the reviews decide, read by the hall).
+		p.Own = &request.Request{Key: request.Key{Kind: request.Event, ID: int64(t.Number)}, Author: t.Sender, Bot: t.SenderIsBot,
+			Title: t.Title, URL: t.URL}
+	}
 	p.Rules = admit.Rules{Phrase: cfg.TriggerPhrase, AllowedBots: cfg.AllowedBots, Required: cfg.RequiredPermission,
 		Instruction: p.Workflow == "" && t.IsComment()}
 	// Nothing can give a prompt: no workflow prompt, no comment, no issue.
@@ -340,7 +353,9 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	p.Backlink = (cfg.Wait || commenting) && cfg.Comment != "false" && cfg.GitHubToken != "" && t.Owner != ""
 	// A review's line comments are read with the token: without one, its
 	// body alone is the request.
-	p.Lines = p.Workflow == "" && p.Own != nil && p.Own.Kind == request.Review && cfg.GitHubToken != ""
+	// A code pull request's approval is read from its reviews (the
+	// hall), never from this review's text.
+	p.Lines = p.Workflow == "" && p.Own != nil && p.Own.Kind == request.Review && cfg.GitHubToken != "" && p.Code == nil
 	p.GitHub = (commenting || checking || p.Backlink || p.Lines) && !cfg.DryRun
 	p.Asked, p.AskedURL, p.Reviewers = origin(cfg, t)
 
@@ -495,7 +510,9 @@ func refusal(cfg inputs.Config, t *event.Trigger, code bool) string {
 			return why
 		}
 	}
-	if t.IsComment() {
+	if t.IsComment() && !code {
+		// A code pull request's approval (docs-when: approved) is a
+		// review, whose state asks and whose text asks nothing.
 		what := t.Own.Kind.Noun()
 		if conversation.IsOwn(t.Own.Body) {
 			return fmt.Sprintf("the %s was written by this action", what)
@@ -523,6 +540,19 @@ func CodePR(t *event.Trigger, releaseLabel string) (codepr.PullRequest, bool) {
 	return codepr.PullRequest{Action: t.Action, Owner: t.Owner, Repo: t.Repo, Number: t.Number,
 		Draft: t.Draft, Fork: t.Fork, HeadSHA: t.HeadSHA, Before: t.Before,
 		BaseSHA: t.BaseSHA, Retargeted: t.Retargeted, Merged: t.Merged, Release: release, Sender: t.Sender}, true
+}
+
+// CodeApproval is the code pull request that t, a review submitted
+// approving it, approves, when the team writes the docs once the code is
+// approved (docs-when: approved, whenApproved). The run judges the
+// approval from the pull request's reviews, by docs-check: approved's
+// rules, before it sends anything.
+func CodeApproval(t *event.Trigger, whenApproved bool) (codepr.PullRequest, bool) {
+	if !whenApproved || t.Event != "pull_request_review" || t.Action != "submitted" || t.ReviewState != "approved" || t.Number == 0 {
+		return codepr.PullRequest{}, false
+	}
+	return codepr.PullRequest{Action: "approved", Owner: t.Owner, Repo: t.Repo, Number: t.Number, Draft: t.Draft, Fork: t.Fork,
+		HeadSHA: t.HeadSHA, BaseSHA: t.BaseSHA, Approved: true, Sender: t.Sender}, true
 }
 
 // Releases reports whether t adds the release label (release-label, ""

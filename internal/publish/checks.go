@@ -100,6 +100,13 @@ func (c *Checks) Head(ctx context.Context, o *report.Outcome, prURL string, reco
 	rec.Cut = k.Cut
 	f := check.Facts{Event: check.Push, Heads: []string{k.PR.HeadSHA}, Cut: k.Cut, RunURL: c.RunURL, PRLink: prURL, Linked: o.Job != nil && o.Job.PR() != "",
 		Preview: o.Preview.URL, PreviewState: o.Preview.State, Approval: c.Approval, Docs: o.Docs}
+	if o.Held {
+		// This head only, which the record does not owe: the job, if
+		// any, never heard it.
+		f.Event = check.Held
+		c.Apply(ctx, k.PR.Owner, k.PR.Repo, check.Decide(rec, f))
+		return
+	}
 	if o.Released != "" {
 		// This head only, which the record no longer owes: the job's end
 		// settles the older heads it heard.

@@ -25,10 +25,10 @@ func (r *Reporter) Finish(ctx context.Context, o *report.Outcome) error {
 	defer cancel()
 	// The status first: it settles the heads the comment then no longer
 	// owes.
-	if r.Code != nil && (o.Skipped == "" || r.Code.NoChange || o.Capped || o.Released != "") {
+	if r.Code != nil && (o.Skipped == "" || r.Code.NoChange || o.Capped || o.Released != "" || o.Held) {
 		r.Checks.Head(ctx, o, r.PRURL(o), r.Comment != nil, true)
 	}
-	if r.Comment != nil && (o.Skipped == "" || r.Comment.URL() != "" || o.Capped || o.Released != "") {
+	if r.Comment != nil && (o.Skipped == "" || r.Comment.URL() != "" || o.Capped || o.Released != "" || o.Held) {
 		r.Comment.Show(ctx, r.final(o, runErr))
 	}
 	res := report.Result{
@@ -177,6 +177,9 @@ func (r *Reporter) final(o *report.Outcome, runErr error) conversation.State {
 			s := r.state(o, conversation.Capped)
 			s.Cap = strings.ToUpper(o.Skipped[:1]) + o.Skipped[1:] + "."
 			return s
+		}
+		if o.Held {
+			return r.state(o, conversation.Held)
 		}
 		if o.Released != "" {
 			s := r.state(o, conversation.Released)

@@ -336,6 +336,9 @@ func (r *Reporter) state(o *report.Outcome, p conversation.Phase) conversation.S
 		// The next run sends what comes after it, and settles the
 		// statuses the job still owes.
 		s.Record.Head, s.Record.Owed, s.Record.Waiting, s.Record.Cut = c.Heard, c.Owed, c.Waiting, c.Cut
+		if o.Held {
+			s.Record.Held = c.PR.HeadSHA
+		}
 		// Every later run decides the check as this one was asked to.
 		carry(&s, c.Prior, o.Docs == nil)
 		s.Record.Approval = s.Record.Approval || r.Checks.Approval

@@ -78,6 +78,10 @@ type Record struct {
 	// (release-label): no later judgment sets another status on it. ""
 	// for none.
 	Released string
+	// Held is the newest head whose change waits for the code's approval
+	// (docs-when: approved): nothing was sent for it; "" for none. The
+	// record is kept for it even when no job exists yet.
+	Held string
 	// DocsClose says the code pull request's closed run asked for its docs
 	// pull request to be closed with it (docs-close), which the job's end
 	// then does to the one it opens later.
@@ -301,6 +305,7 @@ type doc struct {
 	CodeEnded string    `json:"codeEnded,omitempty"`
 	DocsClose bool      `json:"docsClose,omitempty"`
 	Released  string    `json:"released,omitempty"`
+	Held      string    `json:"held,omitempty"`
 	Unsettled bool      `json:"unsettled,omitempty"`
 	Sent      *sends    `json:"sent,omitempty"`
 	Answered  *answered `json:"answered,omitempty"`
@@ -356,6 +361,9 @@ func Format(r Record) string {
 		d.Docs = r.Docs
 	}
 	d.Approval = r.Approval
+	if IsSHA(r.Held) {
+		d.Held = r.Held
+	}
 	if IsSHA(r.Released) {
 		d.Released = r.Released
 	}
@@ -372,7 +380,7 @@ func Format(r Record) string {
 		}
 	}
 	if d.Job == "" && d.Head == "" && d.Waiting == "" && d.PR == "" && d.Docs == "" && len(d.Owed) == 0 && d.Sent == nil && d.Answered == nil &&
-		!d.Backlink && !d.Cut && !d.Lost && !d.Unsettled && !d.Approval && d.CodeEnded == "" && d.Released == "" {
+		!d.Backlink && !d.Cut && !d.Lost && !d.Unsettled && !d.Approval && d.CodeEnded == "" && d.Released == "" && d.Held == "" {
 		return ""
 	}
 	line := encode(d)
@@ -432,6 +440,9 @@ func Parse(text string) (r Record, ok bool) {
 	}
 	if d.CodeEnded == CodeMerged || d.CodeEnded == CodeClosed {
 		r.CodeEnded, r.DocsClose = d.CodeEnded, d.DocsClose
+	}
+	if IsSHA(d.Held) {
+		r.Held = d.Held
 	}
 	if IsSHA(d.Released) {
 		r.Released = d.Released

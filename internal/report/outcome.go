@@ -27,6 +27,9 @@ type Outcome struct {
 	// Capped says Skipped is a cap reached (plan.Caps): the comment and a
 	// code pull request's commit status say so.
 	Capped bool
+	// Held says the code pull request's change waits for the code's
+	// approval (docs-when: approved): nothing was sent.
+	Held bool
 	// Released is who released the code pull request's check on its head
 	// (release-label), when that is why the run sent nothing; "" for
 	// other runs.

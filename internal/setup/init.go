@@ -72,6 +72,8 @@ func ParseInit(args []string, getenv func(string) string, release string) (Init,
 	merge := "false"
 	fs.StringVar(&merge, "docs-merge", merge, "")
 	fs.BoolVar(&in.Close, "docs-close", false, "")
+	when := "push"
+	fs.StringVar(&when, "docs-when", when, "")
 	fs.BoolVar(&in.MergeQueue, "merge-queue", false, "")
 	fs.Var(stringList{to: &in.Paths}, "paths", "")
 	fs.Var(stringList{to: &in.Bots, comma: true}, "allowed-bots", "")
@@ -103,6 +105,13 @@ func ParseInit(args []string, getenv func(string) string, release string) (Init,
 	}
 	if merge != "false" {
 		in.Merge = merge
+	}
+	switch when {
+	case "push":
+	case "approved":
+		in.WhenApproved = true
+	default:
+		return in, &UsageError{Err: &Error{Flag: "docs-when", Why: "must be push or approved"}}
 	}
 	if in.CodeRepo == "" {
 		in.CodeRepo = originRepo(in.Dir)
@@ -287,6 +296,9 @@ Flags:
                            with the code; false (the default): a person does
   --docs-close             close the docs pull request with an unmerged code
                            pull request
+  --docs-when value        push (the default): the docs job hears every
+                           push; approved: it hears the change once the code
+                           is approved, and the check waits until then
   --merge-queue            the default branch has a merge queue
   --paths pattern          a changed file the docs follow; once a pattern
                            (every file when none)

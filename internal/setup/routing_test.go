@@ -119,3 +119,57 @@ func TestEveryEventReachesItsJob(t *testing.T) {
 		}
 	}
 }
+
+// TestApprovalsReachTheCodeJob: with --docs-when approved, an approval
+// of a person's code pull request runs the code job, which reads it and
+// sends the change; no other review of it does, nor an approval of a
+// fork's pull request or of the agent's (which the settle job judges).
+func TestApprovalsReachTheCodeJob(t *testing.T) {
+	t.Parallel()
+	c := Defaults
+	c.CodeRepo, c.Ref, c.WhenApproved = "acme/app", "v1", true
+	files, err := Files(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf, err := workflows.Parse(files[0].Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(files[0].Body), "          docs-when: approved\n") {
+		t.Errorf("the code job does not pass docs-when: approved")
+	}
+	review := func(state, author, head string) map[string]any {
+		p := pr("submitted", 7, author, head)
+		p["review"] = map[string]any{"body": "", "state": state}
+		data, _ := json.Marshal(p)
+		var out map[string]any
+		_ = json.Unmarshal(data, &out)
+		return out
+	}
+	for _, tc := range []struct {
+		name    string
+		payload map[string]any
+		runs    []string
+	}{
+		{"an approval of the code", review("approved", "ada", "acme/app"), []string{"code"}},
+		{"a change request on it", review("changes_requested", "ada", "acme/app"), nil},
+		{"a comment on it", review("commented", "ada", "acme/app"), nil},
+		{"an approval of a fork's", review("approved", "mallory", "mallory/app"), nil},
+		{"an approval of the agent's", review("approved", "mintlify[bot]", "acme/app"), []string{"settle"}},
+	} {
+		jobs, err := wf.Start(workflows.Event{Name: "pull_request_review", Payload: tc.payload})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var runs []string
+		for _, j := range jobs {
+			if j.Runs {
+				runs = append(runs, j.ID)
+			}
+		}
+		if !slices.Equal(runs, tc.runs) {
+			t.Errorf("%s: runs %q, want %q", tc.name, runs, tc.runs)
+		}
+	}
+}

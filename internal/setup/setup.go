@@ -51,6 +51,9 @@ type Choices struct {
 	// Close says a code pull request closed unmerged closes its docs pull
 	// request (docs-close).
 	Close bool
+	// WhenApproved says a code pull request's docs job hears its change
+	// once the code is approved (docs-when: approved), not at every push.
+	WhenApproved bool
 	// MergeQueue says the default branch has a merge queue, whose groups
 	// need the check.
 	MergeQueue bool

@@ -19,6 +19,7 @@ var cases = []struct {
 	args []string
 }{
 	{"here", []string{"--repo", "acme/app", "--ref", "v1"}},
+	{"when-approved", []string{"--repo", "acme/app", "--ref", "v1", "--docs-when", "approved", "--docs-merge", "squash", "--merge-queue"}},
 	{"landing", []string{"--repo", "acme/app", "--ref", "v1", "--docs-merge", "squash", "--docs-close", "--merge-queue",
 		"--paths", "src/**", "--paths", "!src/**/*_test.go"}},
 	{"elsewhere", []string{"--repo", "acme/app", "--docs-repo", "acme/handbook", "--ref", "v1", "--docs-merge", "squash", "--docs-close",
