@@ -5,14 +5,17 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	costs "github.com/agentjob/agent-job-action/internal/cost"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/testbed/golden"
+	"github.com/agentjob/agent-job-action/internal/testbed/step"
 )
 
 // cancelAfterCreate cancels the run's context as soon as the create has
@@ -45,7 +48,8 @@ var outputPaths = []struct {
 		want: map[string]string{"job-id": "job_0001", "status": "completed", "pr-link": "https://github.com/acme/docs/pull/101",
 			"pr-number": "101", "model": "sonnet", "source-repository": "https://github.com/acme/docs",
 			"source-ref": "docs/agent-job_0001", "created-at": "2026-11-22T09:00:00Z", "archived-at": "", "timed-out": "false",
-			"job": "*", "comment-url": ""},
+			"job": "*", "comment-url": "",
+			"creates": "1", "follow-ups": "0", "reads": "*", "github-requests": "0", "waited-seconds": "*", "thread-sends": "", "day-sends": ""},
 	},
 	{
 		name:    "failed",
@@ -53,7 +57,8 @@ var outputPaths = []struct {
 		wantErr: true,
 		want: map[string]string{"job-id": "job_0001", "status": "failed", "pr-link": "", "pr-number": "", "model": "sonnet",
 			"source-repository": "https://github.com/acme/docs", "source-ref": "docs/agent-job_0001", "created-at": "2026-11-22T09:00:00Z",
-			"archived-at": "", "timed-out": "false", "job": "*", "comment-url": ""},
+			"archived-at": "", "timed-out": "false", "job": "*", "comment-url": "",
+			"creates": "1", "follow-ups": "0", "reads": "*", "github-requests": "0", "waited-seconds": "*", "thread-sends": "", "day-sends": ""},
 	},
 	{
 		name:    "timed out",
@@ -62,7 +67,8 @@ var outputPaths = []struct {
 		wantErr: true,
 		want: map[string]string{"job-id": "job_0001", "status": "active", "pr-link": "", "pr-number": "", "model": "sonnet",
 			"source-repository": "https://github.com/acme/docs", "source-ref": "", "created-at": "2026-11-22T09:00:00Z",
-			"archived-at": "", "timed-out": "true", "job": "*", "comment-url": ""},
+			"archived-at": "", "timed-out": "true", "job": "*", "comment-url": "",
+			"creates": "1", "follow-ups": "0", "reads": "*", "github-requests": "0", "waited-seconds": "*", "thread-sends": "", "day-sends": ""},
 	},
 	{
 		name: "cancelled",
@@ -73,7 +79,8 @@ var outputPaths = []struct {
 		wantErr: true,
 		want: map[string]string{"job-id": "job_0001", "status": "active", "pr-link": "", "pr-number": "", "model": "sonnet",
 			"source-repository": "https://github.com/acme/docs", "source-ref": "", "created-at": "2026-11-22T09:00:00Z",
-			"archived-at": "", "timed-out": "false", "job": "*", "comment-url": ""},
+			"archived-at": "", "timed-out": "false", "job": "*", "comment-url": "",
+			"creates": "1", "follow-ups": "0", "reads": "*", "github-requests": "0", "waited-seconds": "*", "thread-sends": "", "day-sends": ""},
 	},
 	{
 		name: "skipped",
@@ -82,14 +89,16 @@ var outputPaths = []struct {
 		},
 		want: map[string]string{"job-id": "", "status": "skipped", "pr-link": "", "pr-number": "", "model": "",
 			"source-repository": "", "source-ref": "", "created-at": "", "archived-at": "", "timed-out": "false",
-			"job": "", "comment-url": ""},
+			"job": "", "comment-url": "",
+			"creates": "0", "follow-ups": "0", "reads": "0", "github-requests": "*", "waited-seconds": "0", "thread-sends": "", "day-sends": ""},
 	},
 	{
 		name:  "dry run",
 		setup: func(h *harness, _ context.CancelFunc) { h.vars["INPUT_DRY-RUN"] = "true" },
 		want: map[string]string{"job-id": "", "status": "dry-run", "pr-link": "", "pr-number": "", "model": "",
 			"source-repository": "", "source-ref": "", "created-at": "", "archived-at": "", "timed-out": "false",
-			"job": "", "comment-url": ""},
+			"job": "", "comment-url": "",
+			"creates": "0", "follow-ups": "0", "reads": "0", "github-requests": "0", "waited-seconds": "0", "thread-sends": "", "day-sends": ""},
 	},
 	{
 		name:  "wait false",
@@ -97,7 +106,8 @@ var outputPaths = []struct {
 		setup: func(h *harness, _ context.CancelFunc) { h.vars["INPUT_WAIT"] = "false" },
 		want: map[string]string{"job-id": "job_0001", "status": "active", "pr-link": "", "pr-number": "", "model": "sonnet",
 			"source-repository": "https://github.com/acme/docs", "source-ref": "", "created-at": "2026-11-22T09:00:00Z",
-			"archived-at": "", "timed-out": "false", "job": "*", "comment-url": ""},
+			"archived-at": "", "timed-out": "false", "job": "*", "comment-url": "",
+			"creates": "1", "follow-ups": "0", "reads": "0", "github-requests": "0", "waited-seconds": "0", "thread-sends": "", "day-sends": ""},
 	},
 	{
 		name: "follow-up",
@@ -109,7 +119,8 @@ var outputPaths = []struct {
 		},
 		want: map[string]string{"job-id": "job_prev", "status": "completed", "pr-link": "https://github.com/acme/docs/pull/101",
 			"pr-number": "101", "model": "sonnet", "source-repository": "https://github.com/acme/docs", "source-ref": "*",
-			"created-at": "*", "archived-at": "", "timed-out": "false", "job": "*", "comment-url": ""},
+			"created-at": "*", "archived-at": "", "timed-out": "false", "job": "*", "comment-url": "",
+			"creates": "0", "follow-ups": "1", "reads": "*", "github-requests": "0", "waited-seconds": "*", "thread-sends": "", "day-sends": ""},
 	},
 }
 
@@ -184,4 +195,66 @@ func TestStepLogGolden(t *testing.T) {
 			golden.Check(t, "testdata/logs/"+strings.ReplaceAll(tt.name, " ", "-")+".log", log)
 		})
 	}
+}
+
+// TestCostOutputsAreTheSummarysLine: the cost outputs are the figures of
+// the summary's cost line, on every main path, and with caps set the
+// thread's and the day's send counts as the caps read them (empty
+// otherwise), in the outputs and in that line alike.
+func TestCostOutputsAreTheSummarysLine(t *testing.T) {
+	t.Parallel()
+	check := func(t *testing.T, h *harness) {
+		t.Helper()
+		got := h.outputs()
+		n := func(name string) int {
+			v, err := strconv.Atoi(got[name])
+			if err != nil {
+				t.Fatalf("output %s = %q, not a count", name, got[name])
+			}
+			return v
+		}
+		c := costs.Cost{Creates: n("creates"), FollowUps: n("follow-ups"), Reads: n("reads"), GitHub: n("github-requests"), Waited: time.Duration(n("waited-seconds")) * time.Second}
+		for name, to := range map[string]**int{"thread-sends": &c.ThreadSends, "day-sends": &c.DaySends} {
+			if got[name] != "" {
+				v := n(name)
+				*to = &v
+			}
+		}
+		if sum := h.file("GITHUB_STEP_SUMMARY"); !strings.Contains(sum, c.Line()+"\n") {
+			t.Errorf("the summary does not read the outputs' cost line %q:\n%s", c.Line(), sum)
+		}
+	}
+	for _, tt := range outputPaths {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, tt.sc)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tt.setup != nil {
+				tt.setup(h, cancel)
+			}
+			_ = h.run(ctx)
+			check(t, h)
+		})
+	}
+	t.Run("caps", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, fakeapi.Scenario{Runtime: time.Minute})
+		gh := h.withGitHub(fakegithub.Options{}, "issue_comment", issueComment("writer", "/docs also mention the Retry-After header"))
+		h.api.AddJob("job_0777", "completed")
+		gh.SeedComment(12, fakegithub.BotLogin, true, ownSent("job_0777", 2, step.Start.Format("2006-01-02"), 2))
+		h.vars["INPUT_MAX-SENDS-PER-THREAD"] = "5"
+		h.vars["INPUT_MAX-SENDS-PER-DAY"] = "40"
+		if err := h.run(context.Background()); err != nil {
+			t.Fatalf("run: %v\n%s", err, h.stdout.String())
+		}
+		got := h.outputs()
+		if got["thread-sends"] != "2" || got["day-sends"] != "2" || got["follow-ups"] != "1" {
+			t.Errorf("outputs thread-sends %q, day-sends %q, follow-ups %q; want 2, 2 and 1", got["thread-sends"], got["day-sends"], got["follow-ups"])
+		}
+		if sum := h.file("GITHUB_STEP_SUMMARY"); !strings.Contains(sum, "the caps counted 2 sends from this thread and 2 sends in the repository today before this run.") {
+			t.Errorf("summary:\n%s", sum)
+		}
+		check(t, h)
+	})
 }

@@ -140,6 +140,7 @@ func (r *run) overCap(ctx context.Context, p plan.Plan, level string, o *report.
 		author = p.Own.Author
 	}
 	why, err := r.caps.Reached(ctx, p.Caps, r.thread, r.thread.Number, level, author)
+	r.rep.Counted(why.Thread, why.Day)
 	switch {
 	case err != nil:
 		return o.Fail(ctx, err)

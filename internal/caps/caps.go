@@ -43,6 +43,9 @@ type Counter struct {
 type Cap struct {
 	Why       string
 	Uncounted bool
+	// Thread and Day are the sends each cap counted (nil for a cap not
+	// read): the cost's counts.
+	Thread, Day *int
 }
 
 // Reached counts what was sent, as c names: from th (numbered n), and from
@@ -51,16 +54,20 @@ type Cap struct {
 // level is the permission of the request's author, who (see
 // plan.Caps.OverThread).
 func (k Counter) Reached(ctx context.Context, c *plan.Caps, th Thread, n int, level, who string) (Cap, error) {
+	var counted Cap
 	if c.Thread > 0 {
 		t, err := th.SentHere(ctx)
 		if err != nil {
 			return Cap{}, fmt.Errorf("count what was sent from #%d for max-sends-per-thread: %w; nothing was sent", n, err)
 		}
+		sent := t.Sent
+		counted.Thread = &sent
 		switch why, passed := c.OverThread(n, t.Sent, t.Cut, level); {
 		case passed:
 			k.Progress.Logf("%s; passed: the request is by %s, who has %s permission", why, escape.Log(who), escape.Log(level))
 		case why != "":
-			return Cap{Why: why, Uncounted: t.Sent < c.Thread}, nil
+			counted.Why, counted.Uncounted = why, t.Sent < c.Thread
+			return counted, nil
 		}
 	}
 	if c.Day > 0 {
@@ -72,9 +79,12 @@ func (k Counter) Reached(ctx context.Context, c *plan.Caps, th Thread, n int, le
 		if err != nil {
 			return Cap{}, fmt.Errorf("count what was sent today for max-sends-per-day: %w; nothing was sent", err)
 		}
+		sent := t.Sent
+		counted.Day = &sent
 		if why := c.OverDay(t.Sent, t.Read, t.Cut); why != "" {
-			return Cap{Why: why, Uncounted: t.Sent < c.Day}, nil
+			counted.Why, counted.Uncounted = why, t.Sent < c.Day
+			return counted, nil
 		}
 	}
-	return Cap{}, nil
+	return counted, nil
 }

@@ -6,6 +6,8 @@ package cost
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -23,13 +25,45 @@ type Cost struct {
 	Waited time.Duration `json:"-"`
 	// WaitedSeconds is Waited in whole seconds, for --json.
 	WaitedSeconds int `json:"waitedSeconds"`
+	// ThreadSends and DaySends are the sends the caps counted before this
+	// run (max-sends-per-thread, max-sends-per-day); nil when that cap
+	// was not read.
+	ThreadSends *int `json:"threadSends,omitempty"`
+	DaySends    *int `json:"daySends,omitempty"`
 }
 
-// Line says what c cost in one sentence, for the summary.
+// Line says what c cost in one sentence, for the summary, with the caps'
+// counts when a cap was read.
 func (c Cost) Line() string {
-	return fmt.Sprintf("**Cost:** Agent Job API: %s, %s, %s; GitHub API: %s; waited for the job: %s.",
+	line := fmt.Sprintf("**Cost:** Agent Job API: %s, %s, %s; GitHub API: %s; waited for the job: %s",
 		Count(c.Creates, "create"), Count(c.FollowUps, "follow-up"), Count(c.Reads, "read"),
 		Count(c.GitHub, "request"), c.Waited.Round(time.Second))
+	var counted []string
+	if c.ThreadSends != nil {
+		counted = append(counted, Count(*c.ThreadSends, "send")+" from this thread")
+	}
+	if c.DaySends != nil {
+		counted = append(counted, Count(*c.DaySends, "send")+" in the repository today")
+	}
+	if len(counted) > 0 {
+		line += "; the caps counted " + strings.Join(counted, " and ") + " before this run"
+	}
+	return line + "."
+}
+
+// Outputs are c's figures as the step's outputs, by name: the caps'
+// counts empty when they were not read.
+func (c Cost) Outputs() map[string]string {
+	out := map[string]string{"creates": strconv.Itoa(c.Creates), "follow-ups": strconv.Itoa(c.FollowUps), "reads": strconv.Itoa(c.Reads),
+		"github-requests": strconv.Itoa(c.GitHub), "waited-seconds": strconv.Itoa(int(c.Waited.Round(time.Second) / time.Second)),
+		"thread-sends": "", "day-sends": ""}
+	if c.ThreadSends != nil {
+		out["thread-sends"] = strconv.Itoa(*c.ThreadSends)
+	}
+	if c.DaySends != nil {
+		out["day-sends"] = strconv.Itoa(*c.DaySends)
+	}
+	return out
 }
 
 // Count is n things, in words: "1 thread", "2 threads" (thing takes an

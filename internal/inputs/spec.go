@@ -94,4 +94,11 @@ var Outputs = []Output{
 	{Name: "timed-out", Description: "true when the step gave up waiting at its timeout, otherwise false."},
 	{Name: "job", Description: "The last job record as JSON."},
 	{Name: "comment-url", Description: "The comment the run wrote in the issue or pull request; empty when none."},
+	{Name: "creates", Description: "The creates the Agent Job API took in this run, each billed by the provider (the summary's cost line)."},
+	{Name: "follow-ups", Description: "The follow-ups the Agent Job API took in this run, each billed by the provider."},
+	{Name: "reads", Description: "The requests that read a job (polls), which the provider does not bill nor count against its rate limit."},
+	{Name: "github-requests", Description: "The requests sent to GitHub's API, retries included."},
+	{Name: "waited-seconds", Description: "The seconds the run waited for the job (0 with wait: false)."},
+	{Name: "thread-sends", Description: "With max-sends-per-thread set: the creates and follow-ups sent from this issue or pull request before this run, as the cap read them; empty otherwise."},
+	{Name: "day-sends", Description: "With max-sends-per-day set: the creates and follow-ups sent in the repository today (UTC) before this run, as the cap read them; empty otherwise."},
 }

@@ -180,6 +180,17 @@ func (r *Reporter) Spent(followUp bool) {
 	}
 }
 
+// Counted keeps the sends the caps counted before this run (nil for a cap
+// not read), which the cost reports.
+func (r *Reporter) Counted(thread, day *int) {
+	if thread != nil {
+		r.cost.ThreadSends = thread
+	}
+	if day != nil {
+		r.cost.DaySends = day
+	}
+}
+
 // Waited adds d, time the run spent waiting for the job, to its cost.
 func (r *Reporter) Waited(d time.Duration) { r.cost.Waited += d }
 

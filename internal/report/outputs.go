@@ -191,7 +191,7 @@ func (o *Outputs) values(r Result) [][2]string {
 	if j == nil {
 		j = &agentapi.Job{}
 	}
-	return [][2]string{
+	values := [][2]string{
 		{"job-id", r.JobID},
 		{"status", r.Status},
 		{"pr-link", j.PR()},
@@ -207,6 +207,15 @@ func (o *Outputs) values(r Result) [][2]string {
 		{"job", o.red.RedactJSON(j.Raw)},
 		{"comment-url", r.CommentURL},
 	}
+	c := Cost{}
+	if r.Cost != nil {
+		c = *r.Cost
+	}
+	costs := c.Outputs()
+	for _, name := range []string{"creates", "follow-ups", "reads", "github-requests", "waited-seconds", "thread-sends", "day-sends"} {
+		values = append(values, [2]string{name, costs[name]})
+	}
+	return values
 }
 
 // prNumber is the pr-number output: empty unless the link was judged a
