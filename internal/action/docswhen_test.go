@@ -32,6 +32,7 @@ func TestDocsWhenApproved(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		approved bool
+		wait     bool // the waiting setup (init --wait)
 		sends    []string // what the Agent Job API got, in order: create or follow-up, and the files it named
 		final    map[string]string
 	}{
@@ -41,6 +42,13 @@ func TestDocsWhenApproved(t *testing.T) {
 			final: map[string]string{
 				head4: "success: Docs updated in a pull request", head5: "success: Docs updated in a pull request",
 				head6: "success: Docs updated in a pull request", head7: "success: Docs updated in a pull request"}},
+		{name: "once approved, waiting", approved: true, wait: true, sends: []string{
+			"create: src/limits.go src/push2.go src/push3.go src/push4.go src/push5.go src/push6.go",
+			"follow-up: src/push7.go"},
+			// The waiting run waits for the preview too.
+			final: map[string]string{
+				head4: "pending: Waits for the code's approval before writing the docs", head5: "pending: Waits for the code's approval before writing the docs",
+				head6: "success: Docs updated: preview ready", head7: "success: Docs updated: preview ready"}},
 		{name: "once approved", approved: true, sends: []string{
 			"create: src/limits.go src/push2.go src/push3.go src/push4.go src/push5.go src/push6.go",
 			"follow-up: src/push7.go"},
@@ -51,7 +59,7 @@ func TestDocsWhenApproved(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := initNoWait()
-			c.WhenApproved = tc.approved
+			c.WhenApproved, c.Wait = tc.approved, tc.wait
 			w := newInitWorld(t, fakeapi.Scenario{Runtime: 4 * time.Minute}, true, -10*time.Second, false, *c)
 			heads := []string{head1, head2, head3, head4, head5, head6, head7}
 			files := slices.Clone(codeFiles)
