@@ -32,7 +32,7 @@ func TestDocsWhenApproved(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		approved bool
-		wait     bool // the waiting setup (init --wait)
+		wait     bool     // the waiting setup (init --wait)
 		sends    []string // what the Agent Job API got, in order: create or follow-up, and the files it named
 		final    map[string]string
 	}{
@@ -147,7 +147,7 @@ func TestDocsWhenApproved(t *testing.T) {
 			if tc.approved {
 				// Before the first approval, every head that is not a
 				// draft says what it waits for.
-				for _, h := range []string{head4, head5, head6} {
+				for _, h := range []string{head4, head5, head6, head7} {
 					if first := firstStatus(w, h); !strings.HasPrefix(first, "pending: Waits for the code's approval before writing the docs") {
 						t.Errorf("head %s's first status %q, want it waiting for the code's approval", h[:4], first)
 					}
