@@ -84,7 +84,7 @@ func TestDoctorAsAPersonRunsIt(t *testing.T) {
 		t.Errorf("doctor without a workflow file: exit %d\n%s%s", empty.code, empty.stdout, empty.stderr)
 	}
 	bad := cliRun{args: []string{"doctor", "--api-key", "mint_0123456789"}}.exec(t, bin)
-	if bad.code != 2 || !strings.Contains(bad.stderr, "it has no flag -api-key") || strings.Contains(bad.stderr, "mint_") {
+	if bad.code != 2 || !strings.Contains(bad.stderr, "doctor has no flag -api-key") || strings.Contains(bad.stderr, "mint_") {
 		t.Errorf("doctor --api-key: exit %d\n%s", bad.code, bad.stderr)
 	}
 }

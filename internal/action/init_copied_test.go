@@ -158,18 +158,7 @@ func initLife(t *testing.T, elsewhere bool) {
 	if elsewhere {
 		closed = append(closed, agentRuns("pull_request")...)
 	}
-	step("the queue merges the code, and the docs with it", func() {
-		ev := codePR("closed", head2, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", true })
-		ev["sender"] = user("github-merge-queue[bot]")
-		w.pullRequest(ev)
-		if elsewhere {
-			// docs-token's merge is an event of the docs repository;
-			// GITHUB_TOKEN's, in the code's, starts no workflow.
-			merged := agentPREvent("closed", docsURL)
-			merged["pull_request"].(map[string]any)["merged"] = true
-			w.event("docs", workflows.Event{Name: "pull_request", Payload: merged})
-		}
-	}, closed, "")
+	step("the queue merges the code, and the docs with it", func() { w.queueMerges(head2, docsURL) }, closed, "")
 	if pr, _ := w.gh.PullRequest(docsRepo, 101); !pr.Merged || pr.MergeMethod != "squash" {
 		t.Errorf("the docs pull request after the code's merge: %+v, want merged by squash", pr)
 	}

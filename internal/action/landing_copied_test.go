@@ -74,6 +74,22 @@ type landed struct {
 	minutes    int
 }
 
+// queueMerges is a merge queue merging code pull request #7 at head,
+// whose run merges its docs pull request at docsURL: with the docs apart,
+// that merge is an event of the docs repository, which its workflow
+// passes on; GITHUB_TOKEN's merge, in the code's repository, starts no
+// workflow.
+func (w *copiedWorld) queueMerges(head, docsURL string) {
+	ev := codePR("closed", head, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", true })
+	ev["sender"] = user("github-merge-queue[bot]")
+	w.pullRequest(ev)
+	if w.elsewhere {
+		merged := agentPREvent("closed", docsURL)
+		merged["pull_request"].(map[string]any)["merged"] = true
+		w.event("docs", workflows.Event{Name: "pull_request", Payload: merged})
+	}
+}
+
 func landWithTheCode(t *testing.T, from copiedFrom, elsewhere bool) []landed {
 	t.Helper()
 	w := from.world(t, fakeapi.Scenario{Runtime: 4 * time.Minute}, true, -10*time.Second, elsewhere)
@@ -128,19 +144,7 @@ func landWithTheCode(t *testing.T, from copiedFrom, elsewhere bool) []landed {
 		t.Errorf("docs %s: statuses after the merge group:\n%s", docsRepo, strings.Join(got, "\n"))
 	}
 
-	step("The queue merges #7; its docs pull request is merged with it", 3*time.Hour, func() {
-		ev := codePR("closed", head1, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", true })
-		ev["sender"] = user("github-merge-queue[bot]")
-		w.pullRequest(ev)
-		if elsewhere {
-			// docs-token's merge is an event of the docs repository,
-			// which its workflow passes on; GITHUB_TOKEN's merge, in the
-			// code's repository, starts no workflow.
-			merged := agentPREvent("closed", docsURL)
-			merged["pull_request"].(map[string]any)["merged"] = true
-			w.event("docs", workflows.Event{Name: "pull_request", Payload: merged})
-		}
-	})
+	step("The queue merges #7; its docs pull request is merged with it", 3*time.Hour, func() { w.queueMerges(head1, docsURL) })
 	if pr, _ := w.gh.PullRequest(docsRepo, 101); !pr.Merged || pr.MergeMethod != "squash" {
 		t.Errorf("docs %s: the docs pull request after the code's merge: %+v, want merged by squash", docsRepo, pr)
 	}

@@ -82,7 +82,7 @@ func Parse(args []string, getenv func(string) string) (Options, error) {
 	fs.BoolVar(&o.Help, "help", false, "")
 	fs.BoolVar(&o.Help, "h", false, "")
 	if err := fs.Parse(args); err != nil {
-		return o, &UsageError{Err: fmt.Errorf("doctor: %s (agent-job-action doctor --help lists its flags)", flagProblem(err))}
+		return o, &UsageError{Err: setup.FlagError("doctor", err)}
 	}
 	switch {
 	case o.Help:
@@ -99,21 +99,6 @@ func Parse(args []string, getenv func(string) string) (Options, error) {
 		return o, &UsageError{Err: fmt.Errorf("--file must be a workflow file's name, such as %s", setup.File)}
 	}
 	return o, nil
-}
-
-var flagName = regexp.MustCompile(`-[A-Za-z][A-Za-z-]*`)
-
-// flagProblem names the flag of flag's error, and never its value.
-func flagProblem(err error) string {
-	msg := err.Error()
-	name := flagName.FindString(msg)
-	switch {
-	case strings.HasPrefix(msg, "flag provided but not defined"):
-		return "it has no flag " + name
-	case strings.HasPrefix(msg, "flag needs an argument"):
-		return name + " needs a value"
-	}
-	return name + ": its value is not one it takes"
 }
 
 // Run checks the setup o names with the credentials of env, prints the

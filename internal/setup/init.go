@@ -88,7 +88,7 @@ func ParseInit(args []string, getenv func(string) string, release string) (Init,
 	fs.BoolVar(&in.Help, "h", false, "")
 	if err := fs.Parse(args); err != nil {
 		// flag's own message may quote a value: only the flag is named.
-		return in, &UsageError{Err: flagError(err)}
+		return in, &UsageError{Err: FlagError("init", err)}
 	}
 	if fs.NArg() > 0 {
 		return in, &UsageError{Err: fmt.Errorf("init takes flags only; %d more arguments", fs.NArg())}
@@ -133,19 +133,21 @@ func ParseInit(args []string, getenv func(string) string, release string) (Init,
 
 var flagName = regexp.MustCompile(`-[A-Za-z][A-Za-z-]*`)
 
-// flagError names the flag of flag's error, and never its value.
-func flagError(err error) error {
+// FlagError is the error of a subcommand's flags (cmd: init, doctor) as
+// the flag package gave it, naming the flag and never its value, which
+// may be a secret typed in the wrong place.
+func FlagError(cmd string, err error) error {
 	msg := err.Error()
 	name := flagName.FindString(msg)
 	switch {
 	case strings.HasPrefix(msg, "flag provided but not defined"):
-		return fmt.Errorf("init has no flag %s (agent-job-action init --help lists them)", name)
+		return fmt.Errorf("%s has no flag %s (agent-job-action %s --help lists them)", cmd, name, cmd)
 	case strings.HasPrefix(msg, "flag needs an argument"):
 		return fmt.Errorf("%s needs a value", name)
 	case strings.HasPrefix(msg, "invalid value"), strings.HasPrefix(msg, "invalid boolean value"):
-		return fmt.Errorf("%s: its value is not one it takes (agent-job-action init --help)", name)
+		return fmt.Errorf("%s: its value is not one it takes (agent-job-action %s --help)", name, cmd)
 	}
-	return errors.New("init: the flags cannot be read (agent-job-action init --help)")
+	return fmt.Errorf("%s: the flags cannot be read (agent-job-action %s --help)", cmd, cmd)
 }
 
 var originURL = regexp.MustCompile(`(?m)^\s*url\s*=\s*\S*github\.com[:/]([A-Za-z0-9-]+/[A-Za-z0-9._-]+?)(?:\.git)?\s*$`)
