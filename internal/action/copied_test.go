@@ -190,7 +190,7 @@ func newWorldOf(t *testing.T, sc fakeapi.Scenario, released bool, ahead time.Dur
 		w.gh.SeedPull(fakegithub.Pull{Repo: "acme/handbook", Number: 101, Author: agentApp, HeadRef: "docs/agent-job_0001"})
 	}
 	w.base = maps.Clone(w.vars)
-	for _, k := range []string{"INPUT_PROMPT", "INPUT_PATHS", "INPUT_PREVIEW", "INPUT_WAIT", "INPUT_TIMEOUT", "INPUT_SETTLE", "INPUT_DOCS-TOKEN"} {
+	for _, k := range []string{"INPUT_PROMPT", "INPUT_PATHS", "INPUT_PREVIEW", "INPUT_WAIT", "INPUT_TIMEOUT", "INPUT_SETTLE", "INPUT_DOCS-TOKEN", "INPUT_TRIGGER-PHRASE"} {
 		delete(w.base, k)
 	}
 	return w
@@ -639,6 +639,11 @@ func settledInOrder(t *testing.T, from copiedFrom, name string, sc fakeapi.Scena
 				}
 				if len(backlinks) != 1 || backlinks[0] != tt.by {
 					t.Errorf("backlinks on %s#101 written by %q, want one, by %s", repo, backlinks, tt.by)
+				}
+				// It tells reviewers the phrase the request workflow hears:
+				// without it, a change asked for there would reach nothing.
+				if c := w.gh.Comments(101); len(c) == 0 || !strings.Contains(c[len(c)-1].Body, "**To ask for changes**, write `/docs` and what to change") {
+					t.Errorf("the backlink on #101 does not name /docs: %+v", c)
 				}
 			}
 			c := w.gh.Comments(7)

@@ -28,6 +28,7 @@ type workflow struct {
 }
 
 type job struct {
+	If          any    `yaml:"if"`
 	Permissions any    `yaml:"permissions"`
 	Steps       []step `yaml:"steps"`
 }
@@ -105,9 +106,12 @@ func (w *workflow) actionJobs() []actionJob {
 			if a.with == nil {
 				a.with = map[string]string{}
 			}
+			// A request job is the one its if: passes comments to; a
+			// label's request names its label.
+			cond := fmt.Sprint(j.If)
 			if v, _ := inputs.ParseBool(a.with["settle"]); v {
 				a.role = roleSettle
-			} else if a.with["trigger-phrase"] != "" || a.with["trigger-label"] != "" {
+			} else if strings.Contains(cond, "comment.body") || strings.Contains(cond, "review.body") || a.with["trigger-label"] != "" {
 				a.role = roleRequest
 			}
 			perms := j.Permissions
