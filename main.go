@@ -223,7 +223,11 @@ func runDoctor(ctx context.Context, args []string, env Env, build cli.Build, std
 		fmt.Fprintf(env.Stderr, "error: %v\nRun agent-job-action doctor --help for every flag.\n", err)
 		return &cli.UsageError{Err: err}
 	}
-	fmt.Fprintf(env.Stderr, "error: %v\n", err)
+	var problems *doctor.ProblemsError
+	if !errors.As(err, &problems) {
+		// The findings, printed already, say the problems.
+		fmt.Fprintf(env.Stderr, "error: %v\n", err)
+	}
 	return err
 }
 

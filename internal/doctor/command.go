@@ -84,13 +84,16 @@ func Parse(args []string, getenv func(string) string) (Options, error) {
 	if err := fs.Parse(args); err != nil {
 		return o, &UsageError{Err: setup.FlagError("doctor", err)}
 	}
+	if o.CodeRepo == "" {
+		o.CodeRepo = setup.OriginRepo(o.Dir)
+	}
 	switch {
 	case o.Help:
 		return o, nil
 	case fs.NArg() > 0:
 		return o, &UsageError{Err: fmt.Errorf("doctor takes flags only; %d more arguments", fs.NArg())}
 	case !repoName.MatchString(o.CodeRepo):
-		return o, &UsageError{Err: fmt.Errorf("--repo must name the code repository as owner/name (GITHUB_REPOSITORY when set)")}
+		return o, &UsageError{Err: fmt.Errorf("--repo must name the code repository as owner/name (GITHUB_REPOSITORY, or the checkout's remote origin, when set)")}
 	case o.DocsRepo != "" && !repoName.MatchString(o.DocsRepo):
 		return o, &UsageError{Err: fmt.Errorf("--docs-repo must name the docs repository as owner/name")}
 	case o.DocsRepo == "" && o.DocsDir != "":
@@ -210,7 +213,8 @@ Credentials, from the environment only:
   GITHUB_API_URL            GitHub Enterprise Server's API
 
 Flags:
-  --repo owner/name       the code repository (GITHUB_REPOSITORY)
+  --repo owner/name       the code repository (GITHUB_REPOSITORY, or the
+                          checkout's remote origin)
   --dir path              its checkout (.)
   --docs-repo owner/name  the docs repository, when it is another
   --docs-dir path         its checkout

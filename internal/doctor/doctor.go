@@ -233,7 +233,7 @@ func (d Doctor) key(ctx context.Context, s Setup, add func(Finding)) {
 	const what = "the API key"
 	switch {
 	case d.Agent == nil:
-		add(Finding{Check: what, State: CannotTell, Says: "doctor was given no key", Fix: "set MINTLIFY_API_KEY in doctor's environment (or --api-key-stdin)"})
+		add(Finding{Check: what, State: CannotTell, Says: "doctor was given no key", Fix: "set MINTLIFY_API_KEY in doctor's environment"})
 		return
 	case !strings.HasPrefix(s.Key, "mint_"):
 		add(Finding{Check: what, State: Problem, Says: "the key does not start with mint_: it is no admin API key", Fix: "create an admin API key in the Mintlify dashboard and set it as the secret MINTLIFY_API_KEY"})
@@ -249,8 +249,11 @@ func (d Doctor) key(ctx context.Context, s Setup, add func(Finding)) {
 			Fix: "the first run tells: a 404 on create job means project-id is wrong (copy it from the dashboard's API keys page)"})
 	case errors.As(err, &f) && (f.Status == 401 || f.Status == 403):
 		add(Finding{Check: what, State: Problem, Says: fmt.Sprintf("the Agent Job API refused the key (HTTP %d)", f.Status), Fix: "create an admin API key in the Mintlify dashboard and set it as the secret MINTLIFY_API_KEY"})
+	case errors.As(err, &f) && f.Status != 0:
+		add(Finding{Check: what, State: Problem, Says: fmt.Sprintf("the Agent Job API answered HTTP %d for a read of a job: %s", f.Status, escape.Log(oneLine(err.Error()))), Fix: "check base-url and project-id"})
 	default:
-		add(Finding{Check: what, State: Problem, Says: "the Agent Job API could not be read: " + escape.Log(oneLine(err.Error())), Fix: "check the network and base-url, and run doctor again"})
+		// No answer: nothing is known of the key.
+		add(Finding{Check: what, State: CannotTell, Says: "the Agent Job API could not be reached: " + escape.Log(oneLine(err.Error())), Fix: "run doctor where the API can be reached"})
 	}
 }
 
@@ -261,8 +264,10 @@ func (d Doctor) tokens(ctx context.Context, s Setup, add func(Finding)) string {
 	branch := ""
 	if d.GitHub == nil {
 		add(Finding{Check: "GitHub", State: CannotTell, Says: "doctor was given no GitHub token, so it reads neither the branch's rules nor the app", Fix: "set GITHUB_TOKEN (or GH_TOKEN) to a token that can read " + s.CodeRepo})
-	} else if r, err := d.GitHub.Repository(ctx, owner, name); err != nil {
+	} else if r, err := d.GitHub.Repository(ctx, owner, name); err != nil && (ghclient.IsNotFound(err) || ghclient.IsUnauthorized(err)) {
 		add(Finding{Check: "GitHub", State: Problem, Says: "the token cannot read " + s.CodeRepo + ": " + escape.Log(oneLine(err.Error())), Fix: "give doctor a token that can read " + s.CodeRepo})
+	} else if err != nil {
+		add(Finding{Check: "GitHub", State: CannotTell, Says: s.CodeRepo + " could not be read: " + escape.Log(oneLine(err.Error())), Fix: "run doctor where GitHub (GITHUB_API_URL) can be reached"})
 	} else {
 		branch = r.DefaultBranch
 		add(Finding{Check: "GitHub", State: OK, Says: fmt.Sprintf("the token reads %s (default branch %s)", s.CodeRepo, branch)})
@@ -283,7 +288,7 @@ func (d Doctor) tokens(ctx context.Context, s Setup, add func(Finding)) string {
 			return
 		}
 		if err != nil {
-			add(Finding{Check: what, State: Problem, Says: repo + " could not be read with " + secret + ": " + escape.Log(oneLine(err.Error())), Fix: "run doctor again"})
+			add(Finding{Check: what, State: CannotTell, Says: repo + " could not be read with " + secret + ": " + escape.Log(oneLine(err.Error())), Fix: "run doctor where GitHub can be reached"})
 			return
 		}
 		add(judge(r))
@@ -372,7 +377,7 @@ func (d Doctor) app(ctx context.Context, s Setup, add func(Finding)) {
 		add(Finding{Check: what, State: CannotTell, Says: "the app " + slug + " could not be read: " + escape.Log(oneLine(err.Error())), Fix: "run doctor again"})
 	case perms["workflows"] == "write":
 		add(Finding{Check: what, State: Problem, Says: slug + " asks workflows: write: it can change .github/workflows in a pull request it opens, and GitHub runs a review's workflow from the pull request, with the key",
-			Fix: "take pull_request_review out of the settle job's on: (an approval then settles on the hour's schedule), or install the app without that permission"})
+			Fix: "take pull_request_review out of the settle job's if: (an approval then settles on the hour's schedule), or install the app without that permission"})
 	default:
 		add(Finding{Check: what, State: OK, Says: slug + " asks no workflows permission: it cannot change .github/workflows"})
 	}

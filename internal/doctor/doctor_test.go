@@ -5,12 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentjob/agent-job-action/internal/check"
+	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/setup"
@@ -148,7 +152,7 @@ func TestDoctor(t *testing.T) {
 		}, check: "the merge queue", says: "does not hear merge_group", fix: "--merge-queue"},
 		{name: "an app that can change workflows", mend: func(w *world) {
 			w.gh.SeedApp(fakegithub.App{Slug: "mintlify", Permissions: map[string]string{"contents": "write", "workflows": "write"}})
-		}, check: "the agent's app", says: "asks workflows: write", fix: "take pull_request_review out"},
+		}, check: "the agent's app", says: "asks workflows: write", fix: "take pull_request_review out of the settle job's if:"},
 		{name: "a classic dispatch token", breaks: func(o *fakegithub.Options, _ *fakeapi.Scenario) {
 			o.Scopes = map[string]string{dispatchTok: "repo, workflow"}
 		}, check: "CODE_REPO_DISPATCH_TOKEN", says: "it can push code to acme/app", fix: "Actions: read and write on acme/app alone"},
@@ -248,5 +252,45 @@ func TestDoctorWithoutCredentials(t *testing.T) {
 	}
 	if n := len(w.gh.Requests()) + len(w.api.Requests()); n != 0 {
 		t.Errorf("doctor without credentials sent %d requests", n)
+	}
+}
+
+// TestDoctorUnreachable: services that cannot be reached are no problem
+// of the setup: doctor says it cannot tell, names how to tell, finds no
+// problem, and prints no secret.
+func TestDoctorUnreachable(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, nil)
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	w.env["GITHUB_API_URL"] = gone.URL
+	o, err := Parse([]string{"--repo", "acme/app", "--dir", w.code, "--docs-repo", "acme/handbook", "--docs-dir", w.docs, "--base-url", gone.URL, "--json"},
+		func(k string) string { return w.env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	runErr := Run(context.Background(), o, Env{Getenv: func(k string) string { return w.env[k] }, Clock: clock.NewFake(time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC))}, &out)
+	if runErr != nil {
+		t.Errorf("doctor ended %v, want no problem found", runErr)
+	}
+	var got struct {
+		Findings []Finding `json:"findings"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("%q: %v", out.String(), err)
+	}
+	for _, f := range got.Findings {
+		switch f.Check {
+		case "the API key", "GitHub", "DOCS_REPO_TOKEN", "CODE_REPO_DISPATCH_TOKEN":
+			if f.State != CannotTell || f.Fix == "" {
+				t.Errorf("%s: %+v; want cannot tell, with how to tell", f.Check, f)
+			}
+		}
+	}
+	for _, secret := range []string{key, personToken, docsToken, dispatchTok} {
+		if strings.Contains(out.String(), secret) {
+			t.Errorf("doctor printed a secret")
+		}
 	}
 }

@@ -114,7 +114,12 @@ func ParseInit(args []string, getenv func(string) string, release string) (Init,
 		return in, &UsageError{Err: &Error{Flag: "docs-when", Why: "must be push or approved"}}
 	}
 	if in.CodeRepo == "" {
-		in.CodeRepo = originRepo(in.Dir)
+		in.CodeRepo = OriginRepo(in.Dir)
+	}
+	branchSet := false
+	fs.Visit(func(f *flag.Flag) { branchSet = branchSet || f.Name == "default-branch" })
+	if b := originHead(in.Dir); !branchSet && b != "" {
+		in.CodeBranch = b
 	}
 	if in.Ref == "" {
 		return in, &UsageError{Err: &Error{Flag: "ref", Why: "is needed: this build is not a release; name the action's release (v1) or a full commit of agentjob/agent-job-action"}}
@@ -155,9 +160,26 @@ var originURL = regexp.MustCompile(`(?m)^\s*url\s*=\s*\S*github\.com[:/]([A-Za-z
 // maxGitConfig bounds the read of a checkout's .git/config.
 const maxGitConfig = 64 << 10
 
-// originRepo is the owner/name of dir's remote origin on github.com, or
+// originHead is the default branch of dir's remote origin, as git
+// recorded it when it cloned (refs/remotes/origin/HEAD), or "" when it
+// did not.
+func originHead(dir string) string {
+	f, err := os.Open(filepath.Join(dir, ".git", "refs", "remotes", "origin", "HEAD"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	data, _ := io.ReadAll(io.LimitReader(f, 1024))
+	ref, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: refs/remotes/origin/")
+	if !ok || !branch.MatchString(ref) || strings.Contains(ref, "..") {
+		return ""
+	}
+	return ref
+}
+
+// OriginRepo is the owner/name of dir's remote origin on github.com, or
 // "" when it cannot tell.
-func originRepo(dir string) string {
+func OriginRepo(dir string) string {
 	f, err := os.Open(filepath.Join(dir, ".git", "config"))
 	if err != nil {
 		return ""
@@ -265,9 +287,9 @@ func Report(w io.Writer, in Init, done []Outcome) {
 	for i, s := range Steps(in.Choices) {
 		fmt.Fprintf(w, "\n%d. %s\n", i+1, s.What)
 		if s.Command != "" {
-			for _, line := range strings.Split(s.Command, "\n") {
-				fmt.Fprintf(w, "   %s\n", line)
-			}
+			// Flush left, as it is pasted: a here-document's end must
+			// start its line.
+			fmt.Fprintf(w, "\n%s\n", s.Command)
 		}
 	}
 	fmt.Fprintf(w, "\nTo turn it off: delete the ruleset's required check first, then the files.\n")
@@ -284,7 +306,8 @@ Usage:
 Flags:
   --repo owner/name        the code repository (GITHUB_REPOSITORY, or the
                            checkout's remote origin)
-  --default-branch name    its default branch (main)
+  --default-branch name    its default branch (the checkout's origin/HEAD,
+                           else main)
   --dir path               its checkout, where the file goes (.)
   --docs-repo owner/name   the repository the agent opens its pull requests
                            in, when it is not the code repository

@@ -180,6 +180,12 @@ func TestInitReadsTheRepository(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".git", "config"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll(filepath.Join(dir, ".git", "refs", "remotes", "origin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".git", "refs", "remotes", "origin", "HEAD"), []byte("ref: refs/remotes/origin/trunk\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		env, want string
 	}{{"", "acme/app"}, {"acme/other", "acme/other"}} {
@@ -189,9 +195,12 @@ func TestInitReadsTheRepository(t *testing.T) {
 			}
 			return ""
 		}, "")
-		if err != nil || in.CodeRepo != tc.want {
-			t.Errorf("GITHUB_REPOSITORY %q: repo %q, %v; want %q", tc.env, in.CodeRepo, err, tc.want)
+		if err != nil || in.CodeRepo != tc.want || in.CodeBranch != "trunk" {
+			t.Errorf("GITHUB_REPOSITORY %q: repo %q, default branch %q, %v; want %q, trunk", tc.env, in.CodeRepo, in.CodeBranch, err, tc.want)
 		}
+	}
+	if in, err := ParseInit([]string{"--dir", dir, "--ref", "v1", "--default-branch", "main"}, func(string) string { return "" }, ""); err != nil || in.CodeBranch != "main" {
+		t.Errorf("--default-branch main over the checkout's trunk: %q, %v", in.CodeBranch, err)
 	}
 	if in, err := ParseInit([]string{"--repo", "acme/app"}, func(string) string { return "" }, "v2"); err != nil || in.Ref != "v2" {
 		t.Errorf("a release's init: ref %q, %v; want v2", in.Ref, err)

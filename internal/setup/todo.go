@@ -15,18 +15,12 @@ type Step struct {
 }
 
 // Steps are what a person must do, in order, for the files of c to work:
-// the files on each default branch, the variable and the secrets (each
-// with a gh command), the tokens with their permissions, the label, the
+// the variable and the secrets (each with a gh command), the tokens with
+// their permissions, the label, the files on each default branch, the
 // ruleset that requires the check (and the merge queue), and the proof.
 func Steps(c Choices) []Step {
 	code := c.CodeRepo
-	steps := []Step{
-		{What: fmt.Sprintf("Commit %s/%s to %s's default branch (%s): the schedule, pull_request_target and workflow_dispatch run only the default branch's file.", Dir, File, code, c.CodeBranch),
-			Command: fmt.Sprintf("git add %s/%s && git commit -m 'Docs agent' && git push", Dir, File)},
-	}
-	if c.docsFile() {
-		steps = append(steps, Step{What: fmt.Sprintf("Commit the second file to %s's default branch, at %s/%s there.", c.DocsRepo, Dir, File)})
-	}
+	var steps []Step
 	steps = append(steps,
 		Step{What: "Set the Mintlify project's id (the dashboard's API keys page shows it) as a variable.",
 			Command: fmt.Sprintf("gh variable set MINTLIFY_PROJECT_ID --repo %s --body '<project id>'", code)},
@@ -43,12 +37,24 @@ func Steps(c Choices) []Step {
 				Command: fmt.Sprintf("gh secret set DOCS_REPO_TOKEN --repo %s", code)},
 		)
 		if c.docsFile() {
-			steps = append(steps, Step{What: fmt.Sprintf("Create a fine-grained token with access to %s only: Actions: read and write, and nothing else (it starts %s's workflow; it cannot push code). Set it as a secret of %s.", code, File, c.DocsRepo),
+			steps = append(steps, Step{What: fmt.Sprintf("Create a fine-grained token with access to %s only: Actions: read and write, and nothing else (it starts %s's workflow, and could re-run or cancel runs there; it cannot push code). Set it as a secret of %s.", code, File, c.DocsRepo),
 				Command: fmt.Sprintf("gh secret set CODE_REPO_DISPATCH_TOKEN --repo %s", c.DocsRepo)})
 		}
 	}
 	steps = append(steps, Step{What: "Create the label that releases the check on a pull request that needs no docs change (only a person with write permission can use it).",
 		Command: fmt.Sprintf("gh label create %s --repo %s --description 'No docs change needed: releases docs / agent-job'", shellQuote(c.ReleaseLabel), code)})
+	if c.bots("dependabot[bot]") {
+		steps = append(steps, Step{What: "Dependabot's runs get Dependabot's secrets only: set the key there too, under the same name.",
+			Command: fmt.Sprintf("gh secret set MINTLIFY_API_KEY --repo %s --app dependabot", code)})
+	}
+	// The files last but the ruleset: a run they start before the
+	// settings exist fails for want of them.
+	steps = append(steps, Step{What: fmt.Sprintf("Commit %s/%s to %s's default branch (%s): the schedule, pull_request_target and workflow_dispatch run only the default branch's file.", Dir, File, code, c.CodeBranch),
+		Command: fmt.Sprintf("git add %s/%s && git commit -m 'Docs agent' && git push", Dir, File)})
+	if c.docsFile() {
+		steps = append(steps, Step{What: fmt.Sprintf("Commit the second file to %s's default branch, at %s/%s there, the same way.", c.DocsRepo, Dir, File),
+			Command: fmt.Sprintf("git add %s/%s && git commit -m 'Docs agent' && git push", Dir, File)})
+	}
 	rules := fmt.Sprintf(`{"type":"required_status_checks","parameters":{"strict_required_status_checks_policy":false,"required_status_checks":[{"context":%q}]}}`, check.Context)
 	what := fmt.Sprintf("Require the check %s on the default branch, in a ruleset (Settings, Rules, Rulesets)", check.Context)
 	if c.MergeQueue {
@@ -80,6 +86,16 @@ func doctorCommand(c Choices) string {
 		cmd += " --agent-app " + shellQuote(c.AgentApp)
 	}
 	return cmd
+}
+
+// bots says the bots whose pull requests get a docs job include login.
+func (c Choices) bots(login string) bool {
+	for _, b := range c.Bots {
+		if strings.EqualFold(b, login) {
+			return true
+		}
+	}
+	return false
 }
 
 // shellQuote quotes s for a POSIX shell.
