@@ -124,14 +124,14 @@ func ParseInit(args []string, getenv func(string) string, release string) (Init,
 	if in.Ref == "" {
 		return in, &UsageError{Err: &Error{Flag: "ref", Why: "is needed: this build is not a release; name the action's release (v1) or a full commit of agentjob/agent-job-action"}}
 	}
+	if err := in.Check(); err != nil {
+		return in, &UsageError{Err: err}
+	}
 	if in.docsFile() && in.DocsDir == "" {
 		return in, &UsageError{Err: &Error{Flag: "docs-dir", Why: "must name a checkout of " + in.DocsRepo + ", where init writes its file"}}
 	}
 	if in.DocsRepo == "" && in.DocsDir != "" {
 		return in, &UsageError{Err: &Error{Flag: "docs-dir", Why: "is for --docs-repo's checkout: give both, or neither"}}
-	}
-	if err := in.Check(); err != nil {
-		return in, &UsageError{Err: err}
 	}
 	return in, nil
 }

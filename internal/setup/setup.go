@@ -9,15 +9,12 @@
 package setup
 
 import (
-	"bytes"
-	"embed"
 	"encoding/json"
 	"fmt"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
-	"text/template"
 )
 
 // File is the name of the workflow file init writes in each repository.
@@ -144,11 +141,6 @@ type Written struct {
 	Body []byte
 }
 
-//go:embed templates
-var templates embed.FS
-
-var files = template.Must(template.New("").Funcs(template.FuncMap{"q": yamlScalar}).ParseFS(templates, "templates/*.yml"))
-
 var plain = regexp.MustCompile(`^[A-Za-z0-9/_.-]+$`)
 
 // yamlScalar is s as a YAML scalar: as it is when YAML reads it back so,
@@ -221,12 +213,9 @@ func Files(c Choices) ([]Written, error) {
 	if c.docsFile() {
 		out = append(out, Written{Repo: c.DocsRepo, Path: path.Join(Dir, File)})
 	}
-	for i, name := range []string{"code.yml", "docs.yml"}[:len(out)] {
-		var b bytes.Buffer
-		if err := files.ExecuteTemplate(&b, name, v); err != nil {
-			return nil, fmt.Errorf("write %s: %w", name, err)
-		}
-		out[i].Body = b.Bytes()
+	out[0].Body = []byte(v.codeFile())
+	if len(out) > 1 {
+		out[1].Body = []byte(v.docsFile())
 	}
 	return out, nil
 }
