@@ -34,6 +34,12 @@ func TestInitValuesStayInTheirPlace(t *testing.T) {
 		{"a label with a line separator", "release-label", plainLabel, "no\u2028docs"},
 		{"a label with a next line", "release-label", plainLabel, "no\u0085docs"},
 		{"a label with an expression", "release-label", plainLabel, "no docs ${{ true }}"},
+		// YAML reads a plain scalar that spells a number, a boolean or
+		// null as one: the input would be 1.1, true or empty.
+		{"a label that spells a number", "release-label", plainLabel, "1.10"},
+		{"a label that spells a boolean", "release-label", plainLabel, "True"},
+		{"a label that spells null", "release-label", plainLabel, "NULL"},
+		{"a phrase that spells a number", "trigger-phrase", plainPhrase, "0x10"},
 		{"a phrase", "trigger-phrase", plainPhrase, "@docs"},
 		{"a phrase with a next line", "trigger-phrase", plainPhrase, "/docs\u0085"},
 		{"a phrase with a line separator", "trigger-phrase", plainPhrase, "/do\u2028cs"},
