@@ -162,13 +162,21 @@ var templates embed.FS
 
 var files = template.Must(template.New("").Funcs(template.FuncMap{"q": yamlScalar}).ParseFS(templates, "templates/*.yml"))
 
-var plain = regexp.MustCompile(`^[A-Za-z0-9/_.-]+$`)
+// plain is a scalar YAML reads back as the string it spells: one that
+// starts with a digit, a dot or a sign may spell a number.
+var plain = regexp.MustCompile(`^[A-Za-z/_][A-Za-z0-9/_.-]*$`)
 
 // yamlScalar is s as a YAML scalar: as it is when YAML reads it back so,
-// else double-quoted (JSON's quoting, which YAML reads).
+// else double-quoted (JSON's quoting, which YAML reads). A word YAML reads
+// as a boolean or null, in any case and in YAML 1.1's words too, is
+// quoted.
 func yamlScalar(s string) string {
-	if plain.MatchString(s) && s != "true" && s != "false" && !strings.HasPrefix(s, "-") {
-		return s
+	switch strings.ToLower(s) {
+	case "true", "false", "yes", "no", "on", "off", "y", "n", "null":
+	default:
+		if plain.MatchString(s) {
+			return s
+		}
 	}
 	b, _ := json.Marshal(s)
 	return string(b)
