@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -248,5 +249,30 @@ func TestDoctorWithoutCredentials(t *testing.T) {
 	}
 	if n := len(w.gh.Requests()) + len(w.api.Requests()); n != 0 {
 		t.Errorf("doctor without credentials sent %d requests", n)
+	}
+}
+
+// TestDoctorFixesNameItsFlags: a fix that tells a person to run doctor
+// otherwise names only flags doctor takes: given no credentials, each
+// finding's fix that is not init's names flags Parse reads.
+func TestDoctorFixesNameItsFlags(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, nil)
+	w.env = map[string]string{"GITHUB_API_URL": w.gh.APIURL()}
+	found, _, _ := w.doctor(t)
+	flagOf := regexp.MustCompile(`--[a-z][a-z-]*`)
+	for check, f := range found {
+		if strings.Contains(f.Fix, "init") {
+			continue
+		}
+		for _, name := range flagOf.FindAllString(f.Fix, -1) {
+			args := []string{"--repo", "acme/app", name}
+			if name != "--json" && name != "--help" {
+				args = append(args, "x")
+			}
+			if _, err := Parse(args, func(string) string { return "" }); err != nil && strings.Contains(err.Error(), "no flag") {
+				t.Errorf("%s: the fix %q names %s, which doctor does not take: %v", check, f.Fix, name, err)
+			}
+		}
 	}
 }
