@@ -127,6 +127,12 @@ func (c Choices) Check() error {
 		if !login.MatchString(b) || !strings.HasSuffix(b, "[bot]") {
 			return bad("allowed-bots", fmt.Sprintf("names %q, which is not a bot's login (name[bot])", b))
 		}
+		if strings.EqualFold(b, c.AgentApp) {
+			// GitHub compares logins without case: the code job would run
+			// on the agent's own pull requests, each docs job opening one
+			// that gets another.
+			return bad("allowed-bots", fmt.Sprintf("names %q, the agent's app (--agent-app): its own pull requests would each get a docs job", b))
+		}
 	}
 	for _, p := range c.Paths {
 		if !pattern.MatchString(p) || strings.TrimSpace(p) != p || !carried(p) {
