@@ -170,3 +170,91 @@ func firstStatus(w *copiedWorld, head string) string {
 	}
 	return ""
 }
+
+// TestHeldPushLeavesTheSettledJob: with docs-when: approved, a push after
+// the job's end was reported (the job heard the approved head, its
+// preview was built, the comment says it is done) sends nothing, and
+// leaves that end as reported: no later settle run reads the job again,
+// builds its preview again or writes its end over the comment, which says
+// that the latest head waits for the code's approval, as its check does.
+func TestHeldPushLeavesTheSettledJob(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name           string
+		wait, approval bool
+	}{
+		{name: "without waiting"},
+		{name: "waiting", wait: true},
+		{name: "with docs-check: approved", approval: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := initNoWait()
+			c.WhenApproved, c.Wait, c.Approval = true, tc.wait, tc.approval
+			w := newInitWorld(t, fakeapi.Scenario{Runtime: 4 * time.Minute}, true, -10*time.Second, false, *c)
+			w.at(0, "opened", func() { w.pullRequest(codePR("opened", head1, nil)) })
+			w.at(10*time.Minute, "approved", func() {
+				w.gh.SeedReview(7, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: head1})
+				ev := codePR("submitted", head1, nil)
+				ev["sender"] = user("writer")
+				ev["review"] = map[string]any{"id": 901, "user": user("writer"), "body": "", "state": "approved", "commit_id": head1,
+					"html_url": "https://github.com/acme/docs/pull/7#pullrequestreview-901"}
+				w.event("code", workflows.Event{Name: "pull_request_review", Payload: ev})
+			})
+			var reads, previews int
+			w.at(3*time.Hour, "push 2", func() {
+				reads, previews = len(w.api.Requests()), builds(w)
+				f := fakegithub.File{Name: "src/push2.go", Status: "added", Additions: 1, Patch: "@@ +1 @@"}
+				w.moveHead(head1, head2, []fakegithub.File{f}, append(slices.Clone(codeFiles), f))
+				ev := codePR("synchronize", head2, nil)
+				ev["before"], ev["after"] = head1, head2
+				w.pullRequest(ev)
+			})
+			w.schedules(8 * time.Hour)
+			w.play(8 * time.Hour)
+			if previews != 1 {
+				t.Fatalf("%d preview builds before the push, want the job's end's 1", previews)
+			}
+			if n := builds(w) - previews; n != 0 {
+				t.Errorf("%d more preview builds after the push: the job's end, reported before it, was reported again", n)
+			}
+			for _, r := range w.api.Requests()[reads:] {
+				if r.Method != "GET" {
+					t.Errorf("the Agent Job API got %s %s after the push: nothing is sent before the code's approval", r.Method, r.Path)
+				}
+			}
+			if last := lastStatus(w, head2); !strings.HasPrefix(last, "pending: Waits for the code's approval before writing the docs") {
+				t.Errorf("head %s ends %q, want it waiting for the code's approval", head2[:4], last)
+			}
+			comments := w.gh.Comments(7)
+			if len(comments) != 1 {
+				t.Fatalf("%d comments on #7, want its one", len(comments))
+			}
+			if body := comments[0].Body; !strings.Contains(body, "Waits for the code's approval") {
+				t.Errorf("the comment ends\n%s\nwant it to say that the latest head waits for the code's approval", body)
+			}
+		})
+	}
+}
+
+// lastStatus is the last status head got, without its sha.
+func lastStatus(w *copiedWorld, head string) string {
+	last := ""
+	for _, s := range w.statuses() {
+		if strings.HasPrefix(s, head[:4]+" ") {
+			last = strings.TrimPrefix(s, head[:4]+" ")
+		}
+	}
+	return last
+}
+
+// builds is how many preview builds w's preview API was asked for.
+func builds(w *copiedWorld) int {
+	n := 0
+	for _, r := range w.preview.Requests() {
+		if r.Method == "POST" {
+			n++
+		}
+	}
+	return n
+}

@@ -183,7 +183,18 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 	}
 	if pr.Held {
 		// Nothing is sent for this head until the code is approved: the
-		// job keeps what it heard, and the record what it owes.
+		// job keeps what it heard, and the record what it owes. A record
+		// whose job's end was reported has its job read once, as a release
+		// reads it, and stays settled: no settle run reports that end
+		// again (its preview, the comment) over this head's wait. One
+		// still unsettled stays so unless its end was reported above.
+		if earlier != nil && !earlier.Unsettled {
+			if job, err := job.ReadOnce(ctx, c.API, earlier.JobID, nil); err == nil {
+				seen = job
+			} else {
+				c.Progress.Logf("job %s could not be read (%s): the next run reports it", escape.Log(earlier.JobID), escape.Log(err.Error()))
+			}
+		}
 		done := c.Reporter.Skip("the docs job waits for the code's approval (docs-when: approved)")
 		done.Held, done.Job, done.JobID, done.FollowUp = true, seen, o.JobID, o.FollowUp
 		return nil, done

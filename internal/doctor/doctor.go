@@ -233,7 +233,7 @@ func (d Doctor) key(ctx context.Context, s Setup, add func(Finding)) {
 	const what = "the API key"
 	switch {
 	case d.Agent == nil:
-		add(Finding{Check: what, State: CannotTell, Says: "doctor was given no key", Fix: "set MINTLIFY_API_KEY in doctor's environment"})
+		add(Finding{Check: what, State: CannotTell, Says: "doctor was given no key", Fix: "set MINTLIFY_API_KEY in doctor's environment (it is read from there only)"})
 		return
 	case !strings.HasPrefix(s.Key, "mint_"):
 		add(Finding{Check: what, State: Problem, Says: "the key does not start with mint_: it is no admin API key", Fix: "create an admin API key in the Mintlify dashboard and set it as the secret MINTLIFY_API_KEY"})

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -291,6 +292,31 @@ func TestDoctorUnreachable(t *testing.T) {
 	for _, secret := range []string{key, personToken, docsToken, dispatchTok} {
 		if strings.Contains(out.String(), secret) {
 			t.Errorf("doctor printed a secret")
+		}
+	}
+}
+
+// TestDoctorFixesNameItsFlags: a fix that tells a person to run doctor
+// otherwise names only flags doctor takes: given no credentials, each
+// finding's fix that is not init's names flags Parse reads.
+func TestDoctorFixesNameItsFlags(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, nil)
+	w.env = map[string]string{"GITHUB_API_URL": w.gh.APIURL()}
+	found, _, _ := w.doctor(t)
+	flagOf := regexp.MustCompile(`--[a-z][a-z-]*`)
+	for check, f := range found {
+		if strings.Contains(f.Fix, "init") {
+			continue
+		}
+		for _, name := range flagOf.FindAllString(f.Fix, -1) {
+			args := []string{"--repo", "acme/app", name}
+			if name != "--json" && name != "--help" {
+				args = append(args, "x")
+			}
+			if _, err := Parse(args, func(string) string { return "" }); err != nil && strings.Contains(err.Error(), "no flag") {
+				t.Errorf("%s: the fix %q names %s, which doctor does not take: %v", check, f.Fix, name, err)
+			}
 		}
 	}
 }

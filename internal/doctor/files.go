@@ -40,9 +40,11 @@ type step struct {
 }
 
 // readWorkflow reads the workflow file at path: nil, nil when there is
-// none.
+// none. Only a regular file is read, opened without blocking: a named
+// pipe (or a link to one, which a checkout can hold) would otherwise
+// wait for a writer for ever.
 func readWorkflow(path string) (*workflow, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|oNonblock, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -50,6 +52,11 @@ func readWorkflow(path string) (*workflow, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("it is %s, not a regular file", kind(fi.Mode()))
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxWorkflowBytes+1))
 	if err != nil {
 		return nil, err
@@ -62,6 +69,21 @@ func readWorkflow(path string) (*workflow, error) {
 		return nil, fmt.Errorf("it is not YAML a workflow can be: %s", oneLine(err.Error()))
 	}
 	return &w, nil
+}
+
+// kind names a file's type that is not a regular file's.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }
 
 // role is what a job of the action does, by the inputs it passes.

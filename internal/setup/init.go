@@ -180,12 +180,10 @@ func originHead(dir string) string {
 // OriginRepo is the owner/name of dir's remote origin on github.com, or
 // "" when it cannot tell.
 func OriginRepo(dir string) string {
-	f, err := os.Open(filepath.Join(dir, ".git", "config"))
+	data, err := readRegular(filepath.Join(dir, ".git", "config"), maxGitConfig)
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
-	data, _ := io.ReadAll(io.LimitReader(f, maxGitConfig))
 	_, after, ok := bytes.Cut(data, []byte(`[remote "origin"]`))
 	if !ok {
 		return ""
@@ -197,6 +195,31 @@ func OriginRepo(dir string) string {
 		return string(m[1])
 	}
 	return ""
+}
+
+// maxWorkflow bounds the read of a workflow file init would replace:
+// GitHub refuses files far smaller; a longer one differs from init's.
+const maxWorkflow = 512 << 10
+
+// errNotRegular is a file init reads that is not a regular file.
+var errNotRegular = errors.New("not a regular file")
+
+// readRegular reads at most max bytes of the regular file at path, opened
+// without blocking: a named pipe (or a link to one, which a checkout can
+// hold) would otherwise wait for a writer for ever, and a device never
+// end. Anything but a regular file is errNotRegular.
+func readRegular(path string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|oNonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	return io.ReadAll(io.LimitReader(f, max))
 }
 
 // Outcome is what init did with one file.
@@ -223,13 +246,15 @@ func (in Init) Write() ([]Outcome, error) {
 			dir = in.DocsDir
 		}
 		target := filepath.Join(dir, filepath.FromSlash(f.Path))
-		old, err := os.ReadFile(target)
+		old, err := readRegular(target, maxWorkflow)
 		switch {
 		case err == nil && bytes.Equal(old, f.Body):
 			out = append(out, Outcome{Repo: f.Repo, Path: target})
 			continue
 		case err == nil && !in.Force:
 			return nil, &UsageError{Err: fmt.Errorf("%s exists and is not what init writes for these choices: nothing was written; --force replaces it", target)}
+		case errors.Is(err, errNotRegular):
+			return nil, &UsageError{Err: fmt.Errorf("%s exists and is not a regular file: nothing was written; remove it, and run init again", target)}
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
 			return nil, fmt.Errorf("read %s: %w", target, err)
 		}

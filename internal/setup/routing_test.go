@@ -2,6 +2,7 @@ package setup
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -171,5 +172,65 @@ func TestApprovalsReachTheCodeJob(t *testing.T) {
 		if !slices.Equal(runs, tc.runs) {
 			t.Errorf("%s: runs %q, want %q", tc.name, runs, tc.runs)
 		}
+	}
+}
+
+// TestTheAgentsPullRequestsGetNoDocsJob: whatever --allowed-bots names,
+// the agent's own pull request never runs the code job of init's file
+// (the docs here): its docs job would open a pull request that gets a
+// docs job of its own, and so on, each a create. init refuses the choice,
+// or the file skips the agent's events, its approvals included.
+func TestTheAgentsPullRequestsGetNoDocsJob(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, app string
+		bots      []string
+	}{
+		{"the agent's app in allowed-bots", "mintlify[bot]", []string{"renovate[bot]", "mintlify[bot]"}},
+		{"in another case", "mintlify[bot]", []string{"Mintlify[bot]"}},
+		{"another agent's app", "docs-agent[bot]", []string{"docs-agent[bot]"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := Defaults
+			c.CodeRepo, c.Ref, c.AgentApp, c.Bots, c.WhenApproved = "acme/app", "v1", tc.app, tc.bots, true
+			files, err := Files(c)
+			var e *Error
+			if errors.As(err, &e) {
+				if e.Flag != "allowed-bots" {
+					t.Errorf("refused as %v, which does not name --allowed-bots", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			wf, err := workflows.Parse(files[0].Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			approval := pr("submitted", 101, tc.app, "acme/app")
+			approval["review"] = map[string]any{"body": "", "state": "approved"}
+			for _, ev := range []workflows.Event{
+				{Name: "pull_request", Payload: pr("opened", 101, tc.app, "acme/app")},
+				{Name: "pull_request", Payload: pr("synchronize", 101, tc.app, "acme/app")},
+				{Name: "pull_request_review", Payload: approval},
+			} {
+				data, _ := json.Marshal(ev.Payload)
+				ev.Payload = nil
+				if err := json.Unmarshal(data, &ev.Payload); err != nil {
+					t.Fatal(err)
+				}
+				jobs, err := wf.Start(ev)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, j := range jobs {
+					if j.Runs && j.ID == "code" {
+						t.Errorf("the agent's %s %s runs the code job: its pull request gets a docs job", ev.Name, ev.Payload["action"])
+					}
+				}
+			}
+		})
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // File is the name of the workflow file init writes in each repository.
@@ -110,10 +111,10 @@ func (c Choices) Check() error {
 		return bad("ref", "must be the action's release (v1) or a full 40-character commit; a branch is not pinned")
 	case !login.MatchString(c.AgentApp):
 		return bad("agent-app", "must be the login of the app that opens the agent's pull requests, such as mintlify[bot]")
-	case !phrase.MatchString(c.Phrase):
-		return bad("trigger-phrase", "must be one word without quotes, such as /docs")
-	case !label.MatchString(c.ReleaseLabel):
-		return bad("release-label", "must be a label's name, without quotes")
+	case !phrase.MatchString(c.Phrase) || !carried(c.Phrase):
+		return bad("trigger-phrase", "must be one word without quotes, line breaks or ${{, such as /docs")
+	case !label.MatchString(c.ReleaseLabel) || !carried(c.ReleaseLabel):
+		return bad("release-label", "must be a label's name, without quotes, line breaks or ${{")
 	case c.Merge != "" && !slices.Contains([]string{"merge", "squash", "rebase"}, c.Merge):
 		return bad("docs-merge", "must be merge, squash or rebase")
 	case c.PerThread < 0 || c.PerDay < 0:
@@ -123,13 +124,31 @@ func (c Choices) Check() error {
 		if !login.MatchString(b) || !strings.HasSuffix(b, "[bot]") {
 			return bad("allowed-bots", fmt.Sprintf("names %q, which is not a bot's login (name[bot])", b))
 		}
+		if strings.EqualFold(b, c.AgentApp) {
+			// GitHub compares logins without case: the code job would run
+			// on the agent's own pull requests, each docs job opening one
+			// that gets another.
+			return bad("allowed-bots", fmt.Sprintf("names %q, the agent's app (--agent-app): its own pull requests would each get a docs job", b))
+		}
 	}
 	for _, p := range c.Paths {
-		if !pattern.MatchString(p) || strings.TrimSpace(p) != p {
-			return bad("paths", "takes patterns without quotes, # or spaces around them, one a line")
+		if !pattern.MatchString(p) || strings.TrimSpace(p) != p || !carried(p) {
+			return bad("paths", "takes patterns without quotes, #, line breaks, ${{ or spaces around them, one a line")
 		}
 	}
 	return nil
+}
+
+// carried says s, written as it is into a line of YAML or into a GitHub
+// expression's string, stays there as written: it holds no control
+// character, no line or paragraph separator (YAML ends a line at U+0085,
+// U+2028 and U+2029 as at a newline, so the rest would be lines of the
+// file's own), and no ${{, which GitHub evaluates in an input and which
+// turns an if: into a string, always true.
+func carried(s string) bool {
+	return !strings.Contains(s, "${{") && !strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
+	})
 }
 
 // Written is one file init writes: where, relative to its repository's
@@ -141,13 +160,21 @@ type Written struct {
 	Body []byte
 }
 
-var plain = regexp.MustCompile(`^[A-Za-z0-9/_.-]+$`)
+// plain is a scalar YAML reads back as the string it spells: one that
+// starts with a digit, a dot or a sign may spell a number.
+var plain = regexp.MustCompile(`^[A-Za-z/_][A-Za-z0-9/_.-]*$`)
 
 // yamlScalar is s as a YAML scalar: as it is when YAML reads it back so,
-// else double-quoted (JSON's quoting, which YAML reads).
+// else double-quoted (JSON's quoting, which YAML reads). A word YAML reads
+// as a boolean or null, in any case and in YAML 1.1's words too, is
+// quoted.
 func yamlScalar(s string) string {
-	if plain.MatchString(s) && s != "true" && s != "false" && !strings.HasPrefix(s, "-") {
-		return s
+	switch strings.ToLower(s) {
+	case "true", "false", "yes", "no", "on", "off", "y", "n", "null":
+	default:
+		if plain.MatchString(s) {
+			return s
+		}
 	}
 	b, _ := json.Marshal(s)
 	return string(b)

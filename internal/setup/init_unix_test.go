@@ -1,0 +1,78 @@
+//go:build unix
+
+package setup
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestInitReadsRegularFilesOnly: init reads two files of a checkout, the
+// workflow file it would replace and .git/config (for --repo), and a
+// checkout can make either a named pipe, or a symbolic link to one: init
+// ends at once, with nothing written, where opening or reading the pipe
+// would wait for a writer for ever.
+func TestInitReadsRegularFilesOnly(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		path string // the file that is a pipe, under the checkout
+		link bool   // a symbolic link to the pipe, else the pipe
+		args []string
+	}{
+		{"the workflow file is a named pipe", filepath.Join(Dir, File), false, []string{"--repo", "acme/app", "--ref", "v1"}},
+		{"the workflow file links to a named pipe", filepath.Join(Dir, File), true, []string{"--repo", "acme/app", "--ref", "v1"}},
+		{".git/config is a named pipe", filepath.Join(".git", "config"), false, []string{"--ref", "v1"}},
+		{".git/config links to a named pipe", filepath.Join(".git", "config"), true, []string{"--ref", "v1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			path := filepath.Join(dir, tc.path)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			fifo := path
+			if tc.link {
+				fifo = filepath.Join(t.TempDir(), "pipe")
+				if err := os.Symlink(fifo, path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				// An init still blocked on the pipe reads its end.
+				if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+					f.Close()
+				}
+			})
+			done := make(chan error, 1)
+			go func() {
+				in, err := ParseInit(append([]string{"--dir", dir}, tc.args...), func(string) string { return "" }, "")
+				if err == nil {
+					_, err = in.Write()
+				}
+				done <- err
+			}()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("init still blocked after 10s: it waits for a writer of the named pipe")
+			}
+			var usage *UsageError
+			if !errors.As(err, &usage) {
+				t.Errorf("init: %v, want a usage error", err)
+			}
+			if fi, err := os.Lstat(path); err != nil || fi.Mode().IsRegular() {
+				t.Errorf("%s was replaced: %v", tc.path, err)
+			}
+		})
+	}
+}
