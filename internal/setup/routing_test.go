@@ -80,6 +80,8 @@ func TestEveryEventReachesItsJob(t *testing.T) {
 		{"the agent opens its pull request", "pull_request", pr("opened", 101, "mintlify[bot]", "acme/app"), nil},
 		{"the same, as pull_request_target", "pull_request_target", pr("opened", 101, "mintlify[bot]", "acme/app"), []string{"settle"}},
 		{"the agent pushes", "pull_request_target", pr("synchronize", 101, "mintlify[bot]", "acme/app"), []string{"settle"}},
+		{"a person merges or closes the agent's pull request", "pull_request_target", pr("closed", 101, "mintlify[bot]", "acme/app"), []string{"settle"}},
+		{"the same, as pull_request", "pull_request", pr("closed", 101, "mintlify[bot]", "acme/app"), nil},
 		{"another bot's pull request, as pull_request_target", "pull_request_target", pr("opened", 9, "dependabot[bot]", "acme/app"), nil},
 		{"a fork's, as pull_request_target", "pull_request_target", pr("opened", 8, "mallory", "mallory/app"), nil},
 		{"an approval of the agent's pull request", "pull_request_review", review("submitted", "", "mintlify[bot]"), []string{"settle"}},
