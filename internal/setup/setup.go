@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -76,15 +77,23 @@ type Choices struct {
 var Defaults = Choices{CodeBranch: "main", Approval: true, AgentApp: "mintlify[bot]", Phrase: "/docs", ReleaseLabel: "docs-not-needed"}
 
 var (
-	repoName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$`)
-	login    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$`)
-	commit   = regexp.MustCompile(`^[0-9a-f]{40}$`)
-	release  = regexp.MustCompile(`^v[0-9]+(\.[0-9]+){0,2}$`)
-	branch   = regexp.MustCompile(`^[A-Za-z0-9._/-]{1,200}$`)
-	label    = regexp.MustCompile(`^[^'\n\r\x00-\x1f]{1,50}$`)
-	phrase   = regexp.MustCompile(`^[^'\s\x00-\x1f]{1,40}$`)
-	pattern  = regexp.MustCompile(`^[^\x00-\x1f#'"]+$`)
+	repoName = lazyRegexp(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$`)
+	login    = lazyRegexp(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$`)
+	commit   = lazyRegexp(`^[0-9a-f]{40}$`)
+	release  = lazyRegexp(`^v[0-9]+(\.[0-9]+){0,2}$`)
+	branch   = lazyRegexp(`^[A-Za-z0-9._/-]{1,200}$`)
+	label    = lazyRegexp(`^[^'\n\r\x00-\x1f]{1,50}$`)
+	phrase   = lazyRegexp(`^[^'\s\x00-\x1f]{1,40}$`)
+	pattern  = lazyRegexp(`^[^\x00-\x1f#'"]+$`)
 )
+
+// lazyRegexp compiles expr at its first use, not when the program
+// starts: init's and doctor's patterns (a repository's name spelled with
+// counted repetitions is hundreds of kilobytes of program) cost a run
+// that uses neither nothing.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // Error is a choice init cannot write, in the terms of its flag.
 type Error struct {
@@ -99,21 +108,21 @@ func (e *Error) Error() string { return "--" + e.Flag + " " + e.Why }
 func (c Choices) Check() error {
 	bad := func(flag, why string) error { return &Error{Flag: flag, Why: why} }
 	switch {
-	case !repoName.MatchString(c.CodeRepo):
+	case !repoName().MatchString(c.CodeRepo):
 		return bad("repo", "must name the code repository as owner/name (init reads it from GITHUB_REPOSITORY or the git remote origin when it can)")
-	case c.DocsRepo != "" && !repoName.MatchString(c.DocsRepo):
+	case c.DocsRepo != "" && !repoName().MatchString(c.DocsRepo):
 		return bad("docs-repo", "must name the docs repository as owner/name")
 	case strings.EqualFold(c.DocsRepo, c.CodeRepo):
 		return bad("docs-repo", "names the code repository: leave it out when the docs live there")
-	case !branch.MatchString(c.CodeBranch) || strings.Contains(c.CodeBranch, ".."):
+	case !branch().MatchString(c.CodeBranch) || strings.Contains(c.CodeBranch, ".."):
 		return bad("default-branch", "must be the code repository's default branch, as git names it")
-	case !commit.MatchString(c.Ref) && !release.MatchString(c.Ref):
+	case !commit().MatchString(c.Ref) && !release().MatchString(c.Ref):
 		return bad("ref", "must be the action's release (v1) or a full 40-character commit; a branch is not pinned")
-	case !login.MatchString(c.AgentApp):
+	case !login().MatchString(c.AgentApp):
 		return bad("agent-app", "must be the login of the app that opens the agent's pull requests, such as mintlify[bot]")
-	case !phrase.MatchString(c.Phrase) || !carried(c.Phrase):
+	case !phrase().MatchString(c.Phrase) || !carried(c.Phrase):
 		return bad("trigger-phrase", "must be one word without quotes, line breaks or ${{, such as /docs")
-	case !label.MatchString(c.ReleaseLabel) || !carried(c.ReleaseLabel):
+	case !label().MatchString(c.ReleaseLabel) || !carried(c.ReleaseLabel):
 		return bad("release-label", "must be a label's name, without quotes, line breaks or ${{")
 	case c.Merge != "" && !slices.Contains([]string{"merge", "squash", "rebase"}, c.Merge):
 		return bad("docs-merge", "must be merge, squash or rebase")
@@ -121,7 +130,7 @@ func (c Choices) Check() error {
 		return bad("max-sends-per-thread", "and --max-sends-per-day must be 0 (no cap) or more")
 	}
 	for _, b := range c.Bots {
-		if !login.MatchString(b) || !strings.HasSuffix(b, "[bot]") {
+		if !login().MatchString(b) || !strings.HasSuffix(b, "[bot]") {
 			return bad("allowed-bots", fmt.Sprintf("names %q, which is not a bot's login (name[bot])", b))
 		}
 		if strings.EqualFold(b, c.AgentApp) {
@@ -132,7 +141,7 @@ func (c Choices) Check() error {
 		}
 	}
 	for _, p := range c.Paths {
-		if !pattern.MatchString(p) || strings.TrimSpace(p) != p || !carried(p) {
+		if !pattern().MatchString(p) || strings.TrimSpace(p) != p || !carried(p) {
 			return bad("paths", "takes patterns without quotes, #, line breaks, ${{ or spaces around them, one a line")
 		}
 	}
@@ -162,7 +171,7 @@ type Written struct {
 
 // plain is a scalar YAML reads back as the string it spells: one that
 // starts with a digit, a dot or a sign may spell a number.
-var plain = regexp.MustCompile(`^[A-Za-z/_][A-Za-z0-9/_.-]*$`)
+var plain = lazyRegexp(`^[A-Za-z/_][A-Za-z0-9/_.-]*$`)
 
 // yamlScalar is s as a YAML scalar: as it is when YAML reads it back so,
 // else double-quoted (JSON's quoting, which YAML reads). A word YAML reads
@@ -172,7 +181,7 @@ func yamlScalar(s string) string {
 	switch strings.ToLower(s) {
 	case "true", "false", "yes", "no", "on", "off", "y", "n", "null":
 	default:
-		if plain.MatchString(s) {
+		if plain().MatchString(s) {
 			return s
 		}
 	}
@@ -208,7 +217,7 @@ func Files(c Choices) ([]Written, error) {
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
-	v := view{Choices: c, Here: c.DocsRepo == "", Pinned: commit.MatchString(c.Ref), Guide: Guide, GoVersion: GoVersion, File: File,
+	v := view{Choices: c, Here: c.DocsRepo == "", Pinned: commit().MatchString(c.Ref), Guide: Guide, GoVersion: GoVersion, File: File,
 		Uses: "agentjob/agent-job-action/binary@" + c.Ref, Runner: "ubuntu-slim", JobMinutes: 10}
 	v.Action = v.Uses
 	if v.Pinned {
