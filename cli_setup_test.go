@@ -61,14 +61,18 @@ func TestInitAsAPersonRunsIt(t *testing.T) {
 	}
 }
 
-// TestDoctorAsAPersonRunsIt: the built program's doctor, in a checkout
-// init wrote, with no credentials in its environment, sends nothing,
-// says what it cannot tell and finds no problem (exit 0); in a checkout
-// with no workflow file it names the problem and its fix, with its own
-// exit status (5); a flag it does not have is a usage error (2).
+// TestDoctorAsAPersonRunsIt: the program's doctor, built as go run builds
+// it, in a checkout init wrote, with no credentials in its environment,
+// sends nothing, says what it cannot tell and finds no problem (exit 0);
+// in a checkout with no workflow file it names the problem and its fix,
+// with its own exit status (5); a flag it does not have is a usage error
+// (2). A release build has no doctor, and says where it is.
 func TestDoctorAsAPersonRunsIt(t *testing.T) {
 	t.Parallel()
-	bin := buildCLI(t)
+	if r := (cliRun{args: []string{"doctor", "--repo", "acme/app"}}).exec(t, buildCLI(t)); r.code != 2 || !strings.Contains(r.stderr, "go run github.com/agentjob/agent-job-action@<commit or release> doctor") {
+		t.Errorf("a release build's doctor: exit %d\n%s", r.code, r.stderr)
+	}
+	bin := buildDevCLI(t)
 	dir := t.TempDir()
 	if r := (cliRun{args: []string{"init", "--repo", "acme/app", "--ref", "v1"}, dir: dir}).exec(t, bin); r.code != 0 {
 		t.Fatalf("init: %d %s", r.code, r.stderr)

@@ -35,11 +35,25 @@ func buildCLI(t *testing.T) string {
 // buildCLIWith is buildCLI with more -ldflags, such as -X main.keyHint=10ms.
 func buildCLIWith(t *testing.T, ldflags string) string {
 	t.Helper()
+	return buildTagged(t, "nodemo", ldflags)
+}
+
+// buildDevCLI builds the program as go run and go install do, without
+// the release's tag: with the demo and doctor.
+func buildDevCLI(t *testing.T) string {
+	t.Helper()
+	return buildTagged(t, "", "")
+}
+
+// buildTagged builds the program with the build tags tags ("" for none)
+// and more -ldflags.
+func buildTagged(t *testing.T, tags, ldflags string) string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "agent-job-action")
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	cmd := exec.Command("go", "build", "-tags", "nodemo", "-o", bin, "-ldflags", strings.TrimSpace("-X main.version=v0.0.0-test -X main.pollEvery=10ms "+ldflags), ".")
+	cmd := exec.Command("go", "build", "-tags", tags, "-o", bin, "-ldflags", strings.TrimSpace("-X main.version=v0.0.0-test -X main.pollEvery=10ms "+ldflags), ".")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

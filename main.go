@@ -17,7 +17,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/action"
 	"github.com/agentjob/agent-job-action/internal/cli"
 	"github.com/agentjob/agent-job-action/internal/clock"
-	"github.com/agentjob/agent-job-action/internal/doctor"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
@@ -205,32 +204,6 @@ func runInit(args []string, env Env, build cli.Build, stdout io.Writer) error {
 	return nil
 }
 
-// runDoctor is the doctor command: it checks a setup with reads only.
-func runDoctor(ctx context.Context, args []string, env Env, build cli.Build, stdout io.Writer) error {
-	o, err := doctor.Parse(args, env.Getenv)
-	if err == nil && o.Help {
-		doctor.Usage(stdout)
-		return nil
-	}
-	if err == nil {
-		err = doctor.Run(ctx, o, doctor.Env{Getenv: env.Getenv, Transport: env.Transport, Clock: env.Clock, Version: env.Version}, stdout)
-	}
-	var usageErr *doctor.UsageError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &usageErr):
-		fmt.Fprintf(env.Stderr, "error: %v\nRun agent-job-action doctor --help for every flag.\n", err)
-		return &cli.UsageError{Err: err}
-	}
-	var problems *doctor.ProblemsError
-	if !errors.As(err, &problems) {
-		// The findings, printed already, say the problems.
-		fmt.Fprintf(env.Stderr, "error: %v\n", err)
-	}
-	return err
-}
-
 func usage(stderr io.Writer, err error) error {
 	fmt.Fprintf(stderr, "error: %v\nRun agent-job-action --help for every flag.\n", err)
 	return err
@@ -242,14 +215,13 @@ func exitCode(err error) int {
 	var (
 		usageErr *cli.UsageError
 		runErr   *report.Error
-		problems *doctor.ProblemsError
 	)
 	switch {
 	case err == nil:
 		return cli.ExitOK
 	case errors.As(err, &usageErr):
 		return cli.ExitUsage
-	case errors.As(err, &problems):
+	case doctorFound(err):
 		return cli.ExitFindings
 	case !errors.As(err, &runErr):
 		return cli.ExitError

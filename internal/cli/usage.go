@@ -24,7 +24,9 @@ Usage:
                               (release builds leave it out: go run . demo)
   agent-job-action init       write a repository's workflow file for a
                               team's choices (init --help)
-  agent-job-action doctor     check a setup with reads only (doctor --help)
+  agent-job-action doctor     check a setup with reads only (doctor --help;
+                              release builds leave it out: go run
+                              github.com/agentjob/agent-job-action@REF doctor)
   agent-job-action --version  print the version
   agent-job-action --help     print this help
 

@@ -2,7 +2,6 @@ package ghclient
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -23,17 +22,34 @@ type Repository struct {
 	Push bool
 }
 
+// get reads the API path u into v with a GET, the small structs here
+// rather than go-github's: their type graph would grow every binary that
+// links the action.
+func (c *Client) get(ctx context.Context, u string, v any) (*github.Response, error) {
+	req, err := c.gh.NewRequest("GET", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.gh.Do(ctx, req, v)
+}
+
 // Repository reads owner/repo with the client's token: a 404 is a
 // repository the token cannot see (IsNotFound), or none.
 func (c *Client) Repository(ctx context.Context, owner, repo string) (Repository, error) {
 	if err := CheckRepo(owner, repo); err != nil {
 		return Repository{}, fmt.Errorf("read %s/%s: %w", owner, repo, err)
 	}
-	r, resp, err := c.gh.Repositories.Get(ctx, owner, repo)
+	var r struct {
+		DefaultBranch string `json:"default_branch"`
+		Permissions   struct {
+			Push bool `json:"push"`
+		} `json:"permissions"`
+	}
+	resp, err := c.get(ctx, fmt.Sprintf("repos/%s/%s", owner, repo), &r)
 	if err != nil {
 		return Repository{}, fmt.Errorf("read %s/%s: %w", owner, repo, clean(err))
 	}
-	out := Repository{DefaultBranch: r.GetDefaultBranch(), Push: r.GetPermissions()["push"]}
+	out := Repository{DefaultBranch: r.DefaultBranch, Push: r.Permissions.Push}
 	if h, ok := resp.Header["X-Oauth-Scopes"]; ok {
 		out.Scopes = []string{}
 		for _, s := range strings.Split(strings.Join(h, ","), ",") {
@@ -66,13 +82,15 @@ func (c *Client) BranchRules(ctx context.Context, owner, repo, branch string) (B
 		return out, fmt.Errorf("read the rules of %s: %w", branch, err)
 	}
 	for page := 1; page <= maxRulePages; page++ {
-		u := fmt.Sprintf("repos/%s/%s/rules/branches/%s?per_page=%d&page=%d", owner, repo, url.PathEscape(branch), PerPage, page)
-		req, err := c.gh.NewRequest("GET", u, nil)
-		if err != nil {
-			return out, fmt.Errorf("read the rules of %s: %w", branch, err)
+		var rules []struct {
+			Type       string `json:"type"`
+			Parameters struct {
+				Checks []struct {
+					Context string `json:"context"`
+				} `json:"required_status_checks"`
+			} `json:"parameters"`
 		}
-		var rules []*github.RepositoryRule
-		resp, err := c.gh.Do(ctx, req, &rules)
+		resp, err := c.get(ctx, fmt.Sprintf("repos/%s/%s/rules/branches/%s?per_page=%d&page=%d", owner, repo, url.PathEscape(branch), PerPage, page), &rules)
 		if err != nil {
 			return out, fmt.Errorf("read the rules of %s: %w", branch, clean(err))
 		}
@@ -81,11 +99,8 @@ func (c *Client) BranchRules(ctx context.Context, owner, repo, branch string) (B
 			case "merge_queue":
 				out.MergeQueue = true
 			case "required_status_checks":
-				var p github.RequiredStatusChecksRuleParameters
-				if r.Parameters != nil && json.Unmarshal(*r.Parameters, &p) == nil {
-					for _, c := range p.RequiredStatusChecks {
-						out.Required = append(out.Required, c.Context)
-					}
+				for _, c := range r.Parameters.Checks {
+					out.Required = append(out.Required, c.Context)
 				}
 			}
 		}
@@ -104,26 +119,29 @@ type Protection struct {
 	Required  []string
 }
 
-// Protection reads branch of owner/repo, following no redirect (a renamed
-// branch is a branch this setup does not name).
+// Protection reads branch of owner/repo (the client refuses a redirect
+// to another host, as for every request).
 func (c *Client) Protection(ctx context.Context, owner, repo, branch string) (Protection, error) {
 	if err := CheckRepo(owner, repo); err != nil {
 		return Protection{}, fmt.Errorf("read the branch %s: %w", branch, err)
 	}
-	b, _, err := c.gh.Repositories.GetBranch(ctx, owner, repo, branch, 0)
-	if err != nil {
+	var b struct {
+		Protected  bool `json:"protected"`
+		Protection struct {
+			Checks struct {
+				Contexts []string `json:"contexts"`
+				Checks   []struct {
+					Context string `json:"context"`
+				} `json:"checks"`
+			} `json:"required_status_checks"`
+		} `json:"protection"`
+	}
+	if _, err := c.get(ctx, fmt.Sprintf("repos/%s/%s/branches/%s", owner, repo, url.PathEscape(branch)), &b); err != nil {
 		return Protection{}, fmt.Errorf("read the branch %s: %w", branch, clean(err))
 	}
-	out := Protection{Protected: b.GetProtected()}
-	if checks := b.GetProtection().GetRequiredStatusChecks(); checks != nil {
-		if checks.Contexts != nil {
-			out.Required = append(out.Required, *checks.Contexts...)
-		}
-		if checks.Checks != nil {
-			for _, c := range *checks.Checks {
-				out.Required = append(out.Required, c.Context)
-			}
-		}
+	out := Protection{Protected: b.Protected, Required: b.Protection.Checks.Contexts}
+	for _, c := range b.Protection.Checks.Checks {
+		out.Required = append(out.Required, c.Context)
 	}
 	return out, nil
 }
@@ -135,18 +153,14 @@ func (c *Client) App(ctx context.Context, slug string) (map[string]string, error
 	if slug == "" || len(slug) > 100 || strings.ContainsFunc(slug, notNameChar) {
 		return nil, fmt.Errorf("read the app %q: not an app's name", slug)
 	}
-	a, _, err := c.gh.Apps.Get(ctx, slug)
-	if err != nil {
+	var a struct {
+		Permissions map[string]string `json:"permissions"`
+	}
+	if _, err := c.get(ctx, "apps/"+slug, &a); err != nil {
 		return nil, fmt.Errorf("read the app %s: %w", slug, clean(err))
 	}
-	out := map[string]string{}
-	var perms map[string]any
-	if data, err := json.Marshal(a.GetPermissions()); err == nil && json.Unmarshal(data, &perms) == nil {
-		for k, v := range perms {
-			if s, ok := v.(string); ok {
-				out[k] = s
-			}
-		}
+	if a.Permissions == nil {
+		a.Permissions = map[string]string{}
 	}
-	return out, nil
+	return a.Permissions, nil
 }

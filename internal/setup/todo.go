@@ -78,7 +78,7 @@ EOF`, code, rules)},
 
 // doctorCommand is the doctor command for c's setup.
 func doctorCommand(c Choices) string {
-	cmd := "agent-job-action doctor --repo " + c.CodeRepo
+	cmd := "go run github.com/agentjob/agent-job-action@" + c.Ref + " doctor --repo " + c.CodeRepo
 	if c.DocsRepo != "" {
 		cmd += " --docs-repo " + c.DocsRepo + " --docs-dir <its checkout>"
 	}

@@ -1,0 +1,45 @@
+//go:build !nodemo
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agentjob/agent-job-action/internal/cli"
+	"github.com/agentjob/agent-job-action/internal/doctor"
+)
+
+// runDoctor is the doctor command: it checks a setup with reads only.
+func runDoctor(ctx context.Context, args []string, env Env, build cli.Build, stdout io.Writer) error {
+	o, err := doctor.Parse(args, env.Getenv)
+	if err == nil && o.Help {
+		doctor.Usage(stdout)
+		return nil
+	}
+	if err == nil {
+		err = doctor.Run(ctx, o, doctor.Env{Getenv: env.Getenv, Transport: env.Transport, Clock: env.Clock, Version: env.Version}, stdout)
+	}
+	var usageErr *doctor.UsageError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &usageErr):
+		fmt.Fprintf(env.Stderr, "error: %v\nRun agent-job-action doctor --help for every flag.\n", err)
+		return &cli.UsageError{Err: err}
+	}
+	var problems *doctor.ProblemsError
+	if !errors.As(err, &problems) {
+		// The findings, printed already, say the problems.
+		fmt.Fprintf(env.Stderr, "error: %v\n", err)
+	}
+	return err
+}
+
+// doctorFound says err is doctor's: it found problems in the setup.
+func doctorFound(err error) bool {
+	var problems *doctor.ProblemsError
+	return errors.As(err, &problems)
+}
