@@ -200,6 +200,13 @@ func (d Doctor) dispatch(w *workflow, jobs []actionJob, s Setup, add func(Findin
 		return
 	}
 	if s.DocsRepo == "" {
+		for _, a := range jobs {
+			if a.with["docs-token"] != "" {
+				add(Finding{Check: what, State: CannotTell, Says: fmt.Sprintf("job %s passes docs-token, so the docs live in another repository, which doctor was not told", a.id),
+					Fix: "give doctor --docs-repo owner/name and --docs-dir with its checkout"})
+				return
+			}
+		}
 		if !w.hears("pull_request_target") && !w.hears("pull_request") {
 			add(Finding{Check: what, State: Problem, Says: "the file hears no event of the agent's pull request", Fix: "run agent-job-action init again"})
 		}

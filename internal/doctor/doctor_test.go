@@ -320,3 +320,20 @@ func TestDoctorFixesNameItsFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorAsksForTheDocsRepository: a file whose jobs pass docs-token
+// has its docs apart; doctor told of no docs repository says it cannot
+// tell whether the dispatch is there, and how to tell.
+func TestDoctorAsksForTheDocsRepository(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, nil)
+	o, err := Parse([]string{"--repo", "acme/app", "--dir", w.code, "--base-url", w.api.URL, "--json"}, func(k string) string { return w.env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	_ = Run(context.Background(), o, Env{Getenv: func(k string) string { return w.env[k] }}, &out)
+	if !strings.Contains(out.String(), `"check":"the docs repository's dispatch","state":"cannot tell"`) || !strings.Contains(out.String(), "give doctor --docs-repo") {
+		t.Errorf("doctor without --docs-repo on a docs-apart file:\n%s", out.String())
+	}
+}

@@ -348,10 +348,15 @@ Flags:
   --docs-when value        push (the default): the docs job hears every
                            push; approved: it hears the change once the code
                            is approved, and the check waits until then
-  --merge-queue            the default branch has a merge queue
-  --paths pattern          a changed file the docs follow; once a pattern
-                           (every file when none)
-  --max-sends-per-thread n and --max-sends-per-day n: caps (none)
+  --merge-queue            the default branch has, or gets, a merge queue:
+                           the file hears merge_group, and the ruleset step
+                           turns the queue on
+  --paths pattern          a pattern of the changed files the docs follow,
+                           as on.pull_request.paths writes it; give it once
+                           for each pattern (every file when none)
+  --max-sends-per-thread n the most creates and follow-ups per issue or
+                           pull request (no cap)
+  --max-sends-per-day n    the most per day in the repository (no cap)
   --ref value              the action's release (v1) or a full commit
                            (a commit builds the action: setup-go is added)
   --agent-app login        the app that opens the agent's pull requests
