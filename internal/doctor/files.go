@@ -3,9 +3,7 @@ package doctor
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -14,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/setup"
 )
 
 // maxWorkflowBytes bounds the read of a workflow file: GitHub refuses
@@ -44,20 +43,10 @@ type step struct {
 // pipe (or a link to one, which a checkout can hold) would otherwise
 // wait for a writer for ever.
 func readWorkflow(path string) (*workflow, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|oNonblock, 0)
+	data, err := setup.ReadRegular(path, maxWorkflowBytes+1)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("it is %s, not a regular file", kind(fi.Mode()))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxWorkflowBytes+1))
 	if err != nil {
 		return nil, err
 	}
@@ -69,21 +58,6 @@ func readWorkflow(path string) (*workflow, error) {
 		return nil, fmt.Errorf("it is not YAML a workflow can be: %s", oneLine(err.Error()))
 	}
 	return &w, nil
-}
-
-// kind names a file's type that is not a regular file's.
-func kind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "a special file"
 }
 
 // role is what a job of the action does, by the inputs it passes.

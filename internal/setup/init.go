@@ -179,7 +179,7 @@ func originHead(dir string) string {
 // OriginRepo is the owner/name of dir's remote origin on github.com, or
 // "" when it cannot tell.
 func OriginRepo(dir string) string {
-	data, err := readRegular(filepath.Join(dir, ".git", "config"), maxGitConfig)
+	data, err := ReadRegular(filepath.Join(dir, ".git", "config"), maxGitConfig)
 	if err != nil {
 		return ""
 	}
@@ -200,14 +200,14 @@ func OriginRepo(dir string) string {
 // GitHub refuses files far smaller; a longer one differs from init's.
 const maxWorkflow = 512 << 10
 
-// errNotRegular is a file init reads that is not a regular file.
-var errNotRegular = errors.New("not a regular file")
+// ErrNotRegular is a file that is not a regular file, where one is read.
+var ErrNotRegular = errors.New("not a regular file")
 
-// readRegular reads at most max bytes of the regular file at path, opened
+// ReadRegular reads at most max bytes of the regular file at path, opened
 // without blocking: a named pipe (or a link to one, which a checkout can
 // hold) would otherwise wait for a writer for ever, and a device never
-// end. Anything but a regular file is errNotRegular.
-func readRegular(path string, max int64) ([]byte, error) {
+// end. Anything but a regular file is ErrNotRegular, naming what it is.
+func ReadRegular(path string, max int64) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|oNonblock, 0)
 	if err != nil {
 		return nil, err
@@ -216,9 +216,24 @@ func readRegular(path string, max int64) ([]byte, error) {
 	if fi, err := f.Stat(); err != nil {
 		return nil, err
 	} else if !fi.Mode().IsRegular() {
-		return nil, errNotRegular
+		return nil, fmt.Errorf("it is %s, %w", kind(fi.Mode()), ErrNotRegular)
 	}
 	return io.ReadAll(io.LimitReader(f, max))
+}
+
+// kind says what a file that is not regular is.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }
 
 // Outcome is what init did with one file.
@@ -245,14 +260,14 @@ func (in Init) Write() ([]Outcome, error) {
 			dir = in.DocsDir
 		}
 		target := filepath.Join(dir, filepath.FromSlash(f.Path))
-		old, err := readRegular(target, maxWorkflow)
+		old, err := ReadRegular(target, maxWorkflow)
 		switch {
 		case err == nil && bytes.Equal(old, f.Body):
 			out = append(out, Outcome{Repo: f.Repo, Path: target})
 			continue
 		case err == nil && !in.Force:
 			return nil, &UsageError{Err: fmt.Errorf("%s exists and is not what init writes for these choices: nothing was written; --force replaces it", target)}
-		case errors.Is(err, errNotRegular):
+		case errors.Is(err, ErrNotRegular):
 			return nil, &UsageError{Err: fmt.Errorf("%s exists and is not a regular file: nothing was written; remove it, and run init again", target)}
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
 			return nil, fmt.Errorf("read %s: %w", target, err)
