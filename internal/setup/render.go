@@ -40,6 +40,25 @@ func (v view) setupGo(l *lines) {
 	l.add("          cache: false")
 }
 
+// step opens the job's steps: setup-go when pinned, then the action's step,
+// whose inputs follow.
+func (v view) step(l *lines) {
+	l.add("    steps:")
+	v.setupGo(l)
+	l.add("      - uses: %s", v.Uses)
+	l.add("        with:")
+}
+
+// queued is a concurrency group that keeps every waiting run, each in its
+// turn, rather than only the newest.
+func queued(l *lines, comment, group string) {
+	l.add("    concurrency:")
+	l.add("      # %s", comment)
+	l.add("      group: %s", group)
+	l.add("      cancel-in-progress: false")
+	l.add("      queue: max")
+}
+
 // caps are the caps' inputs.
 func (v view) caps(l *lines) {
 	if v.PerThread > 0 {
@@ -151,15 +170,9 @@ func (v view) codeFile() string {
 	}
 	l.add("      pull-requests: write # the comment and 👀; the backlink and review request on the docs pull request")
 	l.add("      statuses: write      # the commit status docs / agent-job")
-	l.add("    concurrency:")
-	l.add("      # Shared with the request job: one run at a time per pull request, each in its turn.")
-	l.add("      group: docs-agent-%s", expr("github.event.pull_request.number"+when(v.MergeQueue, " || github.event.merge_group.head_sha")))
-	l.add("      cancel-in-progress: false")
-	l.add("      queue: max")
-	l.add("    steps:")
-	v.setupGo(&l)
-	l.add("      - uses: %s", v.Uses)
-	l.add("        with:")
+	queued(&l, "Shared with the request job: one run at a time per pull request, each in its turn.",
+		"docs-agent-"+expr("github.event.pull_request.number"+when(v.MergeQueue, " || github.event.merge_group.head_sha")))
+	v.step(&l)
 	v.common(&l)
 	v.paths(&l, "")
 	if v.Approval {
@@ -194,15 +207,9 @@ func (v view) codeFile() string {
 	l.add("      contents: read")
 	l.add("      issues: write        # the comment and 👀 in an issue")
 	l.add("      pull-requests: write # the comment and 👀 in a pull request; the backlink on the agent's")
-	l.add("    concurrency:")
-	l.add("      # Shared with the code job: a request waits its turn behind a push's run, and the next request behind it.")
-	l.add("      group: docs-agent-%s", expr("github.event.issue.number || github.event.pull_request.number"))
-	l.add("      cancel-in-progress: false")
-	l.add("      queue: max")
-	l.add("    steps:")
-	v.setupGo(&l)
-	l.add("      - uses: %s", v.Uses)
-	l.add("        with:")
+	queued(&l, "Shared with the code job: a request waits its turn behind a push's run, and the next request behind it.",
+		"docs-agent-"+expr("github.event.issue.number || github.event.pull_request.number"))
+	v.step(&l)
 	v.common(&l)
 	l.add("")
 	l.add("  settle:")
@@ -233,10 +240,7 @@ func (v view) codeFile() string {
 	l.add("    concurrency:")
 	l.add("      group: docs-agent-settle")
 	l.add("      cancel-in-progress: false")
-	l.add("    steps:")
-	v.setupGo(&l)
-	l.add("      - uses: %s", v.Uses)
-	l.add("        with:")
+	v.step(&l)
 	l.add("          project-id: %s", expr("vars.MINTLIFY_PROJECT_ID"))
 	l.add("          api-key: %s", expr("secrets.MINTLIFY_API_KEY"))
 	l.add("          settle: true")
