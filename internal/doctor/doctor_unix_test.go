@@ -8,11 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/agentjob/agent-job-action/internal/setup"
+	"github.com/agentjob/agent-job-action/internal/testbed/fifo"
 )
 
 // TestDoctorReadsRegularFilesOnly: a workflow file that is a named pipe,
@@ -44,39 +43,17 @@ func TestDoctorReadsRegularFilesOnly(t *testing.T) {
 			if err := os.Remove(path); err != nil {
 				t.Fatal(err)
 			}
-			fifo := path
-			if tc.link {
-				fifo = filepath.Join(t.TempDir(), "pipe")
-				if err := os.Symlink(fifo, path); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() {
-				// A doctor still blocked on the pipe reads its end.
-				if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-					f.Close()
-				}
-			})
+			fifo.At(t, path, tc.link)
 			o, err := Parse([]string{"--repo", "acme/app", "--dir", w.code, "--docs-repo", "acme/handbook", "--docs-dir", w.docs,
 				"--base-url", w.api.URL, "--json"}, func(k string) string { return w.env[k] })
 			if err != nil {
 				t.Fatal(err)
 			}
-			done := make(chan string, 1)
-			go func() {
+			out := fifo.Returns(t, "doctor", func() string {
 				var out strings.Builder
 				_ = Run(context.Background(), o, Env{Getenv: func(k string) string { return w.env[k] }, Version: "test"}, &out)
-				done <- out.String()
-			}()
-			var out string
-			select {
-			case out = <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatal("doctor still blocked after 10s: it waits for a writer of the named pipe")
-			}
+				return out.String()
+			})
 			var got struct {
 				Findings []Finding `json:"findings"`
 			}

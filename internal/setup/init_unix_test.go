@@ -6,9 +6,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/agentjob/agent-job-action/internal/testbed/fifo"
 )
 
 // TestInitReadsRegularFilesOnly: init reads two files of a checkout, the
@@ -36,36 +36,14 @@ func TestInitReadsRegularFilesOnly(t *testing.T) {
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			fifo := path
-			if tc.link {
-				fifo = filepath.Join(t.TempDir(), "pipe")
-				if err := os.Symlink(fifo, path); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() {
-				// An init still blocked on the pipe reads its end.
-				if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-					f.Close()
-				}
-			})
-			done := make(chan error, 1)
-			go func() {
+			fifo.At(t, path, tc.link)
+			err := fifo.Returns(t, "init", func() error {
 				in, err := ParseInit(append([]string{"--dir", dir}, tc.args...), func(string) string { return "" }, "")
 				if err == nil {
 					_, err = in.Write()
 				}
-				done <- err
-			}()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatal("init still blocked after 10s: it waits for a writer of the named pipe")
-			}
+				return err
+			})
 			var usage *UsageError
 			if !errors.As(err, &usage) {
 				t.Errorf("init: %v, want a usage error", err)
