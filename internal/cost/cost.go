@@ -23,7 +23,7 @@ type Cost struct {
 	// GitHub counts every attempt, a retry included.
 	GitHub int           `json:"githubRequests"`
 	Waited time.Duration `json:"-"`
-	// WaitedSeconds is Waited in whole seconds, for --json.
+	// WaitedSeconds is Waited in whole seconds, for --json: see Seconds.
 	WaitedSeconds int `json:"waitedSeconds"`
 	// ThreadSends and DaySends are the sends the caps counted before this
 	// run (max-sends-per-thread, max-sends-per-day); nil when that cap
@@ -51,11 +51,15 @@ func (c Cost) Line() string {
 	return line + "."
 }
 
+// Seconds is Waited in whole seconds, rounded, as the outputs and --json
+// say it.
+func (c Cost) Seconds() int { return int(c.Waited.Round(time.Second) / time.Second) }
+
 // Outputs are c's figures as the step's outputs, by name: the caps'
 // counts empty when they were not read.
 func (c Cost) Outputs() map[string]string {
 	out := map[string]string{"creates": strconv.Itoa(c.Creates), "follow-ups": strconv.Itoa(c.FollowUps), "reads": strconv.Itoa(c.Reads),
-		"github-requests": strconv.Itoa(c.GitHub), "waited-seconds": strconv.Itoa(int(c.Waited.Round(time.Second) / time.Second)),
+		"github-requests": strconv.Itoa(c.GitHub), "waited-seconds": strconv.Itoa(c.Seconds()),
 		"thread-sends": "", "day-sends": ""}
 	if c.ThreadSends != nil {
 		out["thread-sends"] = strconv.Itoa(*c.ThreadSends)

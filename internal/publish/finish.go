@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"strings"
-	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/conversation"
@@ -105,7 +104,7 @@ func (r *Reporter) bill() *report.Cost {
 			}
 		}
 	}
-	c.WaitedSeconds = int(c.Waited.Round(time.Second) / time.Second)
+	c.WaitedSeconds = c.Seconds()
 	r.Billed = &c
 	return &c
 }
