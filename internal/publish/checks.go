@@ -3,13 +3,13 @@ package publish
 import (
 	"context"
 	"fmt"
-	"github.com/agentjob/agent-job-action/internal/report"
 	"slices"
 
 	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/record"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 )
 

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentjob/agent-job-action/internal/report"
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/prlink"
+	"github.com/agentjob/agent-job-action/internal/report"
 )
 
 // Finish reports o, once, for every run that got a plan: the commit
