@@ -197,7 +197,7 @@ func (r *run) codeRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *
 		room.GitHub = gh
 	}
 	if p.Caps != nil {
-		room.Capped = func(ctx context.Context) *report.Outcome { return r.overCap(ctx, p, "", &report.Outcome{}) }
+		room.Capped = func(ctx context.Context, o *report.Outcome) *report.Outcome { return r.overCap(ctx, p, "", o) }
 	}
 	return room
 }

@@ -80,10 +80,11 @@ type Room struct {
 	// Land is what the pull request's close does to its docs pull
 	// request (docs-merge, docs-close).
 	Land plan.Land
-	// Capped is the run's outcome when the caps let nothing be sent (a
-	// cap reached, or a count that cannot be read), nil when they let it;
-	// nil when the run has no caps.
-	Capped func(ctx context.Context) *report.Outcome
+	// Capped ends o, the run's outcome, when the caps let nothing be sent
+	// (a cap reached, or a count that cannot be read), and returns it; it
+	// returns nil, leaving o as it was, when they let it. Nil when the run
+	// has no caps.
+	Capped func(ctx context.Context, o *report.Outcome) *report.Outcome
 
 	code *report.Code
 }
@@ -247,9 +248,8 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 	}
 	about := c.About
 	if c.Capped != nil {
-		if done := c.Capped(ctx); done != nil {
-			// The record keeps the job it names.
-			done.JobID, done.FollowUp = o.JobID, o.FollowUp
+		// Ended at a cap, o still names the job, which the record keeps.
+		if done := c.Capped(ctx, o); done != nil {
 			return nil, done
 		}
 	}
