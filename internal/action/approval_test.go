@@ -16,6 +16,23 @@ import (
 // docsHead is the docs pull request #101's latest commit.
 const docsHead = "d0c5d0c5d0c5d0c5d0c5d0c5d0c5d0c5d0c5d0c5"
 
+// docsPull is the agent's docs pull request the fake job names, #101 on
+// acme/docs at docsHead, as state says: "open", "closed", or "merged"
+// (closed by its merge).
+func docsPull(state string) fakegithub.Pull {
+	p := fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead}
+	switch state {
+	case "open":
+	case "closed":
+		p.State = "closed"
+	case "merged":
+		p.State, p.Merged = "closed", true
+	default:
+		panic("docsPull: state " + state)
+	}
+	return p
+}
+
 // reviewed is a pull_request_review event: login's review, state, of the
 // docs pull request #101, which a settle workflow runs on.
 func reviewed(login, state string) map[string]any {
@@ -194,7 +211,7 @@ func TestApprovalOfAnotherDocsPR(t *testing.T) {
 // the settle run its closed event starts.
 func (w *codeWorld) docsMerged(t *testing.T) {
 	t.Helper()
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, State: "closed", Merged: true})
+	w.gh.SeedPull(docsPull("merged"))
 	ev := reviewed("writer", "APPROVED")
 	delete(ev, "review")
 	ev["action"] = "closed"
@@ -328,7 +345,7 @@ func TestApprovalAtACap(t *testing.T) {
 	w.vars["INPUT_MAX-SENDS-PER-THREAD"] = "1"
 	w.vars["INPUT_WAIT"] = "false"
 	w.vars["INPUT_DOCS-CHECK"] = "approved"
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.gh.SeedPull(docsPull("open"))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
 	}

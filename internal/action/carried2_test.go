@@ -113,7 +113,7 @@ func TestUnjudgeableLinkSettledIsNotSuccess(t *testing.T) {
 		t.Run(link, func(t *testing.T) {
 			t.Parallel()
 			w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CHECK"] = "approved" })
-			w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+			w.gh.SeedPull(docsPull("open"))
 			jobNames(w, link)
 			w.clk.Advance(10 * time.Minute)
 			w.settleRun()
@@ -140,14 +140,14 @@ func TestReopenedDocsFoundByAnySettleRun(t *testing.T) {
 	delete(ev, "review")
 	ev["action"] = "closed"
 	ev["pull_request"].(map[string]any)["state"] = "closed"
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, State: "closed"})
+	w.gh.SeedPull(docsPull("closed"))
 	w.setEvent("pull_request", ev)
 	w.vars["INPUT_SETTLE"], w.vars["INPUT_WAIT"] = "true", "false"
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("settle on close: %v", err)
 	}
 	// Reopened; its own settle run never runs.
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.gh.SeedPull(docsPull("open"))
 	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
 	w.settleOnReview("writer", "APPROVED", false)
 	w.settleRun()

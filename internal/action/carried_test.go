@@ -92,7 +92,7 @@ func TestUnjudgeableFirstLinkIsNotSuccess(t *testing.T) {
 			w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
 			w.vars["INPUT_DOCS-CHECK"] = "approved"
 			w.vars["INPUT_PREVIEW"] = "false"
-			w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+			w.gh.SeedPull(docsPull("open"))
 			jobNames(w, link)
 			if err := w.run(context.Background()); err != nil {
 				t.Fatalf("opened: %v\n%s", err, w.stdout.String())
@@ -111,7 +111,7 @@ func TestUnjudgeableFirstLinkIsNotSuccess(t *testing.T) {
 func TestReleaseHoldsAgainstDocsClose(t *testing.T) {
 	t.Parallel()
 	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CHECK"] = "approved" })
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.gh.SeedPull(docsPull("open"))
 	w.setEvent("pull_request", labeled("writer", "docs-not-needed", head1))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("release: %v\n%s", err, w.stdout.String())
@@ -124,7 +124,7 @@ func TestReleaseHoldsAgainstDocsClose(t *testing.T) {
 	if got := w.finalStatuses()["1111"]; !strings.HasPrefix(got, "1111 success: Docs check released by writer") {
 		t.Fatalf("after the job's end: %q", got)
 	}
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, State: "closed"})
+	w.gh.SeedPull(docsPull("closed"))
 	ev := reviewed("writer", "APPROVED")
 	delete(ev, "review")
 	ev["action"] = "closed"
@@ -146,7 +146,7 @@ func TestReleaseHoldsAgainstDocsClose(t *testing.T) {
 func TestSettleSendKeepsApproval(t *testing.T) {
 	t.Parallel()
 	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CHECK"] = "approved" })
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.gh.SeedPull(docsPull("open"))
 	pushWhileWorking(t, w)
 	w.clk.Advance(10 * time.Minute)
 	w.settleRun()
@@ -211,7 +211,7 @@ func TestOwnRepoDocsWithShortSource(t *testing.T) {
 	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute, Repository: "acme/docs", PRRepository: "https://github.com/acme/docs"}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
 	w.vars["INPUT_DOCS-CHECK"] = "approved"
 	w.vars["INPUT_PREVIEW"] = "false"
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.gh.SeedPull(docsPull("open"))
 	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("opened: %v\n%s", err, w.stdout.String())

@@ -120,7 +120,7 @@ func TestNoWaitApprovalSettledWithoutDocsCheckKeepsWaiting(t *testing.T) {
 	t.Run("the job ends with a docs pull request", func(t *testing.T) {
 		t.Parallel()
 		w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CHECK"] = "approved" })
-		w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+		w.gh.SeedPull(docsPull("open"))
 		w.clk.Advance(10 * time.Minute)
 		w.settleRun()
 		delete(w.vars, "INPUT_DOCS-CHECK")
@@ -144,7 +144,7 @@ func TestNoWaitApprovalSettledWithoutDocsCheckKeepsWaiting(t *testing.T) {
 			vars["INPUT_DOCS-CHECK"] = "approved"
 			vars["INPUT_MAX-SENDS-PER-THREAD"] = "1"
 		})
-		w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+		w.gh.SeedPull(docsPull("open"))
 		pushWhileWorking(t, w)
 		w.clk.Advance(10 * time.Minute)
 		w.settleRun()
@@ -179,7 +179,7 @@ func TestCutListingApprovalClaimsNoSuccess(t *testing.T) {
 			w.vars["INPUT_PREVIEW"] = "false"
 			files := append(codeFiles[:1:1], vendored(2999)...)
 			w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1, Files: files})
-			w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+			w.gh.SeedPull(docsPull("open"))
 			if err := w.run(context.Background()); err != nil {
 				t.Fatalf("opened: %v\n%s", err, w.stdout.String())
 			}
@@ -322,7 +322,7 @@ func TestFloodedCapCountIsNotSuccess(t *testing.T) {
 func TestClosedWithAChangeWaitingIsNotSuccess(t *testing.T) {
 	t.Parallel()
 	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, func(vars map[string]string) { vars["INPUT_DOCS-CHECK"] = "approved" })
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.gh.SeedPull(docsPull("open"))
 	pushWhileWorking(t, w)
 	if r := recordIn(w.gh.Comments(7)[0].Body); r.Waiting != head2 {
 		t.Fatalf("the record after the push: %+v, want head2's change waiting", r)
@@ -362,7 +362,7 @@ func TestDocsElsewhereNoMergeInTheCodeRepository(t *testing.T) {
 	w.vars["INPUT_PREVIEW"] = "false"
 	w.vars["INPUT_DOCS-TOKEN"] = "ghp_docs_token_0123456789"
 	w.vars["INPUT_DOCS-MERGE"] = "squash"
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.gh.SeedPull(docsPull("open"))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("opened: %v\n%s", err, w.stdout.String())
 	}
@@ -440,7 +440,7 @@ func TestClosedDocsThenANewJob(t *testing.T) {
 	t.Run("closed by a person, then a push", func(t *testing.T) {
 		t.Parallel()
 		w := approvalWorld(t, false)
-		w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, State: "closed"})
+		w.gh.SeedPull(docsPull("closed"))
 		ev := reviewed("writer", "APPROVED")
 		delete(ev, "review")
 		ev["action"] = "closed"
@@ -543,7 +543,7 @@ func TestReopenedDocsIsFollowedAgain(t *testing.T) {
 			t.Fatalf("settle run on the docs pull request's %s: %v\n%s", action, err, w.stdout.String())
 		}
 	}
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, State: "closed"})
+	w.gh.SeedPull(docsPull("closed"))
 	docsEvent("closed")
 	if s := w.finalStatuses()["2222"]; !strings.HasPrefix(s, "2222 error: Docs pull request #101 was closed unmerged") {
 		t.Fatalf("head2 after the close: %q", s)
@@ -552,7 +552,7 @@ func TestReopenedDocsIsFollowedAgain(t *testing.T) {
 		t.Fatalf("the record after the close: %+v, want it closed and watched, for a reopening", r)
 	}
 
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.gh.SeedPull(docsPull("open"))
 	apiFrom := len(w.api.Requests())
 	docsEvent("reopened")
 	if s := w.finalStatuses()["2222"]; !strings.HasPrefix(s, "2222 pending: Waits for an approving review of docs pull request #101") {
@@ -632,7 +632,7 @@ func closedWhileWorking(t *testing.T) *codeWorld {
 		t.Fatalf("closed: %v\n%s", err, w.stdout.String())
 	}
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1, Files: codeFiles, State: "closed"})
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.gh.SeedPull(docsPull("open"))
 	w.clk.Advance(10 * time.Minute)
 	w.settleRun()
 	return w

@@ -88,7 +88,7 @@ func TestCodeClosedLandsItsDocs(t *testing.T) {
 				w.editAsAnotherRun(c.ID, strings.ReplaceAll(c.Body, "/pull/101", "/pull/102"))
 			}
 			if tc.docsMerged {
-				w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead, State: "closed", Merged: true})
+				w.gh.SeedPull(docsPull("merged"))
 			}
 			if tc.approver != "" {
 				w.gh.SeedReview(101, fakegithub.Review{Author: tc.approver, State: "APPROVED", CommitID: docsHead})
