@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"os"
@@ -91,14 +90,7 @@ func sigCodePR(action, head string) map[string]any {
 // setEvent makes the harness's next run one of event name with payload.
 func (h *harness) setEvent(name string, payload any) {
 	h.t.Helper()
-	data, err := json.Marshal(payload)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if err := os.WriteFile(h.vars["GITHUB_EVENT_PATH"], data, 0o600); err != nil {
-		h.t.Fatal(err)
-	}
-	h.vars["GITHUB_EVENT_NAME"] = name
+	step.Event(h.t, h.vars, name, payload)
 	h.stdout.Reset()
 }
 

@@ -2,7 +2,6 @@ package action_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/record"
+	"github.com/agentjob/agent-job-action/internal/testbed/step"
 )
 
 // agentPR is the pull request the fake agent opens for job_0001, as a
@@ -67,14 +67,7 @@ func prReview(login, body string) map[string]any {
 // world (the same fake services), with fresh outputs and log.
 func (h *harness) setEvent(name string, payload any) {
 	h.t.Helper()
-	data, err := json.Marshal(payload)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if err := os.WriteFile(h.vars["GITHUB_EVENT_PATH"], data, 0o600); err != nil {
-		h.t.Fatal(err)
-	}
-	h.vars["GITHUB_EVENT_NAME"] = name
+	step.Event(h.t, h.vars, name, payload)
 	for _, f := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
 		if err := os.WriteFile(h.vars[f], nil, 0o600); err != nil {
 			h.t.Fatal(err)

@@ -224,22 +224,13 @@ func GitHub(t testing.TB, vars map[string]string, opt fakegithub.Options, eventN
 			t.Errorf("unexpected GitHub requests: %v", u)
 		}
 	})
-	data, err := json.Marshal(payload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(vars["GITHUB_WORKSPACE"], "event.json")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	Event(t, vars, eventName, payload)
 	delete(vars, "INPUT_PROMPT")
 	for k, v := range map[string]string{
 		"INPUT_GITHUB-TOKEN":        Token,
 		"INPUT_COMMENT":             "auto",
 		"INPUT_TRIGGER-PHRASE":      "/docs",
 		"INPUT_REQUIRED-PERMISSION": "write",
-		"GITHUB_EVENT_NAME":         eventName,
-		"GITHUB_EVENT_PATH":         path,
 		"GITHUB_REPOSITORY":         "acme/docs",
 		"GITHUB_API_URL":            gh.APIURL(),
 		"GITHUB_SERVER_URL":         "https://github.com",
@@ -248,6 +239,21 @@ func GitHub(t testing.TB, vars map[string]string, opt fakegithub.Options, eventN
 		vars[k] = v
 	}
 	return gh
+}
+
+// Event makes the step's event the event name with payload, written to
+// event.json in the step's workspace, as the runner writes it.
+func Event(t testing.TB, vars map[string]string, name string, payload any) {
+	t.Helper()
+	data, err := json.Marshal(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(vars["GITHUB_WORKSPACE"], "event.json")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	vars["GITHUB_EVENT_NAME"], vars["GITHUB_EVENT_PATH"] = name, path
 }
 
 // User is a payload's user: a bot when the login ends in [bot].
