@@ -8,9 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
@@ -60,9 +58,8 @@ type Options struct {
 }
 
 var (
-	repoName  = lazyRegexp(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$`)
-	fileName  = lazyRegexp(`^[A-Za-z0-9._-]+\.ya?ml$`)
-	projectID = lazyRegexp(`^[A-Za-z0-9_-]{1,200}$`)
+	fileName  = &setup.Regexp{Expr: `^[A-Za-z0-9._-]+\.ya?ml$`}
+	projectID = &setup.Regexp{Expr: `^[A-Za-z0-9_-]{1,200}$`}
 )
 
 // Parse reads doctor's flags (the arguments after "doctor").
@@ -93,22 +90,16 @@ func Parse(args []string, getenv func(string) string) (Options, error) {
 		return o, nil
 	case fs.NArg() > 0:
 		return o, &UsageError{Err: fmt.Errorf("doctor takes flags only; %d more arguments", fs.NArg())}
-	case !repoName().MatchString(o.CodeRepo):
+	case !setup.RepoName(o.CodeRepo):
 		return o, &UsageError{Err: fmt.Errorf("--repo must name the code repository as owner/name (GITHUB_REPOSITORY, or the checkout's remote origin, when set)")}
-	case o.DocsRepo != "" && !repoName().MatchString(o.DocsRepo):
+	case o.DocsRepo != "" && !setup.RepoName(o.DocsRepo):
 		return o, &UsageError{Err: fmt.Errorf("--docs-repo must name the docs repository as owner/name")}
 	case o.DocsRepo == "" && o.DocsDir != "":
 		return o, &UsageError{Err: fmt.Errorf("--docs-dir is for --docs-repo's checkout: give both, or neither")}
-	case !fileName().MatchString(o.File):
+	case !fileName.Re().MatchString(o.File):
 		return o, &UsageError{Err: fmt.Errorf("--file must be a workflow file's name, such as %s", setup.File)}
 	}
 	return o, nil
-}
-
-// lazyRegexp compiles expr at its first use, not when the program starts
-// (see package setup).
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 // Run checks the setup o names with the credentials of env, prints the
@@ -144,7 +135,7 @@ func Run(ctx context.Context, o Options, env Env, stdout io.Writer) error {
 		if err != nil || base.Host == "" || base.Scheme != "https" && !loopback(base.Hostname()) {
 			return &UsageError{Err: fmt.Errorf("--base-url must be an https:// URL (http:// only for a loopback host)")}
 		}
-		if !projectID().MatchString(o.ProjectID) {
+		if !projectID.Re().MatchString(o.ProjectID) {
 			return &UsageError{Err: fmt.Errorf("--project-id (or MINTLIFY_PROJECT_ID) must be the project id, letters, digits, - and _, as the dashboard's API keys page shows it")}
 		}
 		d.Agent = agentapi.New(hc, base, o.ProjectID, key)

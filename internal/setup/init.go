@@ -135,14 +135,14 @@ func ParseInit(args []string, getenv func(string) string, release string) (Init,
 	return in, nil
 }
 
-var flagName = lazyRegexp(`-[A-Za-z][A-Za-z-]*`)
+var flagName = &Regexp{Expr: `-[A-Za-z][A-Za-z-]*`}
 
 // FlagError is the error of a subcommand's flags (cmd: init, doctor) as
 // the flag package gave it, naming the flag and never its value, which
 // may be a secret typed in the wrong place.
 func FlagError(cmd string, err error) error {
 	msg := err.Error()
-	name := flagName().FindString(msg)
+	name := flagName.Re().FindString(msg)
 	switch {
 	case strings.HasPrefix(msg, "flag provided but not defined"):
 		return fmt.Errorf("%s has no flag %s (agent-job-action %s --help lists them)", cmd, name, cmd)
@@ -154,7 +154,7 @@ func FlagError(cmd string, err error) error {
 	return fmt.Errorf("%s: the flags cannot be read (agent-job-action %s --help)", cmd, cmd)
 }
 
-var originURL = lazyRegexp(`(?m)^\s*url\s*=\s*\S*github\.com[:/]([A-Za-z0-9-]+/[A-Za-z0-9._-]+?)(?:\.git)?\s*$`)
+var originURL = &Regexp{Expr: `(?m)^\s*url\s*=\s*\S*github\.com[:/]([A-Za-z0-9-]+/[A-Za-z0-9._-]+?)(?:\.git)?\s*$`}
 
 // maxGitConfig bounds the read of a checkout's .git/config.
 const maxGitConfig = 64 << 10
@@ -170,7 +170,7 @@ func originHead(dir string) string {
 	defer f.Close()
 	data, _ := io.ReadAll(io.LimitReader(f, 1024))
 	ref, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: refs/remotes/origin/")
-	if !ok || !branch().MatchString(ref) || strings.Contains(ref, "..") {
+	if !ok || !branch.Re().MatchString(ref) || strings.Contains(ref, "..") {
 		return ""
 	}
 	return ref
@@ -190,7 +190,7 @@ func OriginRepo(dir string) string {
 	if i := bytes.Index(after, []byte("\n[")); i >= 0 {
 		after = after[:i]
 	}
-	if m := originURL().FindSubmatch(after); m != nil {
+	if m := originURL.Re().FindSubmatch(after); m != nil {
 		return string(m[1])
 	}
 	return ""

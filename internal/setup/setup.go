@@ -77,22 +77,37 @@ type Choices struct {
 var Defaults = Choices{CodeBranch: "main", Approval: true, AgentApp: "mintlify[bot]", Phrase: "/docs", ReleaseLabel: "docs-not-needed"}
 
 var (
-	repoName = lazyRegexp(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$`)
-	login    = lazyRegexp(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$`)
-	commit   = lazyRegexp(`^[0-9a-f]{40}$`)
-	release  = lazyRegexp(`^v[0-9]+(\.[0-9]+){0,2}$`)
-	branch   = lazyRegexp(`^[A-Za-z0-9._/-]{1,200}$`)
-	label    = lazyRegexp(`^[^'\n\r\x00-\x1f]{1,50}$`)
-	phrase   = lazyRegexp(`^[^'\s\x00-\x1f]{1,40}$`)
-	pattern  = lazyRegexp(`^[^\x00-\x1f#'"]+$`)
+	repoName = &Regexp{Expr: `^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$`}
+	login    = &Regexp{Expr: `^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$`}
+	commit   = &Regexp{Expr: `^[0-9a-f]{40}$`}
+	release  = &Regexp{Expr: `^v[0-9]+(\.[0-9]+){0,2}$`}
+	branch   = &Regexp{Expr: `^[A-Za-z0-9._/-]{1,200}$`}
+	label    = &Regexp{Expr: `^[^'\n\r\x00-\x1f]{1,50}$`}
+	phrase   = &Regexp{Expr: `^[^'\s\x00-\x1f]{1,40}$`}
+	pattern  = &Regexp{Expr: `^[^\x00-\x1f#'"]+$`}
 )
 
-// lazyRegexp compiles expr at its first use, not when the program
-// starts: init's and doctor's patterns (a repository's name spelled with
-// counted repetitions is hundreds of kilobytes of program) cost a run
-// that uses neither nothing.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+// RepoName reports whether s names a repository as owner/name, in the
+// characters and lengths GitHub allows: init's --repo and --docs-repo,
+// doctor's alike.
+func RepoName(s string) bool { return repoName.Re().MatchString(s) }
+
+// Regexp is a regular expression compiled at its first use, not when the
+// program starts: init's and doctor's patterns (a repository's name
+// spelled with counted repetitions is hundreds of kilobytes of program)
+// cost a run that uses neither nothing. Declared as &Regexp{Expr: ...}, a
+// package-level one is laid out by the linker: no code runs for it at
+// start either.
+type Regexp struct {
+	Expr string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+// Re is the compiled expression.
+func (r *Regexp) Re() *regexp.Regexp {
+	r.once.Do(func() { r.re = regexp.MustCompile(r.Expr) })
+	return r.re
 }
 
 // Error is a choice init cannot write, in the terms of its flag.
@@ -108,21 +123,21 @@ func (e *Error) Error() string { return "--" + e.Flag + " " + e.Why }
 func (c Choices) Check() error {
 	bad := func(flag, why string) error { return &Error{Flag: flag, Why: why} }
 	switch {
-	case !repoName().MatchString(c.CodeRepo):
+	case !RepoName(c.CodeRepo):
 		return bad("repo", "must name the code repository as owner/name (init reads it from GITHUB_REPOSITORY or the git remote origin when it can)")
-	case c.DocsRepo != "" && !repoName().MatchString(c.DocsRepo):
+	case c.DocsRepo != "" && !RepoName(c.DocsRepo):
 		return bad("docs-repo", "must name the docs repository as owner/name")
 	case strings.EqualFold(c.DocsRepo, c.CodeRepo):
 		return bad("docs-repo", "names the code repository: leave it out when the docs live there")
-	case !branch().MatchString(c.CodeBranch) || strings.Contains(c.CodeBranch, ".."):
+	case !branch.Re().MatchString(c.CodeBranch) || strings.Contains(c.CodeBranch, ".."):
 		return bad("default-branch", "must be the code repository's default branch, as git names it")
-	case !commit().MatchString(c.Ref) && !release().MatchString(c.Ref):
+	case !commit.Re().MatchString(c.Ref) && !release.Re().MatchString(c.Ref):
 		return bad("ref", "must be the action's release (v1) or a full 40-character commit; a branch is not pinned")
-	case !login().MatchString(c.AgentApp):
+	case !login.Re().MatchString(c.AgentApp):
 		return bad("agent-app", "must be the login of the app that opens the agent's pull requests, such as mintlify[bot]")
-	case !phrase().MatchString(c.Phrase) || !carried(c.Phrase):
+	case !phrase.Re().MatchString(c.Phrase) || !carried(c.Phrase):
 		return bad("trigger-phrase", "must be one word without quotes, line breaks or ${{, such as /docs")
-	case !label().MatchString(c.ReleaseLabel) || !carried(c.ReleaseLabel):
+	case !label.Re().MatchString(c.ReleaseLabel) || !carried(c.ReleaseLabel):
 		return bad("release-label", "must be a label's name, without quotes, line breaks or ${{")
 	case c.Merge != "" && !slices.Contains([]string{"merge", "squash", "rebase"}, c.Merge):
 		return bad("docs-merge", "must be merge, squash or rebase")
@@ -130,7 +145,7 @@ func (c Choices) Check() error {
 		return bad("max-sends-per-thread", "and --max-sends-per-day must be 0 (no cap) or more")
 	}
 	for _, b := range c.Bots {
-		if !login().MatchString(b) || !strings.HasSuffix(b, "[bot]") {
+		if !login.Re().MatchString(b) || !strings.HasSuffix(b, "[bot]") {
 			return bad("allowed-bots", fmt.Sprintf("names %q, which is not a bot's login (name[bot])", b))
 		}
 		if strings.EqualFold(b, c.AgentApp) {
@@ -141,7 +156,7 @@ func (c Choices) Check() error {
 		}
 	}
 	for _, p := range c.Paths {
-		if !pattern().MatchString(p) || strings.TrimSpace(p) != p || !carried(p) {
+		if !pattern.Re().MatchString(p) || strings.TrimSpace(p) != p || !carried(p) {
 			return bad("paths", "takes patterns without quotes, #, line breaks, ${{ or spaces around them, one a line")
 		}
 	}
@@ -171,7 +186,7 @@ type Written struct {
 
 // plain is a scalar YAML reads back as the string it spells: one that
 // starts with a digit, a dot or a sign may spell a number.
-var plain = lazyRegexp(`^[A-Za-z/_][A-Za-z0-9/_.-]*$`)
+var plain = &Regexp{Expr: `^[A-Za-z/_][A-Za-z0-9/_.-]*$`}
 
 // yamlScalar is s as a YAML scalar: as it is when YAML reads it back so,
 // else double-quoted (JSON's quoting, which YAML reads). A word YAML reads
@@ -181,7 +196,7 @@ func yamlScalar(s string) string {
 	switch strings.ToLower(s) {
 	case "true", "false", "yes", "no", "on", "off", "y", "n", "null":
 	default:
-		if plain().MatchString(s) {
+		if plain.Re().MatchString(s) {
 			return s
 		}
 	}
@@ -217,7 +232,7 @@ func Files(c Choices) ([]Written, error) {
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
-	v := view{Choices: c, Here: c.DocsRepo == "", Pinned: commit().MatchString(c.Ref), Guide: Guide, GoVersion: GoVersion, File: File,
+	v := view{Choices: c, Here: c.DocsRepo == "", Pinned: commit.Re().MatchString(c.Ref), Guide: Guide, GoVersion: GoVersion, File: File,
 		Uses: "agentjob/agent-job-action/binary@" + c.Ref, Runner: "ubuntu-slim", JobMinutes: 10}
 	v.Action = v.Uses
 	if v.Pinned {
