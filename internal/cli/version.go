@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"regexp"
 	"runtime/debug"
+	"strings"
 )
 
 // Build is what a binary knows of where it came from, for --version and
@@ -59,14 +59,19 @@ func (b Build) String() string {
 	return v + ")"
 }
 
-var releaseVersion = regexp.MustCompile(`^(v[0-9]+)\.[0-9]+\.[0-9]+$`)
-
 // Release is the action's release this build is, by its major tag (v1 for
 // v1.4.2), as a workflow names it; "" for any other build (a pre-release,
-// a pseudo-version, dev).
+// a pseudo-version, dev). It reads the version by hand rather than with a
+// package-level regexp, which every run would compile as it starts.
 func (b Build) Release() string {
-	if m := releaseVersion.FindStringSubmatch(b.Version); m != nil {
-		return m[1]
+	parts := strings.Split(b.Version, ".")
+	if len(parts) != 3 || !strings.HasPrefix(parts[0], "v") {
+		return ""
 	}
-	return ""
+	for _, n := range []string{parts[0][1:], parts[1], parts[2]} {
+		if n == "" || strings.Trim(n, "0123456789") != "" {
+			return ""
+		}
+	}
+	return parts[0]
 }

@@ -33,3 +33,28 @@ func TestReadBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestRelease: a release's version names its major tag, which init pins;
+// any other version names none.
+func TestRelease(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ version, want string }{
+		{"v1.2.3", "v1"},
+		{"v12.0.40", "v12"},
+		{"v1.2", ""},
+		{"v1.2.3.4", ""},
+		{"1.2.3", ""},
+		{"v.2.3", ""},
+		{"v1..3", ""},
+		{"v1.2.3-rc.1", ""},
+		{"v1.2.3+dirty", ""},
+		{"v0.0.0-20261126062003-16a6034aa5b1", ""},
+		{"vx.2.3", ""},
+		{"dev", ""},
+		{"", ""},
+	} {
+		if got := (Build{Version: tt.version}).Release(); got != tt.want {
+			t.Errorf("Release of %q = %q, want %q", tt.version, got, tt.want)
+		}
+	}
+}
