@@ -53,7 +53,8 @@ func TestInitAsAPersonRunsIt(t *testing.T) {
 	}
 	empty := t.TempDir()
 	bad := cliRun{args: []string{"init", "--ref", "v1", "--repo", "acme/app", "--max-sends-per-day", "mint_0123456789"}, dir: empty}.exec(t, bin)
-	if bad.code != 2 || strings.Count(bad.stderr, "\n") != 2 || !strings.Contains(bad.stderr, "-max-sends-per-day") || strings.Contains(bad.stderr, "mint_") {
+	if bad.code != 2 || strings.Count(bad.stderr, "\n") != 2 || !strings.Contains(bad.stderr, "-max-sends-per-day") || strings.Contains(bad.stderr, "mint_") ||
+		!strings.HasSuffix(bad.stderr, "\nRun agent-job-action init --help for every flag.\n") {
 		t.Errorf("init with a bad value: exit %d\n%s", bad.code, bad.stderr)
 	}
 	if entries, _ := os.ReadDir(empty); len(entries) != 0 {
@@ -88,7 +89,8 @@ func TestDoctorAsAPersonRunsIt(t *testing.T) {
 		t.Errorf("doctor without a workflow file: exit %d\n%s%s", empty.code, empty.stdout, empty.stderr)
 	}
 	bad := cliRun{args: []string{"doctor", "--api-key", "mint_0123456789"}}.exec(t, bin)
-	if bad.code != 2 || !strings.Contains(bad.stderr, "doctor has no flag -api-key") || strings.Contains(bad.stderr, "mint_") {
+	if bad.code != 2 || !strings.Contains(bad.stderr, "doctor has no flag -api-key") || strings.Contains(bad.stderr, "mint_") ||
+		!strings.HasSuffix(bad.stderr, "\nRun agent-job-action doctor --help for every flag.\n") {
 		t.Errorf("doctor --api-key: exit %d\n%s", bad.code, bad.stderr)
 	}
 }

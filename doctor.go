@@ -27,8 +27,7 @@ func runDoctor(ctx context.Context, args []string, env Env, build cli.Build, std
 	case err == nil:
 		return nil
 	case errors.As(err, &usageErr):
-		fmt.Fprintf(env.Stderr, "error: %v\nRun agent-job-action doctor --help for every flag.\n", err)
-		return &cli.UsageError{Err: err}
+		return usage(env.Stderr, "doctor", &cli.UsageError{Err: err})
 	}
 	var problems *doctor.ProblemsError
 	if !errors.As(err, &problems) {

@@ -87,7 +87,7 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 	}
 	cmd, err := cli.Parse(args)
 	if err != nil {
-		return usage(env.Stderr, err)
+		return usage(env.Stderr, "", err)
 	}
 	switch cmd.Mode {
 	case cli.Help:
@@ -121,7 +121,7 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 			fmt.Fprintf(env.Stderr, "error: %v (interrupted): nothing was sent\n", err)
 			return &report.Error{End: report.Cancelled, Err: err}
 		}
-		return usage(env.Stderr, err)
+		return usage(env.Stderr, "", err)
 	}
 	var streams action.Streams
 	if rc.InActions {
@@ -177,15 +177,12 @@ func run(ctx context.Context, args []string, env Env, stdout io.Writer) error {
 	return err
 }
 
-// usage prints a command line's mistake, in the style of every other
-// error of the command line, and where to find the usage.
 // runInit is the init command: it writes the workflow files for the
 // choices its flags give, and says what a person must still do.
 func runInit(args []string, env Env, build cli.Build, stdout io.Writer) error {
 	in, err := setup.ParseInit(args, env.Getenv, build.Release())
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "error: %v\nRun agent-job-action init --help for every flag.\n", err)
-		return &cli.UsageError{Err: err}
+		return usage(env.Stderr, "init", &cli.UsageError{Err: err})
 	}
 	if in.Help {
 		setup.Usage(stdout)
@@ -204,8 +201,15 @@ func runInit(args []string, env Env, build cli.Build, stdout io.Writer) error {
 	return nil
 }
 
-func usage(stderr io.Writer, err error) error {
-	fmt.Fprintf(stderr, "error: %v\nRun agent-job-action --help for every flag.\n", err)
+// usage prints a command line's mistake, in the style of every other
+// error of the command line, and where to find the usage: the action's
+// own, or command's ("init", "doctor") when it is not "".
+func usage(stderr io.Writer, command string, err error) error {
+	name := "agent-job-action"
+	if command != "" {
+		name += " " + command
+	}
+	fmt.Fprintf(stderr, "error: %v\nRun %s --help for every flag.\n", err, name)
 	return err
 }
 
