@@ -87,15 +87,7 @@ func TestClosedCodeUnreadLeavesTheRecord(t *testing.T) {
 		}
 		done = true
 	}
-	var closed, reviewers bool
-	for _, r := range w.gh.Requests()[from:] {
-		switch {
-		case r.Method == "PATCH" && r.Path == "/repos/acme/docs/pulls/101":
-			closed = true
-		case strings.HasSuffix(r.Path, "/pulls/101/requested_reviewers"):
-			reviewers = true
-		}
-	}
+	closed, reviewers := docsClosedOrAsked(w, from)
 	if !failed {
 		t.Fatalf("the fault never hit")
 	}

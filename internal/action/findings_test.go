@@ -507,15 +507,7 @@ func TestCodeClosedWhileTheJobWorks(t *testing.T) {
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
 	}
-	var closed, reviewers bool
-	for _, r := range w.gh.Requests()[from:] {
-		switch {
-		case r.Method == "PATCH" && r.Path == "/repos/acme/docs/pulls/101":
-			closed = true
-		case strings.HasSuffix(r.Path, "/pulls/101/requested_reviewers"):
-			reviewers = true
-		}
-	}
+	closed, reviewers := docsClosedOrAsked(w, from)
 	if !closed || reviewers {
 		t.Errorf("the docs pull request opened after its code was closed: closed %v, reviewers asked %v; want closed and nobody asked\n%s", closed, reviewers, w.stdout.String())
 	}
@@ -618,6 +610,20 @@ func TestApprovalTakenBackWhileThePushWrites(t *testing.T) {
 	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsWaiting {
 		t.Errorf("the record after the push: %+v, want it waiting", r)
 	}
+}
+
+// docsClosedOrAsked says what GitHub received from request from on: an
+// edit of docs pull request #101 (its close), and a review request on it.
+func docsClosedOrAsked(w *codeWorld, from int) (closed, reviewers bool) {
+	for _, r := range w.gh.Requests()[from:] {
+		switch {
+		case r.Method == "PATCH" && r.Path == "/repos/acme/docs/pulls/101":
+			closed = true
+		case strings.HasSuffix(r.Path, "/pulls/101/requested_reviewers"):
+			reviewers = true
+		}
+	}
+	return closed, reviewers
 }
 
 // closedWhileWorking is code pull request #7, closed unmerged with
