@@ -306,6 +306,17 @@ func (c *Client) AddReaction(ctx context.Context, owner, repo string, commentID 
 	return &Reaction{By: r.GetUser().GetLogin(), New: resp.StatusCode == http.StatusCreated}, nil
 }
 
+// get reads the API path u into v with a GET, into a small struct of the
+// caller's rather than go-github's where go-github's type graph would grow
+// every binary that links the action, or lacks a field.
+func (c *Client) get(ctx context.Context, u string, v any) (*github.Response, error) {
+	req, err := c.gh.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.gh.Do(ctx, req, v)
+}
+
 // permissionLevel is the permission answer. go-github v62's
 // RepositoryPermissionLevel has no role_name, the only field that tells
 // maintain from write and triage from read.
@@ -320,12 +331,8 @@ type permissionLevel struct {
 func (c *Client) Permission(ctx context.Context, owner, repo, user string) (string, error) {
 	u := fmt.Sprintf("repos/%s/%s/collaborators/%s/permission",
 		url.PathEscape(owner), url.PathEscape(repo), url.PathEscape(user))
-	req, err := c.gh.NewRequest(http.MethodGet, u, nil)
-	if err != nil {
-		return "", fmt.Errorf("permission of %s: %w", user, clean(err))
-	}
 	var p permissionLevel
-	resp, err := c.gh.Do(ctx, req, &p)
+	resp, err := c.get(ctx, u, &p)
 	if err != nil {
 		if resp != nil && resp.StatusCode == http.StatusNotFound {
 			return "none", nil

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-
-	"github.com/google/go-github/v62/github"
 )
 
 // Repository is what a read of a repository shows of it, and of the token
@@ -20,17 +18,6 @@ type Repository struct {
 	// Push says the token's user may push to it, where the answer says
 	// (permissions); false when it does not.
 	Push bool
-}
-
-// get reads the API path u into v with a GET, the small structs here
-// rather than go-github's: their type graph would grow every binary that
-// links the action.
-func (c *Client) get(ctx context.Context, u string, v any) (*github.Response, error) {
-	req, err := c.gh.NewRequest("GET", u, nil)
-	if err != nil {
-		return nil, err
-	}
-	return c.gh.Do(ctx, req, v)
 }
 
 // Repository reads owner/repo with the client's token: a 404 is a
