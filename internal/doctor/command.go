@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/redact"
 	"github.com/agentjob/agent-job-action/internal/setup"
 )
@@ -131,9 +131,10 @@ func Run(ctx context.Context, o Options, env Env, stdout io.Writer) error {
 	var d Doctor
 	if key := strings.TrimSpace(env.Getenv("MINTLIFY_API_KEY")); key != "" {
 		o.Key = key
-		base, err := url.Parse(o.BaseURL)
-		if err != nil || base.Host == "" || base.Scheme != "https" && !loopback(base.Hostname()) {
-			return &UsageError{Err: fmt.Errorf("--base-url must be an https:// URL (http:// only for a loopback host)")}
+		// The base URLs the action takes, and no other: the key goes to it.
+		base, err := inputs.ParseBaseURL(o.BaseURL)
+		if err != nil {
+			return &UsageError{Err: fmt.Errorf("--base-url %w", err)}
 		}
 		if !projectID.Re().MatchString(o.ProjectID) {
 			return &UsageError{Err: fmt.Errorf("--project-id (or MINTLIFY_PROJECT_ID) must be the project id, letters, digits, - and _, as the dashboard's API keys page shows it")}
@@ -170,11 +171,6 @@ func Run(ctx context.Context, o Options, env Env, stdout io.Writer) error {
 		return &ProblemsError{N: n}
 	}
 	return nil
-}
-
-// loopback says host is this machine.
-func loopback(host string) bool {
-	return host == "localhost" || host == "127.0.0.1" || host == "::1"
 }
 
 // Print writes the findings for a person: one line each, the fix below a

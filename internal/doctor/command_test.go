@@ -1,7 +1,9 @@
 package doctor
 
 import (
+	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -35,5 +37,46 @@ func TestParseRefuses(t *testing.T) {
 	}
 	if _, err := Parse([]string{"--repo", "acme/app", "--docs-repo", "acme/handbook", "--docs-dir", "../handbook", "--file", "docs.yaml"}, func(string) string { return "" }); err != nil {
 		t.Errorf("Parse of good flags: %v", err)
+	}
+}
+
+// refuseTransport fails the test on any request: doctor refused its flags
+// and must send nothing.
+type refuseTransport struct{ t *testing.T }
+
+func (rt refuseTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rt.t.Errorf("doctor sent %s %s, want nothing sent", r.Method, r.URL.Redacted())
+	return nil, errors.New("no request expected")
+}
+
+// TestRunRefusesTheBaseURLsTheActionRefuses: doctor sends the key to
+// --base-url only where the action would (inputs.ParseBaseURL), and says
+// why it will not.
+func TestRunRefusesTheBaseURLsTheActionRefuses(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ url, says string }{
+		{"http://api.example.com", "--base-url must use https:// (plain http:// is accepted only for localhost, 127.0.0.0/8 and ::1)"},
+		{"https://user:pass@api.example.com", "--base-url must not contain a user name or password"},
+		{"https://api.example.com/?project=1", "--base-url must not have a query or fragment"},
+		{"ftp://api.example.com", "--base-url must use https://"},
+		{"api.example.com", "--base-url must be an absolute URL"},
+	} {
+		t.Run(tc.url, func(t *testing.T) {
+			t.Parallel()
+			env := map[string]string{"MINTLIFY_API_KEY": "mint_doctor_refused", "MINTLIFY_PROJECT_ID": "proj-1"}
+			o, err := Parse([]string{"--repo", "acme/app", "--dir", t.TempDir(), "--base-url", tc.url}, func(k string) string { return env[k] })
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out strings.Builder
+			err = Run(context.Background(), o, Env{Getenv: func(k string) string { return env[k] }, Transport: refuseTransport{t}, Version: "test"}, &out)
+			var usage *UsageError
+			if !errors.As(err, &usage) || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("Run with --base-url %s = %v, want a usage error saying %q", tc.url, err, tc.says)
+			}
+			if strings.Contains(err.Error()+out.String(), "mint_doctor_refused") {
+				t.Errorf("the key in what doctor said: %v\n%s", err, out.String())
+			}
+		})
 	}
 }
