@@ -142,12 +142,14 @@ func Run(ctx context.Context, o Options, env Env, stdout io.Writer) error {
 		d.Agent = agentapi.New(hc, base, o.ProjectID, key)
 	}
 	apiURL := env.Getenv("GITHUB_API_URL")
+	var badURL error // a GITHUB_API_URL no client can take: not a missing token
 	client := func(token string) GitHub {
 		if token = strings.TrimSpace(token); token == "" {
 			return nil
 		}
 		gh, err := ghclient.New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), apiURL, token)
 		if err != nil {
+			badURL = err
 			return nil
 		}
 		return gh
@@ -157,6 +159,9 @@ func Run(ctx context.Context, o Options, env Env, stdout io.Writer) error {
 		token = env.Getenv("GH_TOKEN")
 	}
 	d.GitHub, d.Docs, d.Dispatch = client(token), client(env.Getenv("DOCS_REPO_TOKEN")), client(env.Getenv("CODE_REPO_DISPATCH_TOKEN"))
+	if badURL != nil {
+		return &UsageError{Err: fmt.Errorf("%w: unset it for GitHub.com, or set it to GitHub Enterprise Server's https://HOST/api/v3", badURL)}
+	}
 	findings := d.Check(ctx, o.Setup)
 	if o.JSON {
 		data, err := json.Marshal(map[string]any{"findings": findings, "problems": Problems(findings)})

@@ -80,3 +80,29 @@ func TestRunRefusesTheBaseURLsTheActionRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestRunRefusesAGitHubAPIURLNoClientTakes: a GITHUB_API_URL that is not
+// an http(s) URL is said as such, before anything is read, and not taken
+// for a token doctor was not given.
+func TestRunRefusesAGitHubAPIURLNoClientTakes(t *testing.T) {
+	t.Parallel()
+	for _, token := range []string{"GITHUB_TOKEN", "DOCS_REPO_TOKEN", "CODE_REPO_DISPATCH_TOKEN"} {
+		t.Run(token, func(t *testing.T) {
+			t.Parallel()
+			env := map[string]string{"GITHUB_API_URL": "ftp://github.example.com", token: "ghp_doctor_refused"}
+			o, err := Parse([]string{"--repo", "acme/app", "--dir", t.TempDir()}, func(k string) string { return env[k] })
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out strings.Builder
+			err = Run(context.Background(), o, Env{Getenv: func(k string) string { return env[k] }, Transport: refuseTransport{t}, Version: "test"}, &out)
+			var usage *UsageError
+			if !errors.As(err, &usage) || !strings.Contains(err.Error(), `GITHUB_API_URL "ftp://github.example.com" is not an http(s) URL: unset it`) {
+				t.Errorf("Run = %v, want a usage error naming GITHUB_API_URL\n%s", err, out.String())
+			}
+			if out.Len() != 0 || strings.Contains(err.Error(), "ghp_doctor_refused") {
+				t.Errorf("doctor printed %q and said %v; want no findings and no token", out.String(), err)
+			}
+		})
+	}
+}
