@@ -81,6 +81,20 @@ func (s *Server) Statuses() []Status {
 	return slices.Clone(s.statuses)
 }
 
+// Shown is the newest status of context on commit sha of repo
+// ("owner/name") as GitHub shows it, whoever set it (a seed or the API);
+// ok is false when it has none.
+func (s *Server) Shown(repo, sha, context string) (st Status, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, newest := s.combined(repo, sha)
+	i := slices.IndexFunc(newest, func(n Status) bool { return n.Context == context })
+	if i < 0 {
+		return Status{}, false
+	}
+	return newest[i], true
+}
+
 func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) {
 	n, ok := pathInt(w, r, "number")
 	if !ok {

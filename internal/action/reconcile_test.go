@@ -1,0 +1,118 @@
+package action_test
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/record"
+)
+
+// waitsFor101 is the check of a code head whose docs pull request #101
+// waits for an approving review.
+const waitsFor101 = "Waits for an approving review of docs pull request #101 https://github.com/acme/docs/pull/101"
+
+// shownOn is the docs / agent-job status GitHub shows on sha of
+// acme/docs (the newest of that context, whoever set it), as "state:
+// description url", "" for none.
+func (w *codeWorld) shownOn(sha string) string {
+	w.t.Helper()
+	s, ok := w.gh.Shown("acme/docs", sha, "docs / agent-job")
+	if !ok {
+		return ""
+	}
+	return s.State + ": " + s.Description + " " + s.TargetURL
+}
+
+// TestLostRecordWriteIsRepairedFromWhatGitHubShows: a settle run sets
+// the approved docs' success on the code pull request's head, then GitHub
+// refuses the record's write, so the record still says the docs wait. An
+// admin's change request on the docs pull request then turns the head
+// back to pending: the next settle run compares its judgment with the
+// check GitHub shows, not with the record it could not write, and the
+// run after it, which finds both as they should be, writes no status.
+func TestLostRecordWriteIsRepairedFromWhatGitHubShows(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t, false)
+	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
+	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodPatch && strings.Contains(r.URL.Path, "/issues/comments/") {
+			http.Error(rw, `{"message":"You have exceeded a secondary rate limit"}`, http.StatusForbidden)
+			return true
+		}
+		return false
+	})
+	w.setEvent("pull_request_review", reviewed("writer", "APPROVED"))
+	w.vars["INPUT_SETTLE"], w.vars["INPUT_WAIT"] = "true", "false"
+	delete(w.vars, "INPUT_PROMPT")
+	_ = w.run(context.Background()) // the record's write fails: whatever the run says of it
+	if got := w.shownOn(head2); got != "success: Docs approved in pull request #101 https://github.com/acme/docs/pull/101" {
+		t.Fatalf("head2 after the approval: %q, want the approval's success", got)
+	}
+	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsWaiting {
+		t.Fatalf("the record after its write failed: %+v, want it as before (docs waiting)", r)
+	}
+	w.gh.SetFault(nil)
+
+	w.gh.SeedReview(101, fakegithub.Review{Author: "admin", State: "CHANGES_REQUESTED", CommitID: docsHead})
+	w.settleOnReview("admin", "CHANGES_REQUESTED", false)
+	if got := w.shownOn(head2); got != "pending: "+waitsFor101 {
+		t.Errorf("head2 after the admin's change request: %q, want it waiting again", got)
+	}
+	w.wantLog("GitHub showed success (Docs approved in pull request #101)")
+	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsWaiting || !r.Unsettled {
+		t.Errorf("the record after the change request: %+v, want it following the waiting docs", r)
+	}
+
+	statuses := len(w.gh.Statuses())
+	w.settleOnReview("writer", "COMMENTED", false)
+	if got := w.statuses()[statuses:]; len(got) != 0 {
+		t.Errorf("a settle run that finds the check as it should be set %q", got)
+	}
+}
+
+// TestSuccessSetByAnythingElseIsRewritten: a success that the action did
+// not decide (another workflow, a person with statuses: write, a token
+// that leaked) on a head whose docs wait is rewritten by the next run
+// that concerns it (a settle run on a review of the docs pull request)
+// and by the next scheduled run, and the log says what GitHub showed.
+func TestSuccessSetByAnythingElseIsRewritten(t *testing.T) {
+	t.Parallel()
+	forged := fakegithub.Status{Repo: "acme/docs", SHA: head2, State: "success", Context: "docs / agent-job", Description: "Looks good to me"}
+	for _, tc := range []struct {
+		name string
+		run  func(w *codeWorld)
+	}{
+		{"the next run that concerns it: a review of the docs pull request", func(w *codeWorld) { w.settleOnReview("writer", "COMMENTED", false) }},
+		{"the next scheduled run", func(w *codeWorld) {
+			w.settleRun()
+			if err := w.run(context.Background()); err != nil {
+				w.t.Fatalf("scheduled settle run: %v\n%s", err, w.stdout.String())
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := approvalWorld(t, false)
+			w.gh.SeedStatus(forged)
+			if got := w.shownOn(head2); got != "success: Looks good to me " {
+				t.Fatalf("head2 after the forged status: %q", got)
+			}
+			statuses := len(w.gh.Statuses())
+			tc.run(w)
+			if got := w.statuses()[statuses:]; !slices.Equal(got, []string{"2222 pending: " + waitsFor101}) {
+				t.Errorf("statuses the run set: %q, want head2 waiting again", got)
+			}
+			w.wantLog("GitHub showed success (Looks good to me)")
+			// Repaired: the same run again writes no status.
+			statuses = len(w.gh.Statuses())
+			tc.run(w)
+			if got := w.statuses()[statuses:]; len(got) != 0 {
+				t.Errorf("a second run set %q", got)
+			}
+		})
+	}
+}
