@@ -62,7 +62,7 @@ func TestLostRecordWriteIsRepairedFromWhatGitHubShows(t *testing.T) {
 	if got := w.shownOn(head2); got != "pending: "+waitsFor101 {
 		t.Errorf("head2 after the admin's change request: %q, want it waiting again", got)
 	}
-	w.wantLog("GitHub showed success (Docs approved in pull request #101)")
+	w.wantLog("GitHub showed success (\"Docs approved in pull request #101\") on 2222222: the check is set again")
 	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsWaiting || !r.Unsettled {
 		t.Errorf("the record after the change request: %+v, want it following the waiting docs", r)
 	}
@@ -106,7 +106,7 @@ func TestSuccessSetByAnythingElseIsRewritten(t *testing.T) {
 			if got := w.statuses()[statuses:]; !slices.Equal(got, []string{"2222 pending: " + waitsFor101}) {
 				t.Errorf("statuses the run set: %q, want head2 waiting again", got)
 			}
-			w.wantLog("GitHub showed success (Looks good to me)")
+			w.wantLog("GitHub showed success (\"Looks good to me\") on 2222222: the check is set again")
 			// Repaired: the same run again writes no status.
 			statuses = len(w.gh.Statuses())
 			tc.run(w)

@@ -125,6 +125,21 @@ type CommitStatus struct {
 	TargetURL   string // "" for none
 }
 
+// Same says whether s and o show the same: the same context and state,
+// the same description as GitHub keeps it (cut to MaxStatusDescription),
+// the same link. A commit showing one needs no write of the other.
+func (s CommitStatus) Same(o CommitStatus) bool {
+	return s.Context == o.Context && s.State == o.State && s.TargetURL == o.TargetURL &&
+		cut(s.Description, MaxStatusDescription) == cut(o.Description, MaxStatusDescription)
+}
+
+// TakesBack says whether writing s over shown turns a success into
+// anything else: a required check that let a merge through no longer
+// does.
+func (s CommitStatus) TakesBack(shown CommitStatus) bool {
+	return shown.State == StatusSuccess && s.State != StatusSuccess
+}
+
 // MaxStatusDescription is the most characters GitHub takes in a commit
 // status's description.
 const MaxStatusDescription = 140

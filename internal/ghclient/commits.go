@@ -64,27 +64,28 @@ func (c *Client) BranchesAt(ctx context.Context, owner, repo, sha string) ([]str
 	return out, nil
 }
 
-// StatusState returns the state of the newest commit status of context
-// on commit sha, "" when it has none: GitHub's combined status keeps the
-// newest of each context, one page of PerPage contexts. A commit with
-// more contexts than that, whose page leaves this one out, reads as
-// having none.
-func (c *Client) StatusState(ctx context.Context, owner, repo, sha, context string) (string, error) {
+// Status returns the newest commit status of context on commit sha, as
+// GitHub shows it to every pull request at that commit, whoever set it;
+// ok is false when it has none. GitHub's combined status keeps the newest
+// of each context, one page of PerPage contexts: a commit with more
+// contexts than that, whose page leaves this one out, reads as having
+// none.
+func (c *Client) Status(ctx context.Context, owner, repo, sha, context string) (s CommitStatus, ok bool, err error) {
 	what := "read the commit status of " + Short(sha)
 	if err := CheckRepo(owner, repo); err != nil {
-		return "", fmt.Errorf("%s: %w", what, err)
+		return CommitStatus{}, false, fmt.Errorf("%s: %w", what, err)
 	}
 	if !isSHA(sha) {
-		return "", fmt.Errorf("%s: %q is not a commit SHA", what, sha)
+		return CommitStatus{}, false, fmt.Errorf("%s: %q is not a commit SHA", what, sha)
 	}
 	cs, _, err := c.gh.Repositories.GetCombinedStatus(ctx, owner, repo, sha, &github.ListOptions{PerPage: PerPage})
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", what, clean(err))
+		return CommitStatus{}, false, fmt.Errorf("%s: %w", what, clean(err))
 	}
-	for _, s := range cs.Statuses {
-		if s.GetContext() == context {
-			return s.GetState(), nil
+	for _, rs := range cs.Statuses {
+		if rs.GetContext() == context {
+			return CommitStatus{State: rs.GetState(), Context: context, Description: rs.GetDescription(), TargetURL: rs.GetTargetURL()}, true, nil
 		}
 	}
-	return "", nil
+	return CommitStatus{}, false, nil
 }

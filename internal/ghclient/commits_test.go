@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
@@ -77,28 +78,61 @@ func TestBranchesAt(t *testing.T) {
 	}
 }
 
-// TestStatusState reads the newest status of one context on a commit,
-// and "" for a context the commit has none of.
-func TestStatusState(t *testing.T) {
+// TestStatus reads the newest status of one context on a commit, whole,
+// and none for a context the commit has none of.
+func TestStatus(t *testing.T) {
 	t.Parallel()
 	c, srv := newFake(t, fakegithub.Options{})
 	srv.SeedStatus(fakegithub.Status{Repo: "acme/code", SHA: sha(1), State: "pending", Context: "docs / agent-job"})
 	srv.SeedStatus(fakegithub.Status{Repo: "acme/code", SHA: sha(1), State: "success", Context: "ci"})
 	srv.SeedStatus(fakegithub.Status{Repo: "acme/code", SHA: sha(1), State: "success", Context: "docs / agent-job"})
-	srv.SeedStatus(fakegithub.Status{Repo: "acme/code", SHA: sha(2), State: "failure", Context: "docs / agent-job"})
-	cases := []struct{ sha, context, want string }{
-		{sha(1), "docs / agent-job", "success"},
-		{sha(2), "docs / agent-job", "failure"},
-		{sha(2), "ci", ""},
-		{sha(3), "docs / agent-job", ""},
+	srv.SeedStatus(fakegithub.Status{Repo: "acme/code", SHA: sha(2), State: "failure", Context: "docs / agent-job", Description: "The docs job failed", TargetURL: "https://github.com/acme/code/actions/runs/1"})
+	cases := []struct {
+		sha, context string
+		want         CommitStatus
+		ok           bool
+	}{
+		{sha(1), "docs / agent-job", CommitStatus{State: "success", Context: "docs / agent-job"}, true},
+		{sha(2), "docs / agent-job", CommitStatus{State: "failure", Context: "docs / agent-job", Description: "The docs job failed", TargetURL: "https://github.com/acme/code/actions/runs/1"}, true},
+		{sha(2), "ci", CommitStatus{}, false},
+		{sha(3), "docs / agent-job", CommitStatus{}, false},
 	}
 	for _, tc := range cases {
-		got, err := c.StatusState(context.Background(), "acme", "code", tc.sha, tc.context)
-		if err != nil || got != tc.want {
-			t.Errorf("StatusState(%s, %q) = %q, %v; want %q", tc.sha[:7], tc.context, got, err, tc.want)
+		got, ok, err := c.Status(context.Background(), "acme", "code", tc.sha, tc.context)
+		if err != nil || got != tc.want || ok != tc.ok {
+			t.Errorf("Status(%s, %q) = %+v, %v, %v; want %+v, %v", tc.sha[:7], tc.context, got, ok, err, tc.want, tc.ok)
 		}
 	}
 	if len(srv.Statuses()) != 0 {
 		t.Errorf("Statuses() = %+v: seeded statuses are none the API set", srv.Statuses())
+	}
+}
+
+// TestCommitStatusSame: two statuses are the same when a commit showing
+// one needs no write of the other: the description compared as GitHub
+// keeps it, cut to MaxStatusDescription; and a write takes a success back
+// only when it turns one into anything else.
+func TestCommitStatusSame(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", MaxStatusDescription+20)
+	pending := CommitStatus{Context: "docs / agent-job", State: StatusPending, Description: long, TargetURL: "https://example.com/1"}
+	cases := []struct {
+		name       string
+		shown      CommitStatus
+		same, back bool
+	}{
+		{"as GitHub keeps it, cut", CommitStatus{Context: "docs / agent-job", State: StatusPending, Description: cut(long, MaxStatusDescription), TargetURL: "https://example.com/1"}, true, false},
+		{"another state", CommitStatus{Context: "docs / agent-job", State: StatusSuccess, Description: long, TargetURL: "https://example.com/1"}, false, true},
+		{"another link", CommitStatus{Context: "docs / agent-job", State: StatusPending, Description: long}, false, false},
+		{"another context", CommitStatus{Context: "ci", State: StatusPending, Description: long, TargetURL: "https://example.com/1"}, false, false},
+		{"a failure", CommitStatus{Context: "docs / agent-job", State: StatusFailure, Description: long, TargetURL: "https://example.com/1"}, false, false},
+	}
+	for _, tc := range cases {
+		if got := pending.Same(tc.shown); got != tc.same {
+			t.Errorf("%s: Same = %v, want %v", tc.name, got, tc.same)
+		}
+		if got := pending.TakesBack(tc.shown); got != tc.back {
+			t.Errorf("%s: TakesBack = %v, want %v", tc.name, got, tc.back)
+		}
 	}
 }

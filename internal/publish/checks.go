@@ -3,7 +3,6 @@ package publish
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/escape"
@@ -13,16 +12,21 @@ import (
 	"github.com/agentjob/agent-job-action/internal/runlog"
 )
 
-// Statuses sets commit statuses. *ghclient.Client is one.
+// Statuses reads and sets commit statuses. *ghclient.Client is one.
 type Statuses interface {
+	Status(ctx context.Context, owner, repo, sha, context string) (ghclient.CommitStatus, bool, error)
 	SetStatus(ctx context.Context, owner, repo, sha string, s ghclient.CommitStatus) error
 }
 
 var _ Statuses = (*ghclient.Client)(nil)
 
 // Checks is the one writer of a run's commit statuses (the docs job's
-// check, check.Context): a status is not set twice on a head, and a
-// status that cannot be set is a warning, the job not affected.
+// check, check.Context). It writes the difference: a head that GitHub
+// already shows the decided status on gets no write, whoever set it, and
+// one that shows another (a write an earlier run lost, a status anything
+// else set) is rewritten, the log saying so of a success it takes back.
+// A status that cannot be read is written; one that cannot be set is a
+// warning, the job not affected.
 type Checks struct {
 	GitHub   Statuses
 	Progress runlog.Progress
@@ -35,20 +39,31 @@ type Checks struct {
 	// the check is green (docs-check: approved).
 	Approval bool
 
-	set map[string]ghclient.CommitStatus // by commit
+	set map[string]ghclient.CommitStatus // by commit: what this run set
 	// cutShown says the status of a cut listing was set on the head: it
 	// is said once.
 	cutShown bool
 }
 
-// Set sets s on each of heads of owner/repo, but not again on a head this
-// run already set it on.
+// Set sets s on each of heads of owner/repo where GitHub shows another
+// status (or none), but not again on a head this run already set it on.
 func (c *Checks) Set(ctx context.Context, owner, repo string, heads []string, s ghclient.CommitStatus) {
-	heads = slices.DeleteFunc(slices.Clone(heads), func(sha string) bool { return c.set[sha] == s })
-	if len(heads) == 0 {
-		return
-	}
+	written := 0
 	for _, sha := range heads {
+		if c.set[sha] == s {
+			continue
+		}
+		shown, ok, err := c.GitHub.Status(ctx, owner, repo, sha, s.Context)
+		switch {
+		case err == nil && ok && shown.Same(s):
+			c.remember(sha, s)
+			continue
+		case err == nil && ok && s.TakesBack(shown):
+			// A success no judgment now keeps (a write whose record was
+			// lost, one anything else set): said, as it turns a required
+			// check back.
+			c.Progress.Logf("GitHub showed %s (%s) on %s: the check is set again", escape.Log(shown.State), escape.Log(shown.Description), ghclient.Short(sha))
+		}
 		if err := c.GitHub.SetStatus(ctx, owner, repo, sha, s); err != nil {
 			advice := ""
 			if ghclient.IsForbidden(err) {
@@ -57,16 +72,25 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, heads []string, s 
 			c.Progress.Log.Warning(fmt.Sprintf("could not set the commit status %s: %s%s; the job is not affected", check.Context, escape.Log(err.Error()), advice))
 			return
 		}
-		if c.set == nil {
-			c.set = map[string]ghclient.CommitStatus{}
-		}
-		c.set[sha] = s
+		c.remember(sha, s)
+		written++
+	}
+	if written == 0 {
+		return
 	}
 	on := ""
-	if len(heads) > 1 {
-		on = fmt.Sprintf(" on %d commits", len(heads))
+	if written > 1 {
+		on = fmt.Sprintf(" on %d commits", written)
 	}
 	c.Progress.Logf("commit status %s%s: %s (%s)", check.Context, on, s.State, escape.Log(s.Description))
+}
+
+// remember notes that sha shows s, as this run set or found it.
+func (c *Checks) remember(sha string, s ghclient.CommitStatus) {
+	if c.set == nil {
+		c.set = map[string]ghclient.CommitStatus{}
+	}
+	c.set[sha] = s
 }
 
 // Apply sets the statuses d decides on owner/repo, in order.

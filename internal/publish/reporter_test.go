@@ -60,9 +60,26 @@ func (c *fakeComment) URL() string         { return c.url }
 
 // fakeStatuses records each status set, as "sha state: description", and
 // fails on the shas in fail.
+// fakeStatuses records the statuses set, as "owner/repo sha state:
+// description", and shows the newest set or seeded (shown) on each
+// commit; fail and unread fail the set and the read of a commit.
 type fakeStatuses struct {
-	set  []string
-	fail map[string]error
+	set          []string
+	reads        int
+	shown        map[string]ghclient.CommitStatus // by commit
+	fail, unread map[string]error
+}
+
+func (f *fakeStatuses) Status(_ context.Context, _, _, sha, context string) (ghclient.CommitStatus, bool, error) {
+	f.reads++
+	if err := f.unread[sha]; err != nil {
+		return ghclient.CommitStatus{}, false, err
+	}
+	s, ok := f.shown[sha]
+	if !ok || s.Context != context {
+		return ghclient.CommitStatus{}, false, nil
+	}
+	return s, true, nil
 }
 
 func (f *fakeStatuses) SetStatus(_ context.Context, owner, repo, sha string, s ghclient.CommitStatus) error {
@@ -70,6 +87,10 @@ func (f *fakeStatuses) SetStatus(_ context.Context, owner, repo, sha string, s g
 		return err
 	}
 	f.set = append(f.set, fmt.Sprintf("%s/%s %s %s: %s", owner, repo, sha[:4], s.State, s.Description))
+	if f.shown == nil {
+		f.shown = map[string]ghclient.CommitStatus{}
+	}
+	f.shown[sha] = s
 	return nil
 }
 
@@ -246,6 +267,61 @@ func TestChecksHead(t *testing.T) {
 			}
 			if !slices.Equal(r.Code.Owed, tt.owed) {
 				t.Errorf("owed %q, want %q", r.Code.Owed, tt.owed)
+			}
+		})
+	}
+}
+
+// TestChecksSetWritesTheDifference: a status is written only on a head
+// where GitHub shows another (or none, or one it could not read), and the
+// log says what GitHub showed when the write takes back a success; a head
+// this run already set is not read again.
+func TestChecksSetWritesTheDifference(t *testing.T) {
+	t.Parallel()
+	pending := ghclient.CommitStatus{Context: "docs / agent-job", State: "pending", Description: "Waits"}
+	tests := []struct {
+		name   string
+		shown  *ghclient.CommitStatus
+		unread bool
+		want   []string
+		log    string
+	}{
+		{name: "none shown", want: []string{"acme/docs 1111 pending: Waits"}},
+		{name: "the same shown", shown: &pending},
+		{name: "another shown", shown: &ghclient.CommitStatus{Context: "docs / agent-job", State: "success", Description: "LGTM"},
+			want: []string{"acme/docs 1111 pending: Waits"}, log: `GitHub showed success (LGTM) on 1111111: the check is set again`},
+		{name: "another link shown", shown: &ghclient.CommitStatus{Context: "docs / agent-job", State: "pending", Description: "Waits", TargetURL: "https://example.com/"},
+			want: []string{"acme/docs 1111 pending: Waits"}},
+		{name: "a failure shown", shown: &ghclient.CommitStatus{Context: "docs / agent-job", State: "failure", Description: "The docs job failed"},
+			want: []string{"acme/docs 1111 pending: Waits"}},
+		{name: "unread", unread: true, want: []string{"acme/docs 1111 pending: Waits"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var log bytes.Buffer
+			r, _ := newReporter(t, &log)
+			gh := &fakeStatuses{}
+			if tt.shown != nil {
+				gh.shown = map[string]ghclient.CommitStatus{head1: *tt.shown}
+			}
+			if tt.unread {
+				gh.unread = map[string]error{head1: errors.New("HTTP 502")}
+			}
+			r.Checks.GitHub = gh
+			r.Checks.Set(context.Background(), "acme", "docs", []string{head1}, pending)
+			r.Checks.Set(context.Background(), "acme", "docs", []string{head1}, pending) // once is enough
+			if !slices.Equal(gh.set, tt.want) || gh.reads != 1 {
+				t.Errorf("statuses %q after %d reads, want %q after 1", gh.set, gh.reads, tt.want)
+			}
+			if tt.log != "" && !strings.Contains(log.String(), tt.log) {
+				t.Errorf("log lacks %q:\n%s", tt.log, log.String())
+			}
+			if tt.log == "" && strings.Contains(log.String(), "GitHub showed") {
+				t.Errorf("log says GitHub showed another status:\n%s", log.String())
+			}
+			if wrote := strings.Contains(log.String(), "commit status docs / agent-job: pending"); wrote != (len(tt.want) > 0) {
+				t.Errorf("log says a status was set: %v, want %v:\n%s", wrote, len(tt.want) > 0, log.String())
 			}
 		})
 	}

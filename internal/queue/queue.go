@@ -30,7 +30,7 @@ type GitHub interface {
 	Commits(ctx context.Context, owner, repo, base, head string, limit int) ([]ghclient.Commit, int, error)
 	BranchesAt(ctx context.Context, owner, repo, sha string) ([]string, error)
 	PullRequest(ctx context.Context, owner, repo string, number int) (*ghclient.PullRequest, error)
-	StatusState(ctx context.Context, owner, repo, sha, context string) (string, error)
+	Status(ctx context.Context, owner, repo, sha, context string) (ghclient.CommitStatus, bool, error)
 }
 
 var _ GitHub = (*ghclient.Client)(nil)
@@ -116,9 +116,11 @@ func Read(ctx context.Context, gh GitHub, g Group) (Verdict, error) {
 		}
 		state := "closed"
 		if pr.Open && pr.Base == g.Branch {
-			if state, err = gh.StatusState(ctx, g.Owner, g.Repo, pr.HeadSHA, check.Context); err != nil {
+			s, _, err := gh.Status(ctx, g.Owner, g.Repo, pr.HeadSHA, check.Context)
+			if err != nil {
 				return Verdict{}, err
 			}
+			state = s.State
 		}
 		if state != ghclient.StatusSuccess {
 			return Verdict{PRs: v.PRs[:i+1], Held: n, HeldState: state}, nil

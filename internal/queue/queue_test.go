@@ -48,12 +48,13 @@ func (r *recorder) PullRequest(_ context.Context, _, _ string, n int) (*ghclient
 	return r.pulls[n], nil
 }
 
-func (r *recorder) StatusState(_ context.Context, _, _, sha, context string) (string, error) {
+func (r *recorder) Status(_ context.Context, _, _, sha, context string) (ghclient.CommitStatus, bool, error) {
 	r.calls = append(r.calls, "status "+sha+" "+context)
 	if r.fail == "status" {
-		return "", errors.New("status: HTTP 500")
+		return ghclient.CommitStatus{}, false, errors.New("status: HTTP 500")
 	}
-	return r.states[sha], nil
+	state, ok := r.states[sha]
+	return ghclient.CommitStatus{State: state, Context: context}, ok, nil
 }
 
 func open(n int, head string) *ghclient.PullRequest {

@@ -501,7 +501,8 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversat
 // only when the job heard that head (a later head's own run judges it);
 // the record keeps what the check shows, and ends once the docs pull
 // request is merged or closed, or the code pull request is. A docs pull
-// request as the check last showed it writes nothing.
+// request as the record last kept it writes no record, and a status only
+// where GitHub shows another than the judgment's.
 func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) verdict {
 	code, err := s.GitHub.PullRequest(ctx, th.Owner, th.Repo, th.Number)
 	if err != nil {
@@ -528,10 +529,13 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 		shown.Docs = s.Agent.Judge(ctx, job, e.PR, true)
 		d := check.Decide(e.Record, check.Facts{Event: check.Judged, Heads: []string{code.HeadSHA}, Job: check.Done,
 			RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown), Linked: job.PR() != "", Approval: s.Approval, Docs: shown.Docs})
+		// Applied whatever the record says: the check GitHub shows is
+		// compared with the judgment, so that a status an earlier run set
+		// but could not record, or one anything else set, is repaired.
+		s.Reporter.Apply(ctx, th.Owner, th.Repo, d)
 		if shown.Docs != nil && d.Docs == e.Docs {
 			return waiting
 		}
-		s.Reporter.Apply(ctx, th.Owner, th.Repo, d)
 	}
 	// Settled carries the pairing on: the record alone pairs the two.
 	st := s.Reporter.Settled(e, shown)
