@@ -171,6 +171,7 @@ func New(opt Options) *Server {
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/pulls/comments/{id}/reactions", s.authorized(s.react("review")))
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/issues/{id}/reactions", s.authorized(s.react("thread")))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/collaborators/{user}/permission", s.authorized(s.permission))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls", s.authorized(s.listPulls))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/pulls/{number}", s.authorized(s.getPull))
 	mux.HandleFunc("PATCH "+p+"/repos/{owner}/{repo}/pulls/{number}", s.authorized(s.updatePull))
 	mux.HandleFunc("PUT "+p+"/repos/{owner}/{repo}/pulls/{number}/merge", s.authorized(s.mergePull))

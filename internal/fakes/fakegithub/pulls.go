@@ -39,6 +39,11 @@ type Pull struct {
 	// MergeMethod is the method a merge used: the request's, or "merge"
 	// when it named none; "" until merged through the fake.
 	MergeMethod string
+	// Labels are the names of its labels, in the order GitHub lists them.
+	Labels []string
+	// Association is its author's author_association (OWNER, MEMBER,
+	// COLLABORATOR, CONTRIBUTOR, ...); "" means NONE.
+	Association string
 }
 
 // ReviewComment is a line comment of a review the fake holds.
@@ -78,6 +83,7 @@ func (s *Server) SeedPull(p Pull) {
 	defer s.mu.Unlock()
 	p.Reviewers = slices.Clone(p.Reviewers)
 	p.Files = slices.Clone(p.Files)
+	p.Labels = slices.Clone(p.Labels)
 	if old := s.pull(p.Repo, p.Number); old != nil {
 		*old = p
 		return
@@ -96,6 +102,7 @@ func (s *Server) PullRequest(repo string, number int) (Pull, bool) {
 	out := *p
 	out.Reviewers = slices.Clone(p.Reviewers)
 	out.Files = slices.Clone(p.Files)
+	out.Labels = slices.Clone(p.Labels)
 	return out, true
 }
 
@@ -336,7 +343,8 @@ func (s *Server) updatePull(w http.ResponseWriter, r *http.Request) {
 
 // mergePull merges an open pull request whose head is the request's sha
 // (when it names one), as GitHub does: 405 when it is closed or
-// Unmergeable, 409 when its head moved.
+// Unmergeable, 409 when its head moved, and 405 when a required status
+// check of its base branch has not succeeded on that head (unmetCheck).
 func (s *Server) mergePull(w http.ResponseWriter, r *http.Request) {
 	n, ok := pathInt(w, r, "number")
 	if !ok {
@@ -353,21 +361,142 @@ func (s *Server) mergePull(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.pathPull(r, n)
-	switch {
-	case p == nil:
+	if p == nil {
 		writeError(w, http.StatusNotFound, "Not Found")
-	case p.State == "closed":
-		writeError(w, http.StatusMethodNotAllowed, "Pull Request is not mergeable")
-	case p.Unmergeable != "":
-		writeError(w, http.StatusMethodNotAllowed, p.Unmergeable)
-	case in.SHA != "" && in.SHA != p.HeadSHA:
-		writeError(w, http.StatusConflict, "Head branch was modified. Review and try the merge again.")
-	default:
-		p.State, p.Merged, p.MergeMethod = "closed", true, cmp.Or(in.MergeMethod, "merge")
-		writeJSON(w, http.StatusOK, map[string]any{"sha": fmt.Sprintf("%040x", 0xfeed0000+p.Number), "merged": true, "message": "Pull Request successfully merged"})
+		return
 	}
+	if code, why := s.refusal(p, in.SHA); code != 0 {
+		writeError(w, code, why)
+		return
+	}
+	p.State, p.Merged, p.MergeMethod = "closed", true, cmp.Or(in.MergeMethod, "merge")
+	writeJSON(w, http.StatusOK, map[string]any{"sha": fmt.Sprintf("%040x", 0xfeed0000+p.Number), "merged": true, "message": "Pull Request successfully merged"})
 }
 
+// Mergeable reports whether a merge of pull request number of repo
+// ("owner/name") on its head would succeed now, without merging it: the
+// rule mergePull applies (refusal), so a test can hold, step by step,
+// that a pull request merges when its rules allow and never before. why
+// is GitHub's refusal when it would not: "Not Found" for a pull request
+// the fake does not hold.
+func (s *Server) Mergeable(repo string, number int) (ok bool, why string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pull(repo, number)
+	if p == nil {
+		return false, "Not Found"
+	}
+	if code, why := s.refusal(p, ""); code != 0 {
+		return false, why
+	}
+	return true, ""
+}
+
+// refusal is the status and message GitHub refuses a merge of p with, in
+// the order it checks them, or 0: 405 when p is closed or Unmergeable, 409
+// when sha (unless "") is not its head, 405 when a required status check
+// is unmet. s.mu is held.
+func (s *Server) refusal(p *Pull, sha string) (code int, why string) {
+	switch {
+	case p.State == "closed":
+		return http.StatusMethodNotAllowed, "Pull Request is not mergeable"
+	case p.Unmergeable != "":
+		return http.StatusMethodNotAllowed, p.Unmergeable
+	case sha != "" && sha != p.HeadSHA:
+		return http.StatusConflict, "Head branch was modified. Review and try the merge again."
+	}
+	if why := s.unmetCheck(p); why != "" {
+		return http.StatusMethodNotAllowed, why
+	}
+	return 0, ""
+}
+
+// unmetCheck is GitHub's refusal of a merge of p for a required status
+// check, "" when none is unmet. The checks are the Required contexts of
+// p's base repository as seeded (SeedRepository), which apply only to its
+// default branch, as branchRules answers; an unseeded repository requires
+// none, so tests that seed none merge as before. A check is met when the
+// newest status of its context on p's head, in the base repository (set
+// through the API or seeded), is success. The first unmet one, in the
+// seeded order, is named: expected when it has no status, pending, or
+// failing (failure or error).
+// s.mu is held.
+func (s *Server) unmetCheck(p *Pull) string {
+	repo, ok := s.repositories[strings.ToLower(p.Repo)]
+	if !ok || len(repo.Required) == 0 || cmp.Or(p.BaseRef, "main") != cmp.Or(repo.DefaultBranch, "main") {
+		return ""
+	}
+	_, newest := s.combined(p.Repo, p.HeadSHA)
+	for _, c := range repo.Required {
+		i := slices.IndexFunc(newest, func(st Status) bool { return st.Context == c })
+		switch {
+		case i < 0:
+			return `Required status check "` + c + `" is expected.`
+		case newest[i].State == "pending":
+			return `Required status check "` + c + `" is pending.`
+		case newest[i].State != "success":
+			return `Required status check "` + c + `" is failing.`
+		}
+	}
+	return ""
+}
+
+// listPulls answers GET /repos/{owner}/{repo}/pulls: the repository's pull
+// requests in the state the query asks (open unless closed or all), of
+// its head (owner:branch, the owner being the head repository's) and base
+// branch when it names them, a page at a time with GitHub's Link header.
+// They are sorted by creation, which their numbers follow, newest first
+// unless direction=asc, as GitHub's default sort=created is. A sort by
+// anything else, and a head without its owner, the fake does not know
+// how GitHub answers, so it refuses them with 422 rather than guess.
+func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	state, sortBy, direction := cmp.Or(q.Get("state"), "open"), cmp.Or(q.Get("sort"), "created"), cmp.Or(q.Get("direction"), "desc")
+	headOwner, headRef, byHead := strings.Cut(q.Get("head"), ":")
+	switch {
+	case !slices.Contains([]string{"open", "closed", "all"}, state), direction != "asc" && direction != "desc":
+		writeError(w, http.StatusUnprocessableEntity, "Validation Failed")
+		return
+	case sortBy != "created":
+		writeError(w, http.StatusUnprocessableEntity, "Validation Failed: the fake does not sort pull requests by "+sortBy)
+		return
+	case q.Get("head") != "" && !byHead:
+		writeError(w, http.StatusUnprocessableEntity, "Validation Failed: the fake filters head only as owner:branch")
+		return
+	}
+	repo, base := r.PathValue("owner")+"/"+r.PathValue("repo"), q.Get("base")
+	s.mu.Lock()
+	var found []*Pull
+	for _, p := range s.pulls {
+		open := p.State == "" || p.State == "open"
+		owner, _, _ := strings.Cut(cmp.Or(p.HeadRepo, p.Repo), "/")
+		switch {
+		case !strings.EqualFold(p.Repo, repo),
+			state == "open" && !open, state == "closed" && open,
+			byHead && (!strings.EqualFold(owner, headOwner) || p.HeadRef != headRef),
+			base != "" && cmp.Or(p.BaseRef, "main") != base:
+			continue
+		}
+		found = append(found, p)
+	}
+	slices.SortFunc(found, func(a, b *Pull) int { return cmp.Compare(a.Number, b.Number) })
+	if direction == "desc" {
+		slices.Reverse(found)
+	}
+	// Rendered while s.mu is held: a request may change a pull request
+	// (its reviewers) as the page is written.
+	items := make([]map[string]any, len(found))
+	for i, p := range found {
+		items[i] = renderPull(p)
+	}
+	s.mu.Unlock()
+	writePage(w, r, len(items), func(i int) map[string]any { return items[i] })
+}
+
+// renderPull gives a pull request the JSON shape GitHub uses, with what a
+// caller tells pull requests apart by: its author and their type, its
+// head (a fork's repository is not the base's), its base branch, whether
+// it is a draft, and its labels.
 func renderPull(p *Pull) map[string]any {
 	state, head := p.State, p.HeadRepo
 	if state == "" {
@@ -380,10 +509,20 @@ func renderPull(p *Pull) map[string]any {
 		owner, name, _ := strings.Cut(full, "/")
 		return map[string]any{"full_name": full, "name": name, "owner": map[string]any{"login": owner}}
 	}
+	// label is a branch as GitHub names it beside its ref: owner:branch.
+	label := func(full, ref string) string {
+		owner, _, _ := strings.Cut(full, "/")
+		return owner + ":" + ref
+	}
 	reviewers := []map[string]any{}
 	for _, login := range p.Reviewers {
 		reviewers = append(reviewers, map[string]any{"login": login, "type": "User"})
 	}
+	labels := []map[string]any{}
+	for _, name := range p.Labels {
+		labels = append(labels, map[string]any{"name": name, "color": "ededed", "default": false})
+	}
+	base := cmp.Or(p.BaseRef, "main")
 	return map[string]any{
 		"id":                  int64(p.Number) * 1000,
 		"number":              p.Number,
@@ -393,9 +532,11 @@ func renderPull(p *Pull) map[string]any {
 		"title":               p.Title,
 		"body":                p.Body,
 		"draft":               p.Draft,
+		"labels":              labels,
 		"user":                map[string]any{"login": p.Author, "type": userType(p.Author)},
-		"head":                map[string]any{"ref": p.HeadRef, "sha": p.HeadSHA, "repo": repo(head)},
-		"base":                map[string]any{"ref": cmp.Or(p.BaseRef, "main"), "repo": repo(p.Repo)},
+		"author_association":  cmp.Or(p.Association, "NONE"),
+		"head":                map[string]any{"label": label(head, p.HeadRef), "ref": p.HeadRef, "sha": p.HeadSHA, "repo": repo(head)},
+		"base":                map[string]any{"label": label(p.Repo, base), "ref": base, "repo": repo(p.Repo)},
 		"requested_reviewers": reviewers,
 	}
 }

@@ -2,6 +2,7 @@ package fakegithub
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -13,7 +14,10 @@ type Repository struct {
 	Name          string // owner/name
 	DefaultBranch string
 	// Required are the status checks the branch's rulesets require, by
-	// context; MergeQueue that a ruleset's merge queue merges into it.
+	// context: the rules endpoint lists them, and a merge into the branch
+	// is refused until each has succeeded on the pull request's head (see
+	// Mergeable). MergeQueue says that a ruleset's merge queue merges into
+	// it.
 	Required   []string
 	MergeQueue bool
 	// Protected says classic branch protection is on; ProtectionRequired
@@ -36,6 +40,9 @@ func (s *Server) SeedRepository(r Repository) {
 	if s.repositories == nil {
 		s.repositories = map[string]Repository{}
 	}
+	// Merges read Required as they are refused (unmetCheck): a test that
+	// changes its slice after seeding does not change the rules.
+	r.Required, r.ProtectionRequired = slices.Clone(r.Required), slices.Clone(r.ProtectionRequired)
 	s.repositories[strings.ToLower(r.Name)] = r
 }
 
