@@ -175,5 +175,8 @@ func (r *run) execute(ctx context.Context) (report.End, error) {
 	if err == nil {
 		r.recheck(ctx, p, o)
 	}
+	if r.agent != nil {
+		r.keepPaired(ctx, p, o)
+	}
 	return o.End(), err
 }

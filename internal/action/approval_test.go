@@ -144,7 +144,7 @@ func approvalSettles(t *testing.T, elsewhere bool) {
 		}
 		return n
 	}
-	sent, statuses := sends(), len(w.gh.Statuses())
+	sent, statuses := sends(), len(w.statuses())
 
 	// A comment, a change request, a reader's approval, and a writer's of
 	// an older commit of the docs pull request.
@@ -158,7 +158,7 @@ func approvalSettles(t *testing.T, elsewhere bool) {
 		}
 		w.wantLog("1 docs pull request waiting for an approving review")
 	}
-	if n := len(w.gh.Statuses()); n != statuses {
+	if n := len(w.statuses()); n != statuses {
 		t.Errorf("statuses set by reviews that are no approval: %q", w.statuses()[statuses:])
 	}
 
@@ -198,7 +198,7 @@ func TestApprovalOfAnotherDocsPR(t *testing.T) {
 	w := approvalWorld(t, false)
 	c := w.gh.Comments(7)[0]
 	w.editAsAnotherRun(c.ID, strings.ReplaceAll(c.Body, "/pull/101", "/pull/102"))
-	statuses := len(w.gh.Statuses())
+	statuses := len(w.statuses())
 	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
 	w.settleOnReview("writer", "APPROVED", false)
 	// The check waits for the pull request the record names, #102, which
@@ -234,7 +234,7 @@ func (w *codeWorld) docsMerged(t *testing.T) {
 func TestDocsMergedBeforeTheCode(t *testing.T) {
 	t.Parallel()
 	w := approvalWorld(t, false)
-	statuses, apiBefore := len(w.gh.Statuses()), len(w.api.Requests())
+	statuses, apiBefore := len(w.statuses()), len(w.api.Requests())
 	w.docsMerged(t)
 	if got := w.statuses()[statuses:]; !slices.Equal(got, []string{"2222 success: Docs merged in pull request #101 https://github.com/acme/docs/pull/101"}) {
 		t.Errorf("statuses after the docs' merge: %q", got)
@@ -278,7 +278,7 @@ func TestChangeRequestAfterAnApprovalHoldsTheCheck(t *testing.T) {
 			if got := w.statuses(); got[len(got)-1] != "2222 success: Docs approved in pull request #101 https://github.com/acme/docs/pull/101" {
 				t.Fatalf("statuses after the approval: %q", got)
 			}
-			statuses := len(w.gh.Statuses())
+			statuses := len(w.statuses())
 			w.gh.SeedReview(101, fakegithub.Review{Author: tc.login, State: "CHANGES_REQUESTED", CommitID: docsHead})
 			w.settleOnReview(tc.login, "CHANGES_REQUESTED", false)
 			if got := w.statuses()[statuses:]; !slices.Equal(got, tc.want) {
@@ -307,7 +307,7 @@ func TestAnotherDocsPRIsNotAdoptedBySettleRuns(t *testing.T) {
 	if r := recordIn(w.gh.Comments(7)[0].Body); r.PR != "https://github.com/acme/docs/pull/102" || r.Docs != record.DocsApproved {
 		t.Fatalf("the record as edited: %+v", r)
 	}
-	statuses := len(w.gh.Statuses())
+	statuses := len(w.statuses())
 	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
 	for range 2 {
 		w.settleOnReview("writer", "APPROVED", false)
@@ -329,7 +329,7 @@ func TestAnotherDocsPRIsNotAdoptedBySettleRuns(t *testing.T) {
 func TestSettleWithoutDocsCheckLeavesAWaitingCheck(t *testing.T) {
 	t.Parallel()
 	w := approvalWorld(t, false)
-	statuses := len(w.gh.Statuses())
+	statuses := len(w.statuses())
 	delete(w.vars, "INPUT_DOCS-CHECK")
 	w.settleOnReview("reader", "COMMENTED", false)
 	for _, s := range w.statuses()[statuses:] {
@@ -355,7 +355,7 @@ func TestApprovalAtACap(t *testing.T) {
 	w.clk.Advance(31 * time.Minute)
 	w.moveHead(head1, head2, codeFiles[:1], codeFiles)
 	w.setEvent("pull_request", push(head1, head2))
-	from := len(w.gh.Statuses())
+	from := len(w.statuses())
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("push: %v\n%s", err, w.stdout.String())
 	}

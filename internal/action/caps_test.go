@@ -168,7 +168,7 @@ func TestCapCodePR(t *testing.T) {
 	w.clk.Advance(31 * time.Minute)
 	w.moveHead(head1, head2, codeFiles[:1], codeFiles)
 	w.setEvent("pull_request", push(head1, head2))
-	from := len(w.gh.Statuses())
+	from := len(w.statuses())
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("push: %v\n%s", err, w.stdout.String())
 	}

@@ -183,7 +183,7 @@ func TestSettleReportKeepsThePairing(t *testing.T) {
 	if r := recordIn(w.gh.Comments(7)[0].Body); r.PR != "https://github.com/acme/docs/pull/101" {
 		t.Fatalf("record after the push: %+v", r)
 	}
-	statuses := len(w.gh.Statuses())
+	statuses := len(w.statuses())
 	w.clk.Advance(10 * time.Minute)
 	w.settleRun()
 	if err := w.run(context.Background()); err != nil {

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"strings"
 	"time"
@@ -9,15 +10,14 @@ import (
 	"github.com/agentjob/agent-job-action/internal/agentpr"
 	"github.com/agentjob/agent-job-action/internal/batch"
 	"github.com/agentjob/agent-job-action/internal/caps"
+	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/conversation"
-	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/job"
 	"github.com/agentjob/agent-job-action/internal/plan"
-	"github.com/agentjob/agent-job-action/internal/prlink"
 	"github.com/agentjob/agent-job-action/internal/publish"
 	"github.com/agentjob/agent-job-action/internal/queue"
 	"github.com/agentjob/agent-job-action/internal/reads"
@@ -47,6 +47,7 @@ type run struct {
 	settler  *settle.Room         // the records earlier runs left working
 	jobs     *job.Room            // the run's job
 	caps     caps.Counter         // the caps' counts
+	paired   []settle.Pair        // the code pull requests whose records a settle run read
 }
 
 // carryOut does what p says and returns how it went: it judges the run's
@@ -66,7 +67,9 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 		return o.Fail(ctx, err)
 	}
 	if p.Settle {
-		return r.settler.Sweep(ctx, p.Answer.Owner, p.Answer.Repo)
+		var swept *report.Outcome
+		swept, r.paired = r.settler.Sweep(ctx, p.Answer.Owner, p.Answer.Repo)
+		return swept
 	}
 	if g := p.Group; g != nil {
 		v, err := queue.Read(ctx, gh, *g)
@@ -97,8 +100,8 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 		if p.Code.Approved {
 			// Read before anything is sent: the code's approval as the
 			// rules of docs-check: approved judge it, on its latest head.
-			v := docspr.Read(ctx, gh, prlink.PullRequest{Owner: p.Code.Owner, Repo: p.Code.Repo, Number: p.Code.Number}, r.rc.ServerURL, p.Land.Approval)
-			if v.State != docspr.Approved {
+			v := r.agent.CodeApproval(ctx, p.Code.Number)
+			if !v.Approves() {
 				return r.rep.Skip("the code is not approved: " + strings.Replace(v.Says(), "#", "pull request #", 1) + "; nothing is sent until it is (docs-when: approved)")
 			}
 			r.prog.Logf("the code is approved: %s", v.Says())
@@ -287,6 +290,28 @@ func (r *run) recheck(ctx context.Context, p plan.Plan, o *report.Outcome) {
 	r.prog.Logf("the docs pull request changed while the run wrote its end: %s", again.Says())
 	o.Docs = again
 	r.rep.Amend(ctx, o)
+}
+
+// keepPaired keeps the check of each docs pull request the run's code pull
+// requests pair in their own repository (agentpr.Room.Pairing): once
+// their own checks are written, each docs pull request's head gets
+// check.Paired's, where GitHub shows another. A code pull request's run
+// keeps its own pairing; a settle run those of the records it read.
+func (r *run) keepPaired(ctx context.Context, p plan.Plan, o *report.Outcome) {
+	keep := func(code ghclient.PullRequest, docs string) {
+		if f, ok := r.agent.Pairing(ctx, code, docs); ok && ctx.Err() == nil {
+			r.rep.Checks.Apply(ctx, r.trig.Owner, r.trig.Repo, check.Paired(f))
+		}
+	}
+	if c := r.rep.Code; p.Code != nil && c != nil {
+		// The code pull request as its event shows it.
+		if docs := cmp.Or(c.Prior.PR, r.rep.PRURL(o), c.DocsPR); docs != "" {
+			keep(ghclient.PullRequest{Number: p.Code.Number, HeadSHA: p.Code.HeadSHA, Open: r.trig.Action != "closed", Merged: r.trig.Merged}, docs)
+		}
+	}
+	for _, pair := range r.paired {
+		keep(ghclient.PullRequest{Number: pair.Code}, pair.Docs)
+	}
 }
 
 // judgeDocs judges, for a code pull request's job seen to end, its docs

@@ -136,11 +136,24 @@ func (w *codeWorld) forcePush(to string, files []fakegithub.File) {
 func (w *codeWorld) ghCalls(from int) []string { return ghCalls(w.gh, from) }
 
 // statuses are the commit statuses set, as "sha state: description".
-func (w *codeWorld) statuses() []string {
+func (w *codeWorld) statuses() []string { return w.checks(false) }
+
+// docsChecks are the statuses set on the heads of the agent's docs pull
+// requests (docsHead, docsHead2, agentHead), as statuses() gives the code
+// pull request's: the check that lands them with their code.
+func (w *codeWorld) docsChecks() []string { return w.checks(true) }
+
+// checks are the docs / agent-job statuses set, as "sha4 state:
+// description url", on the agent's docs pull requests' heads (docs) or on
+// the other commits.
+func (w *codeWorld) checks(docs bool) []string {
 	var out []string
 	for _, s := range w.gh.Statuses() {
 		if s.Context != "docs / agent-job" {
 			w.t.Errorf("status context %q", s.Context)
+		}
+		if slices.Contains([]string{docsHead, docsHead2, agentHead}, s.SHA) != docs {
+			continue
 		}
 		out = append(out, fmt.Sprintf("%s %s: %s %s", s.SHA[:4], s.State, s.Description, s.TargetURL))
 	}

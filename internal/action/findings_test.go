@@ -88,7 +88,7 @@ func TestFollowedDocsPRWithoutLinkKeepsWaiting(t *testing.T) {
 			if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsWaiting || r.PR != "https://github.com/acme/docs/pull/101" || r.Head != head2 {
 				t.Fatalf("the record before the settle run: %+v", r)
 			}
-			statuses, apiFrom := len(w.gh.Statuses()), len(w.api.Requests())
+			statuses, apiFrom := len(w.statuses()), len(w.api.Requests())
 			jobNames(w, tc.link)
 			w.clk.Advance(10 * time.Minute)
 			w.settleRun()
@@ -189,7 +189,7 @@ func TestCutListingApprovalClaimsNoSuccess(t *testing.T) {
 			if r := recordIn(w.gh.Comments(7)[0].Body); !r.Cut {
 				t.Fatalf("the record does not keep the cut: %+v", r)
 			}
-			statuses, apiFrom := len(w.gh.Statuses()), len(w.api.Requests())
+			statuses, apiFrom := len(w.statuses()), len(w.api.Requests())
 			w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
 			if onReview {
 				w.settleOnReview("writer", "APPROVED", false)
@@ -272,7 +272,7 @@ func TestPushJudgesTheRecordedDocsPR(t *testing.T) {
 			}
 			w.moveHead(head2, head3, pushed, codeFiles)
 			w.setEvent("pull_request", push(head2, head3))
-			statuses, from := len(w.gh.Statuses()), len(w.gh.Requests())
+			statuses, from := len(w.statuses()), len(w.gh.Requests())
 			if err := w.run(context.Background()); err != nil {
 				t.Fatalf("push: %v\n%s", err, w.stdout.String())
 			}
@@ -409,7 +409,7 @@ func TestChangeRequestHoldsBehindAFloodOfReviews(t *testing.T) {
 		w.gh.SeedReview(101, fakegithub.Review{Author: fmt.Sprintf("passer-by-%d", i), State: "COMMENTED", CommitID: docsHead})
 	}
 	w.gh.SeedReview(101, fakegithub.Review{Author: "admin", State: "APPROVED", CommitID: docsHead})
-	statuses, from := len(w.gh.Statuses()), len(w.gh.Requests())
+	statuses, from := len(w.statuses()), len(w.gh.Requests())
 	w.settleOnReview("admin", "APPROVED", false)
 	if got := successes(w.statuses()[statuses:]); len(got) != 0 {
 		t.Errorf("the settle run set %q over a writer's change request behind 5,000 comment-only reviews", got)

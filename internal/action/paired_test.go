@@ -56,6 +56,7 @@ func TestAgentsDocsPRInTheCodeRepositoryMergesWithItsCode(t *testing.T) {
 
 	// The code merges (the ruleset lets it); its closed run lands #101.
 	w.vars["INPUT_DOCS-MERGE"] = "squash"
+	delete(w.vars, "INPUT_SETTLE")
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head2, State: "closed", Merged: true})
 	w.setEvent("pull_request", codePR("closed", head2, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", true }))
 	if err := w.run(context.Background()); err != nil {
@@ -80,6 +81,7 @@ func TestAPushTakesBackTheDocsPRsCheck(t *testing.T) {
 		t.Fatalf("#101 after the approval: %s", why)
 	}
 	w.moveHead(head2, head3, codeFiles[:1], codeFiles)
+	delete(w.vars, "INPUT_SETTLE")
 	w.setEvent("pull_request", push(head2, head3))
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("push: %v\n%s", err, w.stdout.String())

@@ -67,7 +67,7 @@ func TestLostRecordWriteIsRepairedFromWhatGitHubShows(t *testing.T) {
 		t.Errorf("the record after the change request: %+v, want it following the waiting docs", r)
 	}
 
-	statuses := len(w.gh.Statuses())
+	statuses := len(w.statuses())
 	w.settleOnReview("writer", "COMMENTED", false)
 	if got := w.statuses()[statuses:]; len(got) != 0 {
 		t.Errorf("a settle run that finds the check as it should be set %q", got)
@@ -101,14 +101,14 @@ func TestSuccessSetByAnythingElseIsRewritten(t *testing.T) {
 			if got := w.shownOn(head2); got != "success: Looks good to me " {
 				t.Fatalf("head2 after the forged status: %q", got)
 			}
-			statuses := len(w.gh.Statuses())
+			statuses := len(w.statuses())
 			tc.run(w)
 			if got := w.statuses()[statuses:]; !slices.Equal(got, []string{"2222 pending: " + waitsFor101}) {
 				t.Errorf("statuses the run set: %q, want head2 waiting again", got)
 			}
 			w.wantLog("GitHub showed success (\"Looks good to me\") on 2222222: the check is set again")
 			// Repaired: the same run again writes no status.
-			statuses = len(w.gh.Statuses())
+			statuses = len(w.statuses())
 			tc.run(w)
 			if got := w.statuses()[statuses:]; len(got) != 0 {
 				t.Errorf("a second run set %q", got)

@@ -59,7 +59,7 @@ func TestReleaseByAMaintainer(t *testing.T) {
 	w.wantLog("reader has read permission")
 
 	// A writer's label: the latest head released.
-	statuses := len(w.gh.Statuses())
+	statuses := len(w.statuses())
 	w.setEvent("pull_request", labeled("writer", "docs-not-needed", head2))
 	apiFrom = len(w.api.Requests())
 	if err := w.run(context.Background()); err != nil {
@@ -85,7 +85,7 @@ func TestReleaseByAMaintainer(t *testing.T) {
 	// released one.
 	w.clk.Advance(10 * time.Minute)
 	w.settleRun()
-	statuses = len(w.gh.Statuses())
+	statuses = len(w.statuses())
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
 	}

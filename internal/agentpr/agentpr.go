@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/docspr"
@@ -42,6 +43,9 @@ type GitHub interface {
 	ClosePull(ctx context.Context, owner, repo string, number int) error
 	PullRequest(ctx context.Context, owner, repo string, number int) (*ghclient.PullRequest, error)
 	RequestReviewers(ctx context.Context, owner, repo string, number int, reviewers []string) error
+	// Status reads the check its code pull request's head shows, which
+	// the docs pull request's own check follows (Pairing).
+	Status(ctx context.Context, owner, repo, sha, context string) (ghclient.CommitStatus, bool, error)
 }
 
 // Previews is the preview API. *preview.Client is one.
@@ -557,6 +561,54 @@ func (r *Room) client(pr prlink.PullRequest, source string) GitHub {
 // which github-token is for.
 func (r *Room) ownRepo(pr prlink.PullRequest) bool {
 	return strings.EqualFold(pr.Owner, r.Owner) && strings.EqualFold(pr.Repo, r.Repo)
+}
+
+// CodeApproval judges the code pull request number of the workflow's own
+// repository as docs-when: approved reads it, by Land.Approval's rules
+// (docspr.Read): an approval counts on its latest commit only. A run with
+// no GitHub client reads nothing: its verdict is Unread.
+func (r *Room) CodeApproval(ctx context.Context, number int) docspr.Verdict {
+	pr := prlink.PullRequest{Owner: r.Owner, Repo: r.Repo, Number: number}
+	if r.Own == nil {
+		return docspr.Verdict{State: docspr.Unread, PR: pr, URL: pr.URL(r.ServerURL), Err: fmt.Errorf("no %s to read it with", r.Terms.Name("github-token"))}
+	}
+	return docspr.Read(ctx, r.Own, pr, r.ServerURL, r.Land.Approval)
+}
+
+// Pairing reads what the check of the docs pull request at docsURL rests
+// on (check.Pairing) when it is the agent's pull request in the
+// workflow's own repository, paired with that repository's code pull
+// request code: the docs pull request as it stands now, the code pull
+// request as the run knows it (read when its HeadSHA is ""), and the
+// check GitHub shows on the code's latest head. ok is false when the docs
+// pull request has no such check to keep: it is in another repository
+// (whose own rules hold it), closed, or on a fork's branch, or a read
+// failed, which the log says (the next run that concerns either tries
+// again).
+func (r *Room) Pairing(ctx context.Context, code ghclient.PullRequest, docsURL string) (p check.Pairing, ok bool) {
+	docs, ok := prlink.Judge(docsURL, r.ServerURL)
+	if !ok || r.Own == nil || !r.ownRepo(docs) || docs.Number == code.Number {
+		return p, false
+	}
+	pull, err := r.Own.PullRequest(ctx, docs.Owner, docs.Repo, docs.Number)
+	if err == nil && (!pull.Open || pull.HeadSHA == "" || !strings.EqualFold(pull.HeadRepo, r.Owner+"/"+r.Repo)) {
+		return p, false
+	}
+	if err == nil && code.HeadSHA == "" {
+		var read *ghclient.PullRequest
+		if read, err = r.Own.PullRequest(ctx, r.Owner, r.Repo, code.Number); err == nil {
+			code = *read
+		}
+	}
+	if err == nil && code.Open {
+		p.Shows, _, err = r.Own.Status(ctx, r.Owner, r.Repo, code.HeadSHA, check.Context)
+	}
+	if err != nil {
+		r.Progress.Log.Warning(fmt.Sprintf("the check of docs pull request #%d, which lands with #%d, could not be kept: %s; the next run that concerns them tries again", docs.Number, code.Number, escape.Log(err.Error())))
+		return check.Pairing{}, false
+	}
+	at := prlink.PullRequest{Owner: r.Owner, Repo: r.Repo, Number: code.Number}
+	return check.Pairing{Code: code.Number, URL: at.URL(r.ServerURL), Open: code.Open, Merged: code.Merged, Shows: p.Shows, DocsHead: pull.HeadSHA}, true
 }
 
 // read reads the agent's pull request pr once a run: the review request

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
@@ -31,6 +33,7 @@ type fakeGitHub struct {
 	t       *testing.T
 	login   string                           // the token's login
 	pulls   map[string]*ghclient.PullRequest // by "owner/repo#n"
+	shows   map[string]ghclient.CommitStatus // the status each commit shows, by SHA
 	errs    map[string]error                 // by call
 	seeded  map[string][]*ghclient.Comment   // comments, by "owner/repo#n"
 	mu      sync.Mutex
@@ -103,6 +106,14 @@ func (f *fakeGitHub) PullRequest(_ context.Context, owner, repo string, n int) (
 		return nil, errors.New("HTTP 404: Not Found")
 	}
 	return pr, nil
+}
+
+func (f *fakeGitHub) Status(_ context.Context, owner, repo, sha, context string) (ghclient.CommitStatus, bool, error) {
+	if _, err := f.call("Status %s/%s %s %s", owner, repo, sha, context); err != nil {
+		return ghclient.CommitStatus{}, false, err
+	}
+	s, ok := f.shows[sha]
+	return s, ok, nil
 }
 
 func (f *fakeGitHub) RequestReviewers(_ context.Context, owner, repo string, n int, reviewers []string) error {
@@ -429,5 +440,83 @@ func TestTarget(t *testing.T) {
 	}
 	if got := r.Target(context.Background(), &fakeJobs{err: errors.New("HTTP 404")}, "job_1", base); got.Branch != "docs/from-github" {
 		t.Errorf("Target() = %+v, want the pull request's head branch", got)
+	}
+}
+
+// TestPairing: the check of the agent's docs pull request rests on its
+// code pull request, read as it stands, and on the check GitHub shows on
+// the code's latest head: only for a docs pull request open in the
+// workflow's own repository, on a branch of it. Nothing else is read.
+func TestPairing(t *testing.T) {
+	t.Parallel()
+	const codeHead, docsHead = "c0de", "d0c5"
+	success := ghclient.CommitStatus{State: "success", Context: check.Context, Description: "Docs approved in pull request #101"}
+	tests := []struct {
+		name   string
+		docs   string
+		pulls  map[string]*ghclient.PullRequest
+		errs   map[string]error
+		want   check.Pairing
+		ok     bool
+		calls  []string
+		warned bool
+		known  bool // the run knows the code pull request: it is not read
+	}{
+		{name: "open, paired with an open code pull request", docs: "https://github.com/acme/app/pull/101",
+			pulls: map[string]*ghclient.PullRequest{
+				"acme/app#101": {Number: 101, HeadSHA: docsHead, HeadRepo: "acme/app", Open: true},
+				"acme/app#7":   {Number: 7, HeadSHA: codeHead, HeadRepo: "acme/app", Open: true}},
+			want: check.Pairing{Code: 7, URL: "https://github.com/acme/app/pull/7", Open: true, Shows: success, DocsHead: docsHead}, ok: true,
+			calls: []string{"PullRequest acme/app#101", "PullRequest acme/app#7", "Status acme/app c0de docs / agent-job"}},
+		{name: "open, the code pull request as the run knows it", docs: "https://github.com/acme/app/pull/101", known: true,
+			pulls: map[string]*ghclient.PullRequest{"acme/app#101": {Number: 101, HeadSHA: docsHead, HeadRepo: "acme/app", Open: true}},
+			want:  check.Pairing{Code: 7, URL: "https://github.com/acme/app/pull/7", Open: true, Shows: success, DocsHead: docsHead}, ok: true,
+			calls: []string{"PullRequest acme/app#101", "Status acme/app c0de docs / agent-job"}},
+		{name: "the code merged: its head is not read", docs: "https://github.com/acme/app/pull/101",
+			pulls: map[string]*ghclient.PullRequest{
+				"acme/app#101": {Number: 101, HeadSHA: docsHead, HeadRepo: "acme/app", Open: true},
+				"acme/app#7":   {Number: 7, HeadSHA: codeHead, HeadRepo: "acme/app", Merged: true}},
+			want: check.Pairing{Code: 7, URL: "https://github.com/acme/app/pull/7", Merged: true, DocsHead: docsHead}, ok: true,
+			calls: []string{"PullRequest acme/app#101", "PullRequest acme/app#7"}},
+		{name: "in another repository", docs: "https://github.com/acme/handbook/pull/101"},
+		{name: "not a pull request's address", docs: "https://example.com/acme/app/pull/101"},
+		{name: "the code pull request itself", docs: "https://github.com/acme/app/pull/7"},
+		{name: "closed", docs: "https://github.com/acme/app/pull/101",
+			pulls: map[string]*ghclient.PullRequest{"acme/app#101": {Number: 101, HeadSHA: docsHead, HeadRepo: "acme/app"}},
+			calls: []string{"PullRequest acme/app#101"}},
+		{name: "on a fork's branch", docs: "https://github.com/acme/app/pull/101",
+			pulls: map[string]*ghclient.PullRequest{"acme/app#101": {Number: 101, HeadSHA: docsHead, HeadRepo: "outsider/app", Open: true}},
+			calls: []string{"PullRequest acme/app#101"}},
+		{name: "the code's check unread", docs: "https://github.com/acme/app/pull/101",
+			pulls: map[string]*ghclient.PullRequest{
+				"acme/app#101": {Number: 101, HeadSHA: docsHead, HeadRepo: "acme/app", Open: true},
+				"acme/app#7":   {Number: 7, HeadSHA: codeHead, HeadRepo: "acme/app", Open: true}},
+			errs:  map[string]error{"Status acme/app c0de docs / agent-job": errors.New("HTTP 502")},
+			calls: []string{"PullRequest acme/app#101", "PullRequest acme/app#7", "Status acme/app c0de docs / agent-job"}, warned: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			gh := newGitHub(t, "github-actions[bot]")
+			maps.Copy(gh.pulls, tt.pulls)
+			maps.Copy(gh.errs, tt.errs)
+			gh.shows = map[string]ghclient.CommitStatus{codeHead: success}
+			var log bytes.Buffer
+			r := &Room{Own: gh, Owner: "acme", Repo: "app", ServerURL: "https://github.com", Progress: runlog.Progress{Log: runlog.NewPlain(&log), Clock: clock.NewFake(time.Time{})}}
+			code := ghclient.PullRequest{Number: 7}
+			if tt.known {
+				code = ghclient.PullRequest{Number: 7, HeadSHA: codeHead, Open: true}
+			}
+			got, ok := r.Pairing(context.Background(), code, tt.docs)
+			if got != tt.want || ok != tt.ok {
+				t.Errorf("Pairing() = %+v, %v; want %+v, %v", got, ok, tt.want, tt.ok)
+			}
+			if calls := gh.Calls(); !slices.Equal(calls, tt.calls) {
+				t.Errorf("calls %q, want %q", calls, tt.calls)
+			}
+			if warned := strings.Contains(log.String(), "warning: the check of docs pull request #101, which lands with #7, could not be kept: \"HTTP 502\"; the next run that concerns them tries again"); warned != tt.warned {
+				t.Errorf("warned %v, want %v:\n%s", warned, tt.warned, log.String())
+			}
+		})
 	}
 }

@@ -358,6 +358,44 @@ func Following(st docspr.State) string {
 	return ""
 }
 
+// Pairing is what the check of the agent's docs pull request rests on
+// when it is in its code pull request's own repository, where the
+// ruleset that requires the check holds it too: the code pull request's
+// state, and the check GitHub shows on its latest head.
+type Pairing struct {
+	// Code is the code pull request's number, URL its address.
+	Code int
+	URL  string
+	// Open and Merged are the code pull request's state.
+	Open, Merged bool
+	// Shows is the status Context GitHub shows on the code pull request's
+	// latest head; its State is "" for none.
+	Shows ghclient.CommitStatus
+	// DocsHead is the docs pull request's latest commit.
+	DocsHead string
+}
+
+// Paired is the check of the docs pull request p pairs, on its latest
+// head: it lets the docs merge exactly when its code's check lets the code
+// merge (success there), or once the code merged; while the code's check
+// waits or fails, the docs wait with it, so that a merge queue never takes
+// the docs before the code may go. A code pull request closed unmerged
+// leaves the docs to stand on their own reviews. It is pure.
+func Paired(p Pairing) Decision {
+	s := ghclient.CommitStatus{Context: Context, TargetURL: escape.URL(p.URL)}
+	switch {
+	case p.Merged:
+		s.State, s.Description = ghclient.StatusSuccess, fmt.Sprintf("Code pull request #%d is merged: these docs may land", p.Code)
+	case !p.Open:
+		s.State, s.Description = ghclient.StatusSuccess, fmt.Sprintf("Code pull request #%d was closed unmerged: these docs stand on their own reviews", p.Code)
+	case p.Shows.State == ghclient.StatusSuccess:
+		s.State, s.Description = ghclient.StatusSuccess, fmt.Sprintf("Lands with code pull request #%d, whose docs check passed", p.Code)
+	default:
+		s.State, s.Description = ghclient.StatusPending, fmt.Sprintf("Waits for code pull request #%d's docs check: these docs land with the code", p.Code)
+	}
+	return Decision{Sets: []Set{{Heads: []string{p.DocsHead}, Status: s}}}
+}
+
 // Group is what a merge group's check read of the group (package queue
 // reads it): its pull requests, the first whose docs are not settled, or
 // why it could not be read.

@@ -282,3 +282,41 @@ func TestDecideKeepsARelease(t *testing.T) {
 		}
 	}
 }
+
+// TestPaired: the agent's docs pull request in its code's repository may
+// merge exactly when its code may: success while the code's latest head
+// shows success, and once the code merged (or closed unmerged, when the
+// docs stand on their own reviews); pending otherwise, whatever else the
+// code's head shows. It links the code pull request, and goes on the docs
+// pull request's head only.
+func TestPaired(t *testing.T) {
+	t.Parallel()
+	const code = "https://github.com/acme/api/pull/7"
+	tests := []struct {
+		name  string
+		p     Pairing
+		state string
+		desc  string
+	}{
+		{"the code's check passed", Pairing{Open: true, Shows: ghclient.CommitStatus{State: ghclient.StatusSuccess}}, ghclient.StatusSuccess, "Lands with code pull request #7, whose docs check passed"},
+		{"the code's check waits", Pairing{Open: true, Shows: ghclient.CommitStatus{State: ghclient.StatusPending}}, ghclient.StatusPending, "Waits for code pull request #7's docs check: these docs land with the code"},
+		{"the code's check failed", Pairing{Open: true, Shows: ghclient.CommitStatus{State: ghclient.StatusFailure}}, ghclient.StatusPending, "Waits for code pull request #7's docs check: these docs land with the code"},
+		{"the code's head shows none", Pairing{Open: true}, ghclient.StatusPending, "Waits for code pull request #7's docs check: these docs land with the code"},
+		{"the code merged", Pairing{Merged: true}, ghclient.StatusSuccess, "Code pull request #7 is merged: these docs may land"},
+		{"the code closed unmerged", Pairing{}, ghclient.StatusSuccess, "Code pull request #7 was closed unmerged: these docs stand on their own reviews"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tt.p.Code, tt.p.URL, tt.p.DocsHead = 7, code, "d0c5"
+			d := Paired(tt.p)
+			want := []Set{{Heads: []string{"d0c5"}, Status: ghclient.CommitStatus{Context: Context, State: tt.state, Description: tt.desc, TargetURL: code}}}
+			if fmt.Sprint(d.Sets) != fmt.Sprint(want) || d.Docs != "" {
+				t.Errorf("Paired() = %+v, want %+v", d, want)
+			}
+			if n := len([]rune(tt.desc)); n > ghclient.MaxStatusDescription {
+				t.Errorf("the description is %d characters, over GitHub's %d", n, ghclient.MaxStatusDescription)
+			}
+		})
+	}
+}

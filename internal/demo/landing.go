@@ -61,6 +61,15 @@ func (d *demo) landing(ctx context.Context) error {
 				"base": map[string]any{"ref": "main", "repo": map[string]any{"full_name": "acme/app"}}},
 			"repository": map[string]any{"full_name": "acme/app"}, "sender": author}
 	}
+	// The ruleset init prints: docs / agent-job required on every pull
+	// request into main, the agent's among them.
+	gh.SeedRepository(fakegithub.Repository{Name: "acme/app", DefaultBranch: "main", Required: []string{"docs / agent-job"}})
+	shown := func(sha string) string {
+		if s, ok := gh.Shown("acme/app", sha, "docs / agent-job"); ok {
+			return s.State + " (" + s.Description + ")"
+		}
+		return "none"
+	}
 	step := func(what, event, runID string, settle bool, payload map[string]any) error {
 		fmt.Fprintf(d.w, "# %s, %s in: a %s run.\n", what, clk.Now().Sub(start).Round(time.Second), map[bool]string{false: "code", true: "settle"}[settle])
 		if err := d.event(filepath.Join(d.dir, "event.json"), payload); err != nil {
@@ -70,11 +79,7 @@ func (d *demo) landing(ctx context.Context) error {
 		if err := d.run(ctx, "landing-"+runID, clk, rc(event, runID, settle), false); err != nil {
 			return err
 		}
-		s := gh.Statuses()
-		if len(s) > 0 {
-			last := s[len(s)-1]
-			fmt.Fprintf(d.w, "# It took %s of the runner; docs / agent-job on %s is now %s: %s\n\n", clk.Now().Sub(from).Round(time.Second), last.SHA[:7], last.State, last.Description)
-		}
+		fmt.Fprintf(d.w, "# It took %s of the runner. docs / agent-job on #7's head: %s; on #101's: %s\n\n", clk.Now().Sub(from).Round(time.Second), shown(head1), shown(agentHead))
 		return nil
 	}
 
@@ -82,7 +87,8 @@ func (d *demo) landing(ctx context.Context) error {
 #    The code pull request's run starts the job and ends in seconds (wait: false); the agent's
 #    pull request's own event starts a settle run (settle: true), which reports the job's end;
 #    the check waits for a person's approval of the docs pull request (docs-check: approved);
-#    the code's merge merges the docs (docs-merge: squash). Docs live beside the code here.
+#    the code's merge merges the docs (docs-merge: squash). Docs live beside the code here, and
+#    the ruleset requires the check on every pull request: the docs pull request's follows its code's.
 `)
 	if err := step("A developer opens #7", "pull_request", "6161", false, pr(7, "opened", head1, person("developer"))); err != nil {
 		return err
@@ -113,11 +119,19 @@ func (d *demo) landing(ctx context.Context) error {
 	if err := d.codeCommentIn(gh, "acme/app"); err != nil {
 		return err
 	}
-	var states []string
-	for _, s := range gh.Statuses() {
-		states = append(states, s.State+": "+s.Description)
+	for _, at := range []struct {
+		pr   int
+		head string
+	}{{7, head1}, {101, agentHead}} {
+		var states []string
+		for _, s := range gh.Statuses() {
+			if s.SHA == at.head {
+				states = append(states, s.State+": "+s.Description)
+			}
+		}
+		fmt.Fprintf(d.w, "# docs / agent-job on #%d's head, in order:\n%s", at.pr, indent(strings.Join(states, "\n")))
 	}
-	fmt.Fprintf(d.w, "# #101 is merged (%s). docs / agent-job on #7's head, in order:\n%s", docs.MergeMethod, indent(strings.Join(states, "\n")))
+	fmt.Fprintf(d.w, "# #101 is merged (%s), under a ruleset that requires docs / agent-job on both.\n", docs.MergeMethod)
 	fmt.Fprintf(d.w, "# Requests in scene 5: Agent Job API %d create, %d follow-ups, %d reads; GitHub %d.\n",
 		api.Creates(), api.Messages(), api.Gets(), len(gh.Requests()))
 	return nil

@@ -66,6 +66,10 @@ type Verdict struct {
 	Err error
 }
 
+// Approves reports whether v is an approval that counts, on the pull
+// request's latest commit.
+func (v Verdict) Approves() bool { return v.State == Approved }
+
 // Settles reports whether v lets the code pull request's check pass.
 func (v Verdict) Settles() bool { return v.State == Approved || v.State == Merged }
 

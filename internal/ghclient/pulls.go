@@ -20,7 +20,10 @@ type PullRequest struct {
 	Author  string // the login that opened it
 	HeadRef string // the branch the changes are on
 	HeadSHA string // its newest commit
-	Base    string // the branch it merges into
+	// HeadRepo is the repository its branch is in (owner/name): a
+	// fork's differs from the one it merges into.
+	HeadRepo string
+	Base     string // the branch it merges into
 	// Open is false once it is closed, merged or not; Merged says which.
 	Open, Merged bool
 }
@@ -42,8 +45,9 @@ func fromPull(pr *github.PullRequest) *PullRequest {
 		Number:  pr.GetNumber(),
 		Author:  pr.GetUser().GetLogin(),
 		HeadRef: pr.GetHead().GetRef(),
-		HeadSHA: pr.GetHead().GetSHA(),
-		Base:    pr.GetBase().GetRef(),
+		HeadSHA:  pr.GetHead().GetSHA(),
+		HeadRepo: pr.GetHead().GetRepo().GetFullName(),
+		Base:     pr.GetBase().GetRef(),
 		Open:    pr.GetState() == "open",
 		Merged:  pr.GetMerged(),
 	}

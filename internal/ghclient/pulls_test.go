@@ -24,17 +24,17 @@ func TestPullRequest(t *testing.T) {
 		{
 			name: "same repository",
 			pull: fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "mintlify[bot]", HeadRef: "agent/rate-limits", HeadSHA: "0a0b0c0d0e0f0a0b0c0d0e0f0a0b0c0d0e0f0a0b"},
-			want: PullRequest{Number: 7, Author: "mintlify[bot]", HeadRef: "agent/rate-limits", HeadSHA: "0a0b0c0d0e0f0a0b0c0d0e0f0a0b0c0d0e0f0a0b", Base: "main", Open: true},
+			want: PullRequest{Number: 7, Author: "mintlify[bot]", HeadRef: "agent/rate-limits", HeadSHA: "0a0b0c0d0e0f0a0b0c0d0e0f0a0b0c0d0e0f0a0b", HeadRepo: "acme/docs", Base: "main", Open: true},
 		},
 		{
 			name: "merged",
 			pull: fakegithub.Pull{Repo: "acme/docs", Number: 9, Author: "mintlify[bot]", HeadRef: "agent/faq", State: "closed", Merged: true},
-			want: PullRequest{Number: 9, Author: "mintlify[bot]", HeadRef: "agent/faq", Base: "main", Merged: true},
+			want: PullRequest{Number: 9, Author: "mintlify[bot]", HeadRef: "agent/faq", HeadRepo: "acme/docs", Base: "main", Merged: true},
 		},
 		{
 			name: "from a fork, closed",
 			pull: fakegithub.Pull{Repo: "acme/docs", Number: 8, Author: "octocat", HeadRef: "patch-1", HeadRepo: "octocat/docs", State: "closed", BaseRef: "v2"},
-			want: PullRequest{Number: 8, Author: "octocat", HeadRef: "patch-1", Base: "v2"},
+			want: PullRequest{Number: 8, Author: "octocat", HeadRef: "patch-1", HeadRepo: "octocat/docs", Base: "v2"},
 		},
 	}
 	for _, tc := range cases {

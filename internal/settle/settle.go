@@ -227,6 +227,14 @@ func (s *Room) Continued(ctx context.Context, th *conversation.Thread, e *conver
 		ContinuedIn: th.URL(), RunURL: escape.URL(s.RunURL)})
 }
 
+// Pair is a code pull request whose record a settle run read, and the
+// docs pull request the record pairs with it (or its job names): the run
+// keeps the docs pull request's own check too (check.Paired).
+type Pair struct {
+	Code int
+	Docs string
+}
+
 // Sweep is a settle run (settle: true) in owner/repo: it starts no job and
 // sends the agent nothing but the changes that waited. It finds the
 // records earlier runs left working through the one reader of them
@@ -238,7 +246,7 @@ func (s *Room) Continued(ctx context.Context, th *conversation.Thread, e *conver
 // working is left as it is, with nothing written, so that a second
 // settle writes nothing. It writes to at most Most threads and reads at
 // most Reads jobs.
-func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
+func (s *Room) Sweep(ctx context.Context, owner, repo string) (o *report.Outcome, pairs []Pair) {
 	// Reads bounds the records of the token's login that the run reads:
 	// no more of anyone's are kept.
 	found, err := conversation.Owed(ctx, s.GitHub, owner, repo, conversation.Search{Per: Reads, Backlinked: s.Backlinked, Leads: Leads})
@@ -246,7 +254,7 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 		if ctx.Err() == nil {
 			err = fmt.Errorf("%w; nothing was settled (%s)", err, ghclient.Advice(err, s.Terms.Name("github-token"), "issues: read"))
 		}
-		return (&report.Outcome{}).Fail(ctx, err)
+		return (&report.Outcome{}).Fail(ctx, err), nil
 	}
 	s.Progress.Logf("read %s of %s/%s; records of jobs left working: %d", report.Count(found.Read, "comment"), escape.Log(owner), escape.Log(repo), len(found.Comments))
 	t := tally{}
@@ -271,7 +279,7 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 		if ctx.Err() != nil {
 			// Cancelled, or at the timeout: what is left is the next
 			// settle run's.
-			return (&report.Outcome{}).Fail(ctx, fmt.Errorf("%s when the run stopped: %w; the next settle run goes on", t, ctx.Err()))
+			return (&report.Outcome{}).Fail(ctx, fmt.Errorf("%s when the run stopped: %w; the next settle run goes on", t, ctx.Err())), pairs
 		}
 		th := &conversation.Thread{GH: s.GitHub, Owner: owner, Repo: repo, Number: c.Issue, Warn: s.Progress.Log.Warning, Redact: s.Progress.Log.Redact}
 		if self == "" {
@@ -280,7 +288,7 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 			// a run learns it from its 👀 on the request it answers.
 			th.React(ctx, c.ID, request.Comment, "eyes")
 			if self = th.Self(); self == "" {
-				return (&report.Outcome{}).Fail(ctx, fmt.Errorf("learn the token's login from a reaction to the comment %s: %w; nothing was settled", escape.Log(c.URL), conversation.ErrUnknownIdentity))
+				return (&report.Outcome{}).Fail(ctx, fmt.Errorf("learn the token's login from a reaction to the comment %s: %w; nothing was settled", escape.Log(c.URL), conversation.ErrUnknownIdentity)), nil
 			}
 		}
 		if !conversation.Owns(c, self) {
@@ -295,14 +303,18 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) *report.Outcome {
 			s.Progress.Logf("left alone: %s records a job of another Agent Job project (its project-id or base-url differs from this run's)", escape.Log(c.URL))
 			continue
 		}
-		t.add(s.settle(ctx, th, e))
+		v, docs := s.settle(ctx, th, e)
+		t.add(v)
+		if e.Code() && docs != "" {
+			pairs = append(pairs, Pair{Code: th.Number, Docs: docs})
+		}
 	}
 	if t.stopped == "" && found.Left > 0 {
 		// The search kept no more records than a bound lets the run
 		// read or settle: one it left out is past that bound too.
 		t.stopped = t.full()
 	}
-	return &report.Outcome{Settled: t.String()}
+	return &report.Outcome{Settled: t.String()}, pairs
 }
 
 // past logs what the searches past the repository's newest comments
@@ -429,34 +441,39 @@ func (t tally) String() string {
 // settle settles the record e, of one of the token's own comments in th,
 // as the next run in its thread would: it reads the job once; a job still
 // working is left with nothing written; a job that ended is sent the
-// change that waits for it, if any, or reported.
-func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) verdict {
+// change that waits for it, if any, or reported. docs is the docs pull
+// request the record pairs, or the job names when the record names none.
+func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) (v verdict, docs string) {
+	docs = e.PR
 	log := s.Progress.Log
 	job, err := s.API.Get(ctx, e.JobID)
 	if f, refused := agentapi.TakesNoMessages(err); refused && f.Status == http.StatusNotFound {
 		// Only a 404 says the API no longer knows the job: a read it
 		// answers 400 was a request it could not take, of a job that
 		// may still work, for the next settle run to read again.
-		return s.gone(ctx, th, e, f)
+		return s.gone(ctx, th, e, f), docs
 	}
 	if err != nil {
 		log.Warning(fmt.Sprintf("could not read job %s of %s: %s; the next settle run tries again", escape.Log(e.JobID), escape.Log(e.URL), escape.Log(err.Error())))
-		return left
+		return left, docs
+	}
+	if docs == "" {
+		docs = job.PR()
 	}
 	job, waited := s.awaited(ctx, job)
 	if waited && job.Terminal() {
 		if e, job = s.again(ctx, th, e, job); e == nil {
-			return left
+			return left, docs
 		}
 	}
 	if !job.Terminal() {
 		s.Progress.Logf("#%d: job %s is %s; left for the next run", th.Number, escape.Log(job.ID), escape.Log(job.Status))
-		return working
+		return working, docs
 	}
 	if e.Watched() && e.Waiting == "" {
 		// A docs pull request followed, or one the record saw closed,
 		// which a reopening makes followed again: judged again.
-		return s.follow(ctx, th, e, job)
+		return s.follow(ctx, th, e, job), docs
 	}
 	note := ""
 	if e.Waiting != "" && job.Status != agentapi.StatusFailed {
@@ -464,12 +481,12 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversat
 		_, gone := agentapi.TakesNoMessages(err)
 		switch {
 		case went:
-			return sent
+			return sent, docs
 		case capped.Why != "":
 			note = s.atCap(ctx, th, e, job, capped)
 		case err != nil && !gone:
 			log.Warning(fmt.Sprintf("#%d: %s; the next run tries again", th.Number, escape.Log(err.Error())))
-			return left
+			return left, docs
 		case err == nil:
 			// Nothing of it passed paths: the job's end covers it.
 			e.Waiting = ""
@@ -478,7 +495,7 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversat
 	closed, err := s.stillClosed(ctx, th, e)
 	if err != nil {
 		log.Warning(fmt.Sprintf("#%d, closed while job %s worked, could not be read: %s; the next settle run tries again", th.Number, escape.Log(job.ID), escape.Log(err.Error())))
-		return left
+		return left, docs
 	}
 	if e.Waiting != "" {
 		s.abandon(ctx, th, e, job)
@@ -488,10 +505,10 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversat
 		shown.Note = note
 	}
 	if !s.Reporter.Write(ctx, th, e, s.Reporter.Settled(e, shown)) {
-		return left
+		return left, docs
 	}
 	s.Progress.Logf("#%d: settled %s", th.Number, s.ended(shown))
-	return settled
+	return settled, docs
 }
 
 // follow settles the check of the code pull request th from its docs

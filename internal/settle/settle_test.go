@@ -170,6 +170,7 @@ func TestSweep(t *testing.T) {
 		agent    []string
 		statuses []string
 		after    map[int]record.Record // each thread's record after
+		pairs    []Pair                // the code pull requests read, with their docs pull requests
 		outcome  string
 		log      string // a line the log holds
 	}{
@@ -183,7 +184,7 @@ func TestSweep(t *testing.T) {
 			api:      []string{"GET job_1"},
 			agent:    []string{"backlink job_1 for https://github.com/acme/docs/issues/7#issuecomment-1001", "preview job_1"},
 			statuses: []string{"1111 success"},
-			after:    map[int]record.Record{7: {JobID: "job_1", Head: head1, PR: pr}},
+			after:    map[int]record.Record{7: {JobID: "job_1", Head: head1, PR: pr}}, pairs: []Pair{{Code: 7, Docs: pr}},
 			outcome:  "settled 1 thread; 0 jobs still working"},
 		{name: "a failed job: no backlink, its heads failed", jobs: []*agentapi.Job{jobOf("job_1", "failed", "")},
 			records:  map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1}, Unsettled: true}},
@@ -195,6 +196,7 @@ func TestSweep(t *testing.T) {
 			records: map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1, head2}, Waiting: head2, Unsettled: true}},
 			api:     []string{"GET job_1", "MESSAGE job_1: New commits were pushed to the code pull request #7 in acme/docs (https://github.com/acme/docs/issues/7). Update the documentation for what they change."},
 			after:   map[int]record.Record{7: {JobID: "job_1", Head: head2, Owed: []string{head1, head2}, Unsettled: true, Sent: record.Sends{Total: 1, Day: "2026-11-22", OnDay: 1}}},
+			pairs:   []Pair{{Code: 7, Docs: pr}},
 			outcome: "settled 0 threads; 1 job still working", log: "#7: sent job job_1 the change that waited (1 file), status active"},
 		{name: "a change that waited, at a cap: its pushes get a success that says so", jobs: []*agentapi.Job{jobOf("job_1", "completed", pr)},
 			capped:   "#7 has had 2 creates and follow-ups (max-sends-per-thread: 2)",
@@ -202,7 +204,7 @@ func TestSweep(t *testing.T) {
 			api:      []string{"GET job_1"},
 			agent:    []string{"backlink job_1 for https://github.com/acme/docs/issues/7#issuecomment-1001", "preview job_1"},
 			statuses: []string{"2222 success", "1111 success"},
-			after:    map[int]record.Record{7: {JobID: "job_1", Head: head1, PR: pr}},
+			after:    map[int]record.Record{7: {JobID: "job_1", Head: head1, PR: pr}}, pairs: []Pair{{Code: 7, Docs: pr}},
 			outcome:  "settled 1 thread; 0 jobs still working", log: "#7: docs job cap reached, nothing sent: #7 has had 2 creates and follow-ups (max-sends-per-thread: 2)"},
 		{name: "a failed job with a change that waited: its pushes get an error", jobs: []*agentapi.Job{jobOf("job_1", "failed", "")},
 			records:  map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1, head2}, Waiting: head2, Unsettled: true}},
@@ -243,9 +245,12 @@ func TestSweep(t *testing.T) {
 			if tt.capped != "" {
 				w.room.Capped = func(context.Context, *conversation.Thread) (caps.Cap, error) { return caps.Cap{Why: tt.capped}, nil }
 			}
-			o := w.room.Sweep(context.Background(), "acme", "docs")
+			o, pairs := w.room.Sweep(context.Background(), "acme", "docs")
 			if o.Settled != tt.outcome || o.Err != nil {
 				t.Errorf("Sweep() = %q, %v; want %q\n%s", o.Settled, o.Err, tt.outcome, w.log.String())
+			}
+			if !slices.Equal(pairs, tt.pairs) {
+				t.Errorf("Sweep() read the pairs %+v, want %+v", pairs, tt.pairs)
 			}
 			if !strings.Contains(w.log.String(), tt.log) {
 				t.Errorf("the log lacks %q:\n%s", tt.log, w.log.String())
@@ -359,7 +364,7 @@ func TestSweepBounds(t *testing.T) {
 				w.api.jobs[id] = jobOf(id, status, "")
 				w.seed(100+i, record.Record{JobID: id, Unsettled: true})
 			}
-			o := w.room.Sweep(context.Background(), "acme", "docs")
+			o, _ := w.room.Sweep(context.Background(), "acme", "docs")
 			if o.Settled != tt.outcome || o.Err != nil {
 				t.Errorf("Sweep() = %q, %v; want %q\n%s", o.Settled, o.Err, tt.outcome, w.log.String())
 			}
@@ -379,7 +384,7 @@ func TestSweepStopsWhenCancelled(t *testing.T) {
 	w.seed(8, record.Record{JobID: "job_2", Unsettled: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	w.api.onGet = cancel
-	o := w.room.Sweep(ctx, "acme", "docs")
+	o, _ := w.room.Sweep(ctx, "acme", "docs")
 	if o.End() != report.Cancelled || len(w.api.calls) != 1 ||
 		o.Err.Error() != "settled 0 threads; 1 job still working when the run stopped: context canceled; the next settle run goes on" {
 		t.Errorf("Sweep() ended %v, %v, with the API's calls %q; want it cancelled after the first read", o.End(), o.Err, w.api.calls)
