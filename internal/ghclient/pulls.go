@@ -42,14 +42,14 @@ func (c *Client) PullRequest(ctx context.Context, owner, repo string, number int
 
 func fromPull(pr *github.PullRequest) *PullRequest {
 	return &PullRequest{
-		Number:  pr.GetNumber(),
-		Author:  pr.GetUser().GetLogin(),
-		HeadRef: pr.GetHead().GetRef(),
+		Number:   pr.GetNumber(),
+		Author:   pr.GetUser().GetLogin(),
+		HeadRef:  pr.GetHead().GetRef(),
 		HeadSHA:  pr.GetHead().GetSHA(),
 		HeadRepo: pr.GetHead().GetRepo().GetFullName(),
 		Base:     pr.GetBase().GetRef(),
-		Open:    pr.GetState() == "open",
-		Merged:  pr.GetMerged(),
+		Open:     pr.GetState() == "open",
+		Merged:   pr.GetMerged(),
 	}
 }
 
