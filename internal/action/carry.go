@@ -3,6 +3,7 @@ package action
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -101,6 +102,11 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 			// Read before anything is sent: the code's approval as the
 			// rules of docs-check: approved judge it, on its latest head.
 			v := r.agent.CodeApproval(ctx, p.Code.Number)
+			if v.Err != nil {
+				// Not "not approved": the approval this run was started
+				// for is not lost to a skip, the run fails as GitHub did.
+				return o.Fail(ctx, fmt.Errorf("could not read the reviews of pull request #%d, whose approval the docs wait for (docs-when: approved): %w; the next review, push or re-run reads them again", p.Code.Number, v.Err))
+			}
 			if !v.Approves() {
 				return r.rep.Skip("the code is not approved: " + strings.Replace(v.Says(), "#", "pull request #", 1) + "; nothing is sent until it is (docs-when: approved)")
 			}
