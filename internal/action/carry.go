@@ -67,6 +67,9 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	if err != nil {
 		return o.Fail(ctx, err)
 	}
+	if p.Outside != nil {
+		return r.outside(ctx, gh, p)
+	}
 	if p.Settle {
 		var swept *report.Outcome
 		swept, r.paired = r.settler.Sweep(ctx, p.Answer.Owner, p.Answer.Repo)
@@ -296,6 +299,32 @@ func (r *run) recheck(ctx context.Context, p plan.Plan, o *report.Outcome) {
 	r.prog.Logf("the docs pull request changed while the run wrote its end: %s", again.Says())
 	o.Docs = again
 	r.rep.Amend(ctx, o)
+}
+
+// outside sets the check of the pull request p.Outside, which no code job
+// follows (check.DecideOutside): a release label's sender's permission is
+// read first, and only a person with required-permission releases the
+// head; from anyone else the head keeps its wait. It writes nothing else
+// and sends the agent nothing.
+func (r *run) outside(ctx context.Context, gh *ghclient.Client, p plan.Plan) *report.Outcome {
+	o := p.Outside
+	f := check.Outside{Head: o.HeadSHA, Bot: o.Bot, BotReleased: o.BotReleased, Fork: r.trig.Fork, Label: r.cfg.ReleaseLabel, RunURL: r.rc.RunURL()}
+	if o.Release {
+		rd := reads.Reader{GitHub: gh, Log: r.log, Terms: r.rc.Terms()}
+		level, err := rd.Permission(ctx, p.Check, "check who added the label")
+		if err != nil {
+			return (&report.Outcome{}).Fail(ctx, err)
+		}
+		if skip, _ := p.Admit(level, o.Owner, o.Repo); skip != "" {
+			r.prog.Logf("%s; the check stays as it is", skip)
+		} else {
+			f.ReleasedBy = o.Sender
+		}
+	}
+	d := check.DecideOutside(f)
+	r.rep.Checks.Apply(ctx, o.Owner, o.Repo, d)
+	s := d.Sets[0].Status
+	return &report.Outcome{Settled: fmt.Sprintf("#%d, which no code job follows: %s (%s)", o.Number, s.State, escape.Log(s.Description))}
 }
 
 // keepPaired keeps the check of each docs pull request the run's code pull

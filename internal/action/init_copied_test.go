@@ -175,10 +175,18 @@ func initLife(t *testing.T, elsewhere bool) {
 		})
 		fork["number"], fork["sender"] = 8, user("mallory")
 		w.pullRequest(fork)
-		bot := codePR("opened", head3, func(pr map[string]any) { pr["number"], pr["user"] = 9, user("dependabot[bot]") })
+		bot := codePR("opened", head4, func(pr map[string]any) { pr["number"], pr["user"] = 9, user("dependabot[bot]") })
 		bot["number"], bot["sender"] = 9, user("dependabot[bot]")
 		w.pullRequest(bot)
-	}, nil, "")
+	}, []string{"Docs agent/outside on pull_request_target", "Docs agent/outside on pull_request_target"}, "")
+	// Neither gets a docs job; the fork's waits for a maintainer, the
+	// bot's is released, saying why.
+	if got := lastStatus(w, head3); !strings.HasPrefix(got, "pending: From a fork, where no docs job runs: a maintainer adds the label docs-not-needed") {
+		t.Errorf("the fork's head: %q, want it waiting for a maintainer", got)
+	}
+	if got := lastStatus(w, head4); !strings.HasPrefix(got, "success: Opened by dependabot[bot], whose pull requests need no docs job") {
+		t.Errorf("the bot's head: %q, want it released", got)
+	}
 	if c, m := w.api.Creates(), w.api.Messages(); c != 1 || m != 2 {
 		t.Errorf("the Agent Job API got %d creates and %d follow-ups, want 1 and 2 (the /docs request, the push)", c, m)
 	}

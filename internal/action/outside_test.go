@@ -104,30 +104,41 @@ func outsideLabeled(ev map[string]any) map[string]any {
 	return ev
 }
 
-// TestBotPullRequestIsReleased: another bot's pull request (Dependabot's),
-// which the code job skips, gets a success that says why: the team lets
-// its bots' pull requests through without a docs job unless allowed-bots
-// names them. The agent's own pull request is never released so: its
-// check waits for its code's.
+// TestBotPullRequestIsReleased: the pull request of a bot the team names
+// in release-bots (Dependabot's, by default), which the code job skips,
+// gets a success that says why. Another bot's waits for a maintainer, as a
+// fork's does: a bot nobody named is no one's word. The agent's own pull
+// request is never released so, named by agent-app or not: its check
+// waits for its code's.
 func TestBotPullRequestIsReleased(t *testing.T) {
 	t.Parallel()
 	w := newCodeWorld(t, fakeapi.Scenario{}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
 	w.gh.SeedRepository(fakegithub.Repository{Name: "acme/docs", DefaultBranch: "main", Required: []string{"docs / agent-job"}})
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 13, Author: "dependabot[bot]", HeadRef: "dependabot/go/x", HeadSHA: botHead})
 	w.outsideRun(outsidePR(13, "opened", botHead, "dependabot[bot]", "acme/docs", "dependabot[bot]"))
-	if got, want := w.shownOn(botHead), "success: Opened by dependabot[bot], a bot: its pull requests need no docs job (allowed-bots would run one) https://github.com/acme/docs/actions/runs/4242"; got != want {
+	if got, want := w.shownOn(botHead), "success: Opened by dependabot[bot], whose pull requests need no docs job (release-bots) https://github.com/acme/docs/actions/runs/4242"; got != want {
 		t.Errorf("Dependabot's head: %q, want %q", got, want)
 	}
 	if ok, why := w.gh.Mergeable("acme/docs", 13); !ok {
 		t.Errorf("Dependabot's pull request may not merge: %s", why)
 	}
 
-	// The agent's pull request (agent-app) is not another bot's.
-	w.vars["INPUT_AGENT-APP"] = "docs-agent[bot]"
+	const other = "b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b1"
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 14, Author: "some-app[bot]", HeadRef: "some-app/x", HeadSHA: other})
+	w.outsideRun(outsidePR(14, "opened", other, "some-app[bot]", "acme/docs", "some-app[bot]"))
+	if got, want := w.shownOn(other), "pending: Opened by some-app[bot], where no docs job runs: a maintainer adds the label docs-not-needed to release this commit https://github.com/acme/docs/actions/runs/4242"; got != want {
+		t.Errorf("another bot's head: %q, want %q", got, want)
+	}
+
+	// The agent's pull request is not another bot's, whether agent-app
+	// names its app (the records' settle run takes it) or not (it waits).
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
-	statuses := len(w.gh.Statuses())
-	w.outsideRun(outsidePR(101, "opened", docsHead, "docs-agent[bot]", "acme/docs", "docs-agent[bot]"))
-	if got := w.gh.Statuses()[statuses:]; slices.ContainsFunc(got, func(s fakegithub.Status) bool { return s.State == "success" }) {
-		t.Errorf("the agent's own pull request was released as another bot's: %+v", got)
+	for _, app := range []string{"docs-agent[bot]", ""} {
+		w.vars["INPUT_AGENT-APP"] = app
+		statuses := len(w.gh.Statuses())
+		w.outsideRun(outsidePR(101, "opened", docsHead, "docs-agent[bot]", "acme/docs", "docs-agent[bot]"))
+		if got := w.gh.Statuses()[statuses:]; slices.ContainsFunc(got, func(s fakegithub.Status) bool { return s.State == "success" }) {
+			t.Errorf("agent-app %q: the agent's own pull request was released as another bot's: %+v", app, got)
+		}
 	}
 }

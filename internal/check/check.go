@@ -396,6 +396,51 @@ func Paired(p Pairing) Decision {
 	return Decision{Sets: []Set{{Heads: []string{p.DocsHead}, Status: s}}}
 }
 
+// Outside is a pull request no code job follows, as a run read it: a
+// fork's, where no docs job runs, or another bot's.
+type Outside struct {
+	// Head is its latest commit.
+	Head string
+	// Bot is the login of the bot that opened it, "" for a person's;
+	// BotReleased says the team lets that bot's pull requests through
+	// with no docs job (release-bots), and Fork that it is a fork's.
+	Bot         string
+	BotReleased bool
+	Fork        bool
+	// ReleasedBy is the person with required-permission whose release
+	// label released Head, "" for none.
+	ReleasedBy string
+	// Label is the release label (release-label), "" for none.
+	Label string
+	// RunURL is the workflow run, which the status links.
+	RunURL string
+}
+
+// DecideOutside is the check of a pull request no code job follows, on
+// its latest head: a release by a person turns that head green, as on a
+// code pull request; a bot the team names (release-bots) is green, saying
+// so; any other waits, saying what a maintainer does, and nothing the pull
+// request's own author does turns it green. It is pure.
+func DecideOutside(o Outside) Decision {
+	if o.ReleasedBy != "" {
+		return Decide(record.Record{}, Facts{Event: Released, Heads: []string{o.Head}, ReleasedBy: o.ReleasedBy, RunURL: o.RunURL})
+	}
+	s := ghclient.CommitStatus{Context: Context, State: ghclient.StatusPending, TargetURL: escape.URL(o.RunURL)}
+	who := "From a fork"
+	if o.Bot != "" && !o.Fork {
+		who = "Opened by " + escape.Cut(escape.Line(o.Bot), maxLogin)
+	}
+	switch {
+	case o.Bot != "" && o.BotReleased && !o.Fork:
+		s.State, s.Description = ghclient.StatusSuccess, who+", whose pull requests need no docs job (release-bots)"
+	case o.Label != "":
+		s.Description = who + ", where no docs job runs: a maintainer adds the label " + escape.Cut(escape.Line(o.Label), 50) + " to release this commit"
+	default:
+		s.Description = who + ", where no docs job runs: set release-label, so that a maintainer can release this commit"
+	}
+	return Decision{Sets: []Set{{Heads: []string{o.Head}, Status: s}}}
+}
+
 // Group is what a merge group's check read of the group (package queue
 // reads it): its pull requests, the first whose docs are not settled, or
 // why it could not be read.

@@ -41,7 +41,7 @@ func (d *demo) landing(ctx context.Context) error {
 		in := map[string]string{"project-id": project, "api-key": key, "base-url": api.URL, "github-token": fakegithub.DefaultToken,
 			"paths": "src/**", "docs-check": "approved", "preview": "false"}
 		if settle {
-			in["settle"], in["timeout"] = "true", "12m"
+			in["settle"], in["timeout"], in["agent-app"] = "true", "12m", "docs-agent[bot]"
 		} else {
 			in["wait"], in["timeout"], in["docs-merge"], in["docs-close"] = "false", "5m", "squash", "true"
 		}

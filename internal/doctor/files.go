@@ -67,6 +67,9 @@ const (
 	roleCode    role = "code"
 	roleRequest role = "request"
 	roleSettle  role = "settle"
+	// roleOutside is a settle job that hears only the pull requests no
+	// code job follows (a fork's, another bot's), whose checks it sets.
+	roleOutside role = "outside"
 )
 
 // actionJob is a job whose step uses the action.
@@ -107,6 +110,9 @@ func (w *workflow) actionJobs() []actionJob {
 			cond := fmt.Sprint(j.If)
 			if v, _ := inputs.ParseBool(a.with["settle"]); v {
 				a.role = roleSettle
+				if strings.Contains(cond, "head.repo.full_name != github.repository") {
+					a.role = roleOutside
+				}
 			} else if strings.Contains(cond, "comment.body") || strings.Contains(cond, "review.body") || a.with["trigger-label"] != "" {
 				a.role = roleRequest
 			}
@@ -190,6 +196,8 @@ func needs(r role, mergesHere bool) map[string]string {
 	switch r {
 	case roleSettle:
 		return map[string]string{"contents": "read", "issues": "write", "pull-requests": "write", "statuses": "write"}
+	case roleOutside:
+		return map[string]string{"statuses": "write"}
 	case roleRequest:
 		return map[string]string{"contents": "read", "issues": "write", "pull-requests": "write"}
 	}

@@ -40,6 +40,11 @@ type Config struct {
 	RequiredPermission string
 	AllowedBots        []string
 	Reviewers          []string // logins, without "@"
+	// AgentApp is the login of the app that opens the agent's pull
+	// requests: its pull requests are the agent's, not another bot's.
+	AgentApp string
+	// ReleaseBots are the bots whose pull requests need no docs job.
+	ReleaseBots []string
 
 	// Paths chooses the changes of a code pull request the docs follow;
 	// it lets every file through when the input is empty.
@@ -263,6 +268,16 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	for _, b := range strings.Split(get(raw, "allowed-bots"), ",") {
 		if b = strings.TrimSpace(b); b != "" {
 			c.AllowedBots = append(c.AllowedBots, b)
+		}
+	}
+	if c.AgentApp = strings.TrimSpace(get(raw, "agent-app")); c.AgentApp == "" || !oneLogin(c.AgentApp) {
+		bad("agent-app", "must be one GitHub login, such as mintlify[bot]")
+	}
+	for _, b := range strings.Split(get(raw, "release-bots"), ",") {
+		if b = strings.TrimSpace(b); b != "" && oneLogin(b) {
+			c.ReleaseBots = append(c.ReleaseBots, b)
+		} else if b != "" {
+			bad("release-bots", "must be bot logins separated by commas, such as dependabot[bot]")
 		}
 	}
 	for _, r := range strings.Split(get(raw, "reviewers"), ",") {

@@ -10,6 +10,7 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/admit"
@@ -142,6 +143,12 @@ type Plan struct {
 	// request), 0 for none: the backlink there names the record that asked
 	// for its job. Only its number is read of the event.
 	Backlinked int
+
+	// Outside is, for a settle run on a pull_request_target event, the
+	// pull request of that event when no code job follows it: a fork's
+	// or another bot's. The run sets its check (check.DecideOutside) and
+	// nothing else; nil for other runs.
+	Outside *Outside
 
 	// Group is the merge group whose check the run sets (package queue):
 	// it reads the group's pull requests and their docs checks, and sets
@@ -444,6 +451,9 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 	case t.Owner == "":
 		return Plan{}, fmt.Errorf("GITHUB_REPOSITORY is not set: a settle run needs the repository whose threads it settles")
 	}
+	if p, ok := outside(cfg, t); ok {
+		return p, nil
+	}
 	var caps *Caps
 	if cfg.MaxSendsPerThread > 0 || cfg.MaxSendsPerDay > 0 {
 		// A change that waits, which a settle run sends, counts as any
@@ -468,6 +478,63 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 		// A record that follows a docs pull request is judged as the code
 		// workflow asked, whatever docs-check this workflow sets.
 		Land: Land{Approval: approver(cfg)}}, nil
+}
+
+// Outside is a pull request no code job follows, as its event shows it:
+// GitHub gives a fork's pull_request runs no secrets and a read-only
+// token, and the code job skips the pull requests of bots allowed-bots
+// does not name. Its check is set from pull_request_target, whose runs
+// take the workflow from the default branch and check nothing out.
+type Outside struct {
+	Owner, Repo string
+	Number      int
+	// HeadSHA is its latest commit, which the check goes on.
+	HeadSHA string
+	// Bot is the login of the bot that opened it, "" for a person's;
+	// BotReleased says release-bots names it (and it is not a fork's):
+	// its pull requests need no docs job.
+	Bot         string
+	BotReleased bool
+	// Release says the event adds the release label: its sender's
+	// permission is read (Plan.Check), and a person with
+	// required-permission releases HeadSHA.
+	Release bool
+	Sender  string
+}
+
+// outside returns the plan of a settle run whose event is a
+// pull_request_target event of a pull request no code job follows (a
+// fork's, or a bot's that is neither the agent app's nor one allowed-bots
+// names), and false for any other event: the run sets that pull request's
+// check and nothing else. A closed one is left as it is.
+func outside(cfg inputs.Config, t *event.Trigger) (Plan, bool) {
+	if t.Event != "pull_request_target" || !t.IsPR || t.HeadSHA == "" {
+		return Plan{}, false
+	}
+	named := func(list []string) bool {
+		return slices.ContainsFunc(list, func(b string) bool { return strings.EqualFold(b, t.Opener) })
+	}
+	bot := ""
+	switch {
+	case t.Fork:
+	case t.OpenerIsBot && !strings.EqualFold(t.Opener, cfg.AgentApp) && !named(cfg.AllowedBots):
+		bot = t.Opener
+	default:
+		return Plan{}, false
+	}
+	if t.Action == "closed" {
+		return Plan{Skip: fmt.Sprintf("pull request #%d is closed: its check is left as it is", t.Number)}, true
+	}
+	o := &Outside{Owner: t.Owner, Repo: t.Repo, Number: t.Number, HeadSHA: t.HeadSHA, Bot: bot, Sender: t.Sender, BotReleased: bot != "" && !t.Fork && named(cfg.ReleaseBots),
+		Release: t.Action == "labeled" && cfg.ReleaseLabel != "" && asciiFold(t.Label) == asciiFold(cfg.ReleaseLabel)}
+	p := Plan{Settle: true, GitHub: true, Outside: o, Rules: admit.Rules{Required: cfg.RequiredPermission}}
+	if o.Release {
+		// The label's sender releases the head only with
+		// required-permission, and never as a bot.
+		p.Own = &request.Request{Key: request.Key{Kind: request.Event, ID: int64(t.Number)}, Author: t.Sender, Bot: t.SenderIsBot, Title: t.Title, URL: t.URL}
+		p.Check = &Check{Owner: t.Owner, Repo: t.Repo, Login: t.Sender}
+	}
+	return p, true
 }
 
 // mergeGroup is the plan of a merge_group run, whatever the other inputs

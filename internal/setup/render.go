@@ -105,6 +105,23 @@ func (v view) bots() string {
 	return b.String()
 }
 
+// notBots is the condition that keeps the pull requests of v's bots out,
+// which the code job checks.
+func (v view) notBots() string {
+	var b strings.Builder
+	for _, login := range v.Bots {
+		fmt.Fprintf(&b, " && github.event.pull_request.user.login != '%s'", login)
+	}
+	return b.String()
+}
+
+// agentApp is the agent-app input, when the app is not the default.
+func (v view) agentApp(l *lines) {
+	if v.AgentApp != Defaults.AgentApp {
+		l.add("          agent-app: %s", yamlScalar(v.AgentApp))
+	}
+}
+
 // codeFile is the code repository's workflow file.
 func (v view) codeFile() string {
 	var l lines
@@ -116,8 +133,11 @@ func (v view) codeFile() string {
 	l.add("  pull_request: # a person's code pull request, push by push")
 	l.add("    types: [opened, reopened, ready_for_review, synchronize, edited, closed, labeled]")
 	if here && !v.Wait {
-		l.add("  pull_request_target: # the agent's pull request; this file's definition comes from the default branch")
-		l.add("    types: [opened, synchronize, reopened, closed]")
+		l.add("  pull_request_target: # the agent's pull request, a fork's and another bot's; this file's definition comes from the default branch")
+		l.add("    types: [opened, synchronize, reopened, closed, labeled]")
+	} else {
+		l.add("  pull_request_target: # a fork's and another bot's pull request; this file's definition comes from the default branch")
+		l.add("    types: [opened, synchronize, reopened, labeled]")
 	}
 	l.add("  pull_request_review: # %s/docs in a review", when(here && v.Approval, "the docs pull request's reviews, and "))
 	l.add("    types: [submitted%s]", when(here && v.Approval, ", dismissed"))
@@ -212,6 +232,33 @@ func (v view) codeFile() string {
 	v.step(&l)
 	v.common(&l)
 	l.add("")
+	l.add("  outside:")
+	l.add("    # A pull request no other job can check: a fork's (GitHub gives its pull_request runs no secrets) and")
+	l.add("    # another bot's. A fork's check waits for a maintainer's %s; a bot's says no docs job runs for it.", v.ReleaseLabel)
+	l.add("    # From the default branch's file, with nothing checked out. Skipped, billing nothing: any other.")
+	l.add("    if: >-")
+	l.add("      github.event_name == 'pull_request_target' && github.event.action != 'closed' &&")
+	l.add("      (github.event.pull_request.head.repo.full_name != github.repository ||")
+	l.add("      github.event.pull_request.user.type == 'Bot' && github.event.pull_request.user.login != '%s'%s) &&", v.AgentApp, v.notBots())
+	l.add("      (github.event.action != 'labeled' || github.event.label.name == '%s')", v.ReleaseLabel)
+	l.add("    runs-on: ubuntu-slim")
+	l.add("    timeout-minutes: 5")
+	l.add("    permissions:")
+	l.add("      statuses: write # the commit status docs / agent-job")
+	queued(&l, "Shared with the code and request jobs: one run at a time per pull request, each in its turn.",
+		"docs-agent-"+expr("github.event.pull_request.number"))
+	v.step(&l)
+	l.add("          project-id: %s", expr("vars.MINTLIFY_PROJECT_ID"))
+	l.add("          api-key: %s", expr("secrets.MINTLIFY_API_KEY"))
+	l.add("          settle: true")
+	v.agentApp(&l)
+	if v.ReleaseLabel != "docs-not-needed" {
+		l.add("          release-label: %s", yamlScalar(v.ReleaseLabel))
+	}
+	if v.BotList != "" {
+		l.add("          allowed-bots: %s", yamlScalar(v.BotList))
+	}
+	l.add("")
 	l.add("  settle:")
 	l.add("    # The jobs earlier runs left: %severy hour,", when(v.AgentEvents != "", "on the agent's pull request's "+v.AgentEvents+", "))
 	l.add("    # and on a dispatch. Skipped, billing nothing: any other pull request's events and reviews.")
@@ -228,7 +275,7 @@ func (v view) codeFile() string {
 		}
 		l.add("      github.event_name == 'schedule' || github.event_name == 'workflow_dispatch' ||")
 		l.add("      (%s) &&", strings.Join(events, " || "))
-		l.add("      github.event.pull_request.user.login == '%s'", v.AgentApp)
+		l.add("      github.event.pull_request.user.login == '%s' && github.event.action != 'labeled'", v.AgentApp)
 	}
 	l.add("    runs-on: ubuntu-slim # a settle run ends in minutes: 1 vCPU, the cheapest runner")
 	l.add("    timeout-minutes: 14")
@@ -255,6 +302,7 @@ func (v view) codeFile() string {
 	if !here {
 		l.add("          docs-token: %s", expr("secrets.DOCS_REPO_TOKEN"))
 	}
+	v.agentApp(&l)
 	v.caps(&l)
 	return l.b.String()
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v4"
+
 	"github.com/agentjob/agent-job-action/internal/testbed/workflows"
 )
 
@@ -26,9 +28,11 @@ func pr(action string, n int, author, head string) map[string]any {
 // TestEveryEventReachesItsJob holds docs/setup.md's table of what each
 // event does on init's file for the landing setup with a merge queue: the
 // jobs an event starts, and those it skips, billing nothing. A fork's
-// pull request and a bot's run nothing, the agent's app's pull request
-// reaches settle through pull_request_target alone, and a request reaches
-// request whoever writes it (the action judges the author).
+// pull request and another bot's reach outside through
+// pull_request_target alone (their pull_request runs have no secrets),
+// the agent's app's pull request reaches settle through
+// pull_request_target alone, and a request reaches request whoever writes
+// it (the action judges the author).
 func TestEveryEventReachesItsJob(t *testing.T) {
 	t.Parallel()
 	c := Defaults
@@ -54,6 +58,16 @@ func TestEveryEventReachesItsJob(t *testing.T) {
 	review := func(action, body, author string) map[string]any {
 		p := pr(action, 101, author, "acme/app")
 		p["review"] = map[string]any{"body": body}
+		return p
+	}
+	outsideLabeled := func(name string) map[string]any {
+		p := pr("labeled", 8, "mallory", "mallory/app")
+		p["label"] = map[string]any{"name": name}
+		return p
+	}
+	agentLabeled := func() map[string]any {
+		p := pr("labeled", 101, "mintlify[bot]", "acme/app")
+		p["label"] = map[string]any{"name": "docs-not-needed"}
 		return p
 	}
 	comment := func(body string) map[string]any {
@@ -82,8 +96,14 @@ func TestEveryEventReachesItsJob(t *testing.T) {
 		{"the agent pushes", "pull_request_target", pr("synchronize", 101, "mintlify[bot]", "acme/app"), []string{"settle"}},
 		{"a person merges or closes the agent's pull request", "pull_request_target", pr("closed", 101, "mintlify[bot]", "acme/app"), []string{"settle"}},
 		{"the same, as pull_request", "pull_request", pr("closed", 101, "mintlify[bot]", "acme/app"), nil},
-		{"another bot's pull request, as pull_request_target", "pull_request_target", pr("opened", 9, "dependabot[bot]", "acme/app"), nil},
-		{"a fork's, as pull_request_target", "pull_request_target", pr("opened", 8, "mallory", "mallory/app"), nil},
+		{"another bot's pull request, as pull_request_target", "pull_request_target", pr("opened", 9, "dependabot[bot]", "acme/app"), []string{"outside"}},
+		{"an allowed bot's, as pull_request_target", "pull_request_target", pr("opened", 9, "renovate[bot]", "acme/app"), nil},
+		{"a fork's, as pull_request_target", "pull_request_target", pr("opened", 8, "mallory", "mallory/app"), []string{"outside"}},
+		{"a push to a fork's", "pull_request_target", pr("synchronize", 8, "mallory", "mallory/app"), []string{"outside"}},
+		{"a fork's closed", "pull_request_target", pr("closed", 8, "mallory", "mallory/app"), nil},
+		{"the release label on a fork's", "pull_request_target", outsideLabeled("docs-not-needed"), []string{"outside"}},
+		{"another label on a fork's", "pull_request_target", outsideLabeled("bug"), nil},
+		{"a label on the agent's pull request", "pull_request_target", agentLabeled(), nil},
 		{"an approval of the agent's pull request", "pull_request_review", review("submitted", "", "mintlify[bot]"), []string{"settle"}},
 		{"a dismissal", "pull_request_review", review("dismissed", "", "mintlify[bot]"), []string{"settle"}},
 		{"a /docs review of the agent's pull request", "pull_request_review", review("submitted", "/docs shorter", "mintlify[bot]"), []string{"request", "settle"}},
@@ -117,8 +137,8 @@ func TestEveryEventReachesItsJob(t *testing.T) {
 		if !slices.Equal(runs, tc.runs) {
 			t.Errorf("%s: runs %q, want %q", tc.name, runs, tc.runs)
 		}
-		if len(jobs) != 0 && len(jobs) != 3 {
-			t.Errorf("%s: started %d jobs, want each of the three, run or skipped", tc.name, len(jobs))
+		if len(jobs) != 0 && len(jobs) != 4 {
+			t.Errorf("%s: started %d jobs, want each of the four, run or skipped", tc.name, len(jobs))
 		}
 	}
 }
@@ -235,4 +255,74 @@ func TestTheAgentsPullRequestsGetNoDocsJob(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOutsideJobHoldsNothing: the job that runs on a fork's
+// pull_request_target events holds GITHUB_TOKEN with statuses: write
+// alone, checks nothing out, runs no script, and passes settle: true (the
+// run sets that pull request's check and sends the agent nothing), in
+// every setup init writes; a fork's push runs it with the default branch's
+// definition only (pull_request_target).
+func TestOutsideJobHoldsNothing(t *testing.T) {
+	t.Parallel()
+	for _, c := range []Choices{
+		func() Choices { c := Defaults; c.CodeRepo, c.Ref = "acme/app", "v1"; return c }(),
+		func() Choices {
+			c := Defaults
+			c.CodeRepo, c.DocsRepo, c.Ref, c.Wait, c.Bots, c.AgentApp = "acme/app", "acme/handbook", "v1", true, []string{"renovate[bot]"}, "docs-agent[bot]"
+			return c
+		}(),
+	} {
+		files, err := Files(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Jobs map[string]struct {
+				Permissions map[string]string `yaml:"permissions"`
+			} `yaml:"jobs"`
+		}
+		if err := yaml.Unmarshal([]byte(files[0].Body), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if got := doc.Jobs["outside"].Permissions; len(got) != 1 || got["statuses"] != "write" {
+			t.Errorf("%+v: outside's permissions %v, want statuses: write alone", c, got)
+		}
+		wf, err := workflows.Parse(files[0].Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fork := pr("synchronize", 8, "mallory", "mallory/app")
+		jobs, err := wf.Start(workflows.Event{Name: "pull_request_target", Payload: roundTrip(t, fork)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ran := 0
+		for _, j := range jobs {
+			if !j.Runs {
+				continue
+			}
+			ran++
+			if j.ID != "outside" || len(j.Run) != 0 || j.With["settle"] != "true" || slices.ContainsFunc(j.Uses, func(u string) bool { return strings.Contains(u, "checkout") }) {
+				t.Errorf("%+v: a fork's push runs %s (uses %q, runs %q, with %v), want outside alone: the action, settle: true, nothing checked out", c, j.ID, j.Uses, j.Run, j.With)
+			}
+			if c.AgentApp != Defaults.AgentApp && j.With["agent-app"] != c.AgentApp {
+				t.Errorf("%+v: outside passes agent-app %q, want %q", c, j.With["agent-app"], c.AgentApp)
+			}
+		}
+		if ran != 1 {
+			t.Errorf("%+v: a fork's push ran %d jobs, want outside", c, ran)
+		}
+	}
+}
+
+// roundTrip is payload as GitHub sends it: JSON, whose numbers are floats.
+func roundTrip(t *testing.T, payload map[string]any) map[string]any {
+	t.Helper()
+	data, _ := json.Marshal(payload)
+	var out map[string]any
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
