@@ -165,7 +165,7 @@ func (v view) codeFile() string {
 	l.add("    # A person's code pull request in this repository%s%s%s.", when(len(v.Bots) > 0, " or "+v.BotList+"'s"),
 		when(v.WhenApproved, ", and its approvals"), when(v.MergeQueue, ", and a merge queue's group"))
 	l.add("    # Skipped, billing nothing: a fork's pull request (GitHub gives it no secrets), %s bot's", map[bool]string{false: "a", true: "any other"}[len(v.Bots) > 0])
-	l.add("    # (the agent's included), an edit of the title or description, and any label but %s.", v.ReleaseLabel)
+	l.add("    # (the agent's included), a draft's push, an edit of the title or description, and any label but %s.", v.ReleaseLabel)
 	l.add("    if: >-")
 	if v.MergeQueue {
 		l.add("      github.event_name == 'merge_group' ||")
@@ -174,6 +174,7 @@ func (v view) codeFile() string {
 	l.add("      github.event.pull_request.head.repo.full_name == github.repository &&")
 	l.add("      (github.event.pull_request.user.type != 'Bot'%s) &&", v.bots())
 	l.add("      (github.event.action != 'edited' || github.event.changes.base) &&")
+	l.add("      (!github.event.pull_request.draft || github.event.action == 'closed' || github.event.action == 'labeled') &&")
 	l.add("      (github.event.action != 'labeled' || github.event.label.name == '%s')%s", v.ReleaseLabel, when(v.WhenApproved, " ||"))
 	if v.WhenApproved {
 		l.add("      github.event_name == 'pull_request_review' && github.event.review.state == 'approved' &&")

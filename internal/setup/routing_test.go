@@ -60,6 +60,10 @@ func TestEveryEventReachesItsJob(t *testing.T) {
 		p["review"] = map[string]any{"body": body}
 		return p
 	}
+	draft := func(p map[string]any) map[string]any {
+		p["pull_request"].(map[string]any)["draft"] = true
+		return p
+	}
 	outsideLabeled := func(name string) map[string]any {
 		p := pr("labeled", 8, "mallory", "mallory/app")
 		p["label"] = map[string]any{"name": name}
@@ -82,6 +86,11 @@ func TestEveryEventReachesItsJob(t *testing.T) {
 	}{
 		{"a person opens a pull request", "pull_request", pr("opened", 7, "ada", "acme/app"), []string{"code"}},
 		{"a person pushes", "pull_request", pr("synchronize", 7, "ada", "acme/app"), []string{"code"}},
+		{"a draft is opened", "pull_request", draft(pr("opened", 7, "ada", "acme/app")), nil},
+		{"a draft is pushed", "pull_request", draft(pr("synchronize", 7, "ada", "acme/app")), nil},
+		{"a draft is released", "pull_request", draft(labeled("docs-not-needed")), []string{"code"}},
+		{"a draft is closed", "pull_request", draft(pr("closed", 7, "ada", "acme/app")), []string{"code"}},
+		{"a draft is ready for review", "pull_request", pr("ready_for_review", 7, "ada", "acme/app"), []string{"code"}},
 		{"the same push, as pull_request_target", "pull_request_target", pr("synchronize", 7, "ada", "acme/app"), nil},
 		{"a person closes it", "pull_request", pr("closed", 7, "ada", "acme/app"), []string{"code"}},
 		{"its base changes", "pull_request", edited(map[string]any{"base": map[string]any{}}), []string{"code"}},
