@@ -93,13 +93,23 @@ func (j *Room) Create(ctx context.Context, text string) (*agentapi.Job, error) {
 }
 
 // Send sends text to job id as a follow-up and counts it as sent: the one
-// place a follow-up goes from, a settle run's included.
+// place a follow-up goes from, a settle run's included. The job it returns
+// is working on the message: an answer with a terminal status is the
+// job's state before it, never the end of what it carried.
 func (j *Room) Send(ctx context.Context, id, text string) (*agentapi.Job, error) {
 	job, err := j.API.Message(ctx, id, text)
 	if err != nil {
 		return nil, err
 	}
 	j.Reporter.Spent(true)
+	if job.Terminal() {
+		// The answer may show the job as it was before the message: that
+		// is no end of the change the message carried, which the agent
+		// has not read. The job works on it, as a later read will show.
+		working := *job
+		working.Status = agentapi.StatusActive
+		job = &working
+	}
 	return job, nil
 }
 
