@@ -73,6 +73,9 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	if p.Settle {
 		var swept *report.Outcome
 		swept, r.paired = r.settler.Sweep(ctx, p.Answer.Owner, p.Answer.Repo)
+		if t := r.trig; t.Event == "schedule" || t.Event == "workflow_dispatch" && t.Moved == "" {
+			r.coverOutside(ctx, gh, t.Owner, t.Repo)
+		}
 		return swept
 	}
 	if g := p.Group; g != nil {
@@ -325,6 +328,36 @@ func (r *run) outside(ctx context.Context, gh *ghclient.Client, p plan.Plan) *re
 	r.rep.Checks.Apply(ctx, o.Owner, o.Repo, d)
 	s := d.Sets[0].Status
 	return &report.Outcome{Settled: fmt.Sprintf("#%d, which no code job follows: %s (%s)", o.Number, s.State, escape.Log(s.Description))}
+}
+
+// coverOutside gives each open pull request no code job follows, as
+// GitHub lists them (the oldest plan.OutsidePages pages), the check it
+// owes where its head shows none (check.DecideOutside, Kept): a read of
+// its head's check each, and for one that owes it the write. A person's
+// pull request is not read past the list: its record's runs keep its check.
+func (r *run) coverOutside(ctx context.Context, gh *ghclient.Client, owner, repo string) {
+	pulls, more, err := gh.OpenPulls(ctx, owner, repo, plan.OutsidePages)
+	if err != nil {
+		r.log.Warning(fmt.Sprintf("%s; the next scheduled run gives the pull requests no code job follows their check", escape.Log(err.Error())))
+		return
+	}
+	if more {
+		r.prog.Logf("more than %d open pull requests: the oldest %d are given their check", len(pulls), len(pulls))
+	}
+	for _, pr := range pulls {
+		fork := !strings.EqualFold(pr.HeadRepo, owner+"/"+repo)
+		bot, released, ok := plan.OutsideOf(r.cfg, pr.Author, pr.AuthorIsBot, fork)
+		if !ok || ctx.Err() != nil {
+			continue
+		}
+		_, shown, err := gh.Status(ctx, owner, repo, pr.HeadSHA, check.Context)
+		if err != nil {
+			r.log.Warning(fmt.Sprintf("#%d: %s; the next scheduled run tries again", pr.Number, escape.Log(err.Error())))
+			continue
+		}
+		r.rep.Checks.Apply(ctx, owner, repo, check.DecideOutside(check.Outside{Head: pr.HeadSHA, Bot: bot, BotReleased: released, Fork: fork,
+			Label: r.cfg.ReleaseLabel, RunURL: r.rc.RunURL(), Kept: shown}))
+	}
 }
 
 // keepPaired keeps the check of each docs pull request the run's code pull

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjob/agent-job-action/internal/escape/escapetest"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/testbed/escapetest"
 )
 
 // hostileAPI serves one job whose every field is chosen by an attacker who

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
-	"github.com/agentjob/agent-job-action/internal/escape/escapetest"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/testbed/escapetest"
 )
 
 // sourceRow is the summary's Source row: its value.

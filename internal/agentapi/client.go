@@ -17,17 +17,9 @@ import (
 	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
-// Doer sends a request under the policy the client gives each call
-// (*httpclient.Client). It returns a 2xx response that accept took, or an
-// error: a *httpclient.Failure for everything the server or the network
-// did.
-type Doer interface {
-	Do(req *http.Request, p httpclient.Policy, accept func(*http.Response) error) (*http.Response, error)
-}
-
 // Client talks to one project of the Agent Job API.
 type Client struct {
-	doer    Doer
+	doer    httpclient.Doer
 	base    string
 	project string
 	key     string
@@ -37,7 +29,7 @@ type Client struct {
 }
 
 // New returns a client for projectID at base (no trailing slash needed).
-func New(doer Doer, base *url.URL, projectID, apiKey string) *Client {
+func New(doer httpclient.Doer, base *url.URL, projectID, apiKey string) *Client {
 	return &Client{
 		doer:    doer,
 		base:    strings.TrimRight(base.String(), "/"),
@@ -279,7 +271,7 @@ func (c *Client) send(ctx context.Context, op, id string, r Request) (*Job, erro
 	}
 	resp.Body.Close()
 	if job == nil {
-		// A Doer that did not call accept.
+		// A httpclient.Doer that did not call accept.
 		return nil, fmt.Errorf("%s: %w: no job record read", op, httpclient.ErrBadBody)
 	}
 	return job, nil

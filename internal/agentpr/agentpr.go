@@ -594,21 +594,19 @@ func (r *Room) Pairing(ctx context.Context, code ghclient.PullRequest, docsURL s
 	if err == nil && (!pull.Open || pull.HeadSHA == "" || !strings.EqualFold(pull.HeadRepo, r.Owner+"/"+r.Repo)) {
 		return p, false
 	}
+	read := &code
 	if err == nil && code.HeadSHA == "" {
-		var read *ghclient.PullRequest
-		if read, err = r.Own.PullRequest(ctx, r.Owner, r.Repo, code.Number); err == nil {
-			code = *read
-		}
+		read, err = r.Own.PullRequest(ctx, r.Owner, r.Repo, code.Number)
 	}
-	if err == nil && code.Open {
-		p.Shows, _, err = r.Own.Status(ctx, r.Owner, r.Repo, code.HeadSHA, check.Context)
+	if err == nil && read.Open {
+		p.Shows, _, err = r.Own.Status(ctx, r.Owner, r.Repo, read.HeadSHA, check.Context)
 	}
 	if err != nil {
 		r.Progress.Log.Warning(fmt.Sprintf("the check of docs pull request #%d, which lands with #%d, could not be kept: %s; the next run that concerns them tries again", docs.Number, code.Number, escape.Log(err.Error())))
 		return check.Pairing{}, false
 	}
 	at := prlink.PullRequest{Owner: r.Owner, Repo: r.Repo, Number: code.Number}
-	return check.Pairing{Code: code.Number, URL: at.URL(r.ServerURL), Open: code.Open, Merged: code.Merged, Shows: p.Shows, DocsHead: pull.HeadSHA}, true
+	return check.Pairing{Code: code.Number, URL: at.URL(r.ServerURL), Open: read.Open, Merged: read.Merged, Shows: p.Shows, DocsHead: pull.HeadSHA}, true
 }
 
 // read reads the agent's pull request pr once a run: the review request

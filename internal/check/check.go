@@ -414,6 +414,9 @@ type Outside struct {
 	Label string
 	// RunURL is the workflow run, which the status links.
 	RunURL string
+	// Kept says the schedule found a check on Head, which it keeps (a
+	// release only its event says); it writes where there is none.
+	Kept bool
 }
 
 // DecideOutside is the check of a pull request no code job follows, on
@@ -422,6 +425,9 @@ type Outside struct {
 // so; any other waits, saying what a maintainer does, and nothing the pull
 // request's own author does turns it green. It is pure.
 func DecideOutside(o Outside) Decision {
+	if o.Kept {
+		return Decision{}
+	}
 	if o.ReleasedBy != "" {
 		return Decide(record.Record{}, Facts{Event: Released, Heads: []string{o.Head}, ReleasedBy: o.ReleasedBy, RunURL: o.RunURL})
 	}

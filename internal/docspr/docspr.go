@@ -66,8 +66,7 @@ type Verdict struct {
 	Err error
 }
 
-// Approves reports whether v is an approval that counts, on the pull
-// request's latest commit.
+// Approves reports whether v is an approval that counts (Approved).
 func (v Verdict) Approves() bool { return v.State == Approved }
 
 // Settles reports whether v lets the code pull request's check pass.

@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
-	"github.com/agentjob/agent-job-action/internal/escape/escapetest"
 	"github.com/agentjob/agent-job-action/internal/invisible"
+	"github.com/agentjob/agent-job-action/internal/testbed/escapetest"
 
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 )

@@ -255,3 +255,53 @@ func (c *Client) reviews(ctx context.Context, owner, repo string, number int, ke
 	}
 	return out, whole, nil
 }
+
+// OpenPull is an open pull request as a list of them shows it: whose it
+// is and where its head is, nothing of its text.
+type OpenPull struct {
+	Number  int
+	HeadSHA string // the head's newest commit
+	// HeadRepo is the head's repository, owner/name: a fork's differs
+	// from the base's, and it is "" when the fork was deleted.
+	HeadRepo    string
+	Author      string // the login that opened it
+	AuthorIsBot bool
+}
+
+// OpenPulls lists the open pull requests of owner/repo, the oldest first,
+// at most maxPages pages of PerPage: one request a page (a page over the
+// response cap is read again in parts, as readPage does), and more says
+// GitHub has more after them. Their titles and bodies are dropped as each
+// page arrives. The oldest come first so that a bounded read always
+// reaches the pull requests that have waited longest.
+func (c *Client) OpenPulls(ctx context.Context, owner, repo string, maxPages int) (pulls []OpenPull, more bool, err error) {
+	if err := CheckRepo(owner, repo); err != nil {
+		return nil, false, fmt.Errorf("list the open pull requests: %w", err)
+	}
+	if maxPages < 1 {
+		return nil, false, fmt.Errorf("list the open pull requests of %s/%s: %d pages is none", owner, repo, maxPages)
+	}
+	list := func(page, perPage int) ([]*github.PullRequest, *github.Response, error) {
+		opt := &github.PullRequestListOptions{State: "open", Sort: "created", Direction: "asc", ListOptions: github.ListOptions{Page: page, PerPage: perPage}}
+		return c.gh.PullRequests.List(ctx, owner, repo, opt)
+	}
+	dropText := func(pr *github.PullRequest) { pr.Title, pr.Body = nil, nil }
+	for page := 1; page <= maxPages; page++ {
+		items, l, err := readPage(page, list, dropText)
+		if err != nil {
+			return nil, false, fmt.Errorf("list the open pull requests of %s/%s: %w", owner, repo, err)
+		}
+		for _, pr := range items {
+			pulls = append(pulls, fromOpenPull(pr))
+		}
+		if l.next == 0 {
+			return pulls, false, nil
+		}
+	}
+	return pulls, true, nil
+}
+
+func fromOpenPull(pr *github.PullRequest) OpenPull {
+	return OpenPull{Number: pr.GetNumber(), HeadSHA: pr.GetHead().GetSHA(), HeadRepo: pr.GetHead().GetRepo().GetFullName(),
+		Author: pr.GetUser().GetLogin(), AuthorIsBot: request.IsBot(pr.GetUser().GetLogin(), pr.GetUser().GetType())}
+}

@@ -226,6 +226,16 @@ const (
 	Once
 )
 
+// Doer sends a request under the policy its caller gives each call: the
+// Agent Job API's and the preview API's clients take one. *Client is one,
+// which returns a 2xx response that accept took, or an error: a *Failure
+// for everything the server or the network did.
+type Doer interface {
+	Do(req *http.Request, p Policy, accept func(*http.Response) error) (*http.Response, error)
+}
+
+var _ Doer = (*Client)(nil)
+
 // Do sends req under policy p. accept, when not nil, reads a 2xx response
 // and returns ErrBadBody or ErrBodyTooLarge (wrapped) when it cannot use
 // it; under Repeatable the request is then sent again. Do returns a 2xx

@@ -502,6 +502,31 @@ type Outside struct {
 	Sender  string
 }
 
+// OutsidePages bounds the pages of open pull requests (100 each) a
+// scheduled settle run lists to find those no code job follows.
+const OutsidePages = 3
+
+// OutsideOf says whether the pull request opener opened (a bot when
+// isBot), from a fork or not, is one no code job follows (ok): a fork's,
+// or a bot's that is neither agent-app's nor one allowed-bots names. bot
+// is the bot's login ("" for a person's), released whether release-bots
+// names it (a fork's never is).
+func OutsideOf(cfg inputs.Config, opener string, isBot, fork bool) (bot string, released, ok bool) {
+	named := func(list []string) bool {
+		return slices.ContainsFunc(list, func(b string) bool { return strings.EqualFold(b, opener) })
+	}
+	switch {
+	case fork:
+	case isBot && !strings.EqualFold(opener, cfg.AgentApp) && !named(cfg.AllowedBots):
+	default:
+		return "", false, false
+	}
+	if isBot {
+		bot = opener
+	}
+	return bot, bot != "" && !fork && named(cfg.ReleaseBots), true
+}
+
 // outside returns the plan of a settle run whose event is a
 // pull_request_target event of a pull request no code job follows (a
 // fork's, or a bot's that is neither the agent app's nor one allowed-bots
@@ -511,30 +536,20 @@ func outside(cfg inputs.Config, t *event.Trigger) (Plan, bool) {
 	if t.Event != "pull_request_target" || !t.IsPR || t.HeadSHA == "" {
 		return Plan{}, false
 	}
-	named := func(list []string) bool {
-		return slices.ContainsFunc(list, func(b string) bool { return strings.EqualFold(b, t.Opener) })
-	}
-	bot := ""
-	switch {
-	case t.Fork:
-	case t.OpenerIsBot && !strings.EqualFold(t.Opener, cfg.AgentApp) && !named(cfg.AllowedBots):
-		bot = t.Opener
-	default:
+	bot, released, ok := OutsideOf(cfg, t.Opener, t.OpenerIsBot, t.Fork)
+	if !ok {
 		return Plan{}, false
 	}
 	if t.Action == "closed" {
 		return Plan{Skip: fmt.Sprintf("pull request #%d is closed: its check is left as it is", t.Number)}, true
 	}
-	o := &Outside{Owner: t.Owner, Repo: t.Repo, Number: t.Number, HeadSHA: t.HeadSHA, Bot: bot, Sender: t.Sender, BotReleased: bot != "" && !t.Fork && named(cfg.ReleaseBots),
+	o := &Outside{Owner: t.Owner, Repo: t.Repo, Number: t.Number, HeadSHA: t.HeadSHA, Bot: bot, Sender: t.Sender, BotReleased: released,
 		Release: t.Action == "labeled" && cfg.ReleaseLabel != "" && asciiFold(t.Label) == asciiFold(cfg.ReleaseLabel)}
-	p := Plan{Settle: true, GitHub: true, Outside: o, Rules: admit.Rules{Required: cfg.RequiredPermission}}
-	if o.Release {
-		// The label's sender releases the head only with
-		// required-permission, and never as a bot.
-		p.Own = &request.Request{Key: request.Key{Kind: request.Event, ID: int64(t.Number)}, Author: t.Sender, Bot: t.SenderIsBot, Title: t.Title, URL: t.URL}
-		p.Check = &Check{Owner: t.Owner, Repo: t.Repo, Login: t.Sender}
-	}
-	return p, true
+	// The label's sender releases the head only with required-permission,
+	// and never as a bot (Rules names none).
+	return Plan{Settle: true, GitHub: true, Outside: o, Rules: admit.Rules{Required: cfg.RequiredPermission},
+		Own:   &request.Request{Key: request.Key{Kind: request.Event, ID: int64(t.Number)}, Author: t.Sender, Bot: t.SenderIsBot, Title: t.Title, URL: t.URL},
+		Check: &Check{Owner: t.Owner, Repo: t.Repo, Login: t.Sender}}, true
 }
 
 // mergeGroup is the plan of a merge_group run, whatever the other inputs

@@ -19,18 +19,12 @@ import (
 	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
-// Doer sends a request under the policy the client gives each call
-// (*httpclient.Client), as agentapi.Doer does.
-type Doer interface {
-	Do(req *http.Request, p httpclient.Policy, accept func(*http.Response) error) (*http.Response, error)
-}
-
 // Client asks for previews of one project. Its requests go to base only:
 // every URL is base and a fixed path, with the project and status ids as
 // single escaped segments, so neither the API's answers nor a branch name
 // can send the key to another host (httpclient refuses redirects there).
 type Client struct {
-	doer    Doer
+	doer    httpclient.Doer
 	base    string
 	project string
 	key     string
@@ -40,7 +34,7 @@ type Client struct {
 }
 
 // New returns a client for projectID at base (the base-url input).
-func New(doer Doer, base *url.URL, projectID, apiKey string) *Client {
+func New(doer httpclient.Doer, base *url.URL, projectID, apiKey string) *Client {
 	return &Client{doer: doer, base: strings.TrimRight(base.String(), "/"), project: projectID, key: apiKey}
 }
 

@@ -48,6 +48,9 @@ type Checks struct {
 // Set sets s on each of heads of owner/repo where GitHub shows another
 // status (or none), but not again on a head this run already set it on.
 func (c *Checks) Set(ctx context.Context, owner, repo string, heads []string, s ghclient.CommitStatus) {
+	if c.set == nil {
+		c.set = map[string]ghclient.CommitStatus{}
+	}
 	written := 0
 	for _, sha := range heads {
 		if c.set[sha] == s {
@@ -56,7 +59,7 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, heads []string, s 
 		shown, ok, err := c.GitHub.Status(ctx, owner, repo, sha, s.Context)
 		switch {
 		case err == nil && ok && shown.Same(s):
-			c.remember(sha, s)
+			c.set[sha] = s
 			continue
 		case err == nil && ok && s.TakesBack(shown):
 			// A success no judgment now keeps (a write whose record was
@@ -72,7 +75,7 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, heads []string, s 
 			c.Progress.Log.Warning(fmt.Sprintf("could not set the commit status %s: %s%s; the job is not affected", check.Context, escape.Log(err.Error()), advice))
 			return
 		}
-		c.remember(sha, s)
+		c.set[sha] = s
 		written++
 	}
 	if written == 0 {
@@ -83,14 +86,6 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, heads []string, s 
 		on = fmt.Sprintf(" on %d commits", written)
 	}
 	c.Progress.Logf("commit status %s%s: %s (%s)", check.Context, on, s.State, escape.Log(s.Description))
-}
-
-// remember notes that sha shows s, as this run set or found it.
-func (c *Checks) remember(sha string, s ghclient.CommitStatus) {
-	if c.set == nil {
-		c.set = map[string]ghclient.CommitStatus{}
-	}
-	c.set[sha] = s
 }
 
 // Apply sets the statuses d decides on owner/repo, in order.

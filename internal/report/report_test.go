@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
-	"github.com/agentjob/agent-job-action/internal/escape/escapetest"
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/runlog"
+	"github.com/agentjob/agent-job-action/internal/testbed/escapetest"
 	"github.com/agentjob/agent-job-action/internal/testbed/golden"
 )
 
