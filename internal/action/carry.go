@@ -103,21 +103,22 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 		r.rep.Comment = r.thread
 		answering = r.batchRoom(gh, p)
 	}
-	if p.Code != nil {
-		if p.Code.Approved {
+	if c := p.Code; c != nil {
+		if c.Approved || c.Held && (c.Action == "ready_for_review" || c.Action == "reopened") {
 			// Read before anything is sent: the code's approval as the
-			// rules of docs-check: approved judge it, on its latest head.
-			v := r.agent.CodeApproval(ctx, p.Code.Number)
-			if v.Err != nil {
-				// Not "not approved": the approval this run was started
-				// for is not lost to a skip, the run fails as GitHub did.
-				return o.Fail(ctx, fmt.Errorf("could not read the reviews of pull request #%d, whose approval the docs wait for (docs-when: approved): %w; the next review, push or re-run reads them again", p.Code.Number, v.Err))
-			}
-			if !v.Approves() {
+			// rules of docs-check: approved judge it, on its latest head;
+			// one given while a draft, or before a reopen, counts now.
+			v := r.agent.CodeApproval(ctx, c.Number)
+			switch {
+			case v.Err != nil:
+				// No skip, which would lose the approval: GitHub's error.
+				return o.Fail(ctx, fmt.Errorf("could not read the reviews of pull request #%d, whose approval the docs wait for (docs-when: approved): %w; the next review, push or re-run reads them again", c.Number, v.Err))
+			case v.Approves():
+				r.prog.Logf("the code is approved: %s", v.Says())
+				c.HeadSHA, c.Approved, c.Held = v.HeadSHA, true, false
+			case c.Approved:
 				return r.rep.Skip("the code is not approved: " + strings.Replace(v.Says(), "#", "pull request #", 1) + "; nothing is sent until it is (docs-when: approved)")
 			}
-			r.prog.Logf("the code is approved: %s", v.Says())
-			p.Code.HeadSHA = v.HeadSHA
 		}
 		job, o := r.codeRoom(api, gh, p).Push(ctx, *p.Code)
 		if job == nil && o.Closed {
