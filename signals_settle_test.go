@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -210,4 +212,70 @@ func TestSettleCancelledByTheRunnerKeepsWhatItSent(t *testing.T) {
 	if r := sigRecord(t, gh); r.Unsettled || r.Head != sigHead2 || r.Sent.Total != 2 {
 		t.Errorf("the record after the second settle run: %+v, want the job's end reported, head2 heard, two sends\nlog:\n%s", r, h.stdout.String())
 	}
+}
+
+// TestSettleCancelledWhileGitHubHangsKeepsWhatItSent: the same settle
+// run, cancelled as the runner cancels a step the moment its follow-up has
+// gone, while GitHub holds the first request after it (a read of the
+// record's comment, on a connection that never answers): the record's
+// write has seconds of its own, and a hung attempt takes only part of
+// them, so another attempt writes the record before the runner's SIGKILL.
+// The next settle run then sends nothing again.
+func TestSettleCancelledWhileGitHubHangsKeepsWhatItSent(t *testing.T) {
+	t.Parallel()
+	h, gh := changeWaits(t)
+	var sent atomic.Bool
+	h.api.FailOn(len(h.api.Requests())+2, func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/message") {
+			t.Errorf("watched %s %s, want the follow-up", r.Method, r.URL.Path)
+		}
+		sent.Store(true)
+		return false
+	})
+	held, release := make(chan string, 1), make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	var once sync.Once
+	gh.SetFault(func(w http.ResponseWriter, r *http.Request) bool {
+		hold := false
+		if sent.Load() {
+			once.Do(func() { hold = true })
+		}
+		if !hold {
+			return false
+		}
+		held <- r.Method + " " + r.URL.Path
+		<-release
+		return true
+	})
+
+	cmd, stdout, stderr := h.startMain(t)
+	select {
+	case req := <-held:
+		t.Logf("GitHub holds %s", req)
+	case <-time.After(hangGuard):
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("no GitHub request came after the follow-up\n%s", stdout.String())
+	}
+	runner := githubCancel
+	runner.Interrupt = 50 * time.Millisecond
+	err, killed := runner.cancel(t, cmd, func() {})
+	t.Logf("exited after the SIGINT: %v, killed %v", err, killed)
+	if stderr.Len() != 0 {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	if r := sigRecord(t, gh); r.Head != sigHead2 || r.Waiting != "" || r.Sent.Total != 2 || !r.Unsettled {
+		t.Errorf("the record after a settle run cancelled while GitHub hung: %+v, want the job to have heard head2 and the send counted\nlog:\n%s", r, stdout.String())
+	}
+	for deadline := time.Now().Add(hangGuard); len(h.api.Ends()) < 2; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the API never took the follow-up it received")
+		}
+	}
+	h.clk.Advance(10 * time.Minute)
+	h.stdout.Reset()
+	if err := h.run(context.Background()); err != nil {
+		t.Fatalf("second settle run: %v\n%s", err, h.stdout.String())
+	}
+	h.wantRequests(1, 1)
 }
