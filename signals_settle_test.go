@@ -257,8 +257,11 @@ func TestSettleCancelledWhileGitHubHangsKeepsWhatItSent(t *testing.T) {
 		_ = cmd.Wait()
 		t.Fatalf("no GitHub request came after the follow-up\n%s", stdout.String())
 	}
+	// The runner's grace after the SIGINT is 7.5 s; 1.5 s here still
+	// ends the process, with the SIGKILL, before the record's write has
+	// had its 4 s (publish.RecordFor).
 	runner := githubCancel
-	runner.Interrupt = 50 * time.Millisecond
+	runner.Interrupt = 1500 * time.Millisecond
 	err, killed := runner.cancel(t, cmd, func() {})
 	t.Logf("exited after the SIGINT: %v, killed %v", err, killed)
 	if stderr.Len() != 0 {

@@ -372,8 +372,7 @@ func (r *run) keepPaired(ctx context.Context, p plan.Plan, o *report.Outcome) {
 			r.rep.Checks.Apply(ctx, r.trig.Owner, r.trig.Repo, check.Paired(f))
 		}
 	}
-	if c := r.rep.Code; p.Code != nil && c != nil {
-		// The code pull request as its event shows it.
+	if c := r.rep.Code; p.Code != nil && c != nil { // as its event shows it
 		if docs := cmp.Or(c.Prior.PR, r.rep.PRURL(o), c.DocsPR); docs != "" {
 			keep(ghclient.PullRequest{Number: p.Code.Number, HeadSHA: p.Code.HeadSHA, Open: r.trig.Action != "closed", Merged: r.trig.Merged}, docs)
 		}

@@ -363,16 +363,11 @@ func Following(st docspr.State) string {
 // ruleset that requires the check holds it too: the code pull request's
 // state, and the check GitHub shows on its latest head.
 type Pairing struct {
-	// Code is the code pull request's number, URL its address.
-	Code int
-	URL  string
-	// Open and Merged are the code pull request's state.
-	Open, Merged bool
-	// Shows is the status Context GitHub shows on the code pull request's
-	// latest head; its State is "" for none.
-	Shows ghclient.CommitStatus
-	// DocsHead is the docs pull request's latest commit.
-	DocsHead string
+	Code         int                   // the code pull request's number
+	URL          string                // its address
+	Open, Merged bool                  // its state
+	Shows        ghclient.CommitStatus // Context on its latest head, State "" for none
+	DocsHead     string                // the docs pull request's latest commit
 }
 
 // Paired is the check of the docs pull request p pairs, on its latest

@@ -336,8 +336,15 @@ func (c *Client) do(req *retryablehttp.Request, p Policy) (*http.Response, error
 		req.Header.Set("User-Agent", c.opt.UserAgent)
 	}
 	a := &attempts{policy: p, ctx: req.Context(), deadline: c.opt.Deadline, heard: cmp.Or(c.opt.HearOut, HearOut)}
+	hc := c.http
 	if t, ok := a.ctx.Value(deadlineKey{}).(time.Time); ok {
 		a.deadline = t
+		if end, ok := a.ctx.Deadline(); ok && p == Repeatable {
+			// An attempt that hangs takes a third: time is left for more.
+			third := *c.http
+			third.Timeout = min(c.http.Timeout, time.Until(end)/3)
+			hc = &third
+		}
 	}
 	ctx := a.ctx
 	if p == Once {
@@ -352,7 +359,7 @@ func (c *Client) do(req *retryablehttp.Request, p Policy) (*http.Response, error
 		},
 	}))
 	rc := &retryablehttp.Client{
-		HTTPClient: c.http,
+		HTTPClient: hc,
 		// No logger: retryablehttp's would print every URL. OnRetry
 		// reports retries instead, without URLs.
 		Logger:       nil,

@@ -816,3 +816,39 @@ func TestNewJSONRequest(t *testing.T) {
 		t.Errorf("after cancellation: %v", err)
 	}
 }
+
+// TestOwnDeadlineBoundsEachAttempt: a write with a deadline of its own
+// (WithDeadline, inside a context that ends then) gives each attempt a
+// third of the time left, so that one the server never answers leaves
+// time for another, which writes; a call without one keeps the client's
+// request timeout for each attempt.
+func TestOwnDeadlineBoundsEachAttempt(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		if n == 1 {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	})
+	t.Cleanup(func() { close(release) })
+	c := New(Options{BackoffMin: time.Millisecond})
+	ctx, cancel := context.WithTimeout(WithDeadline(context.Background(), time.Now().Add(time.Hour)), 600*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPatch, srv.URL, nil)
+	resp, err := c.Do(req, Repeatable, nil)
+	if err != nil {
+		t.Fatalf("the write after a hung attempt: %v", err)
+	}
+	_ = resp.Body.Close()
+	if n := len(srv.requests()); n != 2 {
+		t.Errorf("%d requests, want the hung one and the one that wrote", n)
+	}
+	if ctx.Err() != nil {
+		t.Errorf("the write took its whole deadline: %v", ctx.Err())
+	}
+}

@@ -488,8 +488,7 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 type Outside struct {
 	Owner, Repo string
 	Number      int
-	// HeadSHA is its latest commit, which the check goes on.
-	HeadSHA string
+	HeadSHA     string // its latest commit, which the check goes on
 	// Bot is the login of the bot that opened it, "" for a person's;
 	// BotReleased says release-bots names it (and it is not a fork's):
 	// its pull requests need no docs job.

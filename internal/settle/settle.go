@@ -228,8 +228,8 @@ func (s *Room) Continued(ctx context.Context, th *conversation.Thread, e *conver
 }
 
 // Pair is a code pull request whose record a settle run read, and the
-// docs pull request the record pairs with it (or its job names): the run
-// keeps the docs pull request's own check too (check.Paired).
+// docs pull request the record pairs (or its job names), whose own check
+// the run keeps too (check.Paired).
 type Pair struct {
 	Code int
 	Docs string
