@@ -172,6 +172,9 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 			// Open again (reopened, pushed to): no close is pending.
 			c.code.Prior.CodeEnded, c.code.Prior.DocsClose = "", false
 		}
+		if pr.Retargeted {
+			c.code.Prior.Released = "" // a release holds for the base it was given on
+		}
 		if seen != nil && seen.PR() != "" {
 			c.code.DocsPR = seen.PR()
 		}

@@ -62,12 +62,6 @@ type Verdict struct {
 	TooLarge int
 }
 
-// Passes reports whether every pull request of the group was read and
-// has its docs settled.
-func (v Verdict) Passes() bool {
-	return v.Held == 0 && v.TooLarge == 0 && len(v.PRs) > 0
-}
-
 // Read reads g's pull requests and their docs checks, in the queue's
 // order, and stops at the first whose docs are not settled. A merge queue
 // builds each pull request's group on the group of the one ahead of it,
