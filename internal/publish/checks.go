@@ -20,13 +20,11 @@ type Statuses interface {
 
 var _ Statuses = (*ghclient.Client)(nil)
 
-// Checks is the one writer of a run's commit statuses (the docs job's
-// check, check.Context). It writes the difference: a head that GitHub
-// already shows the decided status on gets no write, whoever set it, and
-// one that shows another (a write an earlier run lost, a status anything
-// else set) is rewritten, the log saying so of a success it takes back.
-// A status that cannot be read is written; one that cannot be set is a
-// warning, the job not affected.
+// Checks is the one writer of a run's commit statuses (check.Context). It
+// writes the difference: nothing where GitHub shows the decided status,
+// whoever set it; another (a lost write, anything else's) is rewritten, a
+// success taken back logged. One it cannot read is written; one it cannot
+// set is a warning, the job not affected.
 type Checks struct {
 	GitHub   Statuses
 	Progress runlog.Progress
@@ -61,10 +59,7 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, heads []string, s 
 		case err == nil && ok && shown.Same(s):
 			c.set[sha] = s
 			continue
-		case err == nil && ok && s.TakesBack(shown):
-			// A success no judgment now keeps (a write whose record was
-			// lost, one anything else set): said, as it turns a required
-			// check back.
+		case err == nil && ok && s.TakesBack(shown): // a required check turned back is said
 			c.Progress.Logf("GitHub showed %s (%s) on %s: the check is set again", escape.Log(shown.State), escape.Log(shown.Description), ghclient.Short(sha))
 		}
 		if err := c.GitHub.SetStatus(ctx, owner, repo, sha, s); err != nil {
@@ -107,8 +102,9 @@ func (c *Checks) Head(ctx context.Context, o *report.Outcome, prURL string, reco
 	if k == nil {
 		return
 	}
+	decide := func(rec record.Record, f check.Facts) { c.Apply(ctx, k.PR.Owner, k.PR.Repo, check.Decide(rec, f)) }
 	if len(k.Unsent) > 0 {
-		c.Apply(ctx, k.PR.Owner, k.PR.Repo, check.Decide(k.Prior, check.Facts{Event: check.Closed, Heads: k.Unsent, RunURL: c.RunURL}))
+		decide(k.Prior, check.Facts{Event: check.Closed, Heads: k.Unsent, RunURL: c.RunURL})
 	}
 	if k.PR.HeadSHA == "" {
 		return
@@ -123,21 +119,21 @@ func (c *Checks) Head(ctx context.Context, o *report.Outcome, prURL string, reco
 		// This head only, which the record does not owe: the job, if
 		// any, never heard it.
 		f.Event = check.Held
-		c.Apply(ctx, k.PR.Owner, k.PR.Repo, check.Decide(rec, f))
+		decide(rec, f)
 		return
 	}
 	if o.Released != "" {
 		// This head only, which the record no longer owes: the job's end
 		// settles the older heads it heard.
 		f.Event, f.ReleasedBy = check.Released, o.Released
-		c.Apply(ctx, k.PR.Owner, k.PR.Repo, check.Decide(rec, f))
+		decide(rec, f)
 		return
 	}
 	if o.Capped {
 		// This head only: the heads an earlier push left owing wait for
 		// their job's end.
 		f.Event, f.Cap, f.CapUncounted = check.Capped, o.Skipped, o.Uncounted
-		c.Apply(ctx, k.PR.Owner, k.PR.Repo, check.Decide(rec, f))
+		decide(rec, f)
 		return
 	}
 	switch end := o.End(); {
@@ -168,7 +164,7 @@ func (c *Checks) Head(ctx context.Context, o *report.Outcome, prURL string, reco
 		// status says so once, and no later run owes it another.
 		if !c.cutShown {
 			c.cutShown = true
-			c.Apply(ctx, k.PR.Owner, k.PR.Repo, check.Decide(rec, f))
+			decide(rec, f)
 		}
 		return
 	}
@@ -177,7 +173,7 @@ func (c *Checks) Head(ctx context.Context, o *report.Outcome, prURL string, reco
 	} else {
 		f.Event, f.Heads, k.Owed = check.Ended, record.Owe(k.Owed, k.PR.HeadSHA), nil
 	}
-	c.Apply(ctx, k.PR.Owner, k.PR.Repo, check.Decide(rec, f))
+	decide(rec, f)
 }
 
 // Group sets a merge group's check on its head commit, at, as package

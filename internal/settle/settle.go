@@ -544,12 +544,11 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 		// docs-check: nil only when the job names no pull request here,
 		// which then gets the check a job's end sets.
 		shown.Docs = s.Agent.Judge(ctx, job, e.PR, true)
-		d := check.Decide(e.Record, check.Facts{Event: check.Judged, Heads: []string{code.HeadSHA}, Job: check.Done,
-			RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown), Linked: job.PR() != "", Approval: s.Approval, Docs: shown.Docs})
 		// Applied whatever the record says: the check GitHub shows is
 		// compared with the judgment, so that a status an earlier run set
 		// but could not record, or one anything else set, is repaired.
-		s.Reporter.Apply(ctx, th.Owner, th.Repo, d)
+		d := s.decide(ctx, th, e, check.Facts{Event: check.Judged, Heads: []string{code.HeadSHA}, Job: check.Done,
+			RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown), Linked: job.PR() != "", Approval: s.Approval, Docs: shown.Docs})
 		if shown.Docs != nil && d.Docs == e.Docs {
 			return waiting
 		}
@@ -630,8 +629,8 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 // nothing more. It returns the comment's note, which says so.
 func (s *Room) atCap(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job, why caps.Cap) string {
 	heard, unsent := e.Heard()
-	s.Reporter.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, check.Facts{Event: check.Capped, Heads: unsent, Cap: why.Why, CapUncounted: why.Uncounted,
-		RunURL: s.RunURL, Approval: s.Approval}))
+	s.decide(ctx, th, e, check.Facts{Event: check.Capped, Heads: unsent, Cap: why.Why, CapUncounted: why.Uncounted,
+		RunURL: s.RunURL, Approval: s.Approval})
 	s.Progress.Logf("#%d: docs job cap reached, nothing sent: %s; the change pushed while job %s worked is for the next push the caps allow", th.Number, why.Why, escape.Log(job.ID))
 	e.Owed, e.Waiting = heard, ""
 	return fmt.Sprintf("⏸️ Not sent: the change pushed while the job worked, as the docs job cap is reached: %s. The next push that the caps allow sends it.", escape.Markdown(why.Why))
@@ -644,7 +643,7 @@ func (s *Room) atCap(ctx context.Context, th *conversation.Thread, e *conversati
 // a new job, if this one takes no more).
 func (s *Room) abandon(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) {
 	heard, unsent := e.Heard()
-	s.Reporter.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, check.Facts{Event: check.Abandoned, Heads: unsent, RunURL: s.RunURL}))
+	s.decide(ctx, th, e, check.Facts{Event: check.Abandoned, Heads: unsent, RunURL: s.RunURL})
 	s.Progress.Logf("#%d: job %s is %s and cannot take the change that waits; the heads pushed since it last heard get an error", th.Number, escape.Log(job.ID), escape.Log(job.Status))
 	e.Owed, e.Waiting = heard, ""
 }
@@ -657,7 +656,7 @@ func (s *Room) abandon(ctx context.Context, th *conversation.Thread, e *conversa
 // it is gone, and the record keeps the job and the head it heard, so that
 // the next run in the thread meets that answer too.
 func (s *Room) gone(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, f *httpclient.Failure) verdict {
-	s.Reporter.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, check.Facts{Event: check.Gone, Heads: e.Owed, RunURL: s.RunURL}))
+	s.decide(ctx, th, e, check.Facts{Event: check.Gone, Heads: e.Owed, RunURL: s.RunURL})
 	s.Progress.Logf("#%d: job %s is gone: the Agent Job API answered HTTP %d; its record ends, and the heads it owed get an error", th.Number, escape.Log(e.JobID), f.Status)
 	if !s.Reporter.Write(ctx, th, e, s.Reporter.Gone(e, f.Status)) {
 		return left
@@ -701,7 +700,7 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 		if job.Status == agentapi.StatusFailed {
 			f.Job = check.Failed
 		}
-		s.Reporter.Apply(ctx, th.Owner, th.Repo, check.Decide(e.Record, f))
+		s.decide(ctx, th, e, f)
 	}
 	return shown
 }
@@ -721,6 +720,13 @@ func (s *Room) stillClosed(ctx context.Context, th *conversation.Thread, e *conv
 		return false, err
 	}
 	return !code.Open, nil
+}
+
+// decide applies the check f and e's record decide: settling's one ask.
+func (s *Room) decide(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, f check.Facts) check.Decision {
+	d := check.Decide(e.Record, f)
+	s.Reporter.Apply(ctx, th.Owner, th.Repo, d)
+	return d
 }
 
 // ended says how a settled job ended, for the log.
