@@ -78,6 +78,10 @@ func TestEveryKindMergesWhenItsRulesAllow(t *testing.T) {
 			ev["review"] = map[string]any{"id": 1, "user": user("writer"), "body": "", "state": "approved", "commit_id": agentHead, "html_url": docsURL + "#pullrequestreview-1"}
 			w.event("code", workflows.Event{Name: "pull_request_review", Payload: ev})
 		}, map[int]bool{7: true, 101: true}},
+		{"a merge queue asks for the check of a group holding #101", func() {
+			w.gh.SeedComparison("acme/docs", groupBase, groupHead, fakegithub.Comparison{Commits: []fakegithub.Commit{{SHA: groupHead, Parents: []string{groupBase}}}})
+			w.event("code", workflows.Event{Name: "merge_group", Payload: mergeGroupEvent(101)})
+		}, nil},
 		{"a writer adds docs-not-needed to #8", func() {
 			ev := other("labeled", 8, forkHead, "mallory", "mallory/docs", "writer")
 			ev["label"] = map[string]any{"name": "docs-not-needed"}
@@ -109,6 +113,9 @@ func TestEveryKindMergesWhenItsRulesAllow(t *testing.T) {
 		}
 	}
 
+	if got := w.statuses(); !slices.Contains(got, "c0ff success: Docs settled for #101, the merge group's one pull request https://github.com/acme/docs/actions/runs/4242") {
+		t.Errorf("the merge group holding #101: statuses\n%s\nwant it passed", strings.Join(got, "\n"))
+	}
 	// The queue merges #7 and, with it, #101 (docs-merge), which the
 	// ruleset lets through: its check is its code's.
 	w.at(at+time.Hour, "the merge queue merges #7", func() { w.queueMerges(head1, docsURL) })
