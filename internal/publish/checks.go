@@ -44,17 +44,19 @@ type Checks struct {
 }
 
 // Set sets s on each of heads of owner/repo where GitHub shows another
-// status (or none), but not again on a head this run already set it on.
+// status (or none), as read once a run.
 func (c *Checks) Set(ctx context.Context, owner, repo string, heads []string, s ghclient.CommitStatus) {
 	if c.set == nil {
 		c.set = map[string]ghclient.CommitStatus{}
 	}
 	written := 0
 	for _, sha := range heads {
-		if c.set[sha] == s {
-			continue
+		// GitHub is read once a run: then what this run set is what it shows.
+		shown, ok := c.set[sha]
+		var err error
+		if !ok {
+			shown, ok, err = c.GitHub.Status(ctx, owner, repo, sha, s.Context)
 		}
-		shown, ok, err := c.GitHub.Status(ctx, owner, repo, sha, s.Context)
 		switch {
 		case err == nil && ok && shown.Same(s):
 			c.set[sha] = s

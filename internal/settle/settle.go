@@ -227,9 +227,8 @@ func (s *Room) Continued(ctx context.Context, th *conversation.Thread, e *conver
 		ContinuedIn: th.URL(), RunURL: escape.URL(s.RunURL)})
 }
 
-// Pair is a code pull request whose record a settle run read, and the
-// docs pull request the record pairs (or its job names), whose own check
-// the run keeps too (check.Paired).
+// Pair is a code pull request whose record a settle run read, and the docs
+// pull request it pairs (or its job names), whose check follows it.
 type Pair struct {
 	Code int
 	Docs string
