@@ -324,6 +324,15 @@ type answered struct {
 	Upto   int64    `json:"upto,omitempty"` // Unix seconds
 }
 
+// only is s when keep takes it, "" otherwise: what a record writes and
+// reads of a value is only what a reader takes.
+func only(s string, keep func(string) bool) string {
+	if keep(s) {
+		return s
+	}
+	return ""
+}
+
 // Format returns r as the record's line (no newline), or "" when r holds
 // nothing to keep. Only what a reader takes is written: a job id that is
 // not plain, a commit that is not a full SHA, a link with a space or an
@@ -341,12 +350,8 @@ func Format(r Record) string {
 			d.Project = r.Project
 		}
 	}
-	if IsSHA(r.Head) {
-		d.Head = r.Head
-	}
-	if IsSHA(r.Waiting) {
-		d.Waiting = r.Waiting
-	}
+	d.Head, d.Waiting, d.Held, d.Released = only(r.Head, IsSHA), only(r.Waiting, IsSHA), only(r.Held, IsSHA), only(r.Released, IsSHA)
+	d.PR, d.Docs, d.Approval = only(r.PR, plainLink), only(r.Docs, docsState), r.Approval
 	for _, sha := range r.Owed {
 		if IsSHA(sha) {
 			d.Owed = append(d.Owed, sha)
@@ -354,19 +359,6 @@ func Format(r Record) string {
 	}
 	// The newest MaxOwed, as Owe keeps them: a reader takes no more.
 	d.Owed = d.Owed[max(0, len(d.Owed)-MaxOwed):]
-	if plainLink(r.PR) {
-		d.PR = r.PR
-	}
-	if docsState(r.Docs) {
-		d.Docs = r.Docs
-	}
-	d.Approval = r.Approval
-	if IsSHA(r.Held) {
-		d.Held = r.Held
-	}
-	if IsSHA(r.Released) {
-		d.Released = r.Released
-	}
 	if r.CodeEnded == CodeMerged || r.CodeEnded == CodeClosed {
 		d.CodeEnded, d.DocsClose = r.CodeEnded, r.DocsClose
 	}
@@ -441,29 +433,10 @@ func Parse(text string) (r Record, ok bool) {
 	if d.CodeEnded == CodeMerged || d.CodeEnded == CodeClosed {
 		r.CodeEnded, r.DocsClose = d.CodeEnded, d.DocsClose
 	}
-	if IsSHA(d.Held) {
-		r.Held = d.Held
-	}
-	if IsSHA(d.Released) {
-		r.Released = d.Released
-	}
-	if PlainID(d.Job) {
-		r.JobID = d.Job
-	}
-	if IsSHA(d.Head) {
-		r.Head = d.Head
-	}
-	if IsSHA(d.Waiting) {
-		r.Waiting = d.Waiting
-	}
+	r.Held, r.Released, r.JobID = only(d.Held, IsSHA), only(d.Released, IsSHA), only(d.Job, PlainID)
+	r.Head, r.Waiting, r.PR, r.Docs = only(d.Head, IsSHA), only(d.Waiting, IsSHA), only(d.PR, plainLink), only(d.Docs, docsState)
 	if len(d.Owed) > 0 && len(d.Owed) <= MaxOwed && !slices.ContainsFunc(d.Owed, func(s string) bool { return !IsSHA(s) }) {
 		r.Owed = d.Owed
-	}
-	if plainLink(d.PR) {
-		r.PR = d.PR
-	}
-	if docsState(d.Docs) {
-		r.Docs = d.Docs
 	}
 	if s := d.Sent; s != nil {
 		if sent := (Sends{Total: s.Total, Day: s.Day, OnDay: s.OnDay}); sent.valid() {
