@@ -325,7 +325,23 @@ func (r *run) outside(ctx context.Context, gh *ghclient.Client, p plan.Plan) *re
 			f.ReleasedBy = o.Sender
 		}
 	}
+	if f.ReleasedBy != "" || o.BotReleased {
+		// A success goes on a commit: not while another pull request heads
+		// it, nor when the list cannot say (-1).
+		pulls, _, err := gh.OpenPulls(ctx, o.Owner, o.Repo, plan.OutsidePages)
+		for _, p := range pulls {
+			if p.HeadSHA == o.HeadSHA && p.Number != o.Number {
+				f.Shared = p.Number
+			}
+		}
+		if err != nil {
+			f.Shared = -1
+		}
+	}
 	d := check.DecideOutside(f)
+	if len(d.Sets) == 0 {
+		return &report.Outcome{Settled: fmt.Sprintf("#%d heads a commit another open pull request heads (or the list could not be read): that one's check decides it", o.Number)}
+	}
 	r.rep.Checks.Apply(ctx, o.Owner, o.Repo, d)
 	s := d.Sets[0].Status
 	return &report.Outcome{Settled: fmt.Sprintf("#%d, which no code job follows: %s (%s)", o.Number, s.State, escape.Log(s.Description))}

@@ -142,4 +142,3 @@ func TestReleasingAForkAtACodeHeadReleasesNeither(t *testing.T) {
 		}
 	}
 }
-

@@ -412,6 +412,9 @@ type Outside struct {
 	// Kept says the schedule found a check on Head, which it keeps (a
 	// release only its event says); it writes where there is none.
 	Kept bool
+	// Shared is another open pull request that heads Head (-1: the list
+	// could not say), 0 for none: a success there is not this one's to give.
+	Shared int
 }
 
 // DecideOutside is the check of a pull request no code job follows, on
@@ -423,7 +426,10 @@ func DecideOutside(o Outside) Decision {
 	if o.Kept {
 		return Decision{}
 	}
-	if o.ReleasedBy != "" {
+	switch {
+	case o.ReleasedBy != "" && o.Shared != 0:
+		return Decision{}
+	case o.ReleasedBy != "":
 		return Decide(record.Record{}, Facts{Event: Released, Heads: []string{o.Head}, ReleasedBy: o.ReleasedBy, RunURL: o.RunURL})
 	}
 	s := ghclient.CommitStatus{Context: Context, State: ghclient.StatusPending, TargetURL: escape.URL(o.RunURL)}
@@ -432,7 +438,7 @@ func DecideOutside(o Outside) Decision {
 		who = "Opened by " + escape.Cut(escape.Line(o.Bot), maxLogin)
 	}
 	switch {
-	case o.Bot != "" && o.BotReleased && !o.Fork:
+	case o.Bot != "" && o.BotReleased && !o.Fork && o.Shared == 0:
 		s.State, s.Description = ghclient.StatusSuccess, who+", whose pull requests need no docs job (release-bots)"
 	case o.Label != "":
 		s.Description = who + ", where no docs job runs: a maintainer adds the label " + escape.Cut(escape.Line(o.Label), 50) + " to release this commit"

@@ -134,10 +134,10 @@ func (v view) codeFile() string {
 	l.add("    types: [opened, reopened, ready_for_review, synchronize, edited, closed, labeled]")
 	if here && !v.Wait {
 		l.add("  pull_request_target: # the agent's pull request, a fork's and another bot's; this file's definition comes from the default branch")
-		l.add("    types: [opened, synchronize, reopened, closed, labeled]")
+		l.add("    types: [opened, synchronize, reopened, closed, labeled, edited]")
 	} else {
 		l.add("  pull_request_target: # a fork's and another bot's pull request; this file's definition comes from the default branch")
-		l.add("    types: [opened, synchronize, reopened, labeled]")
+		l.add("    types: [opened, synchronize, reopened, labeled, edited]")
 	}
 	l.add("  pull_request_review: # %s/docs in a review", when(here && v.Approval, "the docs pull request's reviews, and "))
 	l.add("    types: [submitted%s]", when(here && v.Approval, ", dismissed"))
@@ -235,13 +235,13 @@ func (v view) codeFile() string {
 	l.add("")
 	l.add("  outside:")
 	l.add("    # A pull request no other job can check: a fork's (GitHub gives its pull_request runs no secrets) and")
-	l.add("    # another bot's. A fork's check waits for a maintainer's %s; a bot's says no docs job runs for it.", v.ReleaseLabel)
+	l.add("    # another bot's: they wait for a maintainer's %s on their head (release-bots' pass, saying so).", v.ReleaseLabel)
 	l.add("    # From the default branch's file, with nothing checked out. Skipped, billing nothing: any other.")
 	l.add("    if: >-")
 	l.add("      github.event_name == 'pull_request_target' && github.event.action != 'closed' &&")
 	l.add("      (github.event.pull_request.head.repo.full_name != github.repository ||")
 	l.add("      github.event.pull_request.user.type == 'Bot' && github.event.pull_request.user.login != '%s'%s) &&", v.AgentApp, v.notBots())
-	l.add("      (github.event.action != 'labeled' || github.event.label.name == '%s')", v.ReleaseLabel)
+	l.add("      (github.event.action != 'labeled' || github.event.label.name == '%s') && (github.event.action != 'edited' || github.event.changes.base)", v.ReleaseLabel)
 	l.add("    runs-on: ubuntu-slim")
 	l.add("    timeout-minutes: 5")
 	l.add("    permissions:")
@@ -276,7 +276,7 @@ func (v view) codeFile() string {
 		}
 		l.add("      github.event_name == 'schedule' || github.event_name == 'workflow_dispatch' ||")
 		l.add("      (%s) &&", strings.Join(events, " || "))
-		l.add("      github.event.pull_request.user.login == '%s' && github.event.action != 'labeled'", v.AgentApp)
+		l.add("      github.event.pull_request.user.login == '%s' && github.event.action != 'labeled' && github.event.action != 'edited'", v.AgentApp)
 	}
 	l.add("    runs-on: ubuntu-slim # a settle run ends in minutes: 1 vCPU, the cheapest runner")
 	l.add("    timeout-minutes: 14")

@@ -69,6 +69,16 @@ func TestEveryEventReachesItsJob(t *testing.T) {
 		p["label"] = map[string]any{"name": name}
 		return p
 	}
+	forkEdited := func(changes map[string]any) map[string]any {
+		p := pr("edited", 8, "mallory", "mallory/app")
+		p["changes"] = changes
+		return p
+	}
+	agentEdited := func() map[string]any {
+		p := pr("edited", 101, "mintlify[bot]", "acme/app")
+		p["changes"] = map[string]any{"base": map[string]any{}}
+		return p
+	}
 	agentLabeled := func() map[string]any {
 		p := pr("labeled", 101, "mintlify[bot]", "acme/app")
 		p["label"] = map[string]any{"name": "docs-not-needed"}
@@ -110,6 +120,9 @@ func TestEveryEventReachesItsJob(t *testing.T) {
 		{"a fork's, as pull_request_target", "pull_request_target", pr("opened", 8, "mallory", "mallory/app"), []string{"outside"}},
 		{"a push to a fork's", "pull_request_target", pr("synchronize", 8, "mallory", "mallory/app"), []string{"outside"}},
 		{"a fork's closed", "pull_request_target", pr("closed", 8, "mallory", "mallory/app"), nil},
+		{"a fork's moved to another base", "pull_request_target", forkEdited(map[string]any{"base": map[string]any{}}), []string{"outside"}},
+		{"a fork's title edited", "pull_request_target", forkEdited(map[string]any{"title": map[string]any{}}), nil},
+		{"the agent's pull request edited", "pull_request_target", agentEdited(), nil},
 		{"the release label on a fork's", "pull_request_target", outsideLabeled("docs-not-needed"), []string{"outside"}},
 		{"another label on a fork's", "pull_request_target", outsideLabeled("bug"), nil},
 		{"a label on the agent's pull request", "pull_request_target", agentLabeled(), nil},
