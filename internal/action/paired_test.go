@@ -3,8 +3,11 @@ package action_test
 import (
 	"context"
 	"testing"
+	"time"
 
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
 )
 
 // landsWith7 is the check of the agent's docs pull request #101 while
@@ -93,5 +96,37 @@ func TestAPushTakesBackTheDocsPRsCheck(t *testing.T) {
 	}
 	if got := w.shownOn(docsHead); got != landsWith7 {
 		t.Errorf("#101's check after the push: %q, want %q", got, landsWith7)
+	}
+}
+
+// TestRequestsDocsPRGetsTheCheck: a /docs request in issue #12 starts a
+// job that opens the agent's pull request #101 in the code's own
+// repository, with no code pull request behind it. Under the ruleset it
+// gets the check too: pending while the agent writes it, and once the job
+// ended, success that says a person asked for it and its reviews decide.
+// Neither waits for ever.
+func TestRequestsDocsPRGetsTheCheck(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", issueComment("writer", "/docs add a page about rate limits"))
+	w.gh.SeedRepository(fakegithub.Repository{Name: "acme/docs", DefaultBranch: "main", Required: []string{"docs / agent-job"}})
+	w.vars["INPUT_WAIT"], w.vars["INPUT_PREVIEW"], w.vars["INPUT_TRIGGER-PHRASE"] = "false", "false", "/docs"
+	w.setEvent("issue_comment", issueComment("writer", "/docs add a page about rate limits"))
+	w.mustRun("the /docs request")
+	w.wantRequests(1, 0)
+	w.gh.SeedPull(docsPull("open"))
+
+	w.settleOnReview("writer", "COMMENTED", false)
+	const working = "pending: The docs agent works on it for the request in #12 https://github.com/acme/docs/issues/12"
+	if got := w.shownOn(docsHead); got != working {
+		t.Errorf("#101's check while its job works: %q, want %q", got, working)
+	}
+	w.clk.Advance(10 * time.Minute)
+	w.settleOnReview("writer", "COMMENTED", false)
+	const want = "success: Opened for the request in #12, whose docs job ended: its reviews decide https://github.com/acme/docs/issues/12"
+	if got := w.shownOn(docsHead); got != want {
+		t.Errorf("#101's check after its job ended: %q, want %q", got, want)
+	}
+	if ok, why := w.gh.Mergeable("acme/docs", 101); !ok {
+		t.Errorf("#101 may not merge: %s", why)
 	}
 }
