@@ -305,11 +305,9 @@ func (r *run) recheck(ctx context.Context, p plan.Plan, o *report.Outcome) {
 	r.rep.Amend(ctx, o)
 }
 
-// outside sets the check of the pull request p.Outside, which no code job
-// follows (check.DecideOutside): a release label's sender's permission is
-// read first, and only a person with required-permission releases the
-// head; from anyone else the head keeps its wait. It writes nothing else
-// and sends the agent nothing.
+// outside sets the check of p.Outside, which no code job follows
+// (check.DecideOutside), and nothing else: a release label's sender's
+// permission is read first, and only required-permission releases.
 func (r *run) outside(ctx context.Context, gh *ghclient.Client, p plan.Plan) *report.Outcome {
 	o := p.Outside
 	f := check.Outside{Head: o.HeadSHA, Bot: o.Bot, BotReleased: o.BotReleased, Fork: r.trig.Fork, Label: r.cfg.ReleaseLabel, RunURL: r.rc.RunURL()}
@@ -347,11 +345,9 @@ func (r *run) outside(ctx context.Context, gh *ghclient.Client, p plan.Plan) *re
 	return &report.Outcome{Settled: fmt.Sprintf("#%d, which no code job follows: %s (%s)", o.Number, s.State, escape.Log(s.Description))}
 }
 
-// coverOutside gives each open pull request no code job follows, as
-// GitHub lists them (the oldest plan.OutsidePages pages), the check it
-// owes where its head shows none (check.DecideOutside, Kept): a read of
-// its head's check each, and for one that owes it the write. A person's
-// pull request is not read past the list: its record's runs keep its check.
+// coverOutside gives each open pull request no code job follows (the oldest
+// plan.OutsidePages pages) its check where its head shows none: a read each,
+// and the write where it owes one. People's are not read past the list.
 func (r *run) coverOutside(ctx context.Context, gh *ghclient.Client, owner, repo string) {
 	pulls, more, err := gh.OpenPulls(ctx, owner, repo, plan.OutsidePages)
 	if err != nil {
@@ -377,24 +373,25 @@ func (r *run) coverOutside(ctx context.Context, gh *ghclient.Client, owner, repo
 	}
 }
 
-// keepPaired keeps the check of each docs pull request the run's code pull
-// requests pair in their own repository (agentpr.Room.Pairing): once
-// their own checks are written, each docs pull request's head gets
-// check.Paired's, where GitHub shows another. A code pull request's run
-// keeps its own pairing; a settle run those of the records it read.
+// keepPaired keeps, once the run's own checks are written, the check of each
+// docs pull request in this repository that the run's threads pair
+// (check.Paired): a code pull request's run its own, a settle run those of
+// the records it read.
 func (r *run) keepPaired(ctx context.Context, p plan.Plan, o *report.Outcome) {
-	keep := func(code ghclient.PullRequest, docs string) {
-		if f, ok := r.agent.Pairing(ctx, code, docs); ok && ctx.Err() == nil {
+	keep := func(code ghclient.PullRequest, docs string, request, working bool) {
+		if f, ok := r.agent.Pairing(ctx, code, docs, request, working); ok && ctx.Err() == nil {
 			r.rep.Checks.Apply(ctx, r.trig.Owner, r.trig.Repo, check.Paired(f))
 		}
 	}
 	if c := r.rep.Code; p.Code != nil && c != nil { // as its event shows it
 		if docs := cmp.Or(c.Prior.PR, r.rep.PRURL(o), c.DocsPR); docs != "" {
-			keep(ghclient.PullRequest{Number: p.Code.Number, HeadSHA: p.Code.HeadSHA, Open: r.trig.Action != "closed", Merged: r.trig.Merged}, docs)
+			keep(ghclient.PullRequest{Number: p.Code.Number, HeadSHA: p.Code.HeadSHA, Open: r.trig.Action != "closed", Merged: r.trig.Merged}, docs, false, false)
 		}
+	} else if r.thread != nil && o.Job != nil && o.Job.PR() != "" {
+		keep(ghclient.PullRequest{Number: r.thread.Number}, o.Job.PR(), true, !o.Job.Terminal())
 	}
 	for _, pair := range r.paired {
-		keep(ghclient.PullRequest{Number: pair.Code}, pair.Docs)
+		keep(ghclient.PullRequest{Number: pair.Code}, pair.Docs, pair.Request, pair.Working)
 	}
 }
 

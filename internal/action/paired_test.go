@@ -107,7 +107,7 @@ func TestAPushTakesBackTheDocsPRsCheck(t *testing.T) {
 // Neither waits for ever.
 func TestRequestsDocsPRGetsTheCheck(t *testing.T) {
 	t.Parallel()
-	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", issueComment("writer", "/docs add a page about rate limits"))
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 4 * time.Minute, PRAhead: 3 * time.Minute}, fakepreview.Options{}, "src/**", issueComment("writer", "/docs add a page about rate limits"))
 	w.gh.SeedRepository(fakegithub.Repository{Name: "acme/docs", DefaultBranch: "main", Required: []string{"docs / agent-job"}})
 	w.vars["INPUT_WAIT"], w.vars["INPUT_PREVIEW"], w.vars["INPUT_TRIGGER-PHRASE"] = "false", "false", "/docs"
 	w.setEvent("issue_comment", issueComment("writer", "/docs add a page about rate limits"))
@@ -115,6 +115,7 @@ func TestRequestsDocsPRGetsTheCheck(t *testing.T) {
 	w.wantRequests(1, 0)
 	w.gh.SeedPull(docsPull("open"))
 
+	w.clk.Advance(2 * time.Minute) // the job has opened #101, and works on
 	w.settleOnReview("writer", "COMMENTED", false)
 	const working = "pending: The docs agent works on it for the request in #12 https://github.com/acme/docs/issues/12"
 	if got := w.shownOn(docsHead); got != working {

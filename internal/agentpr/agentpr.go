@@ -563,10 +563,8 @@ func (r *Room) ownRepo(pr prlink.PullRequest) bool {
 	return strings.EqualFold(pr.Owner, r.Owner) && strings.EqualFold(pr.Repo, r.Repo)
 }
 
-// CodeApproval judges the code pull request number of the workflow's own
-// repository as docs-when: approved reads it, by Land.Approval's rules
-// (docspr.Read): an approval counts on its latest commit only. A run with
-// no GitHub client reads nothing: its verdict is Unread.
+// CodeApproval judges code pull request number as docs-when: approved reads
+// it (docspr.Read, Land.Approval's rules); Unread with no GitHub client.
 func (r *Room) CodeApproval(ctx context.Context, number int) docspr.Verdict {
 	pr := prlink.PullRequest{Owner: r.Owner, Repo: r.Repo, Number: number}
 	if r.Own == nil {
@@ -575,24 +573,26 @@ func (r *Room) CodeApproval(ctx context.Context, number int) docspr.Verdict {
 	return docspr.Read(ctx, r.Own, pr, r.ServerURL, r.Land.Approval)
 }
 
-// Pairing reads what the check of the docs pull request at docsURL rests
-// on (check.Pairing) when it is the agent's pull request in the
-// workflow's own repository, paired with that repository's code pull
-// request code: the docs pull request as it stands now, the code pull
-// request as the run knows it (read when its HeadSHA is ""), and the
-// check GitHub shows on the code's latest head. ok is false when the docs
-// pull request has no such check to keep: it is in another repository
-// (whose own rules hold it), closed, or on a fork's branch, or a read
-// failed, which the log says (the next run that concerns either tries
-// again).
-func (r *Room) Pairing(ctx context.Context, code ghclient.PullRequest, docsURL string) (p check.Pairing, ok bool) {
+// Pairing reads what the check of the agent's docs pull request at docsURL
+// in the workflow's own repository rests on (check.Pairing): it, and code,
+// the code pull request it pairs, as the run knows it (read when HeadSHA is
+// "") with the check its latest head shows. ok is false for none to keep:
+// another repository's (its own rules hold it), closed, a fork's branch,
+// or a read that failed, which the log says. With request, code is the
+// thread of the /docs request the job answers (working: it still writes).
+func (r *Room) Pairing(ctx context.Context, code ghclient.PullRequest, docsURL string, request, working bool) (p check.Pairing, ok bool) {
 	docs, ok := prlink.Judge(docsURL, r.ServerURL)
 	if !ok || r.Own == nil || !r.ownRepo(docs) || docs.Number == code.Number {
 		return p, false
 	}
-	pull, err := r.Own.PullRequest(ctx, docs.Owner, docs.Repo, docs.Number)
+	pull, err := r.read(ctx, r.Own, docs) // as the run read it once
 	if err == nil && (!pull.Open || pull.HeadSHA == "" || !strings.EqualFold(pull.HeadRepo, r.Owner+"/"+r.Repo)) {
 		return p, false
+	}
+	at := prlink.PullRequest{Owner: r.Owner, Repo: r.Repo, Number: code.Number}
+	if err == nil && request {
+		issue := strings.Replace(at.URL(r.ServerURL), "/pull/", "/issues/", 1) // GitHub takes it for either
+		return check.Pairing{Code: code.Number, URL: issue, DocsHead: pull.HeadSHA, Request: true, Working: working}, true
 	}
 	read := &code
 	if err == nil && code.HeadSHA == "" {
@@ -605,7 +605,6 @@ func (r *Room) Pairing(ctx context.Context, code ghclient.PullRequest, docsURL s
 		r.Progress.Log.Warning(fmt.Sprintf("the check of docs pull request #%d, which lands with #%d, could not be kept: %s; the next run that concerns them tries again", docs.Number, code.Number, escape.Log(err.Error())))
 		return check.Pairing{}, false
 	}
-	at := prlink.PullRequest{Owner: r.Owner, Repo: r.Repo, Number: code.Number}
 	return check.Pairing{Code: code.Number, URL: at.URL(r.ServerURL), Open: read.Open, Merged: read.Merged, Shows: p.Shows, DocsHead: pull.HeadSHA}, true
 }
 

@@ -507,7 +507,7 @@ func TestPairing(t *testing.T) {
 			if tt.known {
 				code = ghclient.PullRequest{Number: 7, HeadSHA: codeHead, Open: true}
 			}
-			got, ok := r.Pairing(context.Background(), code, tt.docs)
+			got, ok := r.Pairing(context.Background(), code, tt.docs, false, false)
 			if got != tt.want || ok != tt.ok {
 				t.Errorf("Pairing() = %+v, %v; want %+v, %v", got, ok, tt.want, tt.ok)
 			}

@@ -363,11 +363,14 @@ func Following(st docspr.State) string {
 // ruleset that requires the check holds it too: the code pull request's
 // state, and the check GitHub shows on its latest head.
 type Pairing struct {
-	Code         int                   // the code pull request's number
+	Code         int                   // the code pull request's number, or the request's thread's
 	URL          string                // its address
 	Open, Merged bool                  // its state
 	Shows        ghclient.CommitStatus // Context on its latest head, State "" for none
 	DocsHead     string                // the docs pull request's latest commit
+	// Request says Code is a thread whose /docs request the job answers,
+	// no code pull request; Working that the job still writes.
+	Request, Working bool
 }
 
 // Paired is the check of the docs pull request p pairs, on its latest
@@ -379,6 +382,10 @@ type Pairing struct {
 func Paired(p Pairing) Decision {
 	s := ghclient.CommitStatus{Context: Context, TargetURL: escape.URL(p.URL)}
 	switch {
+	case p.Request && p.Working:
+		s.State, s.Description = ghclient.StatusPending, fmt.Sprintf("The docs agent works on it for the request in #%d", p.Code)
+	case p.Request:
+		s.State, s.Description = ghclient.StatusSuccess, fmt.Sprintf("Opened for the request in #%d, whose docs job ended: its reviews decide", p.Code)
 	case p.Merged:
 		s.State, s.Description = ghclient.StatusSuccess, fmt.Sprintf("Code pull request #%d is merged: these docs may land", p.Code)
 	case !p.Open:

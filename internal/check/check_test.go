@@ -304,6 +304,8 @@ func TestPaired(t *testing.T) {
 		{"the code's head shows none", Pairing{Open: true}, ghclient.StatusPending, "Waits for code pull request #7's docs check: these docs land with the code"},
 		{"the code merged", Pairing{Merged: true}, ghclient.StatusSuccess, "Code pull request #7 is merged: these docs may land"},
 		{"the code closed unmerged", Pairing{}, ghclient.StatusSuccess, "Code pull request #7 was closed unmerged: these docs stand on their own reviews"},
+		{"a request's, its job writing", Pairing{Request: true, Working: true, Open: true, Shows: ghclient.CommitStatus{State: ghclient.StatusSuccess}}, ghclient.StatusPending, "The docs agent works on it for the request in #7"},
+		{"a request's, its job ended", Pairing{Request: true}, ghclient.StatusSuccess, "Opened for the request in #7, whose docs job ended: its reviews decide"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

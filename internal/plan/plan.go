@@ -505,11 +505,9 @@ type Outside struct {
 // scheduled settle run lists to find those no code job follows.
 const OutsidePages = 3
 
-// OutsideOf says whether the pull request opener opened (a bot when
-// isBot), from a fork or not, is one no code job follows (ok): a fork's,
-// or a bot's that is neither agent-app's nor one allowed-bots names. bot
-// is the bot's login ("" for a person's), released whether release-bots
-// names it (a fork's never is).
+// OutsideOf says whether opener's pull request (a fork's or not) is one no
+// code job follows (ok): a fork's, or a bot's not agent-app's nor allowed;
+// bot is its login when a bot, released whether release-bots names it.
 func OutsideOf(cfg inputs.Config, opener string, isBot, fork bool) (bot string, released, ok bool) {
 	named := func(list []string) bool {
 		return slices.ContainsFunc(list, func(b string) bool { return strings.EqualFold(b, opener) })

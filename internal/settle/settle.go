@@ -232,6 +232,8 @@ func (s *Room) Continued(ctx context.Context, th *conversation.Thread, e *conver
 type Pair struct {
 	Code int
 	Docs string
+	// Request says Code is a /docs request's thread; Working its job works.
+	Request, Working bool
 }
 
 // Sweep is a settle run (settle: true) in owner/repo: it starts no job and
@@ -304,8 +306,8 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) (o *report.Outcome
 		}
 		v, docs := s.settle(ctx, th, e)
 		t.add(v)
-		if e.Code() && docs != "" {
-			pairs = append(pairs, Pair{Code: th.Number, Docs: docs})
+		if docs != "" {
+			pairs = append(pairs, Pair{Code: th.Number, Docs: docs, Request: !e.Code(), Working: !e.Code() && (v == working || v == sent)})
 		}
 	}
 	if t.stopped == "" && found.Left > 0 {
