@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -318,22 +319,16 @@ func (r *run) outside(ctx context.Context, gh *ghclient.Client, p plan.Plan) *re
 			return (&report.Outcome{}).Fail(ctx, err)
 		}
 		if skip, _ := p.Admit(level, o.Owner, o.Repo); skip != "" {
-			r.prog.Logf("%s; the check stays as it is", skip)
-		} else {
-			f.ReleasedBy = o.Sender
+			return r.rep.Skip(skip + "; nothing is written")
 		}
+		f.ReleasedBy = o.Sender
 	}
 	if f.ReleasedBy != "" || o.BotReleased {
 		// A success goes on a commit: not while another pull request heads
 		// it, nor when the list cannot say (-1).
-		pulls, _, err := gh.OpenPulls(ctx, o.Owner, o.Repo, plan.OutsidePages)
-		for _, p := range pulls {
-			if p.HeadSHA == o.HeadSHA && p.Number != o.Number {
-				f.Shared = p.Number
-			}
-		}
-		if err != nil {
-			f.Shared = -1
+		pulls, more, err := gh.OpenPulls(ctx, o.Owner, o.Repo, plan.OutsidePages)
+		if f.Shared = sharedBy(pulls, o.HeadSHA, o.Number, more || err != nil); err != nil {
+			r.log.Warning(fmt.Sprintf("%s: no success is written while the list cannot say", escape.Log(err.Error())))
 		}
 	}
 	d := check.DecideOutside(f)
@@ -369,8 +364,21 @@ func (r *run) coverOutside(ctx context.Context, gh *ghclient.Client, owner, repo
 			continue
 		}
 		r.rep.Checks.Apply(ctx, owner, repo, check.DecideOutside(check.Outside{Head: pr.HeadSHA, Bot: bot, BotReleased: released, Fork: fork,
-			Label: r.cfg.ReleaseLabel, RunURL: r.rc.RunURL(), Kept: shown}))
+			Label: r.cfg.ReleaseLabel, RunURL: r.rc.RunURL(), Kept: shown, Shared: sharedBy(pulls, pr.HeadSHA, pr.Number, more)}))
 	}
+}
+
+// sharedBy is an open pull request of pulls other than number that heads
+// head, 0 for none, -1 when the list is not whole (unknown).
+func sharedBy(pulls []ghclient.OpenPull, head string, number int, unknown bool) int {
+	i := slices.IndexFunc(pulls, func(pr ghclient.OpenPull) bool { return pr.HeadSHA == head && pr.Number != number })
+	switch {
+	case unknown:
+		return -1
+	case i >= 0:
+		return pulls[i].Number
+	}
+	return 0
 }
 
 // keepPaired keeps, once the run's own checks are written, the check of each
@@ -387,8 +395,8 @@ func (r *run) keepPaired(ctx context.Context, p plan.Plan, o *report.Outcome) {
 		if docs := cmp.Or(c.Prior.PR, r.rep.PRURL(o), c.DocsPR); docs != "" {
 			keep(ghclient.PullRequest{Number: p.Code.Number, HeadSHA: p.Code.HeadSHA, Open: r.trig.Action != "closed", Merged: r.trig.Merged}, docs, false, false)
 		}
-	} else if r.thread != nil && o.Job != nil && o.Job.PR() != "" {
-		keep(ghclient.PullRequest{Number: r.thread.Number}, o.Job.PR(), true, !o.Job.Terminal())
+	} else if r.thread != nil && o.Job != nil && o.Job.PR() != "" { // a pull request's thread's follows its code
+		keep(ghclient.PullRequest{Number: r.thread.Number}, o.Job.PR(), !r.trig.IsPR, !o.Job.Terminal())
 	}
 	for _, pair := range r.paired {
 		keep(ghclient.PullRequest{Number: pair.Code}, pair.Docs, pair.Request, pair.Working)

@@ -99,6 +99,7 @@ func newCodeWorld(t *testing.T, sc fakeapi.Scenario, pv fakepreview.Options, pat
 		fakegithub.Commit{SHA: head1, Parents: []string{mergeBase}, Files: codeFiles})
 	w.setHead(head1, codeFiles)
 	w.vars["INPUT_PATHS"] = paths
+	w.vars["INPUT_AGENT-APP"] = "docs-agent[bot]" // the app that opens the agent's pull requests here
 	w.vars["INPUT_PREVIEW"] = "true"
 	t.Cleanup(func() {
 		if u := w.preview.Unexpected(); len(u) > 0 {

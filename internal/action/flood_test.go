@@ -93,8 +93,8 @@ func TestFloodAfterTheRecordStillAnswers(t *testing.T) {
 		if lists := threadLists(g.GitHub, 12); lists > 10 {
 			t.Errorf("%d after: %d list requests of the thread's comments, want at most 10", after, lists)
 		}
-		if len(g.GitHub) > 19 {
-			t.Errorf("%d after: %d GitHub requests, want at most 19", after, len(g.GitHub))
+		if len(g.GitHub) > 20 { // 19, and the read of the job's pull request for its own check
+			t.Errorf("%d after: %d GitHub requests, want at most 20", after, len(g.GitHub))
 		}
 		costs = append(costs, len(g.GitHub))
 	}

@@ -101,7 +101,7 @@ func schedule(cfg inputs.Config, deps Deps) poll.Schedule {
 // docs-token's when it is set, and the preview API's when the run asks
 // for previews.
 func (r *run) agentRoom(hc *httpclient.Client, gh *ghclient.Client) *agentpr.Room {
-	room := &agentpr.Room{Owner: r.trig.Owner, Repo: r.trig.Repo, ServerURL: r.rc.ServerURL, RunURL: r.rc.RunURL(), Terms: r.rc.Terms(),
+	room := &agentpr.Room{Owner: r.trig.Owner, Repo: r.trig.Repo, ServerURL: r.rc.ServerURL, RunURL: r.rc.RunURL(), Terms: r.rc.Terms(), App: r.cfg.AgentApp,
 		Quiet: r.rc.CommandLine && !r.cfg.PreviewSet, Progress: r.prog, Redact: r.log.Redact, Clock: r.deps.Clock, Deadline: r.deadline}
 	if gh != nil {
 		room.Own = gh

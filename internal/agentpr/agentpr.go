@@ -101,12 +101,14 @@ type Room struct {
 	// Approval says its code pull request's check waits for the pull
 	// request's approval, by Land.Approval's rules (plan.Plan.Approval).
 	Approval bool
+	App      string // agent-app: only its pull requests' checks are paired
 	// Land is what a closed code pull request does with the pull request:
 	// merge it with the code, close it, or neither (plan.Plan.Land).
 	Land plan.Land
 
-	held bool                  // docs-token was held back from a pull request outside the job's repository
-	pull *ghclient.PullRequest // the agent's pull request, once read
+	held   bool                  // docs-token was held back from a pull request outside the job's repository
+	pull   *ghclient.PullRequest // the agent's pull request, once read
+	pullOf prlink.PullRequest    // which one pull is
 }
 
 // Ask is what asked for a job, which its backlink names.
@@ -585,8 +587,8 @@ func (r *Room) Pairing(ctx context.Context, code ghclient.PullRequest, docsURL s
 	if !ok || r.Own == nil || !r.ownRepo(docs) || docs.Number == code.Number {
 		return p, false
 	}
-	pull, err := r.read(ctx, r.Own, docs) // as the run read it once
-	if err == nil && (!pull.Open || pull.HeadSHA == "" || !strings.EqualFold(pull.HeadRepo, r.Owner+"/"+r.Repo)) {
+	pull, err := r.Own.PullRequest(ctx, docs.Owner, docs.Repo, docs.Number) // as it is at the run's end
+	if err == nil && (!pull.Open || pull.HeadSHA == "" || !strings.EqualFold(pull.HeadRepo, r.Owner+"/"+r.Repo) || !strings.EqualFold(pull.Author, r.App)) {
 		return p, false
 	}
 	at := prlink.PullRequest{Owner: r.Owner, Repo: r.Repo, Number: code.Number}
@@ -611,12 +613,12 @@ func (r *Room) Pairing(ctx context.Context, code ghclient.PullRequest, docsURL s
 // read reads the agent's pull request pr once a run: the review request
 // wants its author, the preview its branch, Open its state.
 func (r *Room) read(ctx context.Context, gh GitHub, pr prlink.PullRequest) (*ghclient.PullRequest, error) {
-	if r.pull != nil && r.pull.Number == pr.Number {
+	if r.pull != nil && r.pullOf == pr {
 		return r.pull, nil
 	}
 	info, err := gh.PullRequest(ctx, pr.Owner, pr.Repo, pr.Number)
 	if err == nil {
-		r.pull = info
+		r.pull, r.pullOf = info, pr
 	}
 	return info, err
 }

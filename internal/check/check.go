@@ -363,14 +363,12 @@ func Following(st docspr.State) string {
 // ruleset that requires the check holds it too: the code pull request's
 // state, and the check GitHub shows on its latest head.
 type Pairing struct {
-	Code         int                   // the code pull request's number, or the request's thread's
-	URL          string                // its address
-	Open, Merged bool                  // its state
-	Shows        ghclient.CommitStatus // Context on its latest head, State "" for none
-	DocsHead     string                // the docs pull request's latest commit
-	// Request says Code is a thread whose /docs request the job answers,
-	// no code pull request; Working that the job still writes.
-	Request, Working bool
+	Code             int                   // the code pull request's number, or the request's thread's
+	URL              string                // its address
+	Open, Merged     bool                  // its state
+	Shows            ghclient.CommitStatus // Context on its latest head, State "" for none
+	DocsHead         string                // the docs pull request's latest commit
+	Request, Working bool                  // Code is a /docs request's thread, not a code pull request; its job writes
 }
 
 // Paired is the check of the docs pull request p pairs, on its latest
@@ -401,21 +399,13 @@ func Paired(p Pairing) Decision {
 // Outside is a pull request no code job follows, as a run read it: a
 // fork's, where no docs job runs, or another bot's.
 type Outside struct {
-	// Head is its latest commit.
-	Head string
-	// Bot is the login of the bot that opened it, "" for a person's;
-	// BotReleased says the team lets that bot's pull requests through
-	// with no docs job (release-bots), and Fork that it is a fork's.
-	Bot         string
-	BotReleased bool
+	Head        string // its latest commit
+	Bot         string // the bot that opened it, "" for a person's
+	BotReleased bool   // release-bots names Bot: no docs job needed
 	Fork        bool
-	// ReleasedBy is the person with required-permission whose release
-	// label released Head, "" for none.
-	ReleasedBy string
-	// Label is the release label (release-label), "" for none.
-	Label string
-	// RunURL is the workflow run, which the status links.
-	RunURL string
+	ReleasedBy  string // the person with required-permission whose label released Head
+	Label       string // the release label (release-label), "" for none
+	RunURL      string // the workflow run, which the status links
 	// Kept says the schedule found a check on Head, which it keeps (a
 	// release only its event says); it writes where there is none.
 	Kept bool
@@ -434,7 +424,7 @@ func DecideOutside(o Outside) Decision {
 		return Decision{}
 	}
 	switch {
-	case o.ReleasedBy != "" && o.Shared != 0:
+	case (o.ReleasedBy != "" || o.BotReleased && !o.Fork) && o.Shared != 0:
 		return Decision{}
 	case o.ReleasedBy != "":
 		return Decide(record.Record{}, Facts{Event: Released, Heads: []string{o.Head}, ReleasedBy: o.ReleasedBy, RunURL: o.RunURL})
@@ -445,7 +435,7 @@ func DecideOutside(o Outside) Decision {
 		who = "Opened by " + escape.Cut(escape.Line(o.Bot), maxLogin)
 	}
 	switch {
-	case o.Bot != "" && o.BotReleased && !o.Fork && o.Shared == 0:
+	case o.Bot != "" && o.BotReleased && !o.Fork:
 		s.State, s.Description = ghclient.StatusSuccess, who+", whose pull requests need no docs job (release-bots)"
 	case o.Label != "":
 		s.Description = who + ", where no docs job runs: a maintainer adds the label " + escape.Cut(escape.Line(o.Label), 50) + " to release this commit"

@@ -197,7 +197,7 @@ func needs(r role, mergesHere bool) map[string]string {
 	case roleSettle:
 		return map[string]string{"contents": "read", "issues": "write", "pull-requests": "write", "statuses": "write"}
 	case roleOutside:
-		return map[string]string{"statuses": "write"}
+		return map[string]string{"pull-requests": "read", "statuses": "write"}
 	case roleRequest:
 		return map[string]string{"contents": "read", "issues": "write", "pull-requests": "write"}
 	}

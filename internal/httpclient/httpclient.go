@@ -340,9 +340,10 @@ func (c *Client) do(req *retryablehttp.Request, p Policy) (*http.Response, error
 	if t, ok := a.ctx.Value(deadlineKey{}).(time.Time); ok {
 		a.deadline = t
 		if end, ok := a.ctx.Deadline(); ok && p == Repeatable {
-			// An attempt that hangs takes a third: time is left for more.
+			// Each attempt takes a third of what the call had: one that
+			// hangs leaves time for more.
 			third := *c.http
-			third.Timeout = min(c.http.Timeout, time.Until(end)/3)
+			third.Timeout = min(c.http.Timeout, max(time.Until(end)/3, time.Millisecond))
 			hc = &third
 		}
 	}

@@ -480,23 +480,17 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 		Land: Land{Approval: approver(cfg)}}, nil
 }
 
-// Outside is a pull request no code job follows, as its event shows it:
-// GitHub gives a fork's pull_request runs no secrets and a read-only
-// token, and the code job skips the pull requests of bots allowed-bots
-// does not name. Its check is set from pull_request_target, whose runs
-// take the workflow from the default branch and check nothing out.
+// Outside is a pull request no code job follows (a fork's, whose
+// pull_request runs get no secrets, or a bot's allowed-bots does not name),
+// as its pull_request_target event shows it.
 type Outside struct {
 	Owner, Repo string
 	Number      int
 	HeadSHA     string // its latest commit, which the check goes on
-	// Bot is the login of the bot that opened it, "" for a person's;
-	// BotReleased says release-bots names it (and it is not a fork's):
-	// its pull requests need no docs job.
-	Bot         string
-	BotReleased bool
-	// Release says the event adds the release label: its sender's
-	// permission is read (Plan.Check), and a person with
-	// required-permission releases HeadSHA.
+	Bot         string // the bot that opened it, "" for a person's
+	BotReleased bool   // release-bots names Bot (never for a fork's)
+	// Release says the event adds the release label: Sender's permission
+	// is read (Plan.Check); required-permission releases HeadSHA.
 	Release bool
 	Sender  string
 }

@@ -230,10 +230,9 @@ func (s *Room) Continued(ctx context.Context, th *conversation.Thread, e *conver
 // Pair is a code pull request whose record a settle run read, and the docs
 // pull request it pairs (or its job names), whose check follows it.
 type Pair struct {
-	Code int
-	Docs string
-	// Request says Code is a /docs request's thread; Working its job works.
-	Request, Working bool
+	Code             int
+	Docs             string
+	Request, Working bool // Code is a /docs request's thread; its job works
 }
 
 // Sweep is a settle run (settle: true) in owner/repo: it starts no job and
@@ -306,8 +305,8 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) (o *report.Outcome
 		}
 		v, docs := s.settle(ctx, th, e)
 		t.add(v)
-		if docs != "" {
-			pairs = append(pairs, Pair{Code: th.Number, Docs: docs, Request: !e.Code(), Working: !e.Code() && (v == working || v == sent)})
+		if request := !e.Code() && !strings.Contains(e.URL, "/pull/"); docs != "" && v != left { // left: its job unread
+			pairs = append(pairs, Pair{Code: th.Number, Docs: docs, Request: request, Working: request && (v == working || v == sent)})
 		}
 	}
 	if t.stopped == "" && found.Left > 0 {

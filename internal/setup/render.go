@@ -82,6 +82,7 @@ func (v view) common(l *lines) {
 	}
 	l.add("          # The phrase a request is made with, which the comments on the agent's pull request tell reviewers.")
 	l.add("          trigger-phrase: %s", yamlScalar(v.Phrase))
+	v.agentApp(l)
 	v.caps(l)
 }
 
@@ -119,6 +120,18 @@ func (v view) notBots() string {
 func (v view) agentApp(l *lines) {
 	if v.AgentApp != Defaults.AgentApp {
 		l.add("          agent-app: %s", yamlScalar(v.AgentApp))
+	}
+}
+
+// outsideInputs are the inputs that tell the pull requests no code job
+// follows, and what releases them, where they are not the defaults.
+func (v view) outsideInputs(l *lines) {
+	v.agentApp(l)
+	if v.ReleaseLabel != "docs-not-needed" {
+		l.add("          release-label: %s", yamlScalar(v.ReleaseLabel))
+	}
+	if v.BotList != "" {
+		l.add("          allowed-bots: %s", yamlScalar(v.BotList))
 	}
 }
 
@@ -245,20 +258,15 @@ func (v view) codeFile() string {
 	l.add("    runs-on: ubuntu-slim")
 	l.add("    timeout-minutes: 5")
 	l.add("    permissions:")
-	l.add("      statuses: write # the commit status docs / agent-job")
+	l.add("      pull-requests: read # which open pull requests head the same commit, in a private repository")
+	l.add("      statuses: write     # the commit status docs / agent-job")
 	queued(&l, "Shared with the code and request jobs: one run at a time per pull request, each in its turn.",
 		"docs-agent-"+expr("github.event.pull_request.number"))
 	v.step(&l)
 	l.add("          project-id: %s", expr("vars.MINTLIFY_PROJECT_ID"))
 	l.add("          api-key: %s", expr("secrets.MINTLIFY_API_KEY"))
 	l.add("          settle: true")
-	v.agentApp(&l)
-	if v.ReleaseLabel != "docs-not-needed" {
-		l.add("          release-label: %s", yamlScalar(v.ReleaseLabel))
-	}
-	if v.BotList != "" {
-		l.add("          allowed-bots: %s", yamlScalar(v.BotList))
-	}
+	v.outsideInputs(&l)
 	l.add("")
 	l.add("  settle:")
 	l.add("    # The jobs earlier runs left: %severy hour,", when(v.AgentEvents != "", "on the agent's pull request's "+v.AgentEvents+", "))
@@ -303,7 +311,7 @@ func (v view) codeFile() string {
 	if !here {
 		l.add("          docs-token: %s", expr("secrets.DOCS_REPO_TOKEN"))
 	}
-	v.agentApp(&l)
+	v.outsideInputs(&l) // the schedule gives the pull requests no code job follows their checks too
 	v.caps(&l)
 	return l.b.String()
 }

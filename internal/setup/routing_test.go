@@ -280,8 +280,8 @@ func TestTheAgentsPullRequestsGetNoDocsJob(t *testing.T) {
 }
 
 // TestOutsideJobHoldsNothing: the job that runs on a fork's
-// pull_request_target events holds GITHUB_TOKEN with statuses: write
-// alone, checks nothing out, runs no script, and passes settle: true (the
+// pull_request_target events holds GITHUB_TOKEN with statuses: write and
+// pull-requests: read alone, checks nothing out, runs no script, and passes settle: true (the
 // run sets that pull request's check and sends the agent nothing), in
 // every setup init writes; a fork's push runs it with the default branch's
 // definition only (pull_request_target).
@@ -307,8 +307,8 @@ func TestOutsideJobHoldsNothing(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(files[0].Body), &doc); err != nil {
 			t.Fatal(err)
 		}
-		if got := doc.Jobs["outside"].Permissions; len(got) != 1 || got["statuses"] != "write" {
-			t.Errorf("%+v: outside's permissions %v, want statuses: write alone", c, got)
+		if got := doc.Jobs["outside"].Permissions; len(got) != 2 || got["statuses"] != "write" || got["pull-requests"] != "read" {
+			t.Errorf("%+v: outside's permissions %v, want statuses: write and pull-requests: read alone", c, got)
 		}
 		wf, err := workflows.Parse(files[0].Body)
 		if err != nil {
