@@ -194,21 +194,7 @@ func TestSettleCancelledByTheRunnerKeepsWhatItSent(t *testing.T) {
 		t.Errorf("the record after a settle run cancelled once its follow-up went: %+v, want the job to have heard head2 and the send counted\nlog:\n%s", r, stdout.String())
 	}
 
-	// The API took the follow-up once it answered, whether or not the
-	// run still listened: the job works on head2 from then.
-	for deadline := time.Now().Add(hangGuard); len(h.api.Ends()) < 2; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the API never took the follow-up it received")
-		}
-	}
-	// The job ends again; the next settle run reports its end, and sends
-	// nothing: the job heard head2.
-	h.clk.Advance(10 * time.Minute)
-	h.stdout.Reset()
-	if err := h.run(context.Background()); err != nil {
-		t.Fatalf("second settle run: %v\n%s", err, h.stdout.String())
-	}
-	h.wantRequests(1, 1)
+	nextSettleSendsNothing(t, h)
 	if r := sigRecord(t, gh); r.Unsettled || r.Head != sigHead2 || r.Sent.Total != 2 {
 		t.Errorf("the record after the second settle run: %+v, want the job's end reported, head2 heard, two sends\nlog:\n%s", r, h.stdout.String())
 	}
@@ -270,6 +256,15 @@ func TestSettleCancelledWhileGitHubHangsKeepsWhatItSent(t *testing.T) {
 	if r := sigRecord(t, gh); r.Head != sigHead2 || r.Waiting != "" || r.Sent.Total != 2 || !r.Unsettled {
 		t.Errorf("the record after a settle run cancelled while GitHub hung: %+v, want the job to have heard head2 and the send counted\nlog:\n%s", r, stdout.String())
 	}
+	nextSettleSendsNothing(t, h)
+}
+
+// nextSettleSendsNothing waits until the API has taken the follow-up it
+// received, whether or not the cancelled run still listened (the job works
+// on head2 from then), ends the job again, and runs the next settle run:
+// it reports the job's end and sends nothing, the job having heard head2.
+func nextSettleSendsNothing(t *testing.T, h *harness) {
+	t.Helper()
 	for deadline := time.Now().Add(hangGuard); len(h.api.Ends()) < 2; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the API never took the follow-up it received")
