@@ -79,12 +79,29 @@ func Root(dir string) (string, error) {
 // other modules (a directory below root with a go.mod of its own).
 func Count(root string) (map[string]Counts, error) {
 	out := map[string]Counts{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	err := Dirs(root, func(dir, rel string) error {
+		c, err := countDir(dir, isHelperDir(rel))
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() {
-			return nil
+		if !c.zero() {
+			out[rel] = c
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Dirs calls visit with each directory of the module at root that the go
+// command reads packages from, whatever their build constraints: it leaves
+// out directories named testdata or whose name starts with "." or "_", and
+// other modules (a directory below root with a go.mod of its own). rel is
+// dir relative to root, with slashes ("." for root); a visit that returns
+// filepath.SkipDir leaves out dir and what is below it.
+func Dirs(root string, visit func(dir, rel string) error) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
 		}
 		if path != root {
 			name := d.Name()
@@ -99,17 +116,8 @@ func Count(root string) (map[string]Counts, error) {
 		if err != nil {
 			return err
 		}
-		rel = filepath.ToSlash(rel)
-		c, err := countDir(path, isHelperDir(rel))
-		if err != nil {
-			return err
-		}
-		if !c.zero() {
-			out[rel] = c
-		}
-		return nil
+		return visit(path, filepath.ToSlash(rel))
 	})
-	return out, err
 }
 
 func isHelperDir(rel string) bool {

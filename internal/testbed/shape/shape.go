@@ -19,12 +19,13 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentjob/agent-job-action/internal/testbed/census"
 )
 
 // The figures' names, as testdata/figures.golden spells them. All of
@@ -147,23 +148,9 @@ func modulePath(root string) (string, error) {
 // no non-test .go file is no package of the product.
 func load(root string) (map[string]*pkg, error) {
 	pkgs := map[string]*pkg{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		if path != root {
-			name := d.Name()
-			if name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || slices.Contains(helperTrees, rel) {
-				return filepath.SkipDir
-			}
-			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
-				return filepath.SkipDir
-			}
+	err := census.Dirs(root, func(path, rel string) error {
+		if slices.Contains(helperTrees, rel) {
+			return filepath.SkipDir
 		}
 		p, err := loadDir(path)
 		if err != nil {
