@@ -341,8 +341,9 @@ func (r *run) outside(ctx context.Context, gh *ghclient.Client, p plan.Plan) *re
 }
 
 // coverOutside gives each open pull request no code job follows (the oldest
-// plan.OutsidePages pages) its check where its head shows none: a read each,
-// and the write where it owes one. People's are not read past the list.
+// plan.OutsidePages pages) its check where its head shows none (IfNone): the
+// writer's read each, and the write where it owes one. People's are not read
+// past the list.
 func (r *run) coverOutside(ctx context.Context, gh *ghclient.Client, owner, repo string) {
 	pulls, more, err := gh.OpenPulls(ctx, owner, repo, plan.OutsidePages)
 	if err != nil {
@@ -358,13 +359,8 @@ func (r *run) coverOutside(ctx context.Context, gh *ghclient.Client, owner, repo
 		if !ok || ctx.Err() != nil {
 			continue
 		}
-		_, shown, err := gh.Status(ctx, owner, repo, pr.HeadSHA, check.Context)
-		if err != nil {
-			r.log.Warning(fmt.Sprintf("#%d: %s; the next scheduled run tries again", pr.Number, escape.Log(err.Error())))
-			continue
-		}
 		r.rep.Checks.Apply(ctx, owner, repo, check.DecideOutside(check.Outside{Head: pr.HeadSHA, Bot: bot, BotReleased: released, Fork: fork,
-			Label: r.cfg.ReleaseLabel, RunURL: r.rc.RunURL(), Kept: shown, Shared: sharedBy(pulls, pr.HeadSHA, pr.Number, more)}))
+			Label: r.cfg.ReleaseLabel, RunURL: r.rc.RunURL(), IfNone: true, Shared: sharedBy(pulls, pr.HeadSHA, pr.Number, more)}))
 	}
 }
 

@@ -145,6 +145,7 @@ const maxLogin = 39
 type Set struct {
 	Heads  []string
 	Status ghclient.CommitStatus
+	IfNone bool // only where GitHub shows none (nor one unread): one shown is kept
 }
 
 // Decision is what the check shows after an event: the statuses to set,
@@ -406,9 +407,7 @@ type Outside struct {
 	ReleasedBy  string // the person with required-permission whose label released Head
 	Label       string // the release label (release-label), "" for none
 	RunURL      string // the workflow run, which the status links
-	// Kept says the schedule found a check on Head, which it keeps (a
-	// release only its event says); it writes where there is none.
-	Kept bool
+	IfNone      bool   // the schedule's pass: writes only where Head shows no check (a release only its event says)
 	// Shared is another open pull request that heads Head (-1: the list
 	// could not say), 0 for none: a success there is not this one's to give.
 	Shared int
@@ -420,9 +419,6 @@ type Outside struct {
 // so; any other waits, saying what a maintainer does, and nothing the pull
 // request's own author does turns it green. It is pure.
 func DecideOutside(o Outside) Decision {
-	if o.Kept {
-		return Decision{}
-	}
 	switch {
 	case (o.ReleasedBy != "" || o.BotReleased && !o.Fork) && o.Shared != 0:
 		return Decision{}
@@ -442,7 +438,7 @@ func DecideOutside(o Outside) Decision {
 	default:
 		s.Description = who + ", where no docs job runs: set release-label, so that a maintainer can release this commit"
 	}
-	return Decision{Sets: []Set{{Heads: []string{o.Head}, Status: s}}}
+	return Decision{Sets: []Set{{Heads: []string{o.Head}, Status: s, IfNone: o.IfNone}}}
 }
 
 // Group is what a merge group's check read of the group (package queue

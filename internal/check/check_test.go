@@ -327,7 +327,8 @@ func TestPaired(t *testing.T) {
 // kind and what its run read: a fork's and an unnamed bot's wait for a
 // person's release; a release-bots bot's passes; a person's release passes
 // that head; no success goes on a head another open pull request heads,
-// or when that could not be read; the schedule keeps what a head shows.
+// or when that could not be read; the schedule's pass writes only where
+// a head shows none (IfNone), which the writer holds.
 func TestDecideOutside(t *testing.T) {
 	t.Parallel()
 	const head, label = "f0f0", "docs-not-needed"
@@ -347,7 +348,7 @@ func TestDecideOutside(t *testing.T) {
 		{"a fork's released by a writer", Outside{Fork: true, ReleasedBy: "writer", Label: label}, ghclient.StatusSuccess, "Docs check released by writer: no docs job needed for this commit"},
 		{"a fork's released at a shared head", Outside{Fork: true, ReleasedBy: "writer", Label: label, Shared: 7}, "", ""},
 		{"a fork's released, the list unread", Outside{Fork: true, ReleasedBy: "writer", Label: label, Shared: -1}, "", ""},
-		{"the schedule finds a check", Outside{Fork: true, Label: label, Kept: true}, "", ""},
+		{"the schedule's pass: only where the head shows none", Outside{Fork: true, Label: label, IfNone: true}, ghclient.StatusPending, "From a fork, where no docs job runs: a maintainer adds the label docs-not-needed to release this commit"},
 		{"a bot's login that would break a line", Outside{Bot: "x\n::error::y", Label: label}, ghclient.StatusPending, "Opened by x ::error::y, where no docs job runs: a maintainer adds the label docs-not-needed to release this commit"},
 	}
 	for _, tt := range tests {
@@ -361,7 +362,7 @@ func TestDecideOutside(t *testing.T) {
 				}
 				return
 			}
-			if len(d.Sets) != 1 || !slices.Equal(d.Sets[0].Heads, []string{head}) || d.Sets[0].Status.State != tt.state ||
+			if len(d.Sets) != 1 || !slices.Equal(d.Sets[0].Heads, []string{head}) || d.Sets[0].Status.State != tt.state || d.Sets[0].IfNone != tt.o.IfNone ||
 				d.Sets[0].Status.Description != tt.desc || d.Sets[0].Status.Context != Context || d.Sets[0].Status.TargetURL != run {
 				t.Errorf("DecideOutside() = %+v, want %s %q on %s", d, tt.state, tt.desc, head)
 			}

@@ -43,9 +43,10 @@ type Checks struct {
 	cutShown bool
 }
 
-// Set sets s on each of heads of owner/repo where GitHub shows another
-// status (or none), as read once a run.
-func (c *Checks) Set(ctx context.Context, owner, repo string, heads []string, s ghclient.CommitStatus) {
+// Set sets set's status on each of its heads of owner/repo where GitHub
+// shows another status (or none; with IfNone, only none), as read once a run.
+func (c *Checks) Set(ctx context.Context, owner, repo string, set check.Set) {
+	heads, s := set.Heads, set.Status
 	if c.set == nil {
 		c.set = map[string]ghclient.CommitStatus{}
 	}
@@ -60,6 +61,11 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, heads []string, s 
 		switch {
 		case err == nil && ok && shown.Same(s):
 			c.set[sha] = s
+			continue
+		case set.IfNone && ok: // a check shown is kept, and known for the run
+			c.set[sha] = shown
+			continue
+		case set.IfNone && err != nil: // nor is one claimed over what could not be read
 			continue
 		case err == nil && ok && s.TakesBack(shown): // a required check turned back is said
 			c.Progress.Logf("GitHub showed %s (%s) on %s: the check is set again", escape.Log(shown.State), escape.Log(shown.Description), ghclient.Short(sha))
@@ -88,7 +94,7 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, heads []string, s 
 // Apply sets the statuses d decides on owner/repo, in order.
 func (c *Checks) Apply(ctx context.Context, owner, repo string, d check.Decision) {
 	for _, set := range d.Sets {
-		c.Set(ctx, owner, repo, set.Heads, set.Status)
+		c.Set(ctx, owner, repo, set)
 	}
 }
 

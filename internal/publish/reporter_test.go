@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/backlog"
+	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/docspr"
@@ -275,7 +276,8 @@ func TestChecksHead(t *testing.T) {
 // TestChecksSetWritesTheDifference: a status is written only on a head
 // where GitHub shows another (or none, or one it could not read), and the
 // log says what GitHub showed when the write takes back a success; a head
-// this run already set is not read again.
+// this run already set is not read again. A set with IfNone goes only
+// where GitHub shows none: one shown, or unread, is kept.
 func TestChecksSetWritesTheDifference(t *testing.T) {
 	t.Parallel()
 	pending := ghclient.CommitStatus{Context: "docs / agent-job", State: "pending", Description: "Waits"}
@@ -283,6 +285,8 @@ func TestChecksSetWritesTheDifference(t *testing.T) {
 		name   string
 		shown  *ghclient.CommitStatus
 		unread bool
+		ifNone bool // a set with IfNone
+		reads  int  // GitHub's reads in two calls, 1 when 0: what could not be read is read again
 		want   []string
 		log    string
 	}{
@@ -295,6 +299,9 @@ func TestChecksSetWritesTheDifference(t *testing.T) {
 		{name: "a failure shown", shown: &ghclient.CommitStatus{Context: "docs / agent-job", State: "failure", Description: "The docs job failed"},
 			want: []string{"acme/docs 1111 pending: Waits"}},
 		{name: "unread", unread: true, want: []string{"acme/docs 1111 pending: Waits"}},
+		{name: "if none: none shown", ifNone: true, want: []string{"acme/docs 1111 pending: Waits"}},
+		{name: "if none: another shown, kept", ifNone: true, shown: &ghclient.CommitStatus{Context: "docs / agent-job", State: "success", Description: "Docs check released by writer"}},
+		{name: "if none: unread, nothing claimed", ifNone: true, unread: true, reads: 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -309,10 +316,11 @@ func TestChecksSetWritesTheDifference(t *testing.T) {
 				gh.unread = map[string]error{head1: errors.New("HTTP 502")}
 			}
 			r.Checks.GitHub = gh
-			r.Checks.Set(context.Background(), "acme", "docs", []string{head1}, pending)
-			r.Checks.Set(context.Background(), "acme", "docs", []string{head1}, pending) // once is enough
-			if !slices.Equal(gh.set, tt.want) || gh.reads != 1 {
-				t.Errorf("statuses %q after %d reads, want %q after 1", gh.set, gh.reads, tt.want)
+			for range 2 { // once is enough
+				r.Checks.Set(context.Background(), "acme", "docs", check.Set{Heads: []string{head1}, Status: pending, IfNone: tt.ifNone})
+			}
+			if reads := max(tt.reads, 1); !slices.Equal(gh.set, tt.want) || gh.reads != reads {
+				t.Errorf("statuses %q after %d reads, want %q after %d", gh.set, gh.reads, tt.want, reads)
 			}
 			if tt.log != "" && !strings.Contains(log.String(), tt.log) {
 				t.Errorf("log lacks %q:\n%s", tt.log, log.String())
@@ -337,7 +345,7 @@ func TestChecksSetWarns(t *testing.T) {
 	forbidden := &github.ErrorResponse{Response: &http.Response{StatusCode: http.StatusForbidden}, Message: "Resource not accessible by integration"}
 	gh := &fakeStatuses{fail: map[string]error{head1: fmt.Errorf("HTTP 403: %w", forbidden)}}
 	r.Checks.GitHub = gh
-	r.Checks.Set(context.Background(), "acme", "docs", []string{head1, head2}, ghclient.CommitStatus{State: "pending", Description: "d"})
+	r.Checks.Set(context.Background(), "acme", "docs", check.Set{Heads: []string{head1, head2}, Status: ghclient.CommitStatus{State: "pending", Description: "d"}})
 	if len(gh.set) != 0 || !strings.Contains(log.String(), "warning: could not set the commit status docs / agent-job: ") ||
 		!strings.Contains(log.String(), " (give the workflow permissions: statuses: write); the job is not affected") {
 		t.Errorf("statuses %q, log:\n%s", gh.set, log.String())
