@@ -66,6 +66,7 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, set check.Set) {
 			c.set[sha] = shown
 			continue
 		case set.IfNone && err != nil: // nor is one claimed over what could not be read
+			c.Progress.Log.Warning(fmt.Sprintf("%s: nothing is written over it; the next scheduled run tries again", escape.Log(err.Error())))
 			continue
 		case err == nil && ok && s.TakesBack(shown): // a required check turned back is said
 			c.Progress.Logf("GitHub showed %s (%s) on %s: the check is set again", escape.Log(shown.State), escape.Log(shown.Description), ghclient.Short(sha))

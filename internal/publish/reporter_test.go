@@ -287,6 +287,7 @@ func TestChecksSetWritesTheDifference(t *testing.T) {
 		unread bool
 		ifNone bool // a set with IfNone
 		reads  int  // GitHub's reads in two calls, 1 when 0: what could not be read is read again
+		warn   string
 		want   []string
 		log    string
 	}{
@@ -301,7 +302,7 @@ func TestChecksSetWritesTheDifference(t *testing.T) {
 		{name: "unread", unread: true, want: []string{"acme/docs 1111 pending: Waits"}},
 		{name: "if none: none shown", ifNone: true, want: []string{"acme/docs 1111 pending: Waits"}},
 		{name: "if none: another shown, kept", ifNone: true, shown: &ghclient.CommitStatus{Context: "docs / agent-job", State: "success", Description: "Docs check released by writer"}},
-		{name: "if none: unread, nothing claimed", ifNone: true, unread: true, reads: 2},
+		{name: "if none: unread, nothing claimed", ifNone: true, unread: true, reads: 2, warn: `"HTTP 502": nothing is written over it; the next scheduled run tries again`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -321,6 +322,9 @@ func TestChecksSetWritesTheDifference(t *testing.T) {
 			}
 			if reads := max(tt.reads, 1); !slices.Equal(gh.set, tt.want) || gh.reads != reads {
 				t.Errorf("statuses %q after %d reads, want %q after %d", gh.set, gh.reads, tt.want, reads)
+			}
+			if tt.warn != "" && !strings.Contains(log.String(), "warning: "+tt.warn) {
+				t.Errorf("log lacks the warning %q:\n%s", tt.warn, log.String())
 			}
 			if tt.log != "" && !strings.Contains(log.String(), tt.log) {
 				t.Errorf("log lacks %q:\n%s", tt.log, log.String())
