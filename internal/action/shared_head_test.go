@@ -1,0 +1,88 @@
+package action_test
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+)
+
+// intoRelease is a pull_request event of #8: the code pull request #7's
+// branch, at head, opened into another base, release, where it changes
+// nothing under paths.
+func intoRelease(action, head string) map[string]any {
+	ev := codePR(action, head, func(pr map[string]any) {
+		pr["number"], pr["html_url"] = 8, "https://github.com/acme/docs/pull/8"
+		pr["base"].(map[string]any)["ref"] = "release"
+	})
+	ev["number"] = 8
+	return ev
+}
+
+// secondBase seeds #8, the branch of #7 at head1 into release, where it
+// changes the README only, and makes the next run #8's opened run.
+func (w *codeWorld) secondBase() {
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 8, Author: "writer", Title: "Send rate-limit headers", HeadRef: "rate-headers", HeadSHA: head1,
+		BaseRef: "release", Files: []fakegithub.File{{Name: "README.md", Additions: 1, Patch: "@@ -1 +1,2 @@\n+Rate limits."}}})
+	w.setEvent("pull_request", intoRelease("opened", head1))
+}
+
+// TestSharedHeadTakesTheStrictestCheck: the branch of code pull request
+// #7, whose docs job works on head1, is opened again into another base
+// (#8), where nothing under paths changes. A status belongs to the
+// commit, so #8's "No change under paths" success would turn #7's check
+// green while its docs wait: #8's run reads the open pull requests at
+// head1 and #7's record, and leaves head1 waiting, naming #7. Once #7's
+// job ends, the run that finds it reads #8 (no record: nothing waits
+// there) and head1 turns green.
+func TestSharedHeadTakesTheStrictestCheck(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
+	w.secondBase()
+	from := len(w.gh.Requests())
+	w.mustRun("#8 opened into release")
+	w.wantRequests(1, 0) // #8 needed no job
+	if got := w.shownOn(head1); !strings.HasPrefix(got, "pending: #7 heads this commit too") {
+		t.Fatalf("head1 after #8's run: %q, want it waiting for #7's docs", got)
+	}
+	calls := w.ghCalls(from)
+	for _, want := range []string{"GET /repos/acme/docs/commits/" + head1 + "/pulls", "GET /repos/acme/docs/issues/7/comments"} {
+		if !slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, want) }) {
+			t.Errorf("#8's run did not read %s: %q", want, calls)
+		}
+	}
+	if slices.ContainsFunc(w.statuses(), func(s string) bool { return strings.Contains(s, "success") }) {
+		t.Errorf("a success was written on the shared head while #7's docs waited: %q", w.statuses())
+	}
+
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	w.mustRun("the schedule finds #7's job ended")
+	if got := w.shownOn(head1); !strings.HasPrefix(got, "success: ") {
+		t.Errorf("head1 once #7's docs are written: %q, want success", got)
+	}
+}
+
+// TestSharedHeadUnreadClaimsNoSuccess: when the pull requests at the head
+// cannot be read, #8's run claims no success on it: an error that says
+// why, and what to do.
+func TestSharedHeadUnreadClaimsNoSuccess(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
+	w.secondBase()
+	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
+		if strings.HasSuffix(r.URL.Path, "/commits/"+head1+"/pulls") {
+			http.Error(rw, `{"message":"Server Error"}`, http.StatusBadGateway)
+			return true
+		}
+		return false
+	})
+	w.mustRun("#8 opened into release")
+	if got := w.shownOn(head1); !strings.HasPrefix(got, "error: The pull requests at this commit could not be read") {
+		t.Errorf("head1 after #8's run: %q, want an error that claims no success", got)
+	}
+}
