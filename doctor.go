@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/cli"
 	"github.com/agentjob/agent-job-action/internal/doctor"
+	"github.com/agentjob/agent-job-action/internal/setup"
 )
 
 // runDoctor is the doctor command: it checks a setup with reads only.
@@ -22,7 +23,7 @@ func runDoctor(ctx context.Context, args []string, env Env, build cli.Build, std
 	if err == nil {
 		err = doctor.Run(ctx, o, doctor.Env{Getenv: env.Getenv, Transport: env.Transport, Clock: env.Clock, Version: env.Version}, stdout)
 	}
-	var usageErr *doctor.UsageError
+	var usageErr *setup.UsageError
 	switch {
 	case err == nil:
 		return nil

@@ -19,6 +19,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/runner"
 	"github.com/agentjob/agent-job-action/internal/testbed/step"
@@ -141,8 +142,7 @@ func sigRecord(t *testing.T, gh *fakegithub.Server) record.Record {
 	if len(c) != 1 {
 		t.Fatalf("%d comments on #7, want the record's one", len(c))
 	}
-	r, _ := conversation.RecordOf(c[0].Body)
-	return r
+	return conversation.EarlierOf(&ghclient.Comment{Body: c[0].Body}).Record
 }
 
 // TestSettleCancelledByTheRunnerKeepsWhatItSent runs a settle run as a

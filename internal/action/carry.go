@@ -364,6 +364,40 @@ func (r *run) coverOutside(ctx context.Context, gh *ghclient.Client, owner, repo
 	}
 }
 
+// waitingAt reads, for a success about to go on sha, the open pull
+// requests of owner/repo there but not, and the record of each: the first
+// whose check there waits (check.Waits), 0 for none, -1 when they could
+// not all be read. A fork's is not listed: it takes the others' check.
+func (r *run) waitingAt(gh *ghclient.Client) func(ctx context.Context, owner, repo, sha string, not int) int {
+	return func(ctx context.Context, owner, repo, sha string, not int) int {
+		pulls, more, err := gh.PullsAt(ctx, owner, repo, sha)
+		if err == nil && more {
+			err = fmt.Errorf("more pull requests hold %s than one page lists", ghclient.Short(sha))
+		}
+		self := r.settler.Self()
+		if r.thread != nil {
+			self = cmp.Or(r.thread.Self(), self)
+		}
+		for i := 0; err == nil && i < len(pulls); i++ {
+			th := &conversation.Thread{GH: gh, Owner: owner, Repo: repo, Number: pulls[i].Number, Code: true}
+			if th.SetSelf(self); th.Number == not {
+				continue
+			}
+			if e, rerr := th.Record(ctx, conversation.Keep); rerr != nil {
+				err = fmt.Errorf("read the record of #%d, which heads this commit too: %w", th.Number, rerr)
+			} else if e != nil && check.Waits(e.Record, sha) {
+				r.prog.Logf("#%d heads %s too, and its docs are not settled: no success is written there", th.Number, ghclient.Short(sha))
+				return th.Number
+			}
+		}
+		if err != nil {
+			r.log.Warning(fmt.Sprintf("%s: no success is claimed on %s", escape.Log(err.Error()), ghclient.Short(sha)))
+			return -1
+		}
+		return 0
+	}
+}
+
 // sharedBy is an open pull request of pulls other than number that heads
 // head, 0 for none, -1 when the list is not whole (unknown).
 func sharedBy(pulls []ghclient.OpenPull, head string, number int, unknown bool) int {

@@ -12,12 +12,13 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentjob/agent-job-action/internal/testbed/escapetest"
+
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
-	"github.com/agentjob/agent-job-action/internal/invisible"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/testbed/previewspec"
@@ -749,7 +750,7 @@ func TestPreviewFromAHostileAPI(t *testing.T) {
 		t.Errorf("the comment is %d characters", n)
 	}
 	for where, md := range map[string]string{"comment": c[0].Body, "summary": w.file("GITHUB_STEP_SUMMARY")} {
-		seen := invisible.Remove(html.UnescapeString(md))
+		seen := escapetest.Seen(html.UnescapeString(md))
 		if !strings.Contains(md, "🔎 **Preview:** the build of [x.mintlify.app]("+address+") failed: ") ||
 			!strings.Contains(seen, "failed: Build failed: *** *** *** docs.json") || !strings.Contains(md, "…") {
 			t.Errorf("the %s lacks the preview's line, linked, redacted and cut:\n%.600s", where, md)

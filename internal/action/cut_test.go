@@ -12,9 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjob/agent-job-action/internal/testbed/escapetest"
+
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
-	"github.com/agentjob/agent-job-action/internal/invisible"
 )
 
 // keyForms are the ways an API's error text may spell a key: as it is,
@@ -62,7 +63,7 @@ func decoded(s string) string {
 			return string(rune(v))
 		})
 		s = escapedMark.ReplaceAllString(s, "$1")
-		s = invisible.Remove(html.UnescapeString(s))
+		s = escapetest.Seen(html.UnescapeString(s))
 		if s == prev {
 			break
 		}

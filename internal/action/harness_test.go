@@ -17,6 +17,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/publish"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
@@ -254,8 +255,7 @@ func maskCommand(secret string) string { return step.MaskCommand(secret) }
 // recordIn is the record of one of the action's comments as the action
 // reads it (package record), the zero Record when it holds none.
 func recordIn(body string) record.Record {
-	r, _ := conversation.RecordOf(body)
-	return r
+	return conversation.EarlierOf(&ghclient.Comment{Body: body}).Record
 }
 
 // recorded is one of the action's comments that keeps r, as a run writes

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjob/agent-job-action/internal/testbed/escapetest"
+
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/invisible"
@@ -57,10 +59,10 @@ func TestKeyWithInvisibleCharacters(t *testing.T) {
 				}
 				for where, text := range texts {
 					// What a reader sees, and the JSON record decoded.
-					seen := invisible.Remove(text)
+					seen := escapetest.Seen(text)
 					var unq string
 					_ = json.Unmarshal([]byte(`"`+strings.ReplaceAll(text, `"`, ``)+`"`), &unq)
-					if strings.Contains(seen, testKey) || strings.Contains(invisible.Remove(unq), testKey) {
+					if strings.Contains(seen, testKey) || strings.Contains(escapetest.Seen(unq), testKey) {
 						t.Errorf("the key, with %q inside, reaches the %s:\n%s", c, where, text)
 					}
 				}

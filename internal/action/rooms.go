@@ -77,7 +77,7 @@ func (r *run) wire(api *agentapi.Client, hc *httpclient.Client, p plan.Plan) (*g
 	r.jobs = &job.Room{API: api, Reporter: r.rep, Terms: r.rc.Terms(), Progress: r.prog, Clock: r.deps.Clock,
 		Schedule: schedule(r.cfg, r.deps), Deadline: r.deadline, Beat: cmp.Or(r.deps.Heartbeat, runlog.Heartbeat)}
 	if gh != nil {
-		r.rep.Checks.GitHub = gh
+		r.rep.Checks.GitHub, r.rep.Checks.Others = gh, r.waitingAt(gh)
 		r.caps = caps.Counter{Repo: gh, Progress: r.prog}
 	}
 	r.settler = r.settleRoom(api, gh, p)

@@ -131,6 +131,7 @@ type Facts struct {
 	// request, as judged; nil when no approval is asked, or the job
 	// opened none.
 	Docs *docspr.Verdict
+	PR   int // the code pull request whose heads these are (Set.For)
 }
 
 // HeldDescription is the check of a head whose docs wait for the code's
@@ -146,7 +147,13 @@ type Set struct {
 	Heads  []string
 	Status ghclient.CommitStatus
 	IfNone bool // only where GitHub shows none (nor one unread): one shown is kept
+	For    int  // the pull request whose check this is, 0 for none (Shares)
 }
+
+// Shares reports whether s is a success for a pull request (For): one
+// that goes on a head only while no other open pull request there waits
+// (Waits), the head showing Shared otherwise.
+func (s Set) Shares() bool { return s.For != 0 && s.Status.State == ghclient.StatusSuccess }
 
 // Decision is what the check shows after an event: the statuses to set,
 // in order, and what the record keeps of the docs pull request it pairs
@@ -189,7 +196,7 @@ func Decide(rec record.Record, f Facts) Decision {
 	set := func(heads []string, s ghclient.CommitStatus) {
 		if len(heads) > 0 {
 			s.Context = Context
-			d.Sets = append(d.Sets, Set{Heads: heads, Status: s})
+			d.Sets = append(d.Sets, Set{Heads: heads, Status: s, For: f.PR})
 		}
 	}
 	run := escape.URL(f.RunURL)
@@ -248,6 +255,33 @@ func Decide(rec record.Record, f Facts) Decision {
 	}
 	set(f.Heads, s)
 	return d
+}
+
+// Waits reports whether rec, the record of an open pull request, says
+// its check on head is not success: its job works on head, or has yet to
+// hear it, its docs wait for the code's approval or for their own, or
+// its listing was cut. A release of head waits for nothing.
+func Waits(rec record.Record, head string) bool {
+	switch {
+	case head == "" || rec.Released == head:
+		return false
+	case rec.Held == head, rec.Waiting == head, slices.Contains(rec.Owed, head):
+		return true
+	}
+	return rec.Head == head && (rec.Cut || rec.Docs == record.DocsWaiting)
+}
+
+// Shared is the status of a head whose pull request's check is success
+// while another open pull request there, number, waits (Waits), or while
+// they could not be read (number -1): a status is the commit's, so every
+// pull request at it shows the strictest of their checks.
+func Shared(number int, runURL string) ghclient.CommitStatus {
+	s := ghclient.CommitStatus{Context: Context, State: ghclient.StatusPending, TargetURL: escape.URL(runURL),
+		Description: fmt.Sprintf("#%d heads this commit too, and its docs are not settled: this commit waits for them", number)}
+	if number < 0 {
+		s.State, s.Description = ghclient.StatusError, "The pull requests at this commit could not be read, so no success is claimed: re-run the workflow"
+	}
+	return s
 }
 
 // newest is the newest of heads (oldest first), none of none.
@@ -359,10 +393,9 @@ func Following(st docspr.State) string {
 	return ""
 }
 
-// Pairing is what the check of the agent's docs pull request rests on
-// when it is in its code pull request's own repository, where the
-// ruleset that requires the check holds it too: the code pull request's
-// state, and the check GitHub shows on its latest head.
+// Pairing is what the check of the agent's docs pull request in its code's
+// repository (whose ruleset holds it too) rests on: the code pull
+// request's state, and the check GitHub shows on its latest head.
 type Pairing struct {
 	Code             int                   // the code pull request's number, or the request's thread's
 	URL              string                // its address
@@ -373,11 +406,10 @@ type Pairing struct {
 }
 
 // Paired is the check of the docs pull request p pairs, on its latest
-// head: it lets the docs merge exactly when its code's check lets the code
-// merge (success there), or once the code merged; while the code's check
-// waits or fails, the docs wait with it, so that a merge queue never takes
-// the docs before the code may go. A code pull request closed unmerged
-// leaves the docs to stand on their own reviews. It is pure.
+// head: success exactly when its code's check is (the code may merge), or
+// once the code merged or closed unmerged (the docs stand on their own
+// reviews); pending with it otherwise, so that no merge queue takes the
+// docs before the code may go. It is pure.
 func Paired(p Pairing) Decision {
 	s := ghclient.CommitStatus{Context: Context, TargetURL: escape.URL(p.URL)}
 	switch {
@@ -397,8 +429,7 @@ func Paired(p Pairing) Decision {
 	return Decision{Sets: []Set{{Heads: []string{p.DocsHead}, Status: s}}}
 }
 
-// Outside is a pull request no code job follows, as a run read it: a
-// fork's, where no docs job runs, or another bot's.
+// Outside is a pull request no code job follows (a fork's, another bot's).
 type Outside struct {
 	Head        string // its latest commit
 	Bot         string // the bot that opened it, "" for a person's
@@ -408,16 +439,13 @@ type Outside struct {
 	Label       string // the release label (release-label), "" for none
 	RunURL      string // the workflow run, which the status links
 	IfNone      bool   // the schedule's pass: writes only where Head shows no check (a release only its event says)
-	// Shared is another open pull request that heads Head (-1: the list
-	// could not say), 0 for none: a success there is not this one's to give.
-	Shared int
+	Shared      int    // another open pull request at Head (-1: unread), 0 for none: no success then
 }
 
-// DecideOutside is the check of a pull request no code job follows, on
-// its latest head: a release by a person turns that head green, as on a
-// code pull request; a bot the team names (release-bots) is green, saying
-// so; any other waits, saying what a maintainer does, and nothing the pull
-// request's own author does turns it green. It is pure.
+// DecideOutside is the check of a pull request no code job follows, on its
+// latest head: a person's release, or a bot release-bots names, turns it
+// green, saying so; any other waits, saying what a maintainer does. Nothing
+// its own author does turns it green. It is pure.
 func DecideOutside(o Outside) Decision {
 	switch {
 	case (o.ReleasedBy != "" || o.BotReleased && !o.Fork) && o.Shared != 0:

@@ -369,3 +369,57 @@ func TestDecideOutside(t *testing.T) {
 		})
 	}
 }
+
+// TestWaits: another open pull request's record holds a success off its
+// head while its job works on the head, has yet to hear it, waits for the
+// code's approval or for the docs' own, or heard a cut listing; a release
+// of the head, a head it moved on from, or docs approved hold nothing.
+func TestWaits(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		rec  record.Record
+		want bool
+	}{
+		{"no record", record.Record{}, false},
+		{"its job works on the head", record.Record{JobID: "job_1", Head: h1, Owed: []string{h1}, Unsettled: true}, true},
+		{"its job has yet to hear the head", record.Record{JobID: "job_1", Head: h2, Waiting: h1}, true},
+		{"held for the code's approval", record.Record{Held: h1}, true},
+		{"docs wait for their approval", record.Record{JobID: "job_1", Head: h1, Docs: record.DocsWaiting}, true},
+		{"a cut listing", record.Record{JobID: "job_1", Head: h1, Cut: true}, true},
+		{"docs approved", record.Record{JobID: "job_1", Head: h1, Docs: record.DocsApproved}, false},
+		{"the job's end is reported", record.Record{JobID: "job_1", Head: h1}, false},
+		{"released, though held", record.Record{Held: h1, Released: h1}, false},
+		{"another head owed", record.Record{JobID: "job_1", Head: h2, Owed: []string{h2}, Docs: record.DocsWaiting}, false},
+	} {
+		if got := Waits(tt.rec, h1); got != tt.want {
+			t.Errorf("%s: Waits = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	if Waits(record.Record{Held: ""}, "") {
+		t.Error("Waits on no head")
+	}
+}
+
+// TestShared: a success held off a shared head is pending and names the
+// pull request that waits, or an error when they could not be read; a
+// Set shares only a success that is a pull request's.
+func TestShared(t *testing.T) {
+	t.Parallel()
+	if s := Shared(7, run); s.State != ghclient.StatusPending || s.Context != Context || !strings.HasPrefix(s.Description, "#7 heads this commit too") || s.TargetURL != run {
+		t.Errorf("Shared(7) = %+v", s)
+	}
+	if s := Shared(-1, run); s.State != ghclient.StatusError || !strings.Contains(s.Description, "no success is claimed") {
+		t.Errorf("Shared(-1) = %+v", s)
+	}
+	d := Decide(record.Record{}, Facts{Event: Ended, Heads: []string{h1}, Job: NoChange, PR: 8})
+	if len(d.Sets) != 1 || !d.Sets[0].Shares() || d.Sets[0].For != 8 {
+		t.Errorf("a pull request's success: %+v, want it For #8 and shared", d.Sets)
+	}
+	if d := Decide(record.Record{}, Facts{Event: Push, Heads: []string{h1}, Job: Working, PR: 8}); d.Sets[0].Shares() {
+		t.Errorf("a pending check shares: %+v", d.Sets)
+	}
+	if d := DecideGroup(Group{PRs: []int{8}}, h1, run); d.Sets[0].Shares() {
+		t.Errorf("a merge group's success shares: %+v", d.Sets)
+	}
+}

@@ -69,13 +69,6 @@ const JSONFlag = "json"
 // and a mistaken pipe must not be read whole.
 const maxKeyBytes = 4 << 10
 
-// IsBool says whether an input takes true or false alone, as its Values
-// say (never its default: docs-merge defaults to false and takes merge,
-// squash or rebase too); its flag then needs no value (--dry-run) or takes
-// one after = (--wait=false). Every other input's flag takes its value
-// apart or after = (--docs-merge squash, --docs-merge=squash).
-func IsBool(in inputs.Input) bool { return in.IsTrueFalse() }
-
 // Parse reads the command line (without the program's name) with the
 // standard library's flag package: flags are -name or --name, with the
 // value after = or as the next argument; a true/false flag alone means true
@@ -125,7 +118,7 @@ func Parse(args []string) (Command, error) {
 		switch {
 		case slices.Contains(terms.Secrets, in.Name):
 			fs.Var(secretFlag{name: in.Name, p: &p}, in.Name, "")
-		case IsBool(in):
+		case in.IsTrueFalse():
 			fs.Var(inputFlag{name: in.Name, flags: c.Flags, isBool: true}, in.Name, "")
 		default:
 			fs.Var(inputFlag{name: in.Name, flags: c.Flags, words: in.Values, p: &p}, in.Name, "")

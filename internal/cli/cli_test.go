@@ -150,7 +150,7 @@ func TestFlagsOfAFewWords(t *testing.T) {
 			continue
 		}
 		flag := "--" + in.Name
-		if IsBool(in) {
+		if in.IsTrueFalse() {
 			if c, err := Parse([]string{flag}); err != nil || c.Flags[in.Name] != "true" {
 				t.Errorf("Parse(%s) = %v, %v; want it true", flag, c.Flags, err)
 			}
@@ -370,7 +370,7 @@ func TestUsageFromTheSpec(t *testing.T) {
 			want = append(want, "(no flag) "+in.Name)
 		case in.Default == "true":
 			want = append(want, "--"+in.Name+"=false")
-		case in.Values != nil && !IsBool(in):
+		case in.Values != nil && !in.IsTrueFalse():
 			want = append(want, "--"+in.Name+" "+strings.Join(in.Values, "|")+"  ("+in.Default+")")
 		default:
 			want = append(want, "--"+in.Name)

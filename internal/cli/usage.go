@@ -53,9 +53,9 @@ variable:
 		case slices.Contains(terms.Secrets, in.Name):
 			name = "(no flag) " + in.Name
 			def = "from " + terms.SecretSource(in.Name)
-		case IsBool(in) && in.Default == "true":
+		case in.IsTrueFalse() && in.Default == "true":
 			name = "--" + in.Name + "=false"
-		case IsBool(in):
+		case in.IsTrueFalse():
 			name = "--" + in.Name
 		case in.Values != nil:
 			name = "--" + in.Name + " " + strings.Join(in.Values, "|")

@@ -120,7 +120,7 @@ func (c *Room) logChanges(ch *codepr.Changes) {
 // when the run goes on to wait for it (nil when the run ends here).
 func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, *report.Outcome) {
 	o := &report.Outcome{}
-	c.code = &report.Code{PR: report.Commit{Owner: pr.Owner, Repo: pr.Repo, HeadSHA: pr.HeadSHA}}
+	c.code = &report.Code{PR: report.Commit{Owner: pr.Owner, Repo: pr.Repo, HeadSHA: pr.HeadSHA, Number: pr.Number}}
 	c.Reporter.Follow(c.code)
 	var earlier *conversation.Earlier
 	if c.Thread != nil {

@@ -187,7 +187,7 @@ func TestPush(t *testing.T) {
 			if len(cs) != 1 {
 				t.Fatalf("%d comments on the pull request, want its one", len(cs))
 			}
-			got, _ := conversation.RecordOf(cs[0].Body)
+			got := conversation.EarlierOf(&ghclient.Comment{Body: cs[0].Body}).Record
 			if got.JobID != tt.after.JobID || got.Head != tt.after.Head || !slices.Equal(got.Owed, tt.after.Owed) || got.Waiting != tt.after.Waiting || got.Unsettled != tt.after.Unsettled {
 				t.Errorf("the record after:\n%+v\nwant\n%+v\n%s", got, tt.after, out.String())
 			}

@@ -57,7 +57,7 @@ func RenderBacklink(t BacklinkText) string {
 	if u := escape.URL(t.SourceURL); u != "" {
 		what = fmt.Sprintf("[%s](%s)", what, u)
 	}
-	fmt.Fprintf(&b, "🤖 Agent job %s works on this pull request, answering %s.\n\n", JobRef(t.JobID), what)
+	fmt.Fprintf(&b, "🤖 Agent job %s works on this pull request, answering %s.\n\n", escape.Code(t.JobID), what)
 	if t.TriggerPhrase != "" {
 		fmt.Fprintf(&b, "**To ask for changes**, write %s and what to change: in a comment here, on a line of the diff, or in a review. ", escape.Code(t.TriggerPhrase))
 	} else {
@@ -136,7 +136,7 @@ func (b *Backlink) Write(ctx context.Context, t BacklinkText) (*ghclient.Comment
 		return ""
 	}
 	old, err := findNewest(ctx, b.GH, b.Owner, b.Repo, b.Number, b.Comments, keep, func(c *ghclient.Comment) bool {
-		return (b.Self == "" || ownedBy(c, b.Self)) && backlinkOf(c.Body) == t.JobID
+		return (b.Self == "" || Owns(c, b.Self)) && backlinkOf(c.Body) == t.JobID
 	})
 	switch {
 	case err != nil:

@@ -202,13 +202,6 @@ func recordOf(body string) (r record.Record, line string, ok bool) {
 	return r, line, true
 }
 
-// RecordOf reads the record of body, one of the action's own comments
-// (see recordOf); ok is false when it holds none.
-func RecordOf(body string) (record.Record, bool) {
-	r, _, ok := recordOf(body)
-	return r, ok
-}
-
 // head is what a reader keeps of one of the action's own comments: its
 // mark, and its record's line when it holds one.
 func head(body string) string {
@@ -236,7 +229,7 @@ func Render(s State) string {
 	}
 	job := "The job"
 	if s.Record.JobID != "" {
-		job = "Job " + JobRef(s.Record.JobID)
+		job = "Job " + escape.Code(s.Record.JobID)
 	}
 	switch s.Phase {
 	case Working:
@@ -359,10 +352,6 @@ const nextReports = "the next run of this workflow in this thread, or a `settle:
 
 // lower starts s with a lower-case letter ("Job x" in a sentence).
 func lower(s string) string { return strings.ToLower(s[:1]) + s[1:] }
-
-// JobRef shows a job id: in a code span when it is a plain token, escaped
-// text otherwise.
-func JobRef(id string) string { return escape.Code(id) }
 
 func orDash(s string) string {
 	if s == "" {

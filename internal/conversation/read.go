@@ -43,7 +43,7 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 	if !whole && len(comments) > 0 {
 		th.From = comments[0].CreatedAt
 	}
-	own := func(c *ghclient.Comment) bool { return c.ID != mine && IsRecord(c.Body) && ownedBy(c, self) }
+	own := func(c *ghclient.Comment) bool { return c.ID != mine && IsRecord(c.Body) && Owns(c, self) }
 	for _, c := range comments {
 		switch {
 		case c.ID == mine:
@@ -128,7 +128,7 @@ type keeping struct {
 
 func (k *keeping) comment(id int64, author, body string) string {
 	switch {
-	case IsRecord(body) && ownedBy(&ghclient.Comment{Author: author}, k.self):
+	case IsRecord(body) && Owns(&ghclient.Comment{Author: author}, k.self):
 		return head(body)
 	case IsOwn(body):
 		// The action's markup in someone else's comment: no request, and

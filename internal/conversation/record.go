@@ -292,6 +292,3 @@ func readRecent(ctx context.Context, gh RepoComments, owner, repo string, pages 
 		}
 	}
 }
-
-// Owns reports whether self wrote c (logins without case).
-func Owns(c *ghclient.Comment, self string) bool { return ownedBy(c, self) }

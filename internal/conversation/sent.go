@@ -43,7 +43,7 @@ func (t *Thread) SentHere(ctx context.Context) (Tally, error) {
 	var out Tally
 	_, _, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
 		out.Read++
-		if r, _, ok := recordOf(c.Body); ok && ownedBy(c, self) && !r.Backlink {
+		if r, _, ok := recordOf(c.Body); ok && Owns(c, self) && !r.Backlink {
 			out.Sent += r.Sent.Total
 		}
 		return false
@@ -71,7 +71,7 @@ func SentOn(ctx context.Context, gh RepoComments, owner, repo, self string, now 
 	start, _ := time.Parse(time.DateOnly, day)
 	keep := func(_ int64, author, body string) string {
 		// Of each of self's comments, its count alone.
-		if r, _, ok := recordOf(body); ok && r.Sent.Total > 0 && ownedBy(&ghclient.Comment{Author: author}, self) {
+		if r, _, ok := recordOf(body); ok && r.Sent.Total > 0 && Owns(&ghclient.Comment{Author: author}, self) {
 			return ownMark + "\n" + record.Format(record.Record{Sent: r.Sent}) + "\n"
 		}
 		return ""
@@ -79,7 +79,7 @@ func SentOn(ctx context.Context, gh RepoComments, owner, repo, self string, now 
 	var out Tally
 	var err error
 	out.Read, out.Cut, err = readRecent(ctx, gh, owner, repo, DayPages, keep, func(c *ghclient.Comment) bool {
-		if r, _, ok := recordOf(c.Body); ok && ownedBy(c, self) {
+		if r, _, ok := recordOf(c.Body); ok && Owns(c, self) {
 			out.Sent += r.Sent.On(day)
 		}
 		// Written before today: the pages after it are older still.

@@ -209,7 +209,7 @@ func (t *Thread) Record(ctx context.Context, u Use) (*Earlier, error) {
 	pg := t.comments()
 	c, behind, err := pg.newest(ctx, func(c *ghclient.Comment) bool {
 		r, _, ok := recordOf(c.Body)
-		return ownedBy(c, self) && ok && serves(r)
+		return Owns(c, self) && ok && serves(r)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the thread's comments to find %s: %w", what, err)
@@ -292,8 +292,8 @@ func (t *Thread) SetSelf(login string) {
 	t.author = login
 }
 
-// ownedBy reports whether self wrote c. Logins are case-insensitive.
-func ownedBy(c *ghclient.Comment, self string) bool {
+// Owns reports whether self wrote c. Logins are case-insensitive.
+func Owns(c *ghclient.Comment, self string) bool {
 	return self != "" && strings.EqualFold(c.Author, self)
 }
 
@@ -341,7 +341,7 @@ func (t *Thread) created(ctx context.Context, body string, err error) *ghclient.
 	}
 	// A fresh read: the pages Read kept are from before the create.
 	pg := &pager{gh: t.GH, owner: t.Owner, repo: t.Repo, number: t.Number, count: t.Comments + 1, keep: func(_ int64, author, body string) string {
-		if ownedBy(&ghclient.Comment{Author: author}, t.author) {
+		if Owns(&ghclient.Comment{Author: author}, t.author) {
 			return body
 		}
 		return ""
@@ -351,7 +351,7 @@ func (t *Thread) created(ctx context.Context, body string, err error) *ghclient.
 		return nil
 	}
 	for _, c := range slices.Backward(newest) {
-		if ownedBy(c, t.author) && c.Body == body {
+		if Owns(c, t.author) && c.Body == body {
 			return c
 		}
 	}

@@ -33,12 +33,6 @@ type Env struct {
 // Timeout bounds a doctor run: its reads are a dozen.
 const Timeout = time.Minute
 
-// UsageError is a command line doctor cannot take: nothing was read.
-type UsageError struct{ Err error }
-
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
-
 // ProblemsError is a run that found problems: its own exit status, apart
 // from a run's.
 type ProblemsError struct{ N int }
@@ -80,7 +74,7 @@ func Parse(args []string, getenv func(string) string) (Options, error) {
 	fs.BoolVar(&o.Help, "help", false, "")
 	fs.BoolVar(&o.Help, "h", false, "")
 	if err := fs.Parse(args); err != nil {
-		return o, &UsageError{Err: setup.FlagError("doctor", err)}
+		return o, &setup.UsageError{Err: setup.FlagError("doctor", err)}
 	}
 	if o.CodeRepo == "" {
 		o.CodeRepo = setup.OriginRepo(o.Dir)
@@ -89,15 +83,15 @@ func Parse(args []string, getenv func(string) string) (Options, error) {
 	case o.Help:
 		return o, nil
 	case fs.NArg() > 0:
-		return o, &UsageError{Err: fmt.Errorf("doctor takes flags only; %d more arguments", fs.NArg())}
+		return o, &setup.UsageError{Err: fmt.Errorf("doctor takes flags only; %d more arguments", fs.NArg())}
 	case !setup.RepoName(o.CodeRepo):
-		return o, &UsageError{Err: fmt.Errorf("--repo must name the code repository as owner/name (GITHUB_REPOSITORY, or the checkout's remote origin, when set)")}
+		return o, &setup.UsageError{Err: fmt.Errorf("--repo must name the code repository as owner/name (GITHUB_REPOSITORY, or the checkout's remote origin, when set)")}
 	case o.DocsRepo != "" && !setup.RepoName(o.DocsRepo):
-		return o, &UsageError{Err: fmt.Errorf("--docs-repo must name the docs repository as owner/name")}
+		return o, &setup.UsageError{Err: fmt.Errorf("--docs-repo must name the docs repository as owner/name")}
 	case o.DocsRepo == "" && o.DocsDir != "":
-		return o, &UsageError{Err: fmt.Errorf("--docs-dir is for --docs-repo's checkout: give both, or neither")}
+		return o, &setup.UsageError{Err: fmt.Errorf("--docs-dir is for --docs-repo's checkout: give both, or neither")}
 	case !fileName.Re().MatchString(o.File):
-		return o, &UsageError{Err: fmt.Errorf("--file must be a workflow file's name, such as %s", setup.File)}
+		return o, &setup.UsageError{Err: fmt.Errorf("--file must be a workflow file's name, such as %s", setup.File)}
 	}
 	return o, nil
 }
@@ -134,10 +128,10 @@ func Run(ctx context.Context, o Options, env Env, stdout io.Writer) error {
 		// The base URLs the action takes, and no other: the key goes to it.
 		base, err := inputs.ParseBaseURL(o.BaseURL)
 		if err != nil {
-			return &UsageError{Err: fmt.Errorf("--base-url %w", err)}
+			return &setup.UsageError{Err: fmt.Errorf("--base-url %w", err)}
 		}
 		if !projectID.Re().MatchString(o.ProjectID) {
-			return &UsageError{Err: fmt.Errorf("--project-id (or MINTLIFY_PROJECT_ID) must be the project id, letters, digits, - and _, as the dashboard's API keys page shows it")}
+			return &setup.UsageError{Err: fmt.Errorf("--project-id (or MINTLIFY_PROJECT_ID) must be the project id, letters, digits, - and _, as the dashboard's API keys page shows it")}
 		}
 		d.Agent = agentapi.New(hc, base, o.ProjectID, key)
 	}
@@ -160,7 +154,7 @@ func Run(ctx context.Context, o Options, env Env, stdout io.Writer) error {
 	}
 	d.GitHub, d.Docs, d.Dispatch = client(token), client(env.Getenv("DOCS_REPO_TOKEN")), client(env.Getenv("CODE_REPO_DISPATCH_TOKEN"))
 	if badURL != nil {
-		return &UsageError{Err: fmt.Errorf("%w: unset it for GitHub.com, or set it to GitHub Enterprise Server's https://HOST/api/v3", badURL)}
+		return &setup.UsageError{Err: fmt.Errorf("%w: unset it for GitHub.com, or set it to GitHub Enterprise Server's https://HOST/api/v3", badURL)}
 	}
 	findings := d.Check(ctx, o.Setup)
 	if o.JSON {

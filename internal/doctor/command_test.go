@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/agentjob/agent-job-action/internal/setup"
 )
 
 // TestParseRefuses: each flag doctor cannot use is a usage error that
@@ -29,7 +31,7 @@ func TestParseRefuses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := Parse(tc.args, func(string) string { return "" })
-			var usage *UsageError
+			var usage *setup.UsageError
 			if !errors.As(err, &usage) || !strings.Contains(err.Error(), tc.says) {
 				t.Errorf("Parse(%q) = %v, want a usage error saying %q", tc.args, err, tc.says)
 			}
@@ -70,7 +72,7 @@ func TestRunRefusesTheBaseURLsTheActionRefuses(t *testing.T) {
 			}
 			var out strings.Builder
 			err = Run(context.Background(), o, Env{Getenv: func(k string) string { return env[k] }, Transport: refuseTransport{t}, Version: "test"}, &out)
-			var usage *UsageError
+			var usage *setup.UsageError
 			if !errors.As(err, &usage) || !strings.Contains(err.Error(), tc.says) {
 				t.Errorf("Run with --base-url %s = %v, want a usage error saying %q", tc.url, err, tc.says)
 			}
@@ -96,7 +98,7 @@ func TestRunRefusesAGitHubAPIURLNoClientTakes(t *testing.T) {
 			}
 			var out strings.Builder
 			err = Run(context.Background(), o, Env{Getenv: func(k string) string { return env[k] }, Transport: refuseTransport{t}, Version: "test"}, &out)
-			var usage *UsageError
+			var usage *setup.UsageError
 			if !errors.As(err, &usage) || !strings.Contains(err.Error(), `GITHUB_API_URL "ftp://github.example.com" is not an http(s) URL: unset it`) {
 				t.Errorf("Run = %v, want a usage error naming GITHUB_API_URL\n%s", err, out.String())
 			}

@@ -39,16 +39,13 @@ const (
 // too large for the response cap is read in parts), at most the 3,000
 // GitHub lists.
 func (c *Client) PullFiles(ctx context.Context, owner, repo string, number int) ([]*File, error) {
-	if err := CheckRepo(owner, repo); err != nil {
-		return nil, fmt.Errorf("list files of #%d: %w", number, err)
-	}
 	var out []*File
 	for page := 1; page <= maxFilePages; {
-		list, l, err := readPage(page, func(page, perPage int) ([]*github.CommitFile, *github.Response, error) {
+		list, l, err := listPage(fmt.Sprintf("list files of #%d", number), owner, repo, page, func(page, perPage int) ([]*github.CommitFile, *github.Response, error) {
 			return c.gh.PullRequests.ListFiles(ctx, owner, repo, number, &github.ListOptions{PerPage: perPage, Page: page})
 		}, func(*github.CommitFile) {})
 		if err != nil {
-			return nil, fmt.Errorf("list files of #%d: %w", number, err)
+			return nil, err
 		}
 		for _, f := range list {
 			out = append(out, fromCommitFile(f))
@@ -88,18 +85,11 @@ func (c *Comparison) Rewritten() bool { return c.Status == "diverged" || c.Statu
 // come with the first page whatever its size, and the commits, which the
 // action does not read, stay out of the answer.
 func (c *Client) Compare(ctx context.Context, owner, repo, base, head string) (*Comparison, error) {
-	what := "compare " + Short(base) + "..." + Short(head)
-	if err := CheckRepo(owner, repo); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	for _, sha := range []string{base, head} {
-		if !isSHA(sha) {
-			return nil, fmt.Errorf("%s: %q is not a commit SHA", what, sha)
-		}
-	}
-	cmp, _, err := c.gh.Repositories.CompareCommits(ctx, owner, repo, base, head, &github.ListOptions{PerPage: 1})
+	cmp, err := call("compare "+Short(base)+"..."+Short(head), owner, repo, []string{base, head}, func() (*github.CommitsComparison, *github.Response, error) {
+		return c.gh.Repositories.CompareCommits(ctx, owner, repo, base, head, &github.ListOptions{PerPage: 1})
+	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, clean(err))
+		return nil, err
 	}
 	out := &Comparison{Status: cmp.GetStatus(), MergeBase: cmp.GetMergeBaseCommit().GetSHA()}
 	for _, f := range cmp.Files {
@@ -147,13 +137,6 @@ const MaxStatusDescription = 140
 // SetStatus sets the status of context on commit sha. Setting it twice
 // leaves the newest, as once would: the call may be repeated.
 func (c *Client) SetStatus(ctx context.Context, owner, repo, sha string, s CommitStatus) error {
-	what := "set commit status on " + Short(sha)
-	if err := CheckRepo(owner, repo); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	if !isSHA(sha) {
-		return fmt.Errorf("%s: %q is not a commit SHA", what, sha)
-	}
 	rs := &github.RepoStatus{State: &s.State, Context: &s.Context}
 	if d := cut(s.Description, MaxStatusDescription); d != "" {
 		rs.Description = &d
@@ -161,10 +144,10 @@ func (c *Client) SetStatus(ctx context.Context, owner, repo, sha string, s Commi
 	if s.TargetURL != "" {
 		rs.TargetURL = &s.TargetURL
 	}
-	if _, _, err := c.gh.Repositories.CreateStatus(ctx, owner, repo, sha, rs); err != nil {
-		return fmt.Errorf("%s: %w", what, clean(err))
-	}
-	return nil
+	_, err := call("set commit status on "+Short(sha), owner, repo, []string{sha}, func() (*github.RepoStatus, *github.Response, error) {
+		return c.gh.Repositories.CreateStatus(ctx, owner, repo, sha, rs)
+	})
+	return err
 }
 
 // isSHA reports whether s is a commit SHA, full (40 or 64 hex digits) or

@@ -2,7 +2,6 @@ package ghclient
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/google/go-github/v62/github"
 )
@@ -18,19 +17,12 @@ type Commit struct {
 // most limit (at most PerPage) of them, with how many there are in all:
 // one request, whatever their number. Both are commit SHAs.
 func (c *Client) Commits(ctx context.Context, owner, repo, base, head string, limit int) ([]Commit, int, error) {
-	what := "list the commits " + Short(base) + "..." + Short(head)
-	if err := CheckRepo(owner, repo); err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", what, err)
-	}
-	for _, sha := range []string{base, head} {
-		if !isSHA(sha) {
-			return nil, 0, fmt.Errorf("%s: %q is not a commit SHA", what, sha)
-		}
-	}
 	limit = min(max(limit, 1), PerPage)
-	cmp, _, err := c.gh.Repositories.CompareCommits(ctx, owner, repo, base, head, &github.ListOptions{PerPage: limit})
+	cmp, err := call("list the commits "+Short(base)+"..."+Short(head), owner, repo, []string{base, head}, func() (*github.CommitsComparison, *github.Response, error) {
+		return c.gh.Repositories.CompareCommits(ctx, owner, repo, base, head, &github.ListOptions{PerPage: limit})
+	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", what, clean(err))
+		return nil, 0, err
 	}
 	var out []Commit
 	for _, rc := range cmp.Commits {
@@ -46,16 +38,11 @@ func (c *Client) Commits(ctx context.Context, owner, repo, base, head string, li
 // sha (a merge queue's temporary branches among them), as GitHub lists
 // them in one answer.
 func (c *Client) BranchesAt(ctx context.Context, owner, repo, sha string) ([]string, error) {
-	what := "list the branches at commit " + Short(sha)
-	if err := CheckRepo(owner, repo); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	if !isSHA(sha) {
-		return nil, fmt.Errorf("%s: %q is not a commit SHA", what, sha)
-	}
-	branches, _, err := c.gh.Repositories.ListBranchesHeadCommit(ctx, owner, repo, sha)
+	branches, err := call("list the branches at commit "+Short(sha), owner, repo, []string{sha}, func() ([]*github.BranchCommit, *github.Response, error) {
+		return c.gh.Repositories.ListBranchesHeadCommit(ctx, owner, repo, sha)
+	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, clean(err))
+		return nil, err
 	}
 	out := make([]string, 0, len(branches))
 	for _, b := range branches {
@@ -71,16 +58,11 @@ func (c *Client) BranchesAt(ctx context.Context, owner, repo, sha string) ([]str
 // contexts than that, whose page leaves this one out, reads as having
 // none.
 func (c *Client) Status(ctx context.Context, owner, repo, sha, context string) (s CommitStatus, ok bool, err error) {
-	what := "read the commit status of " + Short(sha)
-	if err := CheckRepo(owner, repo); err != nil {
-		return CommitStatus{}, false, fmt.Errorf("%s: %w", what, err)
-	}
-	if !isSHA(sha) {
-		return CommitStatus{}, false, fmt.Errorf("%s: %q is not a commit SHA", what, sha)
-	}
-	cs, _, err := c.gh.Repositories.GetCombinedStatus(ctx, owner, repo, sha, &github.ListOptions{PerPage: PerPage})
+	cs, err := call("read the commit status of "+Short(sha), owner, repo, []string{sha}, func() (*github.CombinedStatus, *github.Response, error) {
+		return c.gh.Repositories.GetCombinedStatus(ctx, owner, repo, sha, &github.ListOptions{PerPage: PerPage})
+	})
 	if err != nil {
-		return CommitStatus{}, false, fmt.Errorf("%s: %w", what, clean(err))
+		return CommitStatus{}, false, err
 	}
 	for _, rs := range cs.Statuses {
 		if rs.GetContext() == context {

@@ -108,40 +108,52 @@ func New(repeatable, once *http.Client, apiURL, token string) (*Client, error) {
 	return &Client{gh: client(repeatable), once: client(once)}, nil
 }
 
-// CreateComment posts body on issue or pull request number.
-func (c *Client) CreateComment(ctx context.Context, owner, repo string, number int, body string) (*Comment, error) {
+// call checks owner/repo and that each of shas is a commit SHA, then
+// makes the request f; what says the call in every error.
+func call[T any](what, owner, repo string, shas []string, f func() (T, *github.Response, error)) (T, error) {
+	var none T
 	if err := CheckRepo(owner, repo); err != nil {
-		return nil, fmt.Errorf("create comment on #%d: %w", number, err)
+		return none, fmt.Errorf("%s: %w", what, err)
 	}
-	ic, _, err := c.once.Issues.CreateComment(ctx, owner, repo, number, &github.IssueComment{Body: &body})
+	for _, sha := range shas {
+		if !isSHA(sha) {
+			return none, fmt.Errorf("%s: %q is not a commit SHA", what, sha)
+		}
+	}
+	v, _, err := f()
 	if err != nil {
-		return nil, fmt.Errorf("create comment on #%d: %w", number, clean(err))
+		return none, fmt.Errorf("%s: %w", what, clean(err))
+	}
+	return v, nil
+}
+
+// comment is the comment a call answered with, or its error.
+func comment(ic *github.IssueComment, err error) (*Comment, error) {
+	if err != nil {
+		return nil, err
 	}
 	return fromIssueComment(ic), nil
+}
+
+// CreateComment posts body on issue or pull request number.
+func (c *Client) CreateComment(ctx context.Context, owner, repo string, number int, body string) (*Comment, error) {
+	return comment(call(fmt.Sprintf("create comment on #%d", number), owner, repo, nil, func() (*github.IssueComment, *github.Response, error) {
+		return c.once.Issues.CreateComment(ctx, owner, repo, number, &github.IssueComment{Body: &body})
+	}))
 }
 
 // UpdateComment replaces the body of comment id.
 func (c *Client) UpdateComment(ctx context.Context, owner, repo string, id int64, body string) (*Comment, error) {
-	if err := CheckRepo(owner, repo); err != nil {
-		return nil, fmt.Errorf("update comment %d: %w", id, err)
-	}
-	ic, _, err := c.gh.Issues.EditComment(ctx, owner, repo, id, &github.IssueComment{Body: &body})
-	if err != nil {
-		return nil, fmt.Errorf("update comment %d: %w", id, clean(err))
-	}
-	return fromIssueComment(ic), nil
+	return comment(call(fmt.Sprintf("update comment %d", id), owner, repo, nil, func() (*github.IssueComment, *github.Response, error) {
+		return c.gh.Issues.EditComment(ctx, owner, repo, id, &github.IssueComment{Body: &body})
+	}))
 }
 
 // GetComment returns the comment id as it is now.
 func (c *Client) GetComment(ctx context.Context, owner, repo string, id int64) (*Comment, error) {
-	if err := CheckRepo(owner, repo); err != nil {
-		return nil, fmt.Errorf("get comment %d: %w", id, err)
-	}
-	ic, _, err := c.gh.Issues.GetComment(ctx, owner, repo, id)
-	if err != nil {
-		return nil, fmt.Errorf("get comment %d: %w", id, clean(err))
-	}
-	return fromIssueComment(ic), nil
+	return comment(call(fmt.Sprintf("get comment %d", id), owner, repo, nil, func() (*github.IssueComment, *github.Response, error) {
+		return c.gh.Issues.GetComment(ctx, owner, repo, id)
+	}))
 }
 
 // CommentPage is one page of the comments on an issue or pull request.
@@ -187,15 +199,12 @@ func (c *Client) ListRepoCommentsPage(ctx context.Context, owner, repo string, p
 // repository for 0, in the order opt asks, with the bodies keep keeps;
 // what names them in an error.
 func (c *Client) listComments(ctx context.Context, owner, repo string, number, page int, keep Keep, opt github.IssueListCommentsOptions, what string) (*CommentPage, error) {
-	if err := CheckRepo(owner, repo); err != nil {
-		return nil, fmt.Errorf("list %s: %w", what, err)
-	}
-	list, links, err := readPage(page, func(page, perPage int) ([]*github.IssueComment, *github.Response, error) {
+	list, links, err := listPage("list "+what, owner, repo, page, func(page, perPage int) ([]*github.IssueComment, *github.Response, error) {
 		opt.ListOptions = github.ListOptions{PerPage: perPage, Page: page}
 		return c.gh.Issues.ListComments(ctx, owner, repo, number, &opt)
 	}, func(ic *github.IssueComment) { keep.cut(ic.GetID(), ic.GetUser().GetLogin(), ic.Body) })
 	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", what, err)
+		return nil, err
 	}
 	out := &CommentPage{Next: links.next, Last: links.last}
 	for _, ic := range list {
@@ -209,6 +218,21 @@ func (c *Client) listComments(ctx context.Context, owner, repo string, number, p
 // writes in at most 6 bytes each (\u0001), so ten comments and their other
 // fields stay under the 4 MiB cap whatever they hold.
 const PartPerPage = 10
+
+// listPage checks owner/repo, then reads page of list as readPage does;
+// what says the list in every error.
+func listPage[T any](what, owner, repo string, page int, list func(page, perPage int) ([]T, *github.Response, error), shrink func(T)) ([]T, links, error) {
+	err := CheckRepo(owner, repo)
+	var items []T
+	var l links
+	if err == nil {
+		items, l, err = readPage(page, list, shrink)
+	}
+	if err != nil {
+		return nil, links{}, fmt.Errorf("%s: %w", what, err)
+	}
+	return items, l, nil
+}
 
 // links are the pages a list answer's Link header names, 0 for none.
 type links struct{ next, last int }

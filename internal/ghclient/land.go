@@ -15,17 +15,10 @@ import (
 // A merge sent twice would merge what came after the first, so it is sent
 // once, never repeated (see Client).
 func (c *Client) Merge(ctx context.Context, owner, repo string, number int, sha, method string) (string, error) {
-	if err := CheckRepo(owner, repo); err != nil {
-		return "", fmt.Errorf("merge pull request #%d: %w", number, err)
-	}
-	if !isSHA(sha) {
-		return "", fmt.Errorf("merge pull request #%d: the head to merge, %q, is not a commit SHA", number, sha)
-	}
-	res, _, err := c.once.PullRequests.Merge(ctx, owner, repo, number, "", &github.PullRequestOptions{SHA: sha, MergeMethod: method})
-	if err != nil {
-		return "", fmt.Errorf("merge pull request #%d: %w", number, clean(err))
-	}
-	return res.GetSHA(), nil
+	res, err := call(fmt.Sprintf("merge pull request #%d", number), owner, repo, []string{sha}, func() (*github.PullRequestMergeResult, *github.Response, error) {
+		return c.once.PullRequests.Merge(ctx, owner, repo, number, "", &github.PullRequestOptions{SHA: sha, MergeMethod: method})
+	})
+	return res.GetSHA(), err
 }
 
 // MergeRefused reports whether err is GitHub's refusal of a merge as
@@ -51,11 +44,8 @@ func MergeRefused(err error) (reason string, ok bool) {
 // ClosePull closes pull request number without merging it. Closing a
 // closed one changes nothing: the call may be repeated.
 func (c *Client) ClosePull(ctx context.Context, owner, repo string, number int) error {
-	if err := CheckRepo(owner, repo); err != nil {
-		return fmt.Errorf("close pull request #%d: %w", number, err)
-	}
-	if _, _, err := c.gh.PullRequests.Edit(ctx, owner, repo, number, &github.PullRequest{State: github.String("closed")}); err != nil {
-		return fmt.Errorf("close pull request #%d: %w", number, clean(err))
-	}
-	return nil
+	_, err := call(fmt.Sprintf("close pull request #%d", number), owner, repo, nil, func() (*github.PullRequest, *github.Response, error) {
+		return c.gh.PullRequests.Edit(ctx, owner, repo, number, &github.PullRequest{State: github.String("closed")})
+	})
+	return err
 }

@@ -30,12 +30,11 @@ type PullRequest struct {
 
 // PullRequest returns pull request number.
 func (c *Client) PullRequest(ctx context.Context, owner, repo string, number int) (*PullRequest, error) {
-	if err := CheckRepo(owner, repo); err != nil {
-		return nil, fmt.Errorf("get pull request #%d: %w", number, err)
-	}
-	pr, _, err := c.gh.PullRequests.Get(ctx, owner, repo, number)
+	pr, err := call(fmt.Sprintf("get pull request #%d", number), owner, repo, nil, func() (*github.PullRequest, *github.Response, error) {
+		return c.gh.PullRequests.Get(ctx, owner, repo, number)
+	})
 	if err != nil {
-		return nil, fmt.Errorf("get pull request #%d: %w", number, clean(err))
+		return nil, err
 	}
 	return fromPull(pr), nil
 }
@@ -57,16 +56,13 @@ func fromPull(pr *github.PullRequest) *PullRequest {
 // GitHub refuses (422) the pull request's author and users who cannot be
 // collaborators; asking someone already asked is not an error.
 func (c *Client) RequestReviewers(ctx context.Context, owner, repo string, number int, reviewers []string) error {
-	if err := CheckRepo(owner, repo); err != nil {
-		return fmt.Errorf("request reviewers on #%d: %w", number, err)
-	}
 	if len(reviewers) == 0 {
 		return fmt.Errorf("request reviewers on #%d: nobody to ask", number)
 	}
-	if _, _, err := c.gh.PullRequests.RequestReviewers(ctx, owner, repo, number, github.ReviewersRequest{Reviewers: reviewers}); err != nil {
-		return fmt.Errorf("request reviewers on #%d: %w", number, clean(err))
-	}
-	return nil
+	_, err := call(fmt.Sprintf("request reviewers on #%d", number), owner, repo, nil, func() (*github.PullRequest, *github.Response, error) {
+		return c.gh.PullRequests.RequestReviewers(ctx, owner, repo, number, github.ReviewersRequest{Reviewers: reviewers})
+	})
+	return err
 }
 
 // ReviewComment is a comment on a line or lines of a pull request's diff,
@@ -94,9 +90,6 @@ type ReviewComment struct {
 // page is read by readPage, so a page too large for the response cap is
 // read in parts, as every other list is.
 func (c *Client) ReviewComments(ctx context.Context, owner, repo string, number int, reviewID int64) ([]*ReviewComment, error) {
-	if err := CheckRepo(owner, repo); err != nil {
-		return nil, fmt.Errorf("list comments of review %d: %w", reviewID, err)
-	}
 	list := func(page, perPage int) ([]*github.PullRequestComment, *github.Response, error) {
 		return c.gh.PullRequests.ListReviewComments(ctx, owner, repo, number, reviewID, &github.ListOptions{PerPage: perPage, Page: page})
 	}
@@ -105,9 +98,9 @@ func (c *Client) ReviewComments(ctx context.Context, owner, repo string, number 
 	keepAll := func(*github.PullRequestComment) {}
 	var out []*ReviewComment
 	for page := 1; page != 0 && page <= maxReviewCommentPages; {
-		items, l, err := readPage(page, list, keepAll)
+		items, l, err := listPage(fmt.Sprintf("list comments of review %d", reviewID), owner, repo, page, list, keepAll)
 		if err != nil {
-			return nil, fmt.Errorf("list comments of review %d: %w", reviewID, err)
+			return nil, err
 		}
 		for _, rc := range items {
 			out = append(out, fromReviewComment(rc))
@@ -145,10 +138,7 @@ func fromReviewComment(rc *github.PullRequestComment) *ReviewComment {
 // keep keeps: one list request, newest first as GitHub can sort them (read
 // in parts when too large).
 func (c *Client) LineComments(ctx context.Context, owner, repo string, number int, keep Keep) ([]*ReviewComment, error) {
-	if err := CheckRepo(owner, repo); err != nil {
-		return nil, fmt.Errorf("list line comments on #%d: %w", number, err)
-	}
-	list, _, err := readPage(1, func(page, perPage int) ([]*github.PullRequestComment, *github.Response, error) {
+	list, _, err := listPage(fmt.Sprintf("list line comments on #%d", number), owner, repo, 1, func(page, perPage int) ([]*github.PullRequestComment, *github.Response, error) {
 		opt := &github.PullRequestListCommentsOptions{Sort: "created", Direction: "desc", ListOptions: github.ListOptions{PerPage: perPage, Page: page}}
 		return c.gh.PullRequests.ListComments(ctx, owner, repo, number, opt)
 	}, func(rc *github.PullRequestComment) {
@@ -159,7 +149,7 @@ func (c *Client) LineComments(ctx context.Context, owner, repo string, number in
 		}
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list line comments on #%d: %w", number, err)
+		return nil, err
 	}
 	out := make([]*ReviewComment, 0, len(list))
 	for _, rc := range slices.Backward(list) {
@@ -208,21 +198,19 @@ func (c *Client) ReviewsSeen(ctx context.Context, owner, repo string, number int
 // reviews reads pages as Reviews says; oldest keeps page 1 when the newest
 // pages are others.
 func (c *Client) reviews(ctx context.Context, owner, repo string, number int, keep Keep, oldest bool) ([]*Review, bool, error) {
-	if err := CheckRepo(owner, repo); err != nil {
-		return nil, false, fmt.Errorf("list reviews of #%d: %w", number, err)
-	}
 	list := func(page, perPage int) ([]*github.PullRequestReview, *github.Response, error) {
 		return c.gh.PullRequests.ListReviews(ctx, owner, repo, number, &github.ListOptions{PerPage: perPage, Page: page})
 	}
 	shrink := func(r *github.PullRequestReview) { keep.cut(r.GetID(), r.GetUser().GetLogin(), r.Body) }
-	all, l, err := readPage(1, list, shrink)
+	what := fmt.Sprintf("list reviews of #%d", number)
+	all, l, err := listPage(what, owner, repo, 1, list, shrink)
 	whole := l.last <= 3
 	if err == nil && l.last > 1 {
 		// The newest are on the last page; with the page before it, at
 		// least PerPage of them. Page 1 is that page when there are two.
 		var before, last []*github.PullRequestReview
 		if l.last > 2 {
-			before, _, err = readPage(l.last-1, list, shrink)
+			before, _, err = listPage(what, owner, repo, l.last-1, list, shrink)
 			if oldest {
 				before = append(all, before...)
 			}
@@ -230,12 +218,12 @@ func (c *Client) reviews(ctx context.Context, owner, repo string, number int, ke
 			before = all
 		}
 		if err == nil {
-			last, _, err = readPage(l.last, list, shrink)
+			last, _, err = listPage(what, owner, repo, l.last, list, shrink)
 		}
 		all = append(before, last...)
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("list reviews of #%d: %w", number, err)
+		return nil, false, err
 	}
 	var out []*Review
 	for _, r := range all {
@@ -275,11 +263,8 @@ type OpenPull struct {
 // page arrives. The oldest come first so that a bounded read always
 // reaches the pull requests that have waited longest.
 func (c *Client) OpenPulls(ctx context.Context, owner, repo string, maxPages int) (pulls []OpenPull, more bool, err error) {
-	if err := CheckRepo(owner, repo); err != nil {
-		return nil, false, fmt.Errorf("list the open pull requests: %w", err)
-	}
 	if maxPages < 1 {
-		return nil, false, fmt.Errorf("list the open pull requests of %s/%s: %d pages is none", owner, repo, maxPages)
+		return nil, false, fmt.Errorf("list the open pull requests: %d pages is none", maxPages)
 	}
 	list := func(page, perPage int) ([]*github.PullRequest, *github.Response, error) {
 		opt := &github.PullRequestListOptions{State: "open", Sort: "created", Direction: "asc", ListOptions: github.ListOptions{Page: page, PerPage: perPage}}
@@ -287,9 +272,9 @@ func (c *Client) OpenPulls(ctx context.Context, owner, repo string, maxPages int
 	}
 	dropText := func(pr *github.PullRequest) { pr.Title, pr.Body = nil, nil }
 	for page := 1; page <= maxPages; page++ {
-		items, l, err := readPage(page, list, dropText)
+		items, l, err := listPage("list the open pull requests", owner, repo, page, list, dropText)
 		if err != nil {
-			return nil, false, fmt.Errorf("list the open pull requests of %s/%s: %w", owner, repo, err)
+			return nil, false, err
 		}
 		for _, pr := range items {
 			pulls = append(pulls, fromOpenPull(pr))
@@ -299,6 +284,24 @@ func (c *Client) OpenPulls(ctx context.Context, owner, repo string, maxPages int
 		}
 	}
 	return pulls, true, nil
+}
+
+// PullsAt lists the open pull requests of owner/repo whose head is sha
+// (GitHub lists no fork's for a commit only the fork has): one request, of
+// the first PerPage that hold the commit; more says GitHub has more.
+func (c *Client) PullsAt(ctx context.Context, owner, repo, sha string) (pulls []OpenPull, more bool, err error) {
+	items, l, err := listPage("list the pull requests at "+Short(sha), owner, repo, 1, func(page, perPage int) ([]*github.PullRequest, *github.Response, error) {
+		return c.gh.PullRequests.ListPullRequestsWithCommit(ctx, owner, repo, sha, &github.ListOptions{Page: page, PerPage: perPage})
+	}, func(pr *github.PullRequest) { pr.Title, pr.Body = nil, nil })
+	if err != nil {
+		return nil, false, err
+	}
+	for _, pr := range items {
+		if pr.GetState() == "open" && pr.GetHead().GetSHA() == sha {
+			pulls = append(pulls, fromOpenPull(pr))
+		}
+	}
+	return pulls, l.next != 0, nil
 }
 
 func fromOpenPull(pr *github.PullRequest) OpenPull {

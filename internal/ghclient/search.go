@@ -27,11 +27,8 @@ type Listed struct {
 // repository's newest comments finds. Comments do not move a pull request
 // in that order.
 func (c *Client) PendingPulls(ctx context.Context, owner, repo string) (found []Listed, more bool, err error) {
-	if err := CheckRepo(owner, repo); err != nil {
-		return nil, false, fmt.Errorf("search the pull requests whose commit status is pending: %w", err)
-	}
 	q := fmt.Sprintf("repo:%s/%s is:pr is:open status:pending", owner, repo)
-	list, links, err := readPage(1, func(page, perPage int) ([]*github.Issue, *github.Response, error) {
+	list, links, err := listPage("search the pull requests whose commit status is pending", owner, repo, 1, func(page, perPage int) ([]*github.Issue, *github.Response, error) {
 		res, resp, err := c.gh.Search.Issues(ctx, q, &github.SearchOptions{Sort: "created", Order: "asc", ListOptions: github.ListOptions{Page: page, PerPage: perPage}})
 		if err != nil {
 			return nil, resp, err
@@ -39,7 +36,7 @@ func (c *Client) PendingPulls(ctx context.Context, owner, repo string) (found []
 		return res.Issues, resp, nil
 	}, func(is *github.Issue) { is.Title, is.Body = nil, nil })
 	if err != nil {
-		return nil, false, fmt.Errorf("search the pull requests whose commit status is pending: %w", err)
+		return nil, false, err
 	}
 	for _, is := range list {
 		if is.GetNumber() > 0 && is.IsPullRequest() {

@@ -131,14 +131,11 @@ func AsFlags(err error) error {
 // MaxPromptBytes bounds a prompt read from a file.
 const MaxPromptBytes = 256 << 10
 
-// Value is input name's value in raw, or its default when it is not given.
-func Value(raw map[string]string, name string) string { return get(raw, name) }
-
 // oneOf is input name's value, lower-cased, or its default when it is not
 // given: one of the input's Values. Any other is refused with bad, naming
 // them, and gives "".
 func oneOf(raw map[string]string, name string, bad func(input, problem string)) string {
-	v := strings.ToLower(get(raw, name))
+	v := strings.ToLower(Value(raw, name))
 	values := spec(name).Values
 	if !slices.Contains(values, v) {
 		bad(name, "must be "+Words(values))
@@ -156,7 +153,7 @@ func spec(name string) Input {
 }
 
 // get returns input name trimmed, or its default when empty.
-func get(raw map[string]string, name string) string {
+func Value(raw map[string]string, name string) string {
 	if v := strings.TrimSpace(raw[name]); v != "" {
 		return v
 	}
@@ -178,7 +175,7 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	bad := func(input, problem string) { errs = append(errs, &Error{Input: input, Problem: problem}) }
 
 	c.Prompt = raw["prompt"]
-	file := get(raw, "prompt-file")
+	file := Value(raw, "prompt-file")
 	switch {
 	case file != "" && strings.TrimSpace(c.Prompt) != "":
 		errs = append(errs, &Error{Input: "prompt-file", InTerms: func(t terms.Terms) string {
@@ -195,7 +192,7 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 		c.Prompt = p
 	}
 
-	if c.ProjectID = get(raw, "project-id"); c.ProjectID == "" {
+	if c.ProjectID = Value(raw, "project-id"); c.ProjectID == "" {
 		bad("project-id", "is required: set it to your Mintlify project id")
 	} else if err := checkProjectID(c.ProjectID); err != nil {
 		errs = append(errs, err)
@@ -216,27 +213,27 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 	}
 
 	var err error
-	if c.BaseURL, err = ParseBaseURL(get(raw, "base-url")); err != nil {
+	if c.BaseURL, err = ParseBaseURL(Value(raw, "base-url")); err != nil {
 		bad("base-url", err.Error())
 	}
-	if c.JobID = get(raw, "job-id"); c.JobID != "" {
+	if c.JobID = Value(raw, "job-id"); c.JobID != "" {
 		if err := agentapi.CheckJobID(c.JobID); err != nil {
 			bad("job-id", "is "+err.Error())
 		}
 	}
-	if c.Wait, err = ParseBool(get(raw, "wait")); err != nil {
+	if c.Wait, err = ParseBool(Value(raw, "wait")); err != nil {
 		bad("wait", err.Error())
 	}
-	if c.Settle, err = ParseBool(get(raw, "settle")); err != nil {
+	if c.Settle, err = ParseBool(Value(raw, "settle")); err != nil {
 		bad("settle", err.Error())
 	}
-	if c.DryRun, err = ParseBool(get(raw, "dry-run")); err != nil {
+	if c.DryRun, err = ParseBool(Value(raw, "dry-run")); err != nil {
 		bad("dry-run", err.Error())
 	}
-	if c.Timeout, err = ParseDuration(get(raw, "timeout")); err != nil {
+	if c.Timeout, err = ParseDuration(Value(raw, "timeout")); err != nil {
 		bad("timeout", err.Error())
 	}
-	if pi := get(raw, "poll-interval"); !strings.EqualFold(pi, "auto") {
+	if pi := Value(raw, "poll-interval"); !strings.EqualFold(pi, "auto") {
 		c.PollInterval, err = ParseDuration(pi)
 		switch {
 		case err != nil:
@@ -248,39 +245,39 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 
 	c.GitHubToken = strings.TrimSpace(raw["github-token"])
 	c.Comment = oneOf(raw, "comment", bad)
-	if n := get(raw, "issue-number"); n != "" {
+	if n := Value(raw, "issue-number"); n != "" {
 		v, err := strconv.Atoi(strings.TrimPrefix(n, "#"))
 		if err != nil || v <= 0 {
 			bad("issue-number", "must be a positive issue or pull request number")
 		}
 		c.IssueNumber = v
 	}
-	c.TriggerPhrase = get(raw, "trigger-phrase")
+	c.TriggerPhrase = Value(raw, "trigger-phrase")
 	if strings.ContainsFunc(c.TriggerPhrase, unicode.IsSpace) {
 		bad("trigger-phrase", "must be one word, such as /docs")
 	}
-	c.TriggerLabel = get(raw, "trigger-label")
-	c.TriggerAssignee = strings.TrimPrefix(get(raw, "trigger-assignee"), "@")
+	c.TriggerLabel = Value(raw, "trigger-label")
+	c.TriggerAssignee = strings.TrimPrefix(Value(raw, "trigger-assignee"), "@")
 	if !oneLogin(c.TriggerAssignee) {
 		bad("trigger-assignee", "must be one GitHub login, such as docs-bot")
 	}
 	c.RequiredPermission = oneOf(raw, "required-permission", bad)
-	for _, b := range strings.Split(get(raw, "allowed-bots"), ",") {
+	for _, b := range strings.Split(Value(raw, "allowed-bots"), ",") {
 		if b = strings.TrimSpace(b); b != "" {
 			c.AllowedBots = append(c.AllowedBots, b)
 		}
 	}
-	if c.AgentApp = strings.TrimSpace(get(raw, "agent-app")); c.AgentApp == "" || !oneLogin(c.AgentApp) {
+	if c.AgentApp = strings.TrimSpace(Value(raw, "agent-app")); c.AgentApp == "" || !oneLogin(c.AgentApp) {
 		bad("agent-app", "must be one GitHub login, such as mintlify[bot]")
 	}
-	for _, b := range strings.Split(get(raw, "release-bots"), ",") {
+	for _, b := range strings.Split(Value(raw, "release-bots"), ",") {
 		if b = strings.TrimSpace(b); b != "" && oneLogin(b) {
 			c.ReleaseBots = append(c.ReleaseBots, b)
 		} else if b != "" {
 			bad("release-bots", "must be bot logins separated by commas, such as dependabot[bot]")
 		}
 	}
-	for _, r := range strings.Split(get(raw, "reviewers"), ",") {
+	for _, r := range strings.Split(Value(raw, "reviewers"), ",") {
 		r = strings.TrimPrefix(strings.TrimSpace(r), "@")
 		switch {
 		case r == "":
@@ -295,7 +292,7 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 		errs = append(errs, pathsError(err))
 	}
 	c.PreviewSet = strings.TrimSpace(raw["preview"]) != ""
-	if c.Preview, err = ParseBool(get(raw, "preview")); err != nil {
+	if c.Preview, err = ParseBool(Value(raw, "preview")); err != nil {
 		bad("preview", err.Error())
 	}
 	c.Approval = oneOf(raw, "docs-check", bad) == "approved"
@@ -303,10 +300,10 @@ func Read(raw map[string]string, workspace string) (Config, []string, error) {
 		c.DocsMerge = m
 	}
 	c.DocsWhenApproved = oneOf(raw, "docs-when", bad) == "approved"
-	if c.DocsClose, err = ParseBool(get(raw, "docs-close")); err != nil {
+	if c.DocsClose, err = ParseBool(Value(raw, "docs-close")); err != nil {
 		bad("docs-close", err.Error())
 	}
-	c.ReleaseLabel = strings.TrimSpace(get(raw, "release-label"))
+	c.ReleaseLabel = strings.TrimSpace(Value(raw, "release-label"))
 	if c.ReleaseLabel != "" && strings.EqualFold(c.ReleaseLabel, strings.TrimSpace(c.TriggerLabel)) {
 		bad("release-label", "is the same label as trigger-label: a label cannot both start a docs job and release the check; choose another")
 	}
@@ -379,7 +376,7 @@ const maxCap = 100_000
 // number from 1 to maxCap. A cap of 0 would stop every run: a workflow
 // that means that is disabled instead.
 func atMost(raw map[string]string, name string, bad func(input, problem string)) int {
-	v := get(raw, name)
+	v := Value(raw, name)
 	if v == "" {
 		return 0
 	}

@@ -27,7 +27,11 @@ type Input struct {
 // TrueFalse are the Values of an input that takes true or false.
 var TrueFalse = []string{"true", "false"}
 
-// IsTrueFalse reports whether in takes true or false, and nothing else.
+// IsTrueFalse reports whether in takes true or false alone, as its Values
+// say (never its default: docs-merge defaults to false and takes merge,
+// squash or rebase too). Its flag then needs no value (--dry-run) or takes
+// one after = (--wait=false); every other input's flag takes its value
+// apart or after = (--docs-merge squash, --docs-merge=squash).
 func (in Input) IsTrueFalse() bool { return slices.Equal(in.Values, TrueFalse) }
 
 // Words names values as a sentence does: "exists or approved",

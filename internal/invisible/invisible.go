@@ -35,19 +35,6 @@ func Is(r rune) bool {
 	return r >= 0xad && unicode.In(r, tables...)
 }
 
-// Remove returns s without its invisible characters.
-func Remove(s string) string {
-	if !strings.ContainsFunc(s, Is) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if Is(r) {
-			return -1
-		}
-		return r
-	}, s)
-}
-
 // The invisible characters that Clean keeps where they make one picture of
 // emoji (Unicode Technical Standard #51).
 const (

@@ -43,13 +43,6 @@ func TestIsCoversTheProperties(t *testing.T) {
 	}
 }
 
-func TestRemove(t *testing.T) {
-	t.Parallel()
-	if got := Remove("mint\u2063_ke\U000E0041y\u200e\ufe0f!"); got != "mint_key!" {
-		t.Errorf("Remove = %q", got)
-	}
-}
-
 // selectors spells b in variation selectors, one per byte, as an attacker
 // hides text: U+FE00-U+FE0F for 0-15, U+E0100-U+E01EF for 16-255.
 func selectors(b string) string {

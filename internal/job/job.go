@@ -13,7 +13,6 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/clock"
-	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
@@ -148,7 +147,7 @@ func (j *Room) FollowUp(ctx context.Context, id, text string, stand *StandIn) (S
 		return sent, err
 	}
 	j.Progress.Logf("%s", stand.Why(f))
-	sent = Sent{Note: fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.", conversation.JobRef(id), f.Status) + stand.Also}
+	sent = Sent{Note: fmt.Sprintf("The earlier job %s could not take a follow-up (HTTP %d), so this started a new job.", escape.Code(id), f.Status) + stand.Also}
 	if err := j.Reporter.Name(""); err != nil {
 		return sent, err
 	}

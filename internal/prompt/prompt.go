@@ -136,7 +136,7 @@ func numbered(n int, r *request.Request) []string {
 	if r.Text != "" {
 		parts = append(parts, r.Text)
 	}
-	if f := fenced(r.DiffHunk); r.Kind == request.Line && f != "" {
+	if f := fence("diff", r.DiffHunk); r.Kind == request.Line && f != "" {
 		parts = append(parts, f)
 	}
 	for _, l := range r.Lines {
@@ -205,7 +205,7 @@ func quoted(path string) string { return strconv.Quote(invisible.Clean(path)) }
 // says, and the diff hunk it is on.
 func onLine(where, text, hunk string) string {
 	item := "On " + where + ":\n" + text
-	if f := fenced(hunk); f != "" {
+	if f := fence("diff", hunk); f != "" {
 		item += "\n" + f
 	}
 	return item
@@ -214,15 +214,11 @@ func onLine(where, text, hunk string) string {
 // withHunk ends a sentence that says where a comment stands: with a colon
 // and the fenced hunk, or with a full stop when there is none.
 func withHunk(hunk string) string {
-	if f := fenced(hunk); f != "" {
+	if f := fence("diff", hunk); f != "" {
 		return ":\n" + f
 	}
 	return "."
 }
-
-// fenced puts a diff hunk in a code fence (see fence). It is "" for an
-// empty hunk.
-func fenced(hunk string) string { return fence("diff", hunk) }
 
 // fence puts text in a code fence of the given info string, longer than
 // any run of backticks in the text, so that the text cannot close the

@@ -36,6 +36,9 @@ type Checks struct {
 	// Approval says the team wants the docs pull request approved before
 	// the check is green (docs-check: approved).
 	Approval bool
+	// Others is the open pull request but not at sha whose check there
+	// waits (check.Waits), 0 for none, -1 unread; nil reads none.
+	Others func(ctx context.Context, owner, repo, sha string, not int) int
 
 	set map[string]ghclient.CommitStatus // by commit: what this run set
 	// cutShown says the status of a cut listing was set on the head: it
@@ -50,13 +53,19 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, set check.Set) {
 	if c.set == nil {
 		c.set = map[string]ghclient.CommitStatus{}
 	}
-	written := 0
+	written, said := 0, s
 	for _, sha := range heads {
+		s := s
 		// GitHub is read once a run: then what this run set is what it shows.
 		shown, ok := c.set[sha]
 		var err error
 		if !ok {
 			shown, ok, err = c.GitHub.Status(ctx, owner, repo, sha, s.Context)
+		}
+		if !(err == nil && ok && shown.Same(s)) && set.Shares() && c.Others != nil { // one GitHub does not show yet
+			if n := c.Others(ctx, owner, repo, sha, set.For); n != 0 {
+				s = check.Shared(n, c.RunURL)
+			}
 		}
 		switch {
 		case err == nil && ok && shown.Same(s):
@@ -80,7 +89,7 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, set check.Set) {
 			return
 		}
 		c.set[sha] = s
-		written++
+		written, said = written+1, s
 	}
 	if written == 0 {
 		return
@@ -89,7 +98,7 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, set check.Set) {
 	if written > 1 {
 		on = fmt.Sprintf(" on %d commits", written)
 	}
-	c.Progress.Logf("commit status %s%s: %s (%s)", check.Context, on, s.State, escape.Log(s.Description))
+	c.Progress.Logf("commit status %s%s: %s (%s)", check.Context, on, said.State, escape.Log(said.Description))
 }
 
 // Apply sets the statuses d decides on owner/repo, in order.
@@ -122,7 +131,7 @@ func (c *Checks) Head(ctx context.Context, o *report.Outcome, prURL string, reco
 	// listing leaves it (a whole listing clears the record's).
 	rec := k.Prior
 	rec.Cut = k.Cut
-	f := check.Facts{Event: check.Push, Heads: []string{k.PR.HeadSHA}, Cut: k.Cut, RunURL: c.RunURL, PRLink: prURL, Linked: o.Job != nil && o.Job.PR() != "",
+	f := check.Facts{Event: check.Push, Heads: []string{k.PR.HeadSHA}, PR: k.PR.Number, Cut: k.Cut, RunURL: c.RunURL, PRLink: prURL, Linked: o.Job != nil && o.Job.PR() != "",
 		Preview: o.Preview.URL, PreviewState: o.Preview.State, Approval: c.Approval, Docs: o.Docs}
 	if o.Held {
 		// This head only, which the record does not owe: the job, if

@@ -5,12 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjob/agent-job-action/internal/testbed/escapetest"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"golang.org/x/net/html"
 
 	"github.com/agentjob/agent-job-action/internal/escape"
-	"github.com/agentjob/agent-job-action/internal/invisible"
 )
 
 // seen is what a reader of a GitHub page takes from the Markdown md: it is
@@ -42,7 +43,7 @@ func seen(t *testing.T, md string) string {
 		}
 	}
 	walk(doc)
-	text := invisible.Remove(b.String())
+	text := escapetest.Seen(b.String())
 	for _, c := range "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~" {
 		text = strings.ReplaceAll(text, `\`+string(c), string(c))
 	}

@@ -57,6 +57,7 @@ type Code struct {
 // head commit ("" once the head's status is said).
 type Commit struct {
 	Owner, Repo, HeadSHA string
+	Number               int // the pull request's, 0 for none
 }
 
 // Comment is a thread's comment of the action's. *conversation.Thread is

@@ -153,16 +153,6 @@ const (
 	StatusError = "error"
 )
 
-// StatusValues are the values the status output takes: the job statuses the
-// API documents and a run's own. A status the API adds later is passed
-// through as it is.
-func StatusValues() []string {
-	return []string{
-		agentapi.StatusActive, agentapi.StatusCompleted, agentapi.StatusArchived, agentapi.StatusFailed,
-		StatusDryRun, StatusSkipped, StatusSettled, StatusError,
-	}
-}
-
 // Status is the status output: the job's last status, skipped, dry-run,
 // settled, or error when the run failed before any job status was known.
 // It is never empty.

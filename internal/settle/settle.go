@@ -163,7 +163,11 @@ type Room struct {
 	// asked for its job, which a Sweep reads whatever the comments written
 	// since.
 	Backlinked int
+	self       string // the token's login, once a Sweep learned it
 }
+
+// Self is the token's login as a Sweep learned it, "" before.
+func (s *Room) Self() string { return s.self }
 
 // Earlier settles, before the run does its own work, the record e an
 // earlier run in th left working. It reads the job once. A job still
@@ -296,6 +300,7 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) (o *report.Outcome
 			continue
 		}
 		th.SetSelf(self)
+		s.self = self
 		e := conversation.EarlierOf(c)
 		if e.Project != "" && s.Project != "" && e.Project != s.Project {
 			// Its job is another project's, or another API's: a read of
@@ -724,6 +729,9 @@ func (s *Room) stillClosed(ctx context.Context, th *conversation.Thread, e *conv
 
 // decide applies the check f and e's record decide: settling's one ask.
 func (s *Room) decide(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, f check.Facts) check.Decision {
+	if e.Code() {
+		f.PR = th.Number
+	}
 	d := check.Decide(e.Record, f)
 	s.Reporter.Apply(ctx, th.Owner, th.Repo, d)
 	return d

@@ -269,7 +269,7 @@ func TestSweep(t *testing.T) {
 				if len(c) != 1 {
 					t.Fatalf("#%d has %d comments, want the one", n, len(c))
 				}
-				got, _ := conversation.RecordOf(c[0].Body)
+				got := conversation.EarlierOf(&ghclient.Comment{Body: c[0].Body}).Record
 				if !equal(got, want) {
 					t.Errorf("#%d's record after: %+v\nwant %+v", n, got, want)
 				}
@@ -326,7 +326,7 @@ func TestEarlier(t *testing.T) {
 			if !slices.Equal(w.agent.calls, tt.agent) || !slices.Equal(w.statuses(), tt.statuses) {
 				t.Errorf("agent %q, statuses %q; want %q, %q", w.agent.calls, w.statuses(), tt.agent, tt.statuses)
 			}
-			after, _ := conversation.RecordOf(w.gh.Comments(7)[0].Body)
+			after := conversation.EarlierOf(&ghclient.Comment{Body: w.gh.Comments(7)[0].Body}).Record
 			if after.Unsettled == tt.settled || w.gh.Comments(7)[0].ID != id {
 				t.Errorf("the earlier comment after: %+v, want it settled: %v", after, tt.settled)
 			}

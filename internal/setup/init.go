@@ -24,7 +24,8 @@ type Init struct {
 	Help bool
 }
 
-// UsageError is a command line init cannot take: nothing was written.
+// UsageError is a command line init (or doctor) cannot take: nothing was
+// written, nor read.
 type UsageError struct{ Err error }
 
 func (e *UsageError) Error() string { return e.Err.Error() }

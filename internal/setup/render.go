@@ -97,21 +97,12 @@ func (v view) paths(l *lines, comment string) {
 	}
 }
 
-// bots is the condition that lets the pull requests of v's bots through.
-func (v view) bots() string {
+// bots is the condition that lets the pull requests of v's bots through
+// (op "||", "=="), or keeps them out (op "&&", "!=").
+func (v view) bots(op, is string) string {
 	var b strings.Builder
 	for _, login := range v.Bots {
-		fmt.Fprintf(&b, " || github.event.pull_request.user.login == '%s'", login)
-	}
-	return b.String()
-}
-
-// notBots is the condition that keeps the pull requests of v's bots out,
-// which the code job checks.
-func (v view) notBots() string {
-	var b strings.Builder
-	for _, login := range v.Bots {
-		fmt.Fprintf(&b, " && github.event.pull_request.user.login != '%s'", login)
+		fmt.Fprintf(&b, " %s github.event.pull_request.user.login %s '%s'", op, is, login)
 	}
 	return b.String()
 }
@@ -185,14 +176,14 @@ func (v view) codeFile() string {
 	}
 	l.add("      github.event_name == 'pull_request' &&")
 	l.add("      github.event.pull_request.head.repo.full_name == github.repository &&")
-	l.add("      (github.event.pull_request.user.type != 'Bot'%s) &&", v.bots())
+	l.add("      (github.event.pull_request.user.type != 'Bot'%s) &&", v.bots("||", "=="))
 	l.add("      (github.event.action != 'edited' || github.event.changes.base) &&")
 	l.add("      (!github.event.pull_request.draft || github.event.action == 'closed' || github.event.action == 'labeled') &&")
 	l.add("      (github.event.action != 'labeled' || github.event.label.name == '%s')%s", v.ReleaseLabel, when(v.WhenApproved, " ||"))
 	if v.WhenApproved {
 		l.add("      github.event_name == 'pull_request_review' && github.event.review.state == 'approved' &&")
 		l.add("      github.event.pull_request.head.repo.full_name == github.repository &&")
-		l.add("      (github.event.pull_request.user.type != 'Bot'%s)", v.bots())
+		l.add("      (github.event.pull_request.user.type != 'Bot'%s)", v.bots("||", "=="))
 	}
 	l.add("    runs-on: %s", v.Runner)
 	l.add("    timeout-minutes: %d", v.JobMinutes)
@@ -253,7 +244,7 @@ func (v view) codeFile() string {
 	l.add("    if: >-")
 	l.add("      github.event_name == 'pull_request_target' && github.event.action != 'closed' &&")
 	l.add("      (github.event.pull_request.head.repo.full_name != github.repository ||")
-	l.add("      github.event.pull_request.user.type == 'Bot' && github.event.pull_request.user.login != '%s'%s) &&", v.AgentApp, v.notBots())
+	l.add("      github.event.pull_request.user.type == 'Bot' && github.event.pull_request.user.login != '%s'%s) &&", v.AgentApp, v.bots("&&", "!="))
 	l.add("      (github.event.action != 'labeled' || github.event.label.name == '%s') && (github.event.action != 'edited' || github.event.changes.base)", v.ReleaseLabel)
 	l.add("    runs-on: ubuntu-slim")
 	l.add("    timeout-minutes: 5")

@@ -9,6 +9,8 @@ import (
 	"html"
 	"regexp"
 	"strings"
+
+	"github.com/agentjob/agent-job-action/internal/invisible"
 )
 
 // links are the patterns, in text whose entities are decoded, that GitHub
@@ -66,4 +68,15 @@ func Cells(row string) int {
 		cells++
 	}
 	return cells
+}
+
+// Seen is s as a reader sees it: without its invisible characters
+// (package invisible).
+func Seen(s string) string {
+	return strings.Map(func(r rune) rune {
+		if invisible.Is(r) {
+			return -1
+		}
+		return r
+	}, s)
 }

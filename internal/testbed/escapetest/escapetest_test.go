@@ -56,3 +56,10 @@ func TestAutolinksSkipsCodeSpans(t *testing.T) {
 		t.Errorf("Autolinks = %q, want only the address outside the code span", got)
 	}
 }
+
+func TestSeen(t *testing.T) {
+	t.Parallel()
+	if got := Seen("mint\u2063_ke\U000E0041y\u200e\ufe0f!"); got != "mint_key!" {
+		t.Errorf("Seen = %q", got)
+	}
+}
