@@ -62,3 +62,24 @@ func TestBaseChangeAfterApprovalIsSent(t *testing.T) {
 	w.mustRun("approved again")
 	w.wantRequests(1, 1)
 }
+
+// TestBaseChangeWhileTheJobWorksIsSent: in a run that does not wait, a
+// move to another base while the job works waits in the record, as a push
+// does; the run that finds the job ended (the schedule) sends the whole
+// change against the new base, not the empty change between one head and
+// itself.
+func TestBaseChangeWhileTheJobWorksIsSent(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
+	w.clk.Advance(time.Minute)
+	w.setEvent("pull_request", retargeted(head1))
+	w.mustRun("moved to another base while the job works")
+	w.wantRequests(1, 0)
+	w.clk.Advance(10 * time.Minute)
+	w.settleRun()
+	w.mustRun("the schedule finds the job ended")
+	w.wantRequests(1, 1)
+	if msg := w.api.Requests()[len(w.api.Requests())-1]; !strings.Contains(msg.Prompt(), "was moved to another base branch") {
+		t.Errorf("the follow-up after the move:\n%s\nwant the whole change against the new base", msg.Prompt())
+	}
+}

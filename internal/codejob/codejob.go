@@ -172,9 +172,10 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 			// Open again (reopened, pushed to): no close is pending.
 			c.code.Prior.CodeEnded, c.code.Prior.DocsClose = "", false
 		}
-		if pr.Retargeted {
-			c.code.Prior.Released = "" // a release holds for the base it was given on
+		if pr.Retargeted { // a release holds for its base; the next send is the whole change
+			c.code.Prior.Released, c.code.Prior.Retargeted = "", true
 		}
+		pr.Retargeted = c.code.Prior.Retargeted
 		if seen != nil && seen.PR() != "" {
 			c.code.DocsPR = seen.PR()
 		}
@@ -292,7 +293,7 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 	if err != nil {
 		return nil, o.Fail(ctx, err)
 	}
-	o.Job, c.code.Heard, c.code.Waiting = started, pr.HeadSHA, ""
+	o.Job, c.code.Heard, c.code.Waiting, c.code.Prior.Retargeted = started, pr.HeadSHA, "", false
 	if !o.FollowUp {
 		// A new job: its pull request is the record's to pair when it
 		// ends, and an approval of the old one's counts for nothing.

@@ -137,7 +137,7 @@ func (r *Reporter) Job(o *report.Outcome, id string, followUp bool) error {
 // Name writes id ("" for none) in the job-id output at once: the job a
 // room is about to send to or read, which a failure or a cancellation
 // later must not lose.
-func (r *Reporter) Name(id string) error { return r.Out.JobID(id) }
+func (r *Reporter) Name(id string) error { return r.Out.Set("job-id", id) }
 
 // Answering names the requests the run answers, which its comment
 // records and links.
@@ -366,6 +366,7 @@ func (r *Reporter) state(o *report.Outcome, p conversation.Phase) conversation.S
 // unsettled, for a settle run to judge it.
 func carry(s *conversation.State, prior record.Record, unjudged bool) {
 	s.Record.Approval, s.Record.CodeEnded, s.Record.DocsClose, s.Record.Released = prior.Approval, prior.CodeEnded, prior.DocsClose, prior.Released
+	s.Record.Retargeted = prior.Retargeted
 	if unjudged {
 		s.Record.Docs = prior.Docs
 	}

@@ -82,6 +82,9 @@ type Record struct {
 	// (docs-when: approved): nothing was sent for it; "" for none. The
 	// record is kept for it even when no job exists yet.
 	Held string
+	// Retargeted says the code pull request moved to another base since
+	// its job last heard it: the next send is its whole change.
+	Retargeted bool
 	// DocsClose says the code pull request's closed run asked for its docs
 	// pull request to be closed with it (docs-close), which the job's end
 	// then does to the one it opens later.
@@ -306,6 +309,7 @@ type doc struct {
 	DocsClose bool      `json:"docsClose,omitempty"`
 	Released  string    `json:"released,omitempty"`
 	Held      string    `json:"held,omitempty"`
+	Retarget  bool      `json:"retargeted,omitempty"`
 	Unsettled bool      `json:"unsettled,omitempty"`
 	Sent      *sends    `json:"sent,omitempty"`
 	Answered  *answered `json:"answered,omitempty"`
@@ -339,7 +343,7 @@ func only(s string, keep func(string) bool) string {
 // angle bracket are left out. The line holds no "--", so no value can end
 // the hidden comment it is.
 func Format(r Record) string {
-	d := doc{V: version, Backlink: r.Backlink, Cut: r.Cut, Lost: r.Lost, Unsettled: r.Unsettled}
+	d := doc{V: version, Backlink: r.Backlink, Cut: r.Cut, Lost: r.Lost, Unsettled: r.Unsettled, Retarget: r.Retargeted}
 	if r.Backlink && r.From > 0 {
 		d.From = r.From
 	}
@@ -372,7 +376,7 @@ func Format(r Record) string {
 		}
 	}
 	if d.Job == "" && d.Head == "" && d.Waiting == "" && d.PR == "" && d.Docs == "" && len(d.Owed) == 0 && d.Sent == nil && d.Answered == nil &&
-		!d.Backlink && !d.Cut && !d.Lost && !d.Unsettled && !d.Approval && d.CodeEnded == "" && d.Released == "" && d.Held == "" {
+		!d.Backlink && !d.Cut && !d.Lost && !d.Unsettled && !d.Approval && d.CodeEnded == "" && d.Released == "" && d.Held == "" && !d.Retarget {
 		return ""
 	}
 	line := encode(d)
@@ -423,7 +427,7 @@ func Parse(text string) (r Record, ok bool) {
 	if err := json.Unmarshal([]byte(rest[:end]), &d); err != nil || d.V != version {
 		return Record{}, false
 	}
-	r = Record{Backlink: d.Backlink, Cut: d.Cut, Lost: d.Lost, Unsettled: d.Unsettled, Approval: d.Approval}
+	r = Record{Backlink: d.Backlink, Cut: d.Cut, Lost: d.Lost, Unsettled: d.Unsettled, Approval: d.Approval, Retargeted: d.Retarget}
 	if d.Backlink && d.From > 0 {
 		r.From = d.From
 	}

@@ -170,10 +170,6 @@ type Result struct {
 // without this package).
 type Cost = cost.Cost
 
-// JobID writes the job-id output on its own, as soon as the id is known, so
-// that a run that fails or is cancelled later still leaves it.
-func (o *Outputs) JobID(id string) error { return o.Set("job-id", id) }
-
 // Write sets every output the action declares, from r: the output contract,
 // in one place (a test holds it to action.yml's list).
 func (o *Outputs) Write(r Result) error {

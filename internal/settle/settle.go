@@ -582,7 +582,7 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 // the API refused is the error, for the caller to tell apart (a job that
 // takes no more messages); the record stays as it was.
 func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (went bool, capped caps.Cap, err error) {
-	pr := codepr.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number, HeadSHA: e.Waiting}
+	pr := codepr.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number, HeadSHA: e.Waiting, Retargeted: e.Retargeted}
 	changes, err := codepr.Read(ctx, s.GitHub, pr, e.Head, s.Paths)
 	if err != nil {
 		return false, caps.Cap{}, fmt.Errorf("could not read the change that waits for job %s: %w", escape.Log(job.ID), err)
@@ -615,7 +615,7 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 	// pairing, the docs pull request's state, the close), but for what
 	// the send changed.
 	rec := e.Record
-	rec.Head, rec.Waiting, rec.Cut, rec.Unsettled = e.Waiting, "", changes.LeavesCut(e.Cut), true
+	rec.Head, rec.Waiting, rec.Cut, rec.Unsettled, rec.Retargeted = e.Waiting, "", changes.LeavesCut(e.Cut), true, false
 	// The job works again: its docs pull request is judged again at its
 	// end, not followed meanwhile.
 	rec.Docs = ""
