@@ -6,8 +6,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
 	"github.com/agentjob/agent-job-action/internal/record"
 )
 
@@ -60,7 +63,7 @@ func TestLostRecordWriteIsRepairedFromWhatGitHubShows(t *testing.T) {
 	w.gh.SeedReview(101, fakegithub.Review{Author: "admin", State: "CHANGES_REQUESTED", CommitID: docsHead})
 	w.settleOnReview("admin", "CHANGES_REQUESTED", false)
 	if got := w.shownOn(head2); got != "pending: "+waitsFor101 {
-		t.Errorf("head2 after the admin's change request: %q, want it waiting again", got)
+		t.Errorf("head2 after the admin's change request: %q, want it waiting again\n%s", got, w.stdout.String())
 	}
 	w.wantLog("GitHub showed success (\"Docs approved in pull request #101\") on 2222222: the check is set again")
 	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsWaiting || !r.Unsettled {
@@ -114,5 +117,44 @@ func TestSuccessSetByAnythingElseIsRewritten(t *testing.T) {
 				t.Errorf("a second run set %q", got)
 			}
 		})
+	}
+}
+
+// TestPushRunsLostCommentEditIsRepaired: a push's run that waits sees the
+// job end with the docs pull request approved and sets the head's success,
+// then GitHub refuses every edit of its comment, so the record still says
+// what the run before left. An admin's change request on the docs pull
+// request turns the head back to pending all the same: the settle run
+// judges from what it reads, and compares with what GitHub shows.
+func TestPushRunsLostCommentEditIsRepaired(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_DOCS-CHECK"], w.vars["INPUT_PREVIEW"] = "approved", "false"
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.mustRun("opened")
+	before := recordIn(w.gh.Comments(7)[0].Body)
+	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
+	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodPatch && strings.Contains(r.URL.Path, "/issues/comments/") {
+			http.Error(rw, `{"message":"Server Error"}`, http.StatusBadGateway)
+			return true
+		}
+		return false
+	})
+	w.moveHead(head1, head2, codeFiles[:1], codeFiles)
+	w.setEvent("pull_request", push(head1, head2))
+	_ = w.run(context.Background()) // its comment's edits fail: whatever the run says of them
+	if got := w.shownOn(head2); got != "success: Docs approved in pull request #101 https://github.com/acme/docs/pull/101" {
+		t.Fatalf("head2 after the push's run: %q, want the approval's success", got)
+	}
+	if r := recordIn(w.gh.Comments(7)[0].Body); r.Head != before.Head {
+		t.Fatalf("the record after its edits failed: %+v, want it as the opening run left it", r)
+	}
+	w.gh.SetFault(nil)
+
+	w.gh.SeedReview(101, fakegithub.Review{Author: "admin", State: "CHANGES_REQUESTED", CommitID: docsHead})
+	w.settleOnReview("admin", "CHANGES_REQUESTED", false)
+	if got := w.shownOn(head2); got != "pending: "+waitsFor101 {
+		t.Errorf("head2 after the admin's change request: %q, want it waiting again\n%s", got, w.stdout.String())
 	}
 }
