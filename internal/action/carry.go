@@ -364,10 +364,9 @@ func (r *run) coverOutside(ctx context.Context, gh *ghclient.Client, owner, repo
 	}
 }
 
-// waitingAt reads, for a success about to go on sha, the open pull
-// requests of owner/repo there but not, and the record of each: the first
-// whose check there waits (check.Waits), 0 for none, -1 when they could
-// not all be read. A fork's is not listed: it takes the others' check.
+// waitingAt reads, for a success about to go on sha, the open pull requests
+// of owner/repo there but not, and each one's record: the first whose check
+// there waits (check.Waits), 0 for none, -1 when they could not be read.
 func (r *run) waitingAt(gh *ghclient.Client) func(ctx context.Context, owner, repo, sha string, not int) int {
 	return func(ctx context.Context, owner, repo, sha string, not int) int {
 		pulls, more, err := gh.PullsAt(ctx, owner, repo, sha)

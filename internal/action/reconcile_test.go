@@ -63,7 +63,7 @@ func TestLostRecordWriteIsRepairedFromWhatGitHubShows(t *testing.T) {
 	w.gh.SeedReview(101, fakegithub.Review{Author: "admin", State: "CHANGES_REQUESTED", CommitID: docsHead})
 	w.settleOnReview("admin", "CHANGES_REQUESTED", false)
 	if got := w.shownOn(head2); got != "pending: "+waitsFor101 {
-		t.Errorf("head2 after the admin's change request: %q, want it waiting again\n%s", got, w.stdout.String())
+		t.Errorf("head2 after the admin's change request: %q, want it waiting again", got)
 	}
 	w.wantLog("GitHub showed success (\"Docs approved in pull request #101\") on 2222222: the check is set again")
 	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsWaiting || !r.Unsettled {
@@ -155,6 +155,6 @@ func TestPushRunsLostCommentEditIsRepaired(t *testing.T) {
 	w.gh.SeedReview(101, fakegithub.Review{Author: "admin", State: "CHANGES_REQUESTED", CommitID: docsHead})
 	w.settleOnReview("admin", "CHANGES_REQUESTED", false)
 	if got := w.shownOn(head2); got != "pending: "+waitsFor101 {
-		t.Errorf("head2 after the admin's change request: %q, want it waiting again\n%s", got, w.stdout.String())
+		t.Errorf("head2 after the admin's change request: %q, want it waiting again", got)
 	}
 }

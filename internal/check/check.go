@@ -130,8 +130,9 @@ type Facts struct {
 	// Docs is the docs pull request the record pairs with the code pull
 	// request, as judged; nil when no approval is asked, or the job
 	// opened none.
-	Docs *docspr.Verdict
-	PR   int // the code pull request whose heads these are (Set.For)
+	Docs    *docspr.Verdict
+	PR      int  // the code pull request whose heads these are (Set.For)
+	Unheard bool // the job never heard the heads: a success shown is only taken back (Set.Back)
 }
 
 // HeldDescription is the check of a head whose docs wait for the code's
@@ -148,11 +149,11 @@ type Set struct {
 	Status ghclient.CommitStatus
 	IfNone bool // only where GitHub shows none (nor one unread): one shown is kept
 	For    int  // the pull request whose check this is, 0 for none (Shares)
+	Back   bool // only where GitHub shows a success it takes back
 }
 
-// Shares reports whether s is a success for a pull request (For): one
-// that goes on a head only while no other open pull request there waits
-// (Waits), the head showing Shared otherwise.
+// Shares reports whether s is a pull request's success: it goes on a head
+// only while no other open pull request there waits (Waits; else Shared).
 func (s Set) Shares() bool { return s.For != 0 && s.Status.State == ghclient.StatusSuccess }
 
 // Decision is what the check shows after an event: the statuses to set,
@@ -196,7 +197,7 @@ func Decide(rec record.Record, f Facts) Decision {
 	set := func(heads []string, s ghclient.CommitStatus) {
 		if len(heads) > 0 {
 			s.Context = Context
-			d.Sets = append(d.Sets, Set{Heads: heads, Status: s, For: f.PR})
+			d.Sets = append(d.Sets, Set{Heads: heads, Status: s, For: f.PR, Back: f.Unheard})
 		}
 	}
 	run := escape.URL(f.RunURL)

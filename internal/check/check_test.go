@@ -423,3 +423,19 @@ func TestShared(t *testing.T) {
 		t.Errorf("a merge group's success shares: %+v", d.Sets)
 	}
 }
+
+// TestDecideUnheard: a judgment of heads the job never heard only takes
+// back a success (Set.Back), whatever it decides.
+func TestDecideUnheard(t *testing.T) {
+	t.Parallel()
+	for _, v := range []docspr.State{docspr.Waiting, docspr.Approved} {
+		d := Decide(record.Record{}, Facts{Event: Judged, Heads: []string{h2}, Job: Done, Unheard: true, Approval: true,
+			Docs: &docspr.Verdict{State: v, PR: prlink.PullRequest{Owner: "acme", Repo: "docs", Number: 3}, URL: docs3}})
+		if len(d.Sets) != 1 || !d.Sets[0].Back {
+			t.Errorf("docs %v: %+v, want one set that only takes back", v, d.Sets)
+		}
+	}
+	if d := Decide(record.Record{}, Facts{Event: Ended, Heads: []string{h2}, Job: Done}); d.Sets[0].Back {
+		t.Errorf("a heard head's end only takes back: %+v", d.Sets)
+	}
+}

@@ -286,9 +286,8 @@ func (c *Client) OpenPulls(ctx context.Context, owner, repo string, maxPages int
 	return pulls, true, nil
 }
 
-// PullsAt lists the open pull requests of owner/repo whose head is sha
-// (GitHub lists no fork's for a commit only the fork has): one request, of
-// the first PerPage that hold the commit; more says GitHub has more.
+// PullsAt lists the open pull requests of owner/repo at head sha, none a
+// fork's: one request, of the first PerPage; more says GitHub has more.
 func (c *Client) PullsAt(ctx context.Context, owner, repo, sha string) (pulls []OpenPull, more bool, err error) {
 	items, l, err := listPage("list the pull requests at "+Short(sha), owner, repo, 1, func(page, perPage int) ([]*github.PullRequest, *github.Response, error) {
 		return c.gh.PullRequests.ListPullRequestsWithCommit(ctx, owner, repo, sha, &github.ListOptions{Page: page, PerPage: perPage})

@@ -81,10 +81,8 @@ type Record struct {
 	// Held is the newest head whose change waits for the code's approval
 	// (docs-when: approved): nothing was sent for it; "" for none. The
 	// record is kept for it even when no job exists yet.
-	Held string
-	// Retargeted says the code pull request moved to another base since
-	// its job last heard it: the next send is its whole change.
-	Retargeted bool
+	Held       string
+	Retargeted bool // moved to another base since its job heard it: the next send is the whole change
 	// DocsClose says the code pull request's closed run asked for its docs
 	// pull request to be closed with it (docs-close), which the job's end
 	// then does to the one it opens later.

@@ -543,6 +543,10 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 		s.Progress.Logf("#%d: its head %s was released; its record follows its docs pull request no more", th.Number, escape.Log(ghclient.Short(code.HeadSHA)))
 	case code.HeadSHA != e.Head:
 		s.Progress.Logf("#%d: its head %s is newer than the one job %s heard; the run of that push sets its check", th.Number, escape.Log(ghclient.Short(code.HeadSHA)), escape.Log(job.ID))
+		// Save a success shown there that the docs now take back (its record lost).
+		shown.Docs = s.Agent.Judge(ctx, job, e.PR, true)
+		s.decide(ctx, th, e, check.Facts{Event: check.Judged, Heads: []string{code.HeadSHA}, Job: check.Done, Unheard: true,
+			RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown), Linked: job.PR() != "", Approval: s.Approval, Docs: shown.Docs})
 		return waiting
 	default:
 		// Judged as the code workflow asked, whatever this run's
