@@ -18,7 +18,8 @@ import (
 // enforces the ruleset init prints (a merge into main is refused while
 // docs / agent-job is not success on the head), with every kind of pull
 // request open at once: a person's (#7), the agent's docs pull request
-// (#101), a fork's (#8), Dependabot's (#9) and another bot's (#10). After
+// (#101), a fork's (#8), Dependabot's (#9), another bot's (#10), and two at
+// one commit (#7's branch into release as well, #11). After
 // each event, each pull request may merge exactly when its rules allow,
 // and never before: the table below, a column per pull request.
 func TestEveryKindMergesWhenItsRulesAllow(t *testing.T) {
@@ -49,6 +50,13 @@ func TestEveryKindMergesWhenItsRulesAllow(t *testing.T) {
 	}{
 		{"a person opens #7; its job ends with #101, which waits for an approval", func() { w.pullRequest(codePR("opened", head1, nil)) },
 			map[int]bool{7: false, 101: false}},
+		{"a person opens #11, #7's branch into release, where nothing under paths changes", func() {
+			w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 11, Author: "writer", HeadRef: "rate-headers", HeadSHA: head1, BaseRef: "release",
+				Files: []fakegithub.File{{Name: "README.md", Additions: 1, Patch: "@@ -1 +1,2 @@\n+Rate limits."}}})
+			ev := other("opened", 11, head1, "writer", "acme/docs", "writer")
+			ev["pull_request"].(map[string]any)["base"].(map[string]any)["ref"] = "release"
+			w.pullRequest(ev)
+		}, map[int]bool{11: true}}, // release has no rules; #7, at the same commit, still waits
 		{"a fork opens #8", func() {
 			seed(8, forkHead, "mallory", "mallory/docs")
 			w.pullRequest(other("opened", 8, forkHead, "mallory", "mallory/docs", "mallory"))
