@@ -108,14 +108,14 @@ func (c *Checks) Apply(ctx context.Context, owner, repo string, d check.Decision
 	}
 }
 
-// Head sets the commit status of o on the code pull request's head
+// head sets the commit status of o on the code pull request's head
 // commit, as package check decides it: pending while the job works
 // (whether or not this run waits for it), the job's end on every head it
 // covered once it has one. prURL is the job's pull request as the run may
 // link it; recorded says the run has a comment whose record a later run
 // settles the job's end from; ended says the run is at its end (before
 // it, a job it started works).
-func (c *Checks) Head(ctx context.Context, o *report.Outcome, prURL string, recorded, ended bool) {
+func (c *Checks) head(ctx context.Context, o *report.Outcome, prURL string, recorded, ended bool) {
 	k := c.PR
 	if k == nil {
 		return

@@ -25,7 +25,7 @@ func (r *Reporter) Finish(ctx context.Context, o *report.Outcome) error {
 	// The status first: it settles the heads the comment then no longer
 	// owes.
 	if r.Code != nil && (o.Skipped == "" || r.Code.NoChange || o.Capped || o.Released != "" || o.Held) {
-		r.Checks.Head(ctx, o, r.PRURL(o), r.Comment != nil, true)
+		r.Checks.head(ctx, o, r.PRURL(o), r.Comment != nil, true)
 	}
 	if r.Comment != nil && (o.Skipped == "" || r.Comment.URL() != "" || o.Capped || o.Released != "" || o.Held) {
 		r.Comment.Show(ctx, r.final(o, runErr))
@@ -81,7 +81,7 @@ func (r *Reporter) Amend(ctx context.Context, o *report.Outcome) {
 	ctx, cancel := r.outliving(ctx)
 	defer cancel()
 	if r.Code != nil {
-		r.Checks.Head(ctx, o, r.PRURL(o), r.Comment != nil, true)
+		r.Checks.head(ctx, o, r.PRURL(o), r.Comment != nil, true)
 	}
 	if r.Comment != nil {
 		r.Comment.Show(ctx, r.final(o, nil))

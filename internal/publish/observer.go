@@ -31,7 +31,7 @@ func (ob *observer) StatusChanged(job *agentapi.Job, from string) {
 	ob.r.Progress.Logf("job %s: %s -> %s", escape.Log(job.ID), escape.Log(from), escape.Log(job.Status))
 	if ob.o != nil && !job.Terminal() {
 		ob.o.Job = job
-		ob.r.Show(ob.ctx, ob.o, conversation.Working)
+		ob.r.show(ob.ctx, ob.o, conversation.Working)
 	}
 }
 

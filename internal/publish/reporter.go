@@ -200,17 +200,17 @@ func (r *Reporter) Waited(d time.Duration) { r.cost.Waited += d }
 func (r *Reporter) Record(ctx context.Context, o *report.Outcome) {
 	ctx, cancel := r.Keep(ctx)
 	defer cancel()
-	r.Show(ctx, o, conversation.Working)
+	r.show(ctx, o, conversation.Working)
 }
 
 // Working shows the run's comment working, before the run has a job: the
 // requests it answers (Answering), nothing sent yet.
 func (r *Reporter) Working(ctx context.Context) {
-	r.Show(ctx, &report.Outcome{}, conversation.Working)
+	r.show(ctx, &report.Outcome{}, conversation.Working)
 }
 
-// Show edits the run's comment, if it has one, to o in phase p.
-func (r *Reporter) Show(ctx context.Context, o *report.Outcome, p conversation.Phase) {
+// show edits the run's comment, if it has one, to o in phase p.
+func (r *Reporter) show(ctx context.Context, o *report.Outcome, p conversation.Phase) {
 	if r.Comment != nil {
 		r.Comment.Show(ctx, r.state(o, p))
 	}
@@ -414,5 +414,5 @@ func pullRequest(o *report.Outcome, serverURL string) (prlink.PullRequest, bool)
 // Status sets the code pull request's head status while the run works on
 // o: pending while the job works. Finish sets the run's last.
 func (r *Reporter) Status(ctx context.Context, o *report.Outcome) {
-	r.Checks.Head(ctx, o, r.PRURL(o), r.Comment != nil, false)
+	r.Checks.head(ctx, o, r.PRURL(o), r.Comment != nil, false)
 }

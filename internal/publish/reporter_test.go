@@ -154,13 +154,13 @@ func TestShowWritesTheRecord(t *testing.T) {
 	t.Parallel()
 	var log bytes.Buffer
 	r, clk := newReporter(t, &log)
-	r.Show(context.Background(), &report.Outcome{JobID: "job_1"}, conversation.Working) // no comment: nothing
+	r.show(context.Background(), &report.Outcome{JobID: "job_1"}, conversation.Working) // no comment: nothing
 	c := &fakeComment{}
 	r.Comment = c
 	r.Answers = answers{rec: backlog.Record{Sent: []request.Key{{Kind: request.Comment, ID: 9}}}}
 	r.Code = &report.Code{PR: report.Commit{Owner: "acme", Repo: "docs", HeadSHA: head2}, Heard: head2, Owed: []string{head1, head2}, DocsPR: "https://github.com/acme/docs/pull/101"}
 	clk.Advance(90 * time.Second)
-	r.Show(context.Background(), &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "active", "")}, conversation.Working)
+	r.show(context.Background(), &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "active", "")}, conversation.Working)
 	if len(c.shown) != 1 {
 		t.Fatalf("%d comments shown, want 1", len(c.shown))
 	}
@@ -175,7 +175,7 @@ func TestShowWritesTheRecord(t *testing.T) {
 	}
 	// Once the job ended, the comment claims only what the job's own
 	// answer says: no pull request the record named before.
-	r.Show(context.Background(), &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "")}, conversation.Done)
+	r.show(context.Background(), &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "")}, conversation.Done)
 	if last := c.shown[len(c.shown)-1]; last.PRURL != "" {
 		t.Errorf("a finished job's comment shows %q, a pull request its answer does not name", last.PRURL)
 	}
@@ -261,8 +261,8 @@ func TestChecksHead(t *testing.T) {
 			r.Checks.GitHub = gh
 			r.Code = &report.Code{PR: report.Commit{Owner: "acme", Repo: "docs", HeadSHA: head2}, Owed: []string{head1}, Cut: tt.cut}
 			r.Checks.PR = r.Code
-			r.Checks.Head(context.Background(), tt.o, r.PRURL(tt.o), tt.recorded, tt.ended)
-			r.Checks.Head(context.Background(), tt.o, r.PRURL(tt.o), tt.recorded, tt.ended) // once is enough
+			r.Checks.head(context.Background(), tt.o, r.PRURL(tt.o), tt.recorded, tt.ended)
+			r.Checks.head(context.Background(), tt.o, r.PRURL(tt.o), tt.recorded, tt.ended) // once is enough
 			if !slices.Equal(gh.set, tt.want) {
 				t.Errorf("statuses\n%s\nwant\n%s", strings.Join(gh.set, "\n"), strings.Join(tt.want, "\n"))
 			}
