@@ -7,7 +7,6 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
-	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
 )
 
 // retargeted is #7's edited event that moved it from develop to main.
@@ -25,17 +24,7 @@ func retargeted(head string) map[string]any {
 // finding no new commit and sending nothing.
 func TestBaseChangeAfterApprovalIsSent(t *testing.T) {
 	t.Parallel()
-	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
-	w.vars["INPUT_DOCS-WHEN"] = "approved"
-	w.vars["INPUT_PREVIEW"], w.vars["INPUT_WAIT"] = "false", "false"
-	w.mustRun("opened")
-	w.gh.SeedReview(7, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: head1})
-	w.setEvent("pull_request_review", approvalOf(head1, false))
-	w.mustRun("the approval")
-	w.wantRequests(1, 0)
-	w.clk.Advance(10 * time.Minute)
-	w.settleRun()
-	w.mustRun("the schedule")
+	w := approvedAndWritten(t)
 	delete(w.vars, "INPUT_SETTLE")
 
 	w.setEvent("pull_request", retargeted(head1))

@@ -69,13 +69,11 @@ func (w *codeWorld) mustRun(what string) {
 	}
 }
 
-// TestReopenKeepsTheApprovedCheck: with docs-when: approved, a code pull
-// request whose approved head got its docs, and a green check, is closed
-// and reopened with no push: the reopen reads the approval again, finds
-// nothing new to send, and the head keeps its check instead of going back
-// to waiting for an approval it has.
-func TestReopenKeepsTheApprovedCheck(t *testing.T) {
-	t.Parallel()
+// approvedAndWritten is code pull request #7 with docs-when: approved, in
+// runs that do not wait: opened, approved at head1, which its job heard,
+// and the schedule that found the job ended.
+func approvedAndWritten(t *testing.T) *codeWorld {
+	t.Helper()
 	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
 	w.vars["INPUT_DOCS-WHEN"] = "approved"
 	w.vars["INPUT_PREVIEW"], w.vars["INPUT_WAIT"] = "false", "false"
@@ -83,9 +81,21 @@ func TestReopenKeepsTheApprovedCheck(t *testing.T) {
 	w.gh.SeedReview(7, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: head1})
 	w.setEvent("pull_request_review", approvalOf(head1, false))
 	w.mustRun("the approval")
+	w.wantRequests(1, 0)
 	w.clk.Advance(10 * time.Minute)
 	w.settleRun()
 	w.mustRun("the schedule")
+	return w
+}
+
+// TestReopenKeepsTheApprovedCheck: with docs-when: approved, a code pull
+// request whose approved head got its docs, and a green check, is closed
+// and reopened with no push: the reopen reads the approval again, finds
+// nothing new to send, and the head keeps its check instead of going back
+// to waiting for an approval it has.
+func TestReopenKeepsTheApprovedCheck(t *testing.T) {
+	t.Parallel()
+	w := approvedAndWritten(t)
 	green := w.shownOn(head1)
 	if !strings.HasPrefix(green, "success: ") {
 		t.Fatalf("head1 after the job's end: %q, want success", green)

@@ -30,6 +30,29 @@ func (w *codeWorld) shownOn(sha string) string {
 	return s.State + ": " + s.Description + " " + s.TargetURL
 }
 
+// refuseCommentEdits makes GitHub refuse every edit of a comment with
+// status and message, until the fault is cleared.
+func (w *codeWorld) refuseCommentEdits(status int, message string) {
+	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodPatch && strings.Contains(r.URL.Path, "/issues/comments/") {
+			http.Error(rw, `{"message":"`+message+`"}`, status)
+			return true
+		}
+		return false
+	})
+}
+
+// adminRequestsChanges is an admin's change request on the docs pull
+// request #101, and the settle run on it: head2 waits again.
+func (w *codeWorld) adminRequestsChanges() {
+	w.t.Helper()
+	w.gh.SeedReview(101, fakegithub.Review{Author: "admin", State: "CHANGES_REQUESTED", CommitID: docsHead})
+	w.settleOnReview("admin", "CHANGES_REQUESTED", false)
+	if got := w.shownOn(head2); got != "pending: "+waitsFor101 {
+		w.t.Errorf("head2 after the admin's change request: %q, want it waiting again", got)
+	}
+}
+
 // TestLostRecordWriteIsRepairedFromWhatGitHubShows: a settle run sets
 // the approved docs' success on the code pull request's head, then GitHub
 // refuses the record's write, so the record still says the docs wait. An
@@ -41,13 +64,7 @@ func TestLostRecordWriteIsRepairedFromWhatGitHubShows(t *testing.T) {
 	t.Parallel()
 	w := approvalWorld(t, false)
 	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
-	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
-		if r.Method == http.MethodPatch && strings.Contains(r.URL.Path, "/issues/comments/") {
-			http.Error(rw, `{"message":"You have exceeded a secondary rate limit"}`, http.StatusForbidden)
-			return true
-		}
-		return false
-	})
+	w.refuseCommentEdits(http.StatusForbidden, "You have exceeded a secondary rate limit")
 	w.setEvent("pull_request_review", reviewed("writer", "APPROVED"))
 	w.vars["INPUT_SETTLE"], w.vars["INPUT_WAIT"] = "true", "false"
 	delete(w.vars, "INPUT_PROMPT")
@@ -59,12 +76,7 @@ func TestLostRecordWriteIsRepairedFromWhatGitHubShows(t *testing.T) {
 		t.Fatalf("the record after its write failed: %+v, want it as before (docs waiting)", r)
 	}
 	w.gh.SetFault(nil)
-
-	w.gh.SeedReview(101, fakegithub.Review{Author: "admin", State: "CHANGES_REQUESTED", CommitID: docsHead})
-	w.settleOnReview("admin", "CHANGES_REQUESTED", false)
-	if got := w.shownOn(head2); got != "pending: "+waitsFor101 {
-		t.Errorf("head2 after the admin's change request: %q, want it waiting again", got)
-	}
+	w.adminRequestsChanges()
 	w.wantLog("GitHub showed success (\"Docs approved in pull request #101\") on 2222222: the check is set again")
 	if r := recordIn(w.gh.Comments(7)[0].Body); r.Docs != record.DocsWaiting || !r.Unsettled {
 		t.Errorf("the record after the change request: %+v, want it following the waiting docs", r)
@@ -134,13 +146,7 @@ func TestPushRunsLostCommentEditIsRepaired(t *testing.T) {
 	w.mustRun("opened")
 	before := recordIn(w.gh.Comments(7)[0].Body)
 	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
-	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
-		if r.Method == http.MethodPatch && strings.Contains(r.URL.Path, "/issues/comments/") {
-			http.Error(rw, `{"message":"Server Error"}`, http.StatusBadGateway)
-			return true
-		}
-		return false
-	})
+	w.refuseCommentEdits(http.StatusBadGateway, "Server Error")
 	w.moveHead(head1, head2, codeFiles[:1], codeFiles)
 	w.setEvent("pull_request", push(head1, head2))
 	_ = w.run(context.Background()) // its comment's edits fail: whatever the run says of them
@@ -151,10 +157,5 @@ func TestPushRunsLostCommentEditIsRepaired(t *testing.T) {
 		t.Fatalf("the record after its edits failed: %+v, want it as the opening run left it", r)
 	}
 	w.gh.SetFault(nil)
-
-	w.gh.SeedReview(101, fakegithub.Review{Author: "admin", State: "CHANGES_REQUESTED", CommitID: docsHead})
-	w.settleOnReview("admin", "CHANGES_REQUESTED", false)
-	if got := w.shownOn(head2); got != "pending: "+waitsFor101 {
-		t.Errorf("head2 after the admin's change request: %q, want it waiting again", got)
-	}
+	w.adminRequestsChanges()
 }
