@@ -3,6 +3,7 @@ package action
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -365,13 +366,20 @@ func (r *run) coverOutside(ctx context.Context, gh *ghclient.Client, owner, repo
 }
 
 // waitingAt reads, for a success about to go on sha, the open pull requests
-// of owner/repo there but not, and each one's record: the first whose check
-// there waits (check.Waits), 0 for none, -1 when they could not be read.
+// (once a run, plan.OutsidePages pages) and each other one's record at sha:
+// the first that waits (check.Waits), 0 for none, -1 unread. One no run can
+// trust (comment: false) or find (a flooded thread) holds nothing.
 func (r *run) waitingAt(gh *ghclient.Client) func(ctx context.Context, owner, repo, sha string, not int) int {
+	var pulls []ghclient.OpenPull
+	var err error
+	read := false
 	return func(ctx context.Context, owner, repo, sha string, not int) int {
-		pulls, more, err := gh.PullsAt(ctx, owner, repo, sha)
-		if err == nil && more {
-			err = fmt.Errorf("more pull requests hold %s than one page lists", ghclient.Short(sha))
+		if !read {
+			read = true
+			var more bool
+			if pulls, more, err = gh.OpenPulls(ctx, owner, repo, plan.OutsidePages); more {
+				r.prog.Logf("more than %d open pull requests: those past them are not read for the commits they share", len(pulls))
+			}
 		}
 		self := r.settler.Self()
 		if r.thread != nil {
@@ -379,10 +387,10 @@ func (r *run) waitingAt(gh *ghclient.Client) func(ctx context.Context, owner, re
 		}
 		for i := 0; err == nil && i < len(pulls); i++ {
 			th := &conversation.Thread{GH: gh, Owner: owner, Repo: repo, Number: pulls[i].Number, Code: true}
-			if th.SetSelf(self); th.Number == not {
+			if th.SetSelf(self); pulls[i].HeadSHA != sha || th.Number == not || self == "" {
 				continue
 			}
-			if e, rerr := th.Record(ctx, conversation.Keep); rerr != nil {
+			if e, rerr := th.Record(ctx, conversation.Keep); rerr != nil && !errors.Is(rerr, conversation.ErrSearchCut) {
 				err = fmt.Errorf("read the record of #%d, which heads this commit too: %w", th.Number, rerr)
 			} else if e != nil && check.Waits(e.Record, sha) {
 				r.prog.Logf("#%d heads %s too, and its docs are not settled: no success is written there", th.Number, ghclient.Short(sha))

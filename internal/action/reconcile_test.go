@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
@@ -158,4 +159,52 @@ func TestPushRunsLostCommentEditIsRepaired(t *testing.T) {
 	}
 	w.gh.SetFault(nil)
 	w.adminRequestsChanges()
+}
+
+// TestTakenBackThenApprovedAgain: after a settle run took back the lost
+// push's success on head2, the admin approves the docs pull request
+// again: head2, which shows a judgment of those docs, is judged again and
+// turns green.
+func TestTakenBackThenApprovedAgain(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_DOCS-CHECK"], w.vars["INPUT_PREVIEW"] = "approved", "false"
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
+	w.mustRun("opened")
+	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
+	w.refuseCommentEdits(http.StatusBadGateway, "Server Error")
+	w.moveHead(head1, head2, codeFiles[:1], codeFiles)
+	w.setEvent("pull_request", push(head1, head2))
+	_ = w.run(context.Background()) // its comment's edits fail
+	w.gh.SetFault(nil)
+	w.adminRequestsChanges()
+	w.gh.SeedReview(101, fakegithub.Review{Author: "admin", State: "APPROVED", CommitID: docsHead})
+	w.settleOnReview("admin", "APPROVED", false)
+	if got := w.shownOn(head2); !strings.HasPrefix(got, "success: Docs approved in pull request #101") {
+		t.Errorf("head2 after the admin approved again: %q, want success", got)
+	}
+}
+
+// TestHeldHeadCostsTheScheduleOneRead: a head whose change waits for the
+// code's approval, newer than the one its job heard, shows neither a
+// success nor a judgment of the docs: a settle run reads its check, and
+// judges nothing.
+func TestHeldHeadCostsTheScheduleOneRead(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t, false)
+	w.vars["INPUT_DOCS-WHEN"] = "approved"
+	w.moveHead(head2, head3, codeFiles[:1], codeFiles)
+	w.setEvent("pull_request", push(head2, head3))
+	w.mustRun("#7 pushed head3, held")
+	w.clk.Advance(20 * time.Minute)
+	w.settleRun()
+	from := len(w.gh.Requests())
+	w.mustRun("the schedule")
+	calls := w.ghCalls(from)
+	if slices.ContainsFunc(calls, func(c string) bool { return strings.Contains(c, "/pulls/101/reviews") }) {
+		t.Errorf("the schedule judged #101 for a held head: %q", calls)
+	}
+	if got := w.shownOn(head3); !strings.HasPrefix(got, "pending: "+check.HeldDescription) {
+		t.Errorf("head3 after the schedule: %q, want it held", got)
+	}
 }

@@ -1,6 +1,8 @@
 package action_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/fakepreview"
 )
 
 // intoRelease is a pull_request event of #8: the code pull request #7's
@@ -50,7 +53,7 @@ func TestSharedHeadTakesTheStrictestCheck(t *testing.T) {
 		t.Fatalf("head1 after #8's run: %q, want it waiting for #7's docs", got)
 	}
 	calls := w.ghCalls(from)
-	for _, want := range []string{"GET /repos/acme/docs/commits/" + head1 + "/pulls", "GET /repos/acme/docs/issues/7/comments"} {
+	for _, want := range []string{"GET /repos/acme/docs/pulls?direction=asc&page=1&per_page=100&sort=created&state=open", "GET /repos/acme/docs/issues/7/comments"} {
 		if !slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, want) }) {
 			t.Errorf("#8's run did not read %s: %q", want, calls)
 		}
@@ -75,7 +78,7 @@ func TestSharedHeadUnreadClaimsNoSuccess(t *testing.T) {
 	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
 	w.secondBase()
 	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
-		if strings.HasSuffix(r.URL.Path, "/commits/"+head1+"/pulls") {
+		if r.URL.Path == "/repos/acme/docs/pulls" {
 			http.Error(rw, `{"message":"Server Error"}`, http.StatusBadGateway)
 			return true
 		}
@@ -85,4 +88,83 @@ func TestSharedHeadUnreadClaimsNoSuccess(t *testing.T) {
 	if got := w.shownOn(head1); !strings.HasPrefix(got, "error: The pull requests at this commit could not be read") {
 		t.Errorf("head1 after #8's run: %q, want an error that claims no success", got)
 	}
+}
+
+// TestSharedHeadKeepsWhatTheOtherDidNotSettle: a commit at which #7's
+// docs job failed, or whose docs pull request was closed unmerged, is not
+// turned green by #8, #7's branch into release, where nothing under paths
+// changes: the strictest of their checks stands.
+func TestSharedHeadKeepsWhatTheOtherDidNotSettle(t *testing.T) {
+	t.Parallel()
+	t.Run("a failed job", func(t *testing.T) {
+		t.Parallel()
+		w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute, Outcome: "failed"}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+		w.vars["INPUT_PREVIEW"] = "false"
+		_ = w.run(context.Background()) // the job failed: exit 1
+		if got := w.shownOn(head1); !strings.HasPrefix(got, "failure: ") {
+			t.Fatalf("head1 after #7's run: %q", got)
+		}
+		w.secondBase()
+		w.mustRun("#8 opened into release")
+		if got := w.shownOn(head1); !strings.HasPrefix(got, "pending: #7 heads this commit too") {
+			t.Errorf("head1 after #8's run: %q, want it held for #7", got)
+		}
+	})
+	t.Run("docs closed unmerged", func(t *testing.T) {
+		t.Parallel()
+		w := approvalWorld(t, false)
+		w.gh.SeedPull(docsPull("closed"))
+		ev := reviewed("writer", "APPROVED")
+		delete(ev, "review")
+		ev["action"] = "closed"
+		ev["pull_request"].(map[string]any)["state"] = "closed"
+		w.setEvent("pull_request", ev)
+		w.vars["INPUT_SETTLE"], w.vars["INPUT_WAIT"] = "true", "false"
+		w.mustRun("#101 closed")
+		if got := w.shownOn(head2); !strings.HasPrefix(got, "error: Docs pull request #101 was closed") {
+			t.Fatalf("head2 after #101 closed: %q", got)
+		}
+		w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 8, Author: "writer", HeadRef: "rate-headers", HeadSHA: head2,
+			BaseRef: "release", Files: []fakegithub.File{{Name: "README.md", Additions: 1, Patch: "@@ -1 +1,2 @@\n+Rate limits."}}})
+		delete(w.vars, "INPUT_SETTLE")
+		w.setEvent("pull_request", intoRelease("opened", head2))
+		w.mustRun("#8 opened into release")
+		if got := w.shownOn(head2); strings.HasPrefix(got, "success: ") {
+			t.Errorf("head2 after #8's run: %q, want #7's error kept", got)
+		}
+	})
+}
+
+// TestSharedHeadReadsOnlyWhatItCanTrust: a record no run could trust or
+// find holds nothing. With comment: false no run learns the token's
+// login, and none keeps a record: #8's success goes on head1, as #7's
+// did. A thread of thousands of comments with no record among those a
+// run reads (anyone may open a pull request from #7's branch, and flood
+// it) holds nothing either: #7's success goes on head1.
+func TestSharedHeadReadsOnlyWhatItCanTrust(t *testing.T) {
+	t.Parallel()
+	t.Run("comment: false", func(t *testing.T) {
+		t.Parallel()
+		w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+		w.vars["INPUT_COMMENT"], w.vars["INPUT_PREVIEW"] = "false", "false"
+		w.mustRun("opened")
+		w.secondBase()
+		w.mustRun("#8 opened into release")
+		if got := w.shownOn(head1); !strings.HasPrefix(got, "success: ") {
+			t.Errorf("head1 after #8's run: %q, want success (nothing waits)", got)
+		}
+	})
+	t.Run("a flooded thread", func(t *testing.T) {
+		t.Parallel()
+		w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+		w.vars["INPUT_PREVIEW"] = "false"
+		w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 8, Author: "someone", HeadRef: "rate-headers", HeadSHA: head1, BaseRef: "release"})
+		for i := range 2500 {
+			w.gh.SeedComment(8, "someone", false, fmt.Sprintf("comment %d", i))
+		}
+		w.mustRun("#7 opened")
+		if got := w.shownOn(head1); !strings.HasPrefix(got, "success: ") {
+			t.Errorf("head1 after #7's job ended well: %q, want success", got)
+		}
+	})
 }

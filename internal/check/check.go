@@ -132,7 +132,7 @@ type Facts struct {
 	// opened none.
 	Docs    *docspr.Verdict
 	PR      int  // the code pull request whose heads these are (Set.For)
-	Unheard bool // the job never heard the heads: a success shown is only taken back (Set.Back)
+	Unheard bool // the job never heard the heads: only a status Revisited is written (Set.Back)
 }
 
 // HeldDescription is the check of a head whose docs wait for the code's
@@ -149,7 +149,7 @@ type Set struct {
 	Status ghclient.CommitStatus
 	IfNone bool // only where GitHub shows none (nor one unread): one shown is kept
 	For    int  // the pull request whose check this is, 0 for none (Shares)
-	Back   bool // only where GitHub shows a success it takes back
+	Back   bool // only where GitHub shows a status it may change (Revisited)
 }
 
 // Shares reports whether s is a pull request's success: it goes on a head
@@ -260,8 +260,9 @@ func Decide(rec record.Record, f Facts) Decision {
 
 // Waits reports whether rec, the record of an open pull request, says
 // its check on head is not success: its job works on head, or has yet to
-// hear it, its docs wait for the code's approval or for their own, or
-// its listing was cut. A release of head waits for nothing.
+// hear it, or failed there, its docs wait for the code's approval or for
+// their own, or were closed, or its listing was cut. A release of head
+// waits for nothing.
 func Waits(rec record.Record, head string) bool {
 	switch {
 	case head == "" || rec.Released == head:
@@ -269,7 +270,14 @@ func Waits(rec record.Record, head string) bool {
 	case rec.Held == head, rec.Waiting == head, slices.Contains(rec.Owed, head):
 		return true
 	}
-	return rec.Head == head && (rec.Cut || rec.Docs == record.DocsWaiting)
+	return rec.Head == head && (rec.Cut || rec.Failed || rec.Docs == record.DocsWaiting || rec.Docs == record.DocsClosed)
+}
+
+// Revisited reports whether shown, on a head its job never heard (Set.Back),
+// is one a judgment of the docs at docsURL may change: a success, or one
+// that links them (a run that lost its record judged them there).
+func Revisited(shown ghclient.CommitStatus, docsURL string) bool {
+	return shown.State == ghclient.StatusSuccess || shown.TargetURL != "" && shown.TargetURL == docsURL
 }
 
 // Shared is the status of a head whose pull request's check is success

@@ -118,14 +118,10 @@ func (d *demo) codePR(ctx context.Context) error {
 
 // codeComment prints the one comment on pull request #7 as it reads.
 func (d *demo) codeComment(gh *fakegithub.Server, when string) error {
-	comments := gh.Comments(7)
-	if len(comments) != 1 {
-		return fmt.Errorf("demo: %d comments on pull request #7, want 1", len(comments))
-	}
-	text, err := asText(comments[0].Body)
+	text, edits, err := theComment(gh, 7)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(d.w, "# The comment on pull request #7 %s (edited %s), as it reads on GitHub:\n%s", when, times(comments[0].Edits), indent(text))
+	fmt.Fprintf(d.w, "# The comment on pull request #7 %s (edited %s), as it reads on GitHub:\n%s", when, times(edits), indent(text))
 	return nil
 }

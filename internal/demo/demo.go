@@ -131,23 +131,15 @@ func (d *demo) conversation(ctx context.Context) error {
 	if err := d.run(ctx, "comment", clk, rc, true); err != nil {
 		return err
 	}
-	comments := gh.Comments(12)
-	if len(comments) != 1 {
-		return fmt.Errorf("demo: %d comments on issue #12, want 1", len(comments))
-	}
-	comment, err := asText(comments[0].Body)
+	comment, edits, err := theComment(gh, 12)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(d.w, "# The comment on issue #12 (created once, edited %s), as it reads on GitHub:\n%s",
-		times(comments[0].Edits), indent(comment))
+		times(edits), indent(comment))
 	fmt.Fprintf(d.w, "# The prompt the agent got:\n%s", indent(api.Requests()[0].Prompt()))
-	backlink := gh.Comments(101)
-	if len(backlink) != 1 {
-		return fmt.Errorf("demo: %d comments on pull request #101, want the backlink", len(backlink))
-	}
 	pr, _ := gh.PullRequest("acme/docs", 101)
-	back, err := asText(backlink[0].Body)
+	back, _, err := theComment(gh, 101) // the backlink
 	if err != nil {
 		return err
 	}

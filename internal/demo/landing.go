@@ -139,11 +139,7 @@ func (d *demo) landing(ctx context.Context) error {
 
 // codeCommentIn prints the one comment on pull request #7 as it reads.
 func (d *demo) codeCommentIn(gh *fakegithub.Server, repo string) error {
-	comments := gh.Comments(7)
-	if len(comments) != 1 {
-		return fmt.Errorf("demo: %d comments on %s#7, want 1", len(comments), repo)
-	}
-	text, err := asText(comments[0].Body)
+	text, _, err := theComment(gh, 7)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"golang.org/x/net/html"
@@ -15,6 +16,17 @@ import (
 // markdown renders as GitHub does the parts the demo shows: CommonMark with
 // GitHub's tables and autolinks.
 var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM))
+
+// theComment is the one comment on number as it reads (asText), and how
+// often it was edited.
+func theComment(gh *fakegithub.Server, number int) (text string, edits int, err error) {
+	comments := gh.Comments(number)
+	if len(comments) != 1 {
+		return "", 0, fmt.Errorf("demo: %d comments on #%d, want 1", len(comments), number)
+	}
+	text, err = asText(comments[0].Body)
+	return text, comments[0].Edits, err
+}
 
 // asText shows Markdown as a reader of the page sees it: rendered to HTML
 // (goldmark, with GitHub's extensions), then to text. Entities are

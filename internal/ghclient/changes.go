@@ -41,7 +41,7 @@ const (
 func (c *Client) PullFiles(ctx context.Context, owner, repo string, number int) ([]*File, error) {
 	var out []*File
 	for page := 1; page <= maxFilePages; {
-		list, l, err := listPage(fmt.Sprintf("list files of #%d", number), owner, repo, page, func(page, perPage int) ([]*github.CommitFile, *github.Response, error) {
+		list, l, err := readPage(fmt.Sprintf("list files of #%d", number), owner, repo, page, func(page, perPage int) ([]*github.CommitFile, *github.Response, error) {
 			return c.gh.PullRequests.ListFiles(ctx, owner, repo, number, &github.ListOptions{PerPage: perPage, Page: page})
 		}, func(*github.CommitFile) {})
 		if err != nil {

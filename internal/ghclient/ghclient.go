@@ -199,7 +199,7 @@ func (c *Client) ListRepoCommentsPage(ctx context.Context, owner, repo string, p
 // repository for 0, in the order opt asks, with the bodies keep keeps;
 // what names them in an error.
 func (c *Client) listComments(ctx context.Context, owner, repo string, number, page int, keep Keep, opt github.IssueListCommentsOptions, what string) (*CommentPage, error) {
-	list, links, err := listPage("list "+what, owner, repo, page, func(page, perPage int) ([]*github.IssueComment, *github.Response, error) {
+	list, links, err := readPage("list "+what, owner, repo, page, func(page, perPage int) ([]*github.IssueComment, *github.Response, error) {
 		opt.ListOptions = github.ListOptions{PerPage: perPage, Page: page}
 		return c.gh.Issues.ListComments(ctx, owner, repo, number, &opt)
 	}, func(ic *github.IssueComment) { keep.cut(ic.GetID(), ic.GetUser().GetLogin(), ic.Body) })
@@ -219,31 +219,20 @@ func (c *Client) listComments(ctx context.Context, owner, repo string, number, p
 // fields stay under the 4 MiB cap whatever they hold.
 const PartPerPage = 10
 
-// listPage checks owner/repo, then reads page of list as readPage does;
-// what says the list in every error.
-func listPage[T any](what, owner, repo string, page int, list func(page, perPage int) ([]T, *github.Response, error), shrink func(T)) ([]T, links, error) {
-	err := CheckRepo(owner, repo)
-	var items []T
-	var l links
-	if err == nil {
-		items, l, err = readPage(page, list, shrink)
-	}
-	if err != nil {
-		return nil, links{}, fmt.Errorf("%s: %w", what, err)
-	}
-	return items, l, nil
-}
-
 // links are the pages a list answer's Link header names, 0 for none.
 type links struct{ next, last int }
 
-// readPage reads page (from 1) of a list, PerPage to a page, and passes
+// readPage checks owner/repo, then reads page (from 1) of a list, PerPage
+// to a page (what says the list in every error), and passes
 // each item to shrink (which may drop its text) as it arrives. A page too
 // large for the response cap (70 comments of 65,000 characters) is read
 // again as PerPage/PartPerPage pages of PartPerPage, so it is still read
 // whole. The cost of such a page: its failed request (at most the cap
 // read) and ten requests of less than 4 MiB each.
-func readPage[T any](page int, list func(page, perPage int) ([]T, *github.Response, error), shrink func(T)) ([]T, links, error) {
+func readPage[T any](what, owner, repo string, page int, list func(page, perPage int) ([]T, *github.Response, error), shrink func(T)) ([]T, links, error) {
+	if err := CheckRepo(owner, repo); err != nil {
+		return nil, links{}, fmt.Errorf("%s: %w", what, err)
+	}
 	items, resp, err := list(page, PerPage)
 	if err == nil {
 		for _, it := range items {
@@ -252,7 +241,7 @@ func readPage[T any](page int, list func(page, perPage int) ([]T, *github.Respon
 		return items, links{resp.NextPage, resp.LastPage}, nil
 	}
 	if !errors.Is(err, httpclient.ErrBodyTooLarge) {
-		return nil, links{}, clean(err)
+		return nil, links{}, fmt.Errorf("%s: %w", what, clean(err))
 	}
 	const parts = PerPage / PartPerPage
 	var out links
@@ -260,7 +249,7 @@ func readPage[T any](page int, list func(page, perPage int) ([]T, *github.Respon
 	for i := 1; i <= parts; i++ {
 		part, resp, err := list((page-1)*parts+i, PartPerPage)
 		if err != nil {
-			return nil, links{}, clean(err)
+			return nil, links{}, fmt.Errorf("%s: %w", what, clean(err))
 		}
 		for _, it := range part {
 			shrink(it)

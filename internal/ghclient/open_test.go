@@ -156,13 +156,13 @@ func TestOpenPullsErrors(t *testing.T) {
 	}{
 		{name: "a name that is no name", repo: "docs?state=closed", maxPages: 1,
 			want: `list the open pull requests: "docs?state=closed" is not a GitHub owner or repository name`},
-		{name: "no pages", repo: "docs", maxPages: 0, want: "list the open pull requests: 0 pages is none"},
+		{name: "no pages", repo: "docs", maxPages: 0, want: "list the open pull requests of acme/docs: 0 pages is none"},
 		{name: "forbidden", opt: fakegithub.Options{Fault: failOn("1", http.StatusForbidden, "Resource not accessible by integration")}, repo: "docs", maxPages: 3,
-			want: "list the open pull requests: HTTP 403: Resource not accessible by integration", kind: IsForbidden, requests: 1},
+			want: "list the open pull requests of acme/docs: HTTP 403: Resource not accessible by integration", kind: IsForbidden, requests: 1},
 		{name: "a repository the token cannot see", opt: fakegithub.Options{Repos: []string{"acme/other"}}, repo: "docs", maxPages: 3,
-			want: "list the open pull requests: HTTP 404: Not Found", kind: IsNotFound, requests: 1},
+			want: "list the open pull requests of acme/docs: HTTP 404: Not Found", kind: IsNotFound, requests: 1},
 		{name: "a later page fails", opt: fakegithub.Options{Fault: failOn("2", http.StatusInternalServerError, "Server Error")}, repo: "docs", maxPages: 3,
-			want: "list the open pull requests: HTTP 500: Server Error", kind: func(err error) bool { return !IsRefusal(err) }, requests: 2},
+			want: "list the open pull requests of acme/docs: HTTP 500: Server Error", kind: func(err error) bool { return !IsRefusal(err) }, requests: 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -98,7 +98,7 @@ func (c *Client) ReviewComments(ctx context.Context, owner, repo string, number 
 	keepAll := func(*github.PullRequestComment) {}
 	var out []*ReviewComment
 	for page := 1; page != 0 && page <= maxReviewCommentPages; {
-		items, l, err := listPage(fmt.Sprintf("list comments of review %d", reviewID), owner, repo, page, list, keepAll)
+		items, l, err := readPage(fmt.Sprintf("list comments of review %d", reviewID), owner, repo, page, list, keepAll)
 		if err != nil {
 			return nil, err
 		}
@@ -138,7 +138,7 @@ func fromReviewComment(rc *github.PullRequestComment) *ReviewComment {
 // keep keeps: one list request, newest first as GitHub can sort them (read
 // in parts when too large).
 func (c *Client) LineComments(ctx context.Context, owner, repo string, number int, keep Keep) ([]*ReviewComment, error) {
-	list, _, err := listPage(fmt.Sprintf("list line comments on #%d", number), owner, repo, 1, func(page, perPage int) ([]*github.PullRequestComment, *github.Response, error) {
+	list, _, err := readPage(fmt.Sprintf("list line comments on #%d", number), owner, repo, 1, func(page, perPage int) ([]*github.PullRequestComment, *github.Response, error) {
 		opt := &github.PullRequestListCommentsOptions{Sort: "created", Direction: "desc", ListOptions: github.ListOptions{PerPage: perPage, Page: page}}
 		return c.gh.PullRequests.ListComments(ctx, owner, repo, number, opt)
 	}, func(rc *github.PullRequestComment) {
@@ -203,14 +203,14 @@ func (c *Client) reviews(ctx context.Context, owner, repo string, number int, ke
 	}
 	shrink := func(r *github.PullRequestReview) { keep.cut(r.GetID(), r.GetUser().GetLogin(), r.Body) }
 	what := fmt.Sprintf("list reviews of #%d", number)
-	all, l, err := listPage(what, owner, repo, 1, list, shrink)
+	all, l, err := readPage(what, owner, repo, 1, list, shrink)
 	whole := l.last <= 3
 	if err == nil && l.last > 1 {
 		// The newest are on the last page; with the page before it, at
 		// least PerPage of them. Page 1 is that page when there are two.
 		var before, last []*github.PullRequestReview
 		if l.last > 2 {
-			before, _, err = listPage(what, owner, repo, l.last-1, list, shrink)
+			before, _, err = readPage(what, owner, repo, l.last-1, list, shrink)
 			if oldest {
 				before = append(all, before...)
 			}
@@ -218,7 +218,7 @@ func (c *Client) reviews(ctx context.Context, owner, repo string, number int, ke
 			before = all
 		}
 		if err == nil {
-			last, _, err = listPage(what, owner, repo, l.last, list, shrink)
+			last, _, err = readPage(what, owner, repo, l.last, list, shrink)
 		}
 		all = append(before, last...)
 	}
@@ -263,8 +263,11 @@ type OpenPull struct {
 // page arrives. The oldest come first so that a bounded read always
 // reaches the pull requests that have waited longest.
 func (c *Client) OpenPulls(ctx context.Context, owner, repo string, maxPages int) (pulls []OpenPull, more bool, err error) {
+	if err := CheckRepo(owner, repo); err != nil {
+		return nil, false, fmt.Errorf("list the open pull requests: %w", err)
+	}
 	if maxPages < 1 {
-		return nil, false, fmt.Errorf("list the open pull requests: %d pages is none", maxPages)
+		return nil, false, fmt.Errorf("list the open pull requests of %s/%s: %d pages is none", owner, repo, maxPages)
 	}
 	list := func(page, perPage int) ([]*github.PullRequest, *github.Response, error) {
 		opt := &github.PullRequestListOptions{State: "open", Sort: "created", Direction: "asc", ListOptions: github.ListOptions{Page: page, PerPage: perPage}}
@@ -272,7 +275,7 @@ func (c *Client) OpenPulls(ctx context.Context, owner, repo string, maxPages int
 	}
 	dropText := func(pr *github.PullRequest) { pr.Title, pr.Body = nil, nil }
 	for page := 1; page <= maxPages; page++ {
-		items, l, err := listPage("list the open pull requests", owner, repo, page, list, dropText)
+		items, l, err := readPage("list the open pull requests of "+owner+"/"+repo, owner, repo, page, list, dropText)
 		if err != nil {
 			return nil, false, err
 		}
@@ -284,23 +287,6 @@ func (c *Client) OpenPulls(ctx context.Context, owner, repo string, maxPages int
 		}
 	}
 	return pulls, true, nil
-}
-
-// PullsAt lists the open pull requests of owner/repo at head sha, none a
-// fork's: one request, of the first PerPage; more says GitHub has more.
-func (c *Client) PullsAt(ctx context.Context, owner, repo, sha string) (pulls []OpenPull, more bool, err error) {
-	items, l, err := listPage("list the pull requests at "+Short(sha), owner, repo, 1, func(page, perPage int) ([]*github.PullRequest, *github.Response, error) {
-		return c.gh.PullRequests.ListPullRequestsWithCommit(ctx, owner, repo, sha, &github.ListOptions{Page: page, PerPage: perPage})
-	}, func(pr *github.PullRequest) { pr.Title, pr.Body = nil, nil })
-	if err != nil {
-		return nil, false, err
-	}
-	for _, pr := range items {
-		if pr.GetState() == "open" && pr.GetHead().GetSHA() == sha {
-			pulls = append(pulls, fromOpenPull(pr))
-		}
-	}
-	return pulls, l.next != 0, nil
 }
 
 func fromOpenPull(pr *github.PullRequest) OpenPull {

@@ -28,7 +28,7 @@ type Listed struct {
 // in that order.
 func (c *Client) PendingPulls(ctx context.Context, owner, repo string) (found []Listed, more bool, err error) {
 	q := fmt.Sprintf("repo:%s/%s is:pr is:open status:pending", owner, repo)
-	list, links, err := listPage("search the pull requests whose commit status is pending", owner, repo, 1, func(page, perPage int) ([]*github.Issue, *github.Response, error) {
+	list, links, err := readPage("search the pull requests whose commit status is pending", owner, repo, 1, func(page, perPage int) ([]*github.Issue, *github.Response, error) {
 		res, resp, err := c.gh.Search.Issues(ctx, q, &github.SearchOptions{Sort: "created", Order: "asc", ListOptions: github.ListOptions{Page: page, PerPage: perPage}})
 		if err != nil {
 			return nil, resp, err

@@ -71,7 +71,7 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, set check.Set) {
 		case err == nil && ok && shown.Same(s):
 			c.set[sha] = s
 			continue
-		case set.IfNone && ok, set.Back && !(err == nil && ok && s.TakesBack(shown)): // a check shown is kept, and known for the run
+		case set.IfNone && ok, set.Back && !(err == nil && ok && check.Revisited(shown, s.TargetURL)): // a check shown is kept
 			c.set[sha] = shown
 			continue
 		case set.IfNone && err != nil: // nor is one claimed over what could not be read

@@ -307,7 +307,7 @@ func (r *Reporter) Unreported(end report.End, err error) {
 // state is the run's comment for o in phase p, with the record it keeps.
 func (r *Reporter) state(o *report.Outcome, p conversation.Phase) conversation.State {
 	s := conversation.State{
-		Phase: p, Record: record.Record{JobID: o.JobID, Project: r.Project}, Status: o.Status(), FollowUp: o.FollowUp,
+		Phase: p, Record: record.Record{JobID: o.JobID, Project: r.Project, Failed: o.End() == report.JobFailed}, Status: o.Status(), FollowUp: o.FollowUp,
 		Note: o.Note, RunURL: escape.URL(r.RC.RunURL()), Elapsed: r.Progress.Elapsed(), Timeout: r.Timeout,
 	}
 	if o.Job != nil {

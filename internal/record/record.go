@@ -83,6 +83,7 @@ type Record struct {
 	// record is kept for it even when no job exists yet.
 	Held       string
 	Retargeted bool // moved to another base since its job heard it: the next send is the whole change
+	Failed     bool // its job ended failed on Head
 	// DocsClose says the code pull request's closed run asked for its docs
 	// pull request to be closed with it (docs-close), which the job's end
 	// then does to the one it opens later.
@@ -308,6 +309,7 @@ type doc struct {
 	Released  string    `json:"released,omitempty"`
 	Held      string    `json:"held,omitempty"`
 	Retarget  bool      `json:"retargeted,omitempty"`
+	Failed    bool      `json:"failed,omitempty"`
 	Unsettled bool      `json:"unsettled,omitempty"`
 	Sent      *sends    `json:"sent,omitempty"`
 	Answered  *answered `json:"answered,omitempty"`
@@ -341,7 +343,7 @@ func only(s string, keep func(string) bool) string {
 // angle bracket are left out. The line holds no "--", so no value can end
 // the hidden comment it is.
 func Format(r Record) string {
-	d := doc{V: version, Backlink: r.Backlink, Cut: r.Cut, Lost: r.Lost, Unsettled: r.Unsettled, Retarget: r.Retargeted}
+	d := doc{V: version, Backlink: r.Backlink, Cut: r.Cut, Lost: r.Lost, Unsettled: r.Unsettled, Retarget: r.Retargeted, Failed: r.Failed}
 	if r.Backlink && r.From > 0 {
 		d.From = r.From
 	}
@@ -374,7 +376,7 @@ func Format(r Record) string {
 		}
 	}
 	if d.Job == "" && d.Head == "" && d.Waiting == "" && d.PR == "" && d.Docs == "" && len(d.Owed) == 0 && d.Sent == nil && d.Answered == nil &&
-		!d.Backlink && !d.Cut && !d.Lost && !d.Unsettled && !d.Approval && d.CodeEnded == "" && d.Released == "" && d.Held == "" && !d.Retarget {
+		!d.Backlink && !d.Cut && !d.Lost && !d.Unsettled && !d.Approval && d.CodeEnded == "" && d.Released == "" && d.Held == "" && !d.Retarget && !d.Failed {
 		return ""
 	}
 	line := encode(d)
@@ -425,7 +427,7 @@ func Parse(text string) (r Record, ok bool) {
 	if err := json.Unmarshal([]byte(rest[:end]), &d); err != nil || d.V != version {
 		return Record{}, false
 	}
-	r = Record{Backlink: d.Backlink, Cut: d.Cut, Lost: d.Lost, Unsettled: d.Unsettled, Approval: d.Approval, Retargeted: d.Retarget}
+	r = Record{Backlink: d.Backlink, Cut: d.Cut, Lost: d.Lost, Unsettled: d.Unsettled, Approval: d.Approval, Retargeted: d.Retarget, Failed: d.Failed}
 	if d.Backlink && d.From > 0 {
 		r.From = d.From
 	}

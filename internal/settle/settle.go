@@ -85,8 +85,9 @@ type GitHub interface {
 	conversation.Owing
 	codepr.GitHub
 	// PullRequest reads a code pull request whose docs pull request a
-	// record follows: its check goes on its latest head.
+	// record follows, and Status the check on its latest head.
 	PullRequest(ctx context.Context, owner, repo string, number int) (*ghclient.PullRequest, error)
+	Status(ctx context.Context, owner, repo, sha, context string) (ghclient.CommitStatus, bool, error)
 }
 
 // Agent follows the agent's pull request. *agentpr.Room is one.
@@ -543,10 +544,12 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 		s.Progress.Logf("#%d: its head %s was released; its record follows its docs pull request no more", th.Number, escape.Log(ghclient.Short(code.HeadSHA)))
 	case code.HeadSHA != e.Head:
 		s.Progress.Logf("#%d: its head %s is newer than the one job %s heard; the run of that push sets its check", th.Number, escape.Log(ghclient.Short(code.HeadSHA)), escape.Log(job.ID))
-		// Save a success shown there that the docs now take back (its record lost).
-		shown.Docs = s.Agent.Judge(ctx, job, e.PR, true)
-		s.decide(ctx, th, e, check.Facts{Event: check.Judged, Heads: []string{code.HeadSHA}, Job: check.Done, Unheard: true,
-			RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown), Linked: job.PR() != "", Approval: s.Approval, Docs: shown.Docs})
+		// Judged again where that run (whose record may be lost) judged it.
+		if st, ok, err := s.GitHub.Status(ctx, th.Owner, th.Repo, code.HeadSHA, check.Context); err == nil && ok && check.Revisited(st, e.PR) {
+			shown.Docs = s.Agent.Judge(ctx, job, e.PR, true)
+			s.decide(ctx, th, e, check.Facts{Event: check.Judged, Heads: []string{code.HeadSHA}, Job: check.Done, Unheard: true,
+				RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown), Linked: job.PR() != "", Approval: s.Approval, Docs: shown.Docs})
+		}
 		return waiting
 	default:
 		// Judged as the code workflow asked, whatever this run's
