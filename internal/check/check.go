@@ -11,6 +11,7 @@ package check
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/escape"
@@ -139,6 +140,9 @@ type Facts struct {
 // approval (docs-when: approved).
 const HeldDescription = "Waits for the code's approval before writing the docs"
 
+// releasedBy starts the description of a released head's success.
+const releasedBy = "Docs check released by "
+
 // maxLogin is the longest login GitHub gives: a login in a description is
 // cut to it.
 const maxLogin = 39
@@ -223,7 +227,7 @@ func Decide(rec record.Record, f Facts) Decision {
 		// The newest head only: a release is a person's word on what
 		// they saw, never on a later push.
 		set(newest(f.Heads), ghclient.CommitStatus{State: ghclient.StatusSuccess,
-			Description: "Docs check released by " + escape.Cut(escape.Line(f.ReleasedBy), maxLogin) + ": no docs job needed for this commit", TargetURL: run})
+			Description: releasedBy + escape.Cut(escape.Line(f.ReleasedBy), maxLogin) + ": no docs job needed for this commit", TargetURL: run})
 		return d
 	}
 	if f.Job == Failed {
@@ -274,10 +278,11 @@ func Waits(rec record.Record, head string) bool {
 }
 
 // Revisited reports whether shown, on a head its job never heard (Set.Back),
-// is one a judgment of the docs at docsURL may change: a success, or one
-// that links them (a run that lost its record judged them there).
+// is one a judgment of the docs at docsURL may change: a success but a
+// person's release, or one that links them (a run that lost its record
+// judged them there).
 func Revisited(shown ghclient.CommitStatus, docsURL string) bool {
-	return shown.State == ghclient.StatusSuccess || shown.TargetURL != "" && shown.TargetURL == docsURL
+	return shown.State == ghclient.StatusSuccess && !strings.HasPrefix(shown.Description, releasedBy) || shown.TargetURL != "" && shown.TargetURL == docsURL
 }
 
 // Shared is the status of a head whose pull request's check is success

@@ -439,3 +439,27 @@ func TestDecideUnheard(t *testing.T) {
 		t.Errorf("a heard head's end only takes back: %+v", d.Sets)
 	}
 }
+
+// TestRevisited: on a head its job never heard, a judgment of the docs
+// changes a success (a person's release excepted) or a status that links
+// those docs, and nothing else.
+func TestRevisited(t *testing.T) {
+	t.Parallel()
+	released := Decide(record.Record{}, Facts{Event: Released, Heads: []string{h1}, ReleasedBy: "writer", RunURL: run}).Sets[0].Status
+	for _, tt := range []struct {
+		name  string
+		shown ghclient.CommitStatus
+		want  bool
+	}{
+		{"a success", ghclient.CommitStatus{State: ghclient.StatusSuccess, Description: "Looks good to me"}, true},
+		{"a person's release", released, false},
+		{"a judgment of the docs", ghclient.CommitStatus{State: ghclient.StatusPending, Description: "Waits for an approving review of docs pull request #3", TargetURL: docs3}, true},
+		{"the job at work", ghclient.CommitStatus{State: ghclient.StatusPending, Description: "The docs agent is updating the docs for this change", TargetURL: run}, false},
+		{"held for the code's approval", ghclient.CommitStatus{State: ghclient.StatusPending, Description: HeldDescription, TargetURL: run}, false},
+		{"nothing", ghclient.CommitStatus{}, false},
+	} {
+		if got := Revisited(tt.shown, docs3); got != tt.want {
+			t.Errorf("%s: Revisited = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
