@@ -152,7 +152,7 @@ func TestReopenedDocsFoundByAnySettleRun(t *testing.T) {
 }
 
 // TestFailedCreateAfterDocsMergedIsNotSuccess: after the docs pull request
-// #101 merged (docs: merged), a push starts a new job (NewCodeJob), whose
+// #101 merged (docs: merged), a push starts a new job (codejob's newCodeJob), whose
 // create fails. The head is owed to no job: no settle run reports the old
 // job's end on it ("Docs merged in pull request #101" for a change no job
 // ever heard).

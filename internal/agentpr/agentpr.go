@@ -304,7 +304,7 @@ func (r *Room) Preview(ctx context.Context, job *agentapi.Job) preview.Shown {
 
 // DocsPR reads the job's pull request, link as the run knows it (the job
 // as it read it, or the record), for the plan's decision whether the
-// thread's job goes on (plan.NewJobFor). job reads the job, for
+// thread's job goes on (threadjob's newJobFor). job reads the job, for
 // docs-token's repository, when the pull request is in another. It is nil
 // when the state is not known: no pull request yet, one on another host,
 // one no token may read, or a read that failed.

@@ -20,7 +20,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
-	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
@@ -247,7 +246,7 @@ func (b *Room) Answer(ctx context.Context, own *request.Request, level string) (
 		b.Reporter.Working(ctx)
 	}
 	a := b.gather(ctx, own, level)
-	if why := plan.AnsweredBy(a.by); why != "" {
+	if why := answeredBy(a.by); why != "" {
 		done := b.Reporter.Skip(why)
 		done.AnsweredIn = a.by.URL
 		return nil, done
@@ -333,4 +332,14 @@ func (a *Answers) Release(err error) (note string) {
 		return "Nothing reached the agent, so this request is not answered yet: the next run in this thread sends it again."
 	}
 	return ""
+}
+
+// answeredBy decides from the thread the run read: a request an earlier
+// run already sent (by, that run's comment; nil when none did) is not sent
+// again.
+func answeredBy(by *backlog.Owned) string {
+	if by == nil {
+		return ""
+	}
+	return "an earlier run already sent this request to the agent, as its comment says: " + escape.Log(by.URL)
 }

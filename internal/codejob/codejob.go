@@ -206,7 +206,7 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 	}
 	follow := earlier != nil
 	if earlier != nil {
-		if why := plan.NewCodeJob(earlier.Record); why != "" {
+		if why := newCodeJob(earlier.Record); why != "" {
 			// The old job's heads are settled: its docs pull request
 			// ended. The new job hears the whole change, and starts
 			// unpaired once it exists (until then, the record keeps how
@@ -415,4 +415,17 @@ func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullReque
 		c.code.Prior.Docs = ended
 	}
 	return o
+}
+
+// newCodeJob decides from a code pull request's record, rec, whether its
+// next change goes to a new job: once the docs pull request the record
+// pairs was merged or closed, a follow-up would add to a job whose docs
+// are in (or were refused), with no open pull request to review, and the
+// check would judge the old one. It returns why, for the log; "" to
+// continue the job.
+func newCodeJob(rec record.Record) string {
+	if !rec.DocsEnded() {
+		return ""
+	}
+	return fmt.Sprintf("the docs pull request of job %s was %s: starting a new docs job with the pull request's whole change", escape.Log(rec.JobID), rec.Docs)
 }

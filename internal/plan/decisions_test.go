@@ -6,9 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/event"
-	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/request"
 )
@@ -96,30 +94,14 @@ func TestText(t *testing.T) {
 }
 
 // TestThreadDecisions: the decisions a run takes from its thread's
-// records: a request already answered, a closed pull request with no job.
+// records: a closed pull request with no job.
 func TestThreadDecisions(t *testing.T) {
 	t.Parallel()
-	if why := AnsweredBy(&backlog.Owned{URL: "https://github.com/acme/handbook/issues/12#issuecomment-40"}); !strings.HasSuffix(why, `#issuecomment-40"`) {
-		t.Errorf("AnsweredBy: %q", why)
-	}
-	if AnsweredBy(nil) != "" || NothingToStop(7, true) != "" {
-		t.Error("nothing answered, or a job to stop: the run acts")
+	if NothingToStop(7, true) != "" {
+		t.Error("a job to stop: the run acts")
 	}
 	if why := NothingToStop(7, false); why != "pull request #7 was closed and has no docs job: nothing to stop" {
 		t.Errorf("NothingToStop: %q", why)
-	}
-	for _, tt := range []struct {
-		pr   *ghclient.PullRequest
-		want string
-	}{
-		{nil, ""},
-		{&ghclient.PullRequest{Number: 101, Open: true}, ""},
-		{&ghclient.PullRequest{Number: 101, Merged: true}, "the docs pull request of job job_1, #101, is merged: starting a new job"},
-		{&ghclient.PullRequest{Number: 101}, "the docs pull request of job job_1, #101, is closed: starting a new job"},
-	} {
-		if got := NewJobFor("job_1", tt.pr); got != tt.want {
-			t.Errorf("NewJobFor(%+v) = %q, want %q", tt.pr, got, tt.want)
-		}
 	}
 }
 

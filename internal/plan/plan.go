@@ -14,16 +14,13 @@ import (
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/admit"
-	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/codepr"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/event"
-	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/queue"
-	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/terms"
 	"github.com/agentjob/agent-job-action/internal/visible"
@@ -780,36 +777,6 @@ func NothingNew(c *codepr.Changes, record bool) string {
 	return c.NothingToSend()
 }
 
-// NewJobFor decides from the state of the thread's docs pull request, pr
-// (nil when it is not known), whether the thread's job, jobID, is
-// continued: one docs pull request a thread, so a job whose pull request
-// is merged or closed gets a new job (why, for the log), and one with none
-// yet, or an open one, a follow-up (""). A state not known is continued,
-// as before the rule: a second job is the costlier mistake.
-func NewJobFor(jobID string, pr *ghclient.PullRequest) string {
-	if pr == nil || pr.Open {
-		return ""
-	}
-	how := "closed"
-	if pr.Merged {
-		how = "merged"
-	}
-	return fmt.Sprintf("the docs pull request of job %s, #%d, is %s: starting a new job", escape.Log(jobID), pr.Number, how)
-}
-
-// NewCodeJob decides from a code pull request's record, rec, whether its
-// next change goes to a new job: once the docs pull request the record
-// pairs was merged or closed, a follow-up would add to a job whose docs
-// are in (or were refused), with no open pull request to review, and the
-// check would judge the old one. It returns why, for the log; "" to
-// continue the job.
-func NewCodeJob(rec record.Record) string {
-	if !rec.DocsEnded() {
-		return ""
-	}
-	return fmt.Sprintf("the docs pull request of job %s was %s: starting a new docs job with the pull request's whole change", escape.Log(rec.JobID), rec.Docs)
-}
-
 // NothingToStop decides a closed code pull request's run from the record
 // it read (record: one names the pull request's docs job): without a job,
 // there is nothing to stop.
@@ -818,16 +785,6 @@ func NothingToStop(number int, record bool) string {
 		return ""
 	}
 	return fmt.Sprintf("pull request #%d was closed and has no docs job: nothing to stop", number)
-}
-
-// AnsweredBy decides from the thread the run read: a request an earlier
-// run already sent (by, that run's comment; nil when none did) is not sent
-// again.
-func AnsweredBy(by *backlog.Owned) string {
-	if by == nil {
-		return ""
-	}
-	return "an earlier run already sent this request to the agent, as its comment says: " + escape.Log(by.URL)
 }
 
 // Withheld decides a run whose inputs could not be read whole (cfg holds

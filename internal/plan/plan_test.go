@@ -391,9 +391,6 @@ func TestCapsOver(t *testing.T) {
 	if got, want := Sends(1), "1 create or follow-up"; got != want {
 		t.Errorf("Sends(1) = %q", got)
 	}
-	if got := AnsweredBy(nil); got != "" {
-		t.Errorf("AnsweredBy(nil) = %q", got)
-	}
 }
 
 // TestDecideRelease: the release label, compared as GitHub compares label

@@ -18,7 +18,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/job"
-	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 )
@@ -54,7 +53,7 @@ type Room struct {
 
 // Continue sends text to the thread's job: the one the newest record of
 // the thread names, as a follow-up, unless the plan decides from its docs
-// pull request's state that a new job starts (plan.NewJobFor); a new one
+// pull request's state that a new job starts (newJobFor); a new one
 // too when the thread's records cannot be read. A search of the thread cut
 // at its budget (conversation.ErrSearchCut) sends nothing: the job it did
 // not reach may be the thread's, and a second job would mean a second
@@ -85,7 +84,7 @@ func (t *Room) Continue(ctx context.Context, text string) (job.Sent, error) {
 		pr := t.Agent.DocsPR(ctx, link, func(ctx context.Context) (*agentapi.Job, error) {
 			return job.ReadOnce(ctx, t.API, earlier.JobID, seen)
 		})
-		why := plan.NewJobFor(earlier.JobID, pr)
+		why := newJobFor(earlier.JobID, pr)
 		switch {
 		case why != "" && earlier.Behind:
 			how := "closed"
@@ -137,4 +136,21 @@ func (t *Room) Continue(ctx context.Context, text string) (job.Sent, error) {
 		t.Settler.Continued(ctx, t.Thread, earlier)
 	}
 	return sent, err
+}
+
+// newJobFor decides from the state of the thread's docs pull request, pr
+// (nil when it is not known), whether the thread's job, jobID, is
+// continued: one docs pull request a thread, so a job whose pull request
+// is merged or closed gets a new job (why, for the log), and one with none
+// yet, or an open one, a follow-up (""). A state not known is continued,
+// as before the rule: a second job is the costlier mistake.
+func newJobFor(jobID string, pr *ghclient.PullRequest) string {
+	if pr == nil || pr.Open {
+		return ""
+	}
+	how := "closed"
+	if pr.Merged {
+		how = "merged"
+	}
+	return fmt.Sprintf("the docs pull request of job %s, #%d, is %s: starting a new job", escape.Log(jobID), pr.Number, how)
 }
