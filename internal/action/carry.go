@@ -312,7 +312,7 @@ func (r *run) recheck(ctx context.Context, p plan.Plan, o *report.Outcome) {
 // permission is read first, and only required-permission releases.
 func (r *run) outside(ctx context.Context, gh *ghclient.Client, p plan.Plan) *report.Outcome {
 	o := p.Outside
-	f := check.Outside{Head: o.HeadSHA, Bot: o.Bot, BotReleased: o.BotReleased, Fork: r.trig.Fork, Label: r.cfg.ReleaseLabel, RunURL: r.rc.RunURL()}
+	f := check.Outside{Number: o.Number, Head: o.HeadSHA, Bot: o.Bot, BotReleased: o.BotReleased, Fork: r.trig.Fork, Label: r.cfg.ReleaseLabel, RunURL: r.rc.RunURL()}
 	if o.Release {
 		rd := reads.Reader{GitHub: gh, Log: r.log, Terms: r.rc.Terms()}
 		level, err := rd.Permission(ctx, p.Check, "check who added the label")
@@ -324,18 +324,7 @@ func (r *run) outside(ctx context.Context, gh *ghclient.Client, p plan.Plan) *re
 		}
 		f.ReleasedBy = o.Sender
 	}
-	if f.ReleasedBy != "" || o.BotReleased {
-		// A success goes on a commit: not while another pull request heads
-		// it, nor when the list cannot say (-1).
-		pulls, more, err := gh.OpenPulls(ctx, o.Owner, o.Repo, plan.OutsidePages)
-		if f.Shared = sharedBy(pulls, o.HeadSHA, o.Number, more || err != nil); err != nil {
-			r.log.Warning(fmt.Sprintf("%s: no success is written while the list cannot say", escape.Log(err.Error())))
-		}
-	}
 	d := check.DecideOutside(f)
-	if len(d.Sets) == 0 {
-		return &report.Outcome{Settled: fmt.Sprintf("#%d heads a commit another open pull request heads (or the list could not be read): that one's check decides it", o.Number)}
-	}
 	r.rep.Checks.Apply(ctx, o.Owner, o.Repo, d)
 	s := d.Sets[0].Status
 	return &report.Outcome{Settled: fmt.Sprintf("#%d, which no code job follows: %s (%s)", o.Number, s.State, escape.Log(s.Description))}
@@ -360,41 +349,58 @@ func (r *run) coverOutside(ctx context.Context, gh *ghclient.Client, owner, repo
 		if !ok || ctx.Err() != nil {
 			continue
 		}
-		r.rep.Checks.Apply(ctx, owner, repo, check.DecideOutside(check.Outside{Head: pr.HeadSHA, Bot: bot, BotReleased: released, Fork: fork,
-			Label: r.cfg.ReleaseLabel, RunURL: r.rc.RunURL(), IfNone: true, Shared: sharedBy(pulls, pr.HeadSHA, pr.Number, more)}))
+		r.rep.Checks.Apply(ctx, owner, repo, check.DecideOutside(check.Outside{Number: pr.Number, Head: pr.HeadSHA, Bot: bot, BotReleased: released, Fork: fork,
+			Label: r.cfg.ReleaseLabel, RunURL: r.rc.RunURL(), IfNone: true}))
 	}
 }
 
-// waitingAt reads, for a success about to go on sha, the open pull requests
-// (once a run, plan.OutsidePages pages) and each other one's record at sha:
-// the first that waits (check.Waits), 0 for none, -1 unread. One no run can
-// trust (comment: false) or find (a flooded thread) holds nothing.
+// waitingAt reads, for a success about to go on sha for pull request not,
+// the other open pull requests there of owner/repo's own branches whose
+// authors could have a docs job (required-permission, or allowed-bots: an
+// outsider's has none), and each one's record, trusted as the token's own
+// (its login learned from a 👀): the first that waits (check.Waits), 0 for
+// none, -1 unread. The list is GitHub's of the pull requests that hold
+// sha, or, where that does not name not (a commit of the default branch,
+// a fork's), of every open one.
 func (r *run) waitingAt(gh *ghclient.Client) func(ctx context.Context, owner, repo, sha string, not int) int {
-	var pulls []ghclient.OpenPull
-	var err error
-	read := false
+	levels := map[string]string{} // permission by login, read once a run
 	return func(ctx context.Context, owner, repo, sha string, not int) int {
-		if !read {
-			read = true
-			var more bool
-			if pulls, more, err = gh.OpenPulls(ctx, owner, repo, plan.OutsidePages); more {
-				r.prog.Logf("more than %d open pull requests: those past them are not read for the commits they share", len(pulls))
+		pulls, more, err := gh.PullsAt(ctx, owner, repo, sha)
+		if err == nil && (more || !slices.ContainsFunc(pulls, func(p ghclient.OpenPull) bool { return p.Number == not })) {
+			if pulls, more, err = gh.OpenPulls(ctx, owner, repo, plan.OutsidePages); err == nil && more {
+				err = fmt.Errorf("more than %d pull requests are open", len(pulls))
 			}
 		}
 		self := r.settler.Self()
 		if r.thread != nil {
 			self = cmp.Or(r.thread.Self(), self)
 		}
-		for i := 0; err == nil && i < len(pulls); i++ {
-			th := &conversation.Thread{GH: gh, Owner: owner, Repo: repo, Number: pulls[i].Number, Code: true}
-			if th.SetSelf(self); pulls[i].HeadSHA != sha || th.Number == not || self == "" {
+		for _, p := range pulls {
+			if err != nil || p.HeadSHA != sha || p.Number == not || !strings.EqualFold(p.HeadRepo, owner+"/"+repo) {
 				continue
 			}
-			if e, rerr := th.Record(ctx, conversation.Keep); rerr != nil && !errors.Is(rerr, conversation.ErrSearchCut) {
-				err = fmt.Errorf("read the record of #%d, which heads this commit too: %w", th.Number, rerr)
+			level, read := levels[p.Author]
+			if !read && !p.AuthorIsBot {
+				if level, err = gh.Permission(ctx, owner, repo, p.Author); err == nil {
+					levels[p.Author] = level
+				}
+			}
+			allowed := slices.ContainsFunc(r.cfg.AllowedBots, func(b string) bool { return strings.EqualFold(b, p.Author) })
+			if err != nil || p.AuthorIsBot && !allowed || !p.AuthorIsBot && !request.AtLeast(level, r.cfg.RequiredPermission) {
+				continue // an outsider's has no docs job, nor a record
+			}
+			th := &conversation.Thread{GH: gh, Owner: owner, Repo: repo, Number: p.Number, Code: true}
+			if self == "" { // the token's login, from its 👀 there (a run of that pull request's added it)
+				th.React(ctx, int64(p.Number), request.Event, "eyes")
+				self = th.Self()
+			}
+			if th.SetSelf(self); self == "" {
+				err = fmt.Errorf("the token's login could not be learned to read the record of #%d", p.Number)
+			} else if e, rerr := th.Record(ctx, conversation.Keep); rerr != nil && !errors.Is(rerr, conversation.ErrSearchCut) {
+				err = fmt.Errorf("read the record of #%d, which heads this commit too: %w", p.Number, rerr)
 			} else if e != nil && check.Waits(e.Record, sha) {
-				r.prog.Logf("#%d heads %s too, and its docs are not settled: no success is written there", th.Number, ghclient.Short(sha))
-				return th.Number
+				r.prog.Logf("#%d heads %s too, and its docs are not settled: no success is written there", p.Number, ghclient.Short(sha))
+				return p.Number
 			}
 		}
 		if err != nil {
@@ -403,19 +409,6 @@ func (r *run) waitingAt(gh *ghclient.Client) func(ctx context.Context, owner, re
 		}
 		return 0
 	}
-}
-
-// sharedBy is an open pull request of pulls other than number that heads
-// head, 0 for none, -1 when the list is not whole (unknown).
-func sharedBy(pulls []ghclient.OpenPull, head string, number int, unknown bool) int {
-	i := slices.IndexFunc(pulls, func(pr ghclient.OpenPull) bool { return pr.HeadSHA == head && pr.Number != number })
-	switch {
-	case unknown:
-		return -1
-	case i >= 0:
-		return pulls[i].Number
-	}
-	return 0
 }
 
 // keepPaired keeps, once the run's own checks are written, the check of each

@@ -53,7 +53,7 @@ func TestSharedHeadTakesTheStrictestCheck(t *testing.T) {
 		t.Fatalf("head1 after #8's run: %q, want it waiting for #7's docs", got)
 	}
 	calls := w.ghCalls(from)
-	for _, want := range []string{"GET /repos/acme/docs/pulls?direction=asc&page=1&per_page=100&sort=created&state=open", "GET /repos/acme/docs/issues/7/comments"} {
+	for _, want := range []string{"GET /repos/acme/docs/commits/" + head1 + "/pulls", "GET /repos/acme/docs/issues/7/comments"} {
 		if !slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, want) }) {
 			t.Errorf("#8's run did not read %s: %q", want, calls)
 		}
@@ -78,7 +78,7 @@ func TestSharedHeadUnreadClaimsNoSuccess(t *testing.T) {
 	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
 	w.secondBase()
 	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
-		if r.URL.Path == "/repos/acme/docs/pulls" {
+		if strings.HasSuffix(r.URL.Path, "/commits/"+head1+"/pulls") {
 			http.Error(rw, `{"message":"Server Error"}`, http.StatusBadGateway)
 			return true
 		}

@@ -453,7 +453,7 @@ type Outside struct {
 	Label       string // the release label (release-label), "" for none
 	RunURL      string // the workflow run, which the status links
 	IfNone      bool   // the schedule's pass: writes only where Head shows no check (a release only its event says)
-	Shared      int    // another open pull request at Head (-1: unread), 0 for none: no success then
+	Number      int    // the pull request's: its success waits for the others at Head (Set.For)
 }
 
 // DecideOutside is the check of a pull request no code job follows, on its
@@ -461,11 +461,8 @@ type Outside struct {
 // green, saying so; any other waits, saying what a maintainer does. Nothing
 // its own author does turns it green. It is pure.
 func DecideOutside(o Outside) Decision {
-	switch {
-	case (o.ReleasedBy != "" || o.BotReleased && !o.Fork) && o.Shared != 0:
-		return Decision{}
-	case o.ReleasedBy != "":
-		return Decide(record.Record{}, Facts{Event: Released, Heads: []string{o.Head}, ReleasedBy: o.ReleasedBy, RunURL: o.RunURL})
+	if o.ReleasedBy != "" {
+		return Decide(record.Record{}, Facts{Event: Released, Heads: []string{o.Head}, PR: o.Number, ReleasedBy: o.ReleasedBy, RunURL: o.RunURL})
 	}
 	s := ghclient.CommitStatus{Context: Context, State: ghclient.StatusPending, TargetURL: escape.URL(o.RunURL)}
 	who := "From a fork"
@@ -480,7 +477,7 @@ func DecideOutside(o Outside) Decision {
 	default:
 		s.Description = who + ", where no docs job runs: set release-label, so that a maintainer can release this commit"
 	}
-	return Decision{Sets: []Set{{Heads: []string{o.Head}, Status: s, IfNone: o.IfNone}}}
+	return Decision{Sets: []Set{{Heads: []string{o.Head}, Status: s, IfNone: o.IfNone, For: o.Number}}}
 }
 
 // Group is what a merge group's check read of the group (package queue

@@ -326,16 +326,16 @@ func TestPaired(t *testing.T) {
 // TestDecideOutside: the check of a pull request no code job follows, by
 // kind and what its run read: a fork's and an unnamed bot's wait for a
 // person's release; a release-bots bot's passes; a person's release passes
-// that head; no success goes on a head another open pull request heads,
-// or when that could not be read; the schedule's pass writes only where
-// a head shows none (IfNone), which the writer holds.
+// that head; every status is the pull request's (For: its success waits
+// for the others at the head, which the writer reads); the schedule's pass
+// writes only where a head shows none (IfNone), which the writer holds.
 func TestDecideOutside(t *testing.T) {
 	t.Parallel()
 	const head, label = "f0f0", "docs-not-needed"
 	tests := []struct {
 		name  string
 		o     Outside
-		state string // "" for no status written
+		state string
 		desc  string
 	}{
 		{"a fork's", Outside{Fork: true, Label: label}, ghclient.StatusPending, "From a fork, where no docs job runs: a maintainer adds the label docs-not-needed to release this commit"},
@@ -343,26 +343,16 @@ func TestDecideOutside(t *testing.T) {
 		{"a fork's opened by a bot release-bots names", Outside{Fork: true, Bot: "dependabot[bot]", Label: label}, ghclient.StatusPending, "From a fork, where no docs job runs: a maintainer adds the label docs-not-needed to release this commit"},
 		{"an unnamed bot's", Outside{Bot: "some-app[bot]", Label: label}, ghclient.StatusPending, "Opened by some-app[bot], where no docs job runs: a maintainer adds the label docs-not-needed to release this commit"},
 		{"a release-bots bot's", Outside{Bot: "dependabot[bot]", BotReleased: true, Label: label}, ghclient.StatusSuccess, "Opened by dependabot[bot], whose pull requests need no docs job (release-bots)"},
-		{"a release-bots bot's at a shared head", Outside{Bot: "dependabot[bot]", BotReleased: true, Label: label, Shared: 7}, "", ""},
-		{"a release-bots bot's, the list unread", Outside{Bot: "dependabot[bot]", BotReleased: true, Label: label, Shared: -1}, "", ""},
 		{"a fork's released by a writer", Outside{Fork: true, ReleasedBy: "writer", Label: label}, ghclient.StatusSuccess, "Docs check released by writer: no docs job needed for this commit"},
-		{"a fork's released at a shared head", Outside{Fork: true, ReleasedBy: "writer", Label: label, Shared: 7}, "", ""},
-		{"a fork's released, the list unread", Outside{Fork: true, ReleasedBy: "writer", Label: label, Shared: -1}, "", ""},
 		{"the schedule's pass: only where the head shows none", Outside{Fork: true, Label: label, IfNone: true}, ghclient.StatusPending, "From a fork, where no docs job runs: a maintainer adds the label docs-not-needed to release this commit"},
 		{"a bot's login that would break a line", Outside{Bot: "x\n::error::y", Label: label}, ghclient.StatusPending, "Opened by x ::error::y, where no docs job runs: a maintainer adds the label docs-not-needed to release this commit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			tt.o.Head, tt.o.RunURL = head, run
+			tt.o.Head, tt.o.RunURL, tt.o.Number = head, run, 9
 			d := DecideOutside(tt.o)
-			if tt.state == "" {
-				if len(d.Sets) != 0 {
-					t.Errorf("DecideOutside() = %+v, want nothing written", d)
-				}
-				return
-			}
-			if len(d.Sets) != 1 || !slices.Equal(d.Sets[0].Heads, []string{head}) || d.Sets[0].Status.State != tt.state || d.Sets[0].IfNone != tt.o.IfNone ||
+			if len(d.Sets) != 1 || d.Sets[0].For != 9 || !slices.Equal(d.Sets[0].Heads, []string{head}) || d.Sets[0].Status.State != tt.state || d.Sets[0].IfNone != tt.o.IfNone ||
 				d.Sets[0].Status.Description != tt.desc || d.Sets[0].Status.Context != Context || d.Sets[0].Status.TargetURL != run {
 				t.Errorf("DecideOutside() = %+v, want %s %q on %s", d, tt.state, tt.desc, head)
 			}

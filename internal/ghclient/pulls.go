@@ -289,6 +289,22 @@ func (c *Client) OpenPulls(ctx context.Context, owner, repo string, maxPages int
 	return pulls, true, nil
 }
 
+// PullsAt lists the open pull requests of owner/repo that hold commit sha,
+// whatever their head: one request, of the first PerPage; more says GitHub
+// has more. GitHub lists none for a commit of the default branch, and no
+// fork's for a commit only the fork has.
+func (c *Client) PullsAt(ctx context.Context, owner, repo, sha string) (pulls []OpenPull, more bool, err error) {
+	items, l, err := readPage("list the pull requests at "+Short(sha), owner, repo, 1, func(page, perPage int) ([]*github.PullRequest, *github.Response, error) {
+		return c.gh.PullRequests.ListPullRequestsWithCommit(ctx, owner, repo, sha, &github.ListOptions{Page: page, PerPage: perPage})
+	}, func(pr *github.PullRequest) { pr.Title, pr.Body = nil, nil })
+	for _, pr := range items {
+		if pr.GetState() == "open" {
+			pulls = append(pulls, fromOpenPull(pr))
+		}
+	}
+	return pulls, l.next != 0, err
+}
+
 func fromOpenPull(pr *github.PullRequest) OpenPull {
 	return OpenPull{Number: pr.GetNumber(), HeadSHA: pr.GetHead().GetSHA(), HeadRepo: pr.GetHead().GetRepo().GetFullName(),
 		Author: pr.GetUser().GetLogin(), AuthorIsBot: request.IsBot(pr.GetUser().GetLogin(), pr.GetUser().GetType())}

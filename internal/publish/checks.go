@@ -62,7 +62,8 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, set check.Set) {
 		if !ok {
 			shown, ok, err = c.GitHub.Status(ctx, owner, repo, sha, s.Context)
 		}
-		if !(err == nil && ok && shown.Same(s)) && set.Shares() && c.Others != nil { // one GitHub does not show yet
+		kept := set.IfNone && (ok || err != nil) || set.Back && !(err == nil && ok && check.Revisited(shown, s.TargetURL))
+		if !kept && !(err == nil && ok && shown.Same(s)) && set.Shares() && c.Others != nil { // one GitHub does not show yet
 			if n := c.Others(ctx, owner, repo, sha, set.For); n != 0 {
 				s = check.Shared(n, c.RunURL)
 			}
@@ -71,10 +72,10 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, set check.Set) {
 		case err == nil && ok && shown.Same(s):
 			c.set[sha] = s
 			continue
-		case set.IfNone && ok, set.Back && !(err == nil && ok && check.Revisited(shown, s.TargetURL)): // a check shown is kept
+		case kept && err == nil: // a check shown is kept
 			c.set[sha] = shown
 			continue
-		case set.IfNone && err != nil: // nor is one claimed over what could not be read
+		case kept: // nor is one claimed over what could not be read
 			c.Progress.Log.Warning(fmt.Sprintf("%s: nothing is written over it; the next scheduled run tries again", escape.Log(err.Error())))
 			continue
 		case err == nil && ok && s.TakesBack(shown): // a required check turned back is said

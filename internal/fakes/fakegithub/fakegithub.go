@@ -184,6 +184,7 @@ func New(opt Options) *Server {
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/statuses/{sha}", s.authorized(s.createStatus))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{ref}/status", s.authorized(s.combinedStatus))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{sha}/branches-where-head", s.authorized(s.branchesAt))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{sha}/pulls", s.authorized(s.pullsAt))
 	mux.HandleFunc("GET "+p+"/search/issues", s.authorized(s.searchIssues))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}", s.authorized(s.getRepository))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/rules/branches/{branch...}", s.authorized(s.branchRules))

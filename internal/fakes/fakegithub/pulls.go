@@ -497,6 +497,27 @@ func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
 // caller tells pull requests apart by: its author and their type, its
 // head (a fork's repository is not the base's), its base branch, whether
 // it is a draft, and its labels.
+// pullsAt lists the pull requests associated with a commit as GitHub does
+// for the base repository: those of its own branches whose head is the
+// commit (GitHub lists those that merely hold it too), and none for a
+// commit of the default branch (GitHub lists only the merged pull request
+// that brought it), as SeedBranch says where a branch is.
+func (s *Server) pullsAt(w http.ResponseWriter, r *http.Request) {
+	repo, sha := r.PathValue("owner")+"/"+r.PathValue("repo"), r.PathValue("sha")
+	s.mu.Lock()
+	items := []map[string]any{}
+	main := s.repositories[strings.ToLower(repo)].DefaultBranch
+	if at, ok := s.branches[strings.ToLower(repo)+"\x00"+cmp.Or(main, "main")]; !ok || at != sha {
+		for _, p := range s.pulls {
+			if strings.EqualFold(p.Repo, repo) && p.HeadSHA == sha && (p.HeadRepo == "" || strings.EqualFold(p.HeadRepo, p.Repo)) {
+				items = append(items, renderPull(p))
+			}
+		}
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, items)
+}
+
 func renderPull(p *Pull) map[string]any {
 	state, head := p.State, p.HeadRepo
 	if state == "" {
