@@ -258,7 +258,14 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *report.Outcome {
 	if err != nil {
 		return &report.Outcome{Invalid: true, Err: r.inTerms(err)}
 	}
-	job.DryRun(r.log, api, p.Job, p.JobID, text)
+	req := api.CreateRequest(text)
+	switch p.Job {
+	case plan.FollowUp:
+		req = api.MessageRequest(p.JobID, text)
+	case plan.Watch:
+		req = api.GetRequest(p.JobID)
+	}
+	job.DryRun(r.log, req)
 	return &report.Outcome{DryRun: true, JobID: p.JobID}
 }
 

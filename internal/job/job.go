@@ -15,7 +15,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
-	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
@@ -217,26 +216,10 @@ func ReadOnce(ctx context.Context, api API, id string, seen *agentapi.Job) (*age
 	return api.Get(ctx, id)
 }
 
-// Requests are the requests the Agent Job API's client would send.
-// *agentapi.Client is one.
-type Requests interface {
-	CreateRequest(text string) agentapi.Request
-	MessageRequest(id, text string) agentapi.Request
-	GetRequest(id string) agentapi.Request
-}
-
-// DryRun prints the request a run would send for kind (a create, a
-// follow-up to id, or a read of it), and sends nothing: the key is never
-// printed, and the body is printed as it is, no line of it taken for a
-// workflow command.
-func DryRun(log runlog.Log, api Requests, kind plan.JobAction, id, text string) {
-	req := api.CreateRequest(text)
-	switch kind {
-	case plan.FollowUp:
-		req = api.MessageRequest(id, text)
-	case plan.Watch:
-		req = api.GetRequest(id)
-	}
+// DryRun prints req, the request a run would send (a create, a follow-up,
+// or a read), and sends nothing: the key is never printed, and the body is
+// printed as it is, no line of it taken for a workflow command.
+func DryRun(log runlog.Log, req agentapi.Request) {
 	log.Printf("dry run: nothing is sent. The request would be:")
 	log.Printf("%s %s", req.Method, escape.Log(req.URL))
 	log.Printf("Authorization: Bearer ***")
