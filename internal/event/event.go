@@ -240,23 +240,25 @@ func readPayload(ctx context.Context, path string) ([]byte, error) {
 	}
 }
 
-func decode(payload []byte, v any) error {
-	if payload == nil {
-		return fmt.Errorf("GITHUB_EVENT_PATH is not set")
+// decode reads payload as an event E, which has (what names it when it
+// does not) what the run reads of it.
+func decode[E any](payload []byte, has func(*E) bool, what string) (*E, error) {
+	var e E
+	switch err := json.Unmarshal(payload, &e); {
+	case payload == nil:
+		return nil, fmt.Errorf("GITHUB_EVENT_PATH is not set")
+	case err != nil:
+		return nil, fmt.Errorf("event payload: %w", err)
+	case !has(&e):
+		return nil, fmt.Errorf("event payload has no %s", what)
 	}
-	if err := json.Unmarshal(payload, v); err != nil {
-		return fmt.Errorf("event payload: %w", err)
-	}
-	return nil
+	return &e, nil
 }
 
 func readIssueComment(payload []byte, t *Trigger) error {
-	var e github.IssueCommentEvent
-	if err := decode(payload, &e); err != nil {
+	e, err := decode(payload, func(e *github.IssueCommentEvent) bool { return e.Issue != nil && e.Comment != nil }, "issue or no comment")
+	if err != nil {
 		return err
-	}
-	if e.Issue == nil || e.Comment == nil {
-		return fmt.Errorf("event payload has no issue or no comment")
 	}
 	t.Action = e.GetAction()
 	setIssue(t, e.Issue)
@@ -266,12 +268,9 @@ func readIssueComment(payload []byte, t *Trigger) error {
 }
 
 func readReviewComment(payload []byte, t *Trigger) error {
-	var e github.PullRequestReviewCommentEvent
-	if err := decode(payload, &e); err != nil {
+	e, err := decode(payload, func(e *github.PullRequestReviewCommentEvent) bool { return e.PullRequest != nil && e.Comment != nil }, "pull_request or no comment")
+	if err != nil {
 		return err
-	}
-	if e.PullRequest == nil || e.Comment == nil {
-		return fmt.Errorf("event payload has no pull_request or no comment")
 	}
 	t.Action = e.GetAction()
 	setPullRequest(t, e.PullRequest)
@@ -284,12 +283,9 @@ func readReviewComment(payload []byte, t *Trigger) error {
 }
 
 func readReview(payload []byte, t *Trigger) error {
-	var e github.PullRequestReviewEvent
-	if err := decode(payload, &e); err != nil {
+	e, err := decode(payload, func(e *github.PullRequestReviewEvent) bool { return e.PullRequest != nil && e.Review != nil }, "pull_request or no review")
+	if err != nil {
 		return err
-	}
-	if e.PullRequest == nil || e.Review == nil {
-		return fmt.Errorf("event payload has no pull_request or no review")
 	}
 	t.Action = e.GetAction()
 	setPullRequest(t, e.PullRequest)
@@ -317,12 +313,9 @@ func setHeads(t *Trigger, pr *github.PullRequest) {
 // readReviewThread reads a thread resolved or unresolved: never a request,
 // but its pull request and sender are still reported.
 func readReviewThread(payload []byte, t *Trigger) error {
-	var e github.PullRequestReviewThreadEvent
-	if err := decode(payload, &e); err != nil {
+	e, err := decode(payload, func(e *github.PullRequestReviewThreadEvent) bool { return e.PullRequest != nil }, "pull_request")
+	if err != nil {
 		return err
-	}
-	if e.PullRequest == nil {
-		return fmt.Errorf("event payload has no pull_request")
 	}
 	t.Action = e.GetAction()
 	setPullRequest(t, e.PullRequest)
@@ -331,12 +324,9 @@ func readReviewThread(payload []byte, t *Trigger) error {
 }
 
 func readIssues(payload []byte, t *Trigger) error {
-	var e github.IssuesEvent
-	if err := decode(payload, &e); err != nil {
+	e, err := decode(payload, func(e *github.IssuesEvent) bool { return e.Issue != nil }, "issue")
+	if err != nil {
 		return err
-	}
-	if e.Issue == nil {
-		return fmt.Errorf("event payload has no issue")
 	}
 	t.Action = e.GetAction()
 	setIssue(t, e.Issue)
@@ -348,12 +338,9 @@ func readIssues(payload []byte, t *Trigger) error {
 }
 
 func readPullRequest(payload []byte, t *Trigger) error {
-	var e github.PullRequestEvent
-	if err := decode(payload, &e); err != nil {
+	e, err := decode(payload, func(e *github.PullRequestEvent) bool { return e.PullRequest != nil }, "pull_request")
+	if err != nil {
 		return err
-	}
-	if e.PullRequest == nil {
-		return fmt.Errorf("event payload has no pull_request")
 	}
 	t.Action = e.GetAction()
 	setPullRequest(t, e.PullRequest)
@@ -371,14 +358,13 @@ func readPullRequest(payload []byte, t *Trigger) error {
 // request of a person's (Own stays nil): the queue asks, and the run
 // only reads commit statuses and sets one.
 func readMergeGroup(payload []byte, t *Trigger) error {
-	var e github.MergeGroupEvent
-	if err := decode(payload, &e); err != nil {
+	e, err := decode(payload, func(e *github.MergeGroupEvent) bool {
+		return e.GetMergeGroup().GetHeadSHA() != "" && e.GetMergeGroup().GetBaseSHA() != ""
+	}, "merge_group with a head_sha and a base_sha")
+	if err != nil {
 		return err
 	}
 	g := e.GetMergeGroup()
-	if g == nil || g.GetHeadSHA() == "" || g.GetBaseSHA() == "" {
-		return fmt.Errorf("event payload has no merge_group with a head_sha and a base_sha")
-	}
 	t.Action = e.GetAction()
 	t.Group = &MergeGroup{HeadSHA: g.GetHeadSHA(), BaseSHA: g.GetBaseSHA(), HeadRef: g.GetHeadRef(), BaseRef: g.GetBaseRef()}
 	setSender(t, e.Sender, nil)
@@ -403,7 +389,7 @@ func readOther(payload []byte, t *Trigger) {
 			PullRequest json.RawMessage `json:"pull_request"`
 		} `json:"inputs"`
 	}
-	if payload == nil || decode(payload, &e) != nil {
+	if payload == nil || json.Unmarshal(payload, &e) != nil {
 		return
 	}
 	if e.Action != nil {
