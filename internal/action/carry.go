@@ -398,7 +398,7 @@ func (r *run) waitingAt(gh *ghclient.Client) func(ctx context.Context, owner, re
 			}
 			th := &conversation.Thread{GH: gh, Owner: owner, Repo: repo, Number: p.Number, Code: true}
 			if self == "" { // the token's login, from its 👀 there (a run of that pull request's added it)
-				th.React(ctx, int64(p.Number), request.Event, "eyes")
+				th.Seen(ctx)
 				self = th.Self()
 			}
 			if th.SetSelf(self); self == "" {

@@ -27,7 +27,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
-	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 )
 
@@ -124,7 +123,7 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 	c.Reporter.Follow(c.code)
 	var earlier *conversation.Earlier
 	if c.Thread != nil {
-		c.Thread.React(ctx, int64(pr.Number), request.Event, "eyes")
+		c.Thread.Seen(ctx)
 		var err error
 		if earlier, err = c.Thread.Record(ctx, conversation.Keep); err != nil {
 			if errors.Is(err, conversation.ErrUnknownIdentity) {

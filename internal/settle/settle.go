@@ -34,7 +34,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
-	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/terms"
 )
@@ -291,7 +290,7 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) (o *report.Outcome
 			// The token's login, which alone may have written a record to
 			// trust, is learned from its 👀 on the first record found, as
 			// a run learns it from its 👀 on the request it answers.
-			th.React(ctx, c.ID, request.Comment, "eyes")
+			th.SeenComment(ctx, c.ID)
 			if self = th.Self(); self == "" {
 				return (&report.Outcome{}).Fail(ctx, fmt.Errorf("learn the token's login from a reaction to the comment %s: %w; nothing was settled", escape.Log(c.URL), conversation.ErrUnknownIdentity)), nil
 			}
