@@ -396,7 +396,7 @@ func (r *run) waitingAt(gh *ghclient.Client) func(ctx context.Context, owner, re
 			if err != nil || p.AuthorIsBot && !allowed || !p.AuthorIsBot && !request.AtLeast(level, r.cfg.RequiredPermission) {
 				continue // an outsider's has no docs job, nor a record
 			}
-			th := &conversation.Thread{GH: gh, Owner: owner, Repo: repo, Number: p.Number, Code: true}
+			th := &conversation.Thread{GH: gh, Owner: owner, Repo: repo, Number: p.Number, Code: true, Warn: r.log.Warning}
 			if self == "" { // the token's login, from its 👀 there (a run of that pull request's added it)
 				th.Seen(ctx)
 				self = th.Self()

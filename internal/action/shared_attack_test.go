@@ -2,6 +2,7 @@ package action_test
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -102,4 +103,29 @@ func TestSharedHeadOnTheDefaultBranch(t *testing.T) {
 	if got := w.shownOn(head1); !strings.HasPrefix(got, "pending: #7 heads this commit too") {
 		t.Errorf("head1, main's commit, after #8's run: %q, want it held for #7", got)
 	}
+}
+
+// TestSharedHeadLoginUnlearnedClaimsNoSuccess: a run with no comment of its
+// own (the outside job) learns the token's login from its 👀 on the other
+// pull request at the head; when GitHub refuses the reaction, the run
+// warns, and claims no success it could not check.
+func TestSharedHeadLoginUnlearnedClaimsNoSuccess(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_WAIT"], w.vars["INPUT_PREVIEW"] = "false", "false"
+	w.mustRun("#7 opened; its job works")
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 13, Author: "dependabot[bot]", HeadRef: "rate-headers", HeadSHA: head1, BaseRef: "release"})
+	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/issues/7/reactions") {
+			http.Error(rw, `{"message":"Resource not accessible by integration"}`, http.StatusForbidden)
+			return true
+		}
+		return false
+	})
+	w.vars["INPUT_RELEASE-BOTS"] = "dependabot[bot]"
+	w.outsideRun(outsidePR(13, "opened", head1, "dependabot[bot]", "acme/docs", "dependabot[bot]"))
+	if got := w.shownOn(head1); strings.HasPrefix(got, "success: ") {
+		t.Errorf("head1, where #7's job works, after #13's outside run: %q", got)
+	}
+	w.wantLog("could not add a reaction to #7")
 }
