@@ -93,19 +93,11 @@ func (t *Thread) Read(ctx context.Context, pr bool) (backlog.Thread, error) {
 			// A line comment is shown when its review is submitted.
 			at = when
 		}
-		req := LineRequest(l)
+		req := l.Request()
 		req.At = at
 		th.Items = append(th.Items, kept.request(req))
 	}
 	return th, nil
-}
-
-// LineRequest is a line comment as a request.
-func LineRequest(l *ghclient.ReviewComment) *request.Request {
-	return &request.Request{Key: request.Key{Kind: request.Line, ID: l.ID},
-		Author: l.Author, Bot: l.AuthorIsBot, Body: l.Body, URL: l.URL, At: l.CreatedAt,
-		Place:    request.Place{Path: l.Path, Line: l.Line, StartLine: l.StartLine, Side: l.Side, DiffHunk: l.DiffHunk},
-		ReviewID: l.ReviewID}
 }
 
 // MaxKeptText bounds the texts of others one run keeps of its thread, in

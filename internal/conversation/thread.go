@@ -112,7 +112,9 @@ func (t *Thread) React(ctx context.Context, commentID int64, kind request.Kind, 
 func (t *Thread) Seen(ctx context.Context) { t.React(ctx, int64(t.Number), request.Event, "eyes") }
 
 // SeenComment reacts 👀 to comment id of the thread, as Seen.
-func (t *Thread) SeenComment(ctx context.Context, id int64) { t.React(ctx, id, request.Comment, "eyes") }
+func (t *Thread) SeenComment(ctx context.Context, id int64) {
+	t.React(ctx, id, request.Comment, "eyes")
+}
 
 // Claim reacts 👀 to a comment of the thread (kind is request.Comment or
 // request.Line) and reports whether the reaction is new: GitHub answers

@@ -110,6 +110,14 @@ func (c *Client) ReviewComments(ctx context.Context, owner, repo string, number 
 	return out, nil
 }
 
+// Request is line comment c as a request.
+func (c *ReviewComment) Request() *request.Request {
+	return &request.Request{Key: request.Key{Kind: request.Line, ID: c.ID},
+		Author: c.Author, Bot: c.AuthorIsBot, Body: c.Body, URL: c.URL, At: c.CreatedAt,
+		Place:    request.Place{Path: c.Path, Line: c.Line, StartLine: c.StartLine, Side: c.Side, DiffHunk: c.DiffHunk},
+		ReviewID: c.ReviewID}
+}
+
 func fromReviewComment(rc *github.PullRequestComment) *ReviewComment {
 	line, start := rc.GetLine(), rc.GetStartLine()
 	// GitHub nulls line and start_line once a later push outdates the

@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
@@ -70,7 +69,7 @@ func (r Reader) Lines(ctx context.Context, owner, repo string, number int, revie
 	withLines := *review
 	withLines.Lines = append([]*request.Request(nil), review.Lines...)
 	for _, c := range comments {
-		withLines.Lines = append(withLines.Lines, conversation.LineRequest(c))
+		withLines.Lines = append(withLines.Lines, c.Request())
 	}
 	return &withLines
 }
