@@ -129,3 +129,44 @@ func TestSharedHeadLoginUnlearnedClaimsNoSuccess(t *testing.T) {
 	}
 	w.wantLog("could not add a reaction to #7")
 }
+
+// TestFloodedWaitingThreadHoldsItsHead: an outsider comments on the team's
+// #7 (anyone may): 150 comments before its record, 1,000 after. #7's docs
+// job works on head1, and #8, the same branch into release, changes
+// nothing under paths: a record hidden past what a run reads may wait, so
+// #8's run claims no success on head1.
+func TestFloodedWaitingThreadHoldsItsHead(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.vars["INPUT_WAIT"], w.vars["INPUT_PREVIEW"] = "false", "false"
+	for i := range 150 {
+		w.gh.SeedComment(7, "mallory", false, fmt.Sprintf("before %d", i))
+	}
+	w.mustRun("#7 opened")
+	for i := range 1000 {
+		w.gh.SeedComment(7, "mallory", false, fmt.Sprintf("after %d", i))
+	}
+	w.secondBase()
+	w.mustRun("#8 opened into release")
+	if got := w.shownOn(head1); strings.HasPrefix(got, "success: ") {
+		t.Errorf("head1, where #7's docs job works, after an outsider flooded #7 and #8 opened: %q", got)
+	}
+}
+
+// TestForkBorrowsNoOtherForksRelease: mallory opens two fork pull requests
+// at one commit, #8 into develop and #9 into main. A writer releases #8:
+// the release holds for #8's base, and #9, nobody released, still waits,
+// so the commit is not turned green while #9 is open.
+func TestForkBorrowsNoOtherForksRelease(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.gh.SeedRepository(fakegithub.Repository{Name: "acme/docs", DefaultBranch: "main", Required: []string{"docs / agent-job"}})
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 8, Author: "mallory", HeadRef: "patch-1", HeadRepo: "mallory/docs", HeadSHA: forkHead, BaseRef: "develop"})
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 9, Author: "mallory", HeadRef: "patch-1", HeadRepo: "mallory/docs", HeadSHA: forkHead, BaseRef: "main"})
+	w.outsideRun(outsidePR(8, "opened", forkHead, "mallory", "mallory/docs", "mallory"))
+	w.outsideRun(outsidePR(9, "opened", forkHead, "mallory", "mallory/docs", "mallory"))
+	w.outsideRun(outsideLabeled(outsidePR(8, "labeled", forkHead, "mallory", "mallory/docs", "writer")))
+	if ok, _ := w.gh.Mergeable("acme/docs", 9); ok {
+		t.Errorf("mallory's #9 (into main) may merge on the release a writer gave her #8 (into develop): head shows %q", w.shownOn(forkHead))
+	}
+}
