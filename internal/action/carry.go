@@ -3,7 +3,6 @@ package action
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -362,48 +361,55 @@ func (r *run) coverOutside(ctx context.Context, gh *ghclient.Client, owner, repo
 }
 
 // waitingAt reads, for a success about to go on sha for pull request not,
-// the other open pull requests there of owner/repo's own branches whose
-// authors could have a docs job (required-permission, or allowed-bots: an
-// outsider's has none), and each one's record, trusted as the token's own
-// (its login learned from a 👀): the first that waits (check.Waits), 0 for
-// none, -1 unread. The list is GitHub's of the pull requests that hold
-// sha, or, where that does not name not (a commit of the default branch,
-// a fork's), of every open one.
+// the other open pull requests there: the first that waits, 0 for none, -1
+// unread. One of the repository's branches waits as its record says
+// (check.Waits), read only where its author could have a docs job
+// (required-permission, read once a run, or allowed-bots) and trusted as
+// the token's own, or as any bot's where the run does not know its login
+// (the outside job's: a record here can only hold a success back). A
+// fork's has no docs job: it holds another fork's release, until it has
+// the release label itself. The list is GitHub's of the pull requests that
+// hold sha, or, where that does not name not (a commit of the default
+// branch, a fork's), of every open one.
 func (r *run) waitingAt(gh *ghclient.Client) func(ctx context.Context, owner, repo, sha string, not int) int {
 	levels := map[string]string{} // permission by login, read once a run
 	return func(ctx context.Context, owner, repo, sha string, not int) int {
+		ours := func(p ghclient.OpenPull) bool { return strings.EqualFold(p.HeadRepo, owner+"/"+repo) }
 		pulls, more, err := gh.PullsAt(ctx, owner, repo, sha)
-		if err == nil && (more || !slices.ContainsFunc(pulls, func(p ghclient.OpenPull) bool { return p.Number == not })) {
+		i := slices.IndexFunc(pulls, func(p ghclient.OpenPull) bool { return p.Number == not })
+		if err == nil && (more || i < 0) {
 			if pulls, more, err = gh.OpenPulls(ctx, owner, repo, plan.OutsidePages); err == nil && more {
 				err = fmt.Errorf("more than %d pull requests are open", len(pulls))
 			}
+			i = slices.IndexFunc(pulls, func(p ghclient.OpenPull) bool { return p.Number == not })
 		}
-		self := r.settler.Self()
+		fork := i >= 0 && !ours(pulls[i])
+		self := cmp.Or(r.settler.Self(), conversation.AnyBot)
 		if r.thread != nil {
 			self = cmp.Or(r.thread.Self(), self)
 		}
 		for _, p := range pulls {
-			if err != nil || p.HeadSHA != sha || p.Number == not || !strings.EqualFold(p.HeadRepo, owner+"/"+repo) {
+			released := slices.ContainsFunc(p.Labels, func(l string) bool { return r.cfg.ReleaseLabel != "" && strings.EqualFold(l, r.cfg.ReleaseLabel) })
+			if err != nil || p.HeadSHA != sha || p.Number == not || !ours(p) && (!fork || released) {
 				continue
 			}
 			level, read := levels[p.Author]
-			if !read && !p.AuthorIsBot {
+			if ours(p) && !read && !p.AuthorIsBot {
 				if level, err = gh.Permission(ctx, owner, repo, p.Author); err == nil {
 					levels[p.Author] = level
 				}
 			}
 			allowed := slices.ContainsFunc(r.cfg.AllowedBots, func(b string) bool { return strings.EqualFold(b, p.Author) })
-			if err != nil || p.AuthorIsBot && !allowed || !p.AuthorIsBot && !request.AtLeast(level, r.cfg.RequiredPermission) {
-				continue // an outsider's has no docs job, nor a record
-			}
 			th := &conversation.Thread{GH: gh, Owner: owner, Repo: repo, Number: p.Number, Code: true, Warn: r.log.Warning}
-			if self == "" { // the token's login, from its 👀 there (a run of that pull request's added it)
-				th.Seen(ctx)
-				self = th.Self()
+			th.SetSelf(self)
+			switch {
+			case err != nil, ours(p) && (p.AuthorIsBot && !allowed || !p.AuthorIsBot && !request.AtLeast(level, r.cfg.RequiredPermission)):
+				continue // an outsider's has no docs job, nor a record
+			case !ours(p):
+				r.prog.Logf("#%d, a fork's, heads %s too, and waits for a release of its own: no success is written there", p.Number, ghclient.Short(sha))
+				return p.Number
 			}
-			if th.SetSelf(self); self == "" {
-				err = fmt.Errorf("the token's login could not be learned to read the record of #%d", p.Number)
-			} else if e, rerr := th.Record(ctx, conversation.Keep); rerr != nil && !errors.Is(rerr, conversation.ErrSearchCut) {
+			if e, rerr := th.Record(ctx, conversation.Keep); rerr != nil {
 				err = fmt.Errorf("read the record of #%d, which heads this commit too: %w", p.Number, rerr)
 			} else if e != nil && check.Waits(e.Record, sha) {
 				r.prog.Logf("#%d heads %s too, and its docs are not settled: no success is written there", p.Number, ghclient.Short(sha))

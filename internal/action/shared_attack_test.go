@@ -2,7 +2,6 @@ package action_test
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -105,29 +104,28 @@ func TestSharedHeadOnTheDefaultBranch(t *testing.T) {
 	}
 }
 
-// TestSharedHeadLoginUnlearnedClaimsNoSuccess: a run with no comment of its
-// own (the outside job) learns the token's login from its 👀 on the other
-// pull request at the head; when GitHub refuses the reaction, the run
-// warns, and claims no success it could not check.
-func TestSharedHeadLoginUnlearnedClaimsNoSuccess(t *testing.T) {
+// TestOutsideJobReadsRecordsWithoutALogin: the outside job (pull-requests:
+// read, statuses: write) writes nothing but statuses, so it learns no
+// login of its own. Dependabot's #13 (release-bots), from #7's branch into
+// release, is at head1, where #7's docs job works: the job reads #7's
+// record as any bot's (a record there can only hold a success back), and
+// holds #13's success for #7, with no reaction written.
+func TestOutsideJobReadsRecordsWithoutALogin(t *testing.T) {
 	t.Parallel()
 	w := newCodeWorld(t, fakeapi.Scenario{Runtime: 8 * time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
 	w.vars["INPUT_WAIT"], w.vars["INPUT_PREVIEW"] = "false", "false"
 	w.mustRun("#7 opened; its job works")
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 13, Author: "dependabot[bot]", HeadRef: "rate-headers", HeadSHA: head1, BaseRef: "release"})
-	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
-		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/issues/7/reactions") {
-			http.Error(rw, `{"message":"Resource not accessible by integration"}`, http.StatusForbidden)
-			return true
-		}
-		return false
-	})
-	w.vars["INPUT_RELEASE-BOTS"] = "dependabot[bot]"
+	from := len(w.gh.Requests())
 	w.outsideRun(outsidePR(13, "opened", head1, "dependabot[bot]", "acme/docs", "dependabot[bot]"))
-	if got := w.shownOn(head1); strings.HasPrefix(got, "success: ") {
-		t.Errorf("head1, where #7's job works, after #13's outside run: %q", got)
+	if got := w.shownOn(head1); !strings.HasPrefix(got, "pending: #7 heads this commit too") {
+		t.Errorf("head1, where #7's job works, after #13's outside run: %q, want it held for #7", got)
 	}
-	w.wantLog("could not add a reaction to #7")
+	for _, c := range w.githubWrites(from) {
+		if !strings.HasPrefix(c, "POST /repos/acme/docs/statuses/") {
+			t.Errorf("the outside job wrote %s, want statuses only", c)
+		}
+	}
 }
 
 // TestFloodedWaitingThreadHoldsItsHead: an outsider comments on the team's

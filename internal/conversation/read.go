@@ -120,7 +120,7 @@ type keeping struct {
 
 func (k *keeping) comment(id int64, author, body string) string {
 	switch {
-	case IsRecord(body) && Owns(&ghclient.Comment{Author: author}, k.self):
+	case IsRecord(body) && Owns(&ghclient.Comment{Author: author, AuthorIsBot: request.IsBot(author, "")}, k.self):
 		return head(body)
 	case IsOwn(body):
 		// The action's markup in someone else's comment: no request, and

@@ -301,9 +301,13 @@ func (t *Thread) SetSelf(login string) {
 	t.author = login
 }
 
+// AnyBot, as a thread's login (SetSelf), trusts any bot's record: for a
+// reader that a record can only hold back (the token's login unknown).
+const AnyBot = "[bot]"
+
 // Owns reports whether self wrote c. Logins are case-insensitive.
 func Owns(c *ghclient.Comment, self string) bool {
-	return self != "" && strings.EqualFold(c.Author, self)
+	return self != "" && (strings.EqualFold(c.Author, self) || self == AnyBot && c.AuthorIsBot)
 }
 
 // Show writes s: the first call creates the run's comment, later calls edit

@@ -33,8 +33,8 @@ func TestOpenPulls(t *testing.T) {
 			t.Fatalf("OpenPulls() error = %v", err)
 		}
 		want := []OpenPull{
-			{Number: 1, HeadSHA: sha(1), HeadRepo: "acme/docs", Author: "ada"},
-			{Number: 2, HeadSHA: sha(2), HeadRepo: "fork/docs", Author: "renovate[bot]", AuthorIsBot: true},
+			{Number: 1, HeadSHA: sha(1), HeadRepo: "acme/docs", Author: "ada", Labels: []string{"docs"}},
+			{Number: 2, HeadSHA: sha(2), HeadRepo: "fork/docs", Author: "renovate[bot]", AuthorIsBot: true, Labels: []string{"dependencies", "bot"}},
 			{Number: 4, HeadSHA: sha(4), HeadRepo: "acme/docs", Author: "ada"},
 		}
 		if !slices.EqualFunc(got, want, func(a, b OpenPull) bool { return fmt.Sprint(a) == fmt.Sprint(b) }) || more {

@@ -262,6 +262,7 @@ type OpenPull struct {
 	HeadRepo    string
 	Author      string // the login that opened it
 	AuthorIsBot bool
+	Labels      []string
 }
 
 // OpenPulls lists the open pull requests of owner/repo, the oldest first,
@@ -314,6 +315,10 @@ func (c *Client) PullsAt(ctx context.Context, owner, repo, sha string) (pulls []
 }
 
 func fromOpenPull(pr *github.PullRequest) OpenPull {
-	return OpenPull{Number: pr.GetNumber(), HeadSHA: pr.GetHead().GetSHA(), HeadRepo: pr.GetHead().GetRepo().GetFullName(),
+	out := OpenPull{Number: pr.GetNumber(), HeadSHA: pr.GetHead().GetSHA(), HeadRepo: pr.GetHead().GetRepo().GetFullName(),
 		Author: pr.GetUser().GetLogin(), AuthorIsBot: request.IsBot(pr.GetUser().GetLogin(), pr.GetUser().GetType())}
+	for _, l := range pr.Labels {
+		out.Labels = append(out.Labels, l.GetName())
+	}
+	return out
 }
