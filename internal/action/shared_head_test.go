@@ -135,12 +135,12 @@ func TestSharedHeadKeepsWhatTheOtherDidNotSettle(t *testing.T) {
 	})
 }
 
-// TestSharedHeadReadsOnlyWhatItCanTrust: a record no run could trust or
-// find holds nothing. With comment: false no run learns the token's
-// login, and none keeps a record: #8's success goes on head1, as #7's
-// did. A thread of thousands of comments with no record among those a
-// run reads (anyone may open a pull request from #7's branch, and flood
-// it) holds nothing either: #7's success goes on head1.
+// TestSharedHeadReadsOnlyWhatItCanTrust: what can hold no docs job holds
+// nothing. With comment: false no run keeps a record: #8's success goes on
+// head1, as #7's did. A pull request of an author without
+// required-permission (anyone may open one from #7's branch, and flood
+// it) has no docs job, and its thread is not read: #7's success goes on
+// head1.
 func TestSharedHeadReadsOnlyWhatItCanTrust(t *testing.T) {
 	t.Parallel()
 	t.Run("comment: false", func(t *testing.T) {
