@@ -429,6 +429,18 @@ func TestChangeRequestHoldsBehindAFloodOfReviews(t *testing.T) {
 	}
 }
 
+// docsClosed makes the next run the settle run on a person's close of the
+// docs pull request #101, unmerged.
+func (w *codeWorld) docsClosed() {
+	w.gh.SeedPull(docsPull("closed"))
+	ev := reviewed("writer", "APPROVED")
+	delete(ev, "review")
+	ev["action"] = "closed"
+	ev["pull_request"].(map[string]any)["state"] = "closed"
+	w.setEvent("pull_request", ev)
+	w.vars["INPUT_SETTLE"], w.vars["INPUT_WAIT"] = "true", "false"
+}
+
 // TestClosedDocsThenANewJob: after the docs pull request was closed
 // unmerged, the check said "reopen it, or push to start a new docs job",
 // and a push followed up the same job, whose check then judged the closed
@@ -440,13 +452,7 @@ func TestClosedDocsThenANewJob(t *testing.T) {
 	t.Run("closed by a person, then a push", func(t *testing.T) {
 		t.Parallel()
 		w := approvalWorld(t, false)
-		w.gh.SeedPull(docsPull("closed"))
-		ev := reviewed("writer", "APPROVED")
-		delete(ev, "review")
-		ev["action"] = "closed"
-		ev["pull_request"].(map[string]any)["state"] = "closed"
-		w.setEvent("pull_request", ev)
-		w.vars["INPUT_SETTLE"], w.vars["INPUT_WAIT"] = "true", "false"
+		w.docsClosed()
 		if err := w.run(context.Background()); err != nil {
 			t.Fatalf("settle run on the docs pull request's close: %v\n%s", err, w.stdout.String())
 		}

@@ -113,13 +113,7 @@ func TestSharedHeadKeepsWhatTheOtherDidNotSettle(t *testing.T) {
 	t.Run("docs closed unmerged", func(t *testing.T) {
 		t.Parallel()
 		w := approvalWorld(t, false)
-		w.gh.SeedPull(docsPull("closed"))
-		ev := reviewed("writer", "APPROVED")
-		delete(ev, "review")
-		ev["action"] = "closed"
-		ev["pull_request"].(map[string]any)["state"] = "closed"
-		w.setEvent("pull_request", ev)
-		w.vars["INPUT_SETTLE"], w.vars["INPUT_WAIT"] = "true", "false"
+		w.docsClosed()
 		w.mustRun("#101 closed")
 		if got := w.shownOn(head2); !strings.HasPrefix(got, "error: Docs pull request #101 was closed") {
 			t.Fatalf("head2 after #101 closed: %q", got)
