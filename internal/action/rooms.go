@@ -35,6 +35,7 @@ var (
 	_ codejob.Agent     = (*agentpr.Room)(nil)
 	_ settle.Sender     = (*job.Room)(nil)
 	_ threadjob.Settler = (*settle.Room)(nil)
+	_ batch.Permissions = (*ghclient.Client)(nil)
 )
 
 // clients makes the run's HTTP client, with the one retry policy, and the

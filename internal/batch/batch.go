@@ -18,7 +18,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
-	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/report"
@@ -41,10 +40,7 @@ type Permissions interface {
 	Permission(ctx context.Context, owner, repo, login string) (string, error)
 }
 
-var (
-	_ Thread      = (*conversation.Thread)(nil)
-	_ Permissions = (*ghclient.Client)(nil)
-)
+var _ Thread = (*conversation.Thread)(nil)
 
 // Writer is what the room tells the run's writer (*publish.Reporter is
 // one): the requests the run answers, which its comment records, the
