@@ -57,6 +57,9 @@ type Decision struct {
 	Level string
 }
 
+// ErrTooComplex is the error of a TooComplex verdict.
+var ErrTooComplex = visible.ErrTooComplex
+
 // Judge decides r, whose author has permission level (read by the caller;
 // "" for a bot, whose permission is not read). A person's permission and a
 // bot's place in allowed-bots are judged before r's text is read.

@@ -23,7 +23,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/queue"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/terms"
-	"github.com/agentjob/agent-job-action/internal/visible"
 )
 
 // JobAction is what the run does with the Agent Job API.
@@ -722,7 +721,7 @@ func (p Plan) Admit(level, owner, repo string) (skip string, invalid error) {
 	case admit.Refused, admit.Unseen:
 		return d.Skip(p.Rules, p.Own, owner, repo), nil
 	case admit.TooComplex:
-		return "", fmt.Errorf("the %s is %w", p.Own.Kind.Noun(), visible.ErrTooComplex)
+		return "", fmt.Errorf("the %s is %w", p.Own.Kind.Noun(), admit.ErrTooComplex)
 	case admit.Empty:
 		return "", fmt.Errorf("the %s holds no instruction besides the trigger phrase: write what the agent should do after %s", p.Own.Kind.Noun(), escape.Log(p.Rules.Phrase))
 	}
