@@ -11,7 +11,6 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
-	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 )
@@ -22,10 +21,7 @@ type Thread interface {
 	Self() string
 }
 
-var (
-	_ Thread                    = (*conversation.Thread)(nil)
-	_ conversation.RepoComments = (*ghclient.Client)(nil)
-)
+var _ Thread = (*conversation.Thread)(nil) // conversation holds that *ghclient.Client is its RepoComments
 
 // Counter reads the counts the caps need.
 type Counter struct {
