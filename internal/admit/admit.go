@@ -97,8 +97,14 @@ func (ru Rules) read(r *request.Request) Verdict {
 // text is read: a bot in allowed-bots, or a person with the required
 // permission (level).
 func (ru Rules) Permitted(r *request.Request, level string) bool {
-	if r.Bot {
-		return ru.AllowedBot(r.Author)
+	return ru.Admits(r.Author, r.Bot, level)
+}
+
+// Admits reports whether author, a bot or a person with permission level,
+// passes ru (Permitted).
+func (ru Rules) Admits(author string, bot bool, level string) bool {
+	if bot {
+		return ru.AllowedBot(author)
 	}
 	return request.AtLeast(level, ru.Required)
 }

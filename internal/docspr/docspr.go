@@ -16,7 +16,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/prlink"
-	"github.com/agentjob/agent-job-action/internal/request"
 )
 
 // State is where the docs pull request stands for its code pull request.
@@ -187,15 +186,14 @@ func Read(ctx context.Context, gh GitHub, pr prlink.PullRequest, serverURL strin
 // permitted reports whether the author of review r passes rules in pr's
 // repository, reading a person's permission there.
 func permitted(ctx context.Context, gh GitHub, pr prlink.PullRequest, rules admit.Rules, r *ghclient.Review) (bool, error) {
-	req := &request.Request{Author: r.Author, Bot: r.AuthorIsBot}
 	level := ""
-	if rules.NeedsPermission(req) {
+	if !r.AuthorIsBot {
 		var err error
 		if level, err = gh.Permission(ctx, pr.Owner, pr.Repo, r.Author); err != nil {
 			return false, err
 		}
 	}
-	return rules.Permitted(req, level), nil
+	return rules.Admits(r.Author, r.AuthorIsBot, level), nil
 }
 
 // Approvers are the reviewers of reviews (oldest first, as GitHub lists
