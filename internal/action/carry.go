@@ -375,9 +375,9 @@ func (r *run) waitingAt(gh *ghclient.Client) func(ctx context.Context, owner, re
 	levels := map[string]string{} // permission by login, read once a run
 	return func(ctx context.Context, owner, repo, sha string, not int) int {
 		ours := func(p ghclient.OpenPull) bool { return strings.EqualFold(p.HeadRepo, owner+"/"+repo) }
-		pulls, more, err := gh.PullsAt(ctx, owner, repo, sha)
+		pulls, more, err := gh.PullsAt(ctx, owner, repo, sha) // a token without contents: read may be refused it
 		i := slices.IndexFunc(pulls, func(p ghclient.OpenPull) bool { return p.Number == not })
-		if err == nil && (more || i < 0) {
+		if err != nil || more || i < 0 {
 			if pulls, more, err = gh.OpenPulls(ctx, owner, repo, plan.OutsidePages); err == nil && more {
 				err = fmt.Errorf("more than %d pull requests are open", len(pulls))
 			}

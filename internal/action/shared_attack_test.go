@@ -168,3 +168,18 @@ func TestForkBorrowsNoOtherForksRelease(t *testing.T) {
 		t.Errorf("mallory's #9 (into main) may merge on the release a writer gave her #8 (into develop): head shows %q", w.shownOn(forkHead))
 	}
 }
+
+// TestReleasedForkHoldsNoOtherForksRelease: mallory's #9 (into main) and
+// #8 (into develop) share a commit; #9 has the release label already (a
+// maintainer released it there): a writer's release of #8 is not held for
+// #9, and the commit turns green.
+func TestReleasedForkHoldsNoOtherForksRelease(t *testing.T) {
+	t.Parallel()
+	w := newCodeWorld(t, fakeapi.Scenario{}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 8, Author: "mallory", HeadRef: "patch-1", HeadRepo: "mallory/docs", HeadSHA: forkHead, BaseRef: "develop"})
+	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 9, Author: "mallory", HeadRef: "patch-1", HeadRepo: "mallory/docs", HeadSHA: forkHead, Labels: []string{"docs-not-needed"}})
+	w.outsideRun(outsideLabeled(outsidePR(8, "labeled", forkHead, "mallory", "mallory/docs", "writer")))
+	if got := w.shownOn(forkHead); !strings.HasPrefix(got, "success: Docs check released by writer") {
+		t.Errorf("the commit after the release of #8, #9 released already: %q", got)
+	}
+}

@@ -70,23 +70,40 @@ func TestSharedHeadTakesTheStrictestCheck(t *testing.T) {
 	}
 }
 
-// TestSharedHeadUnreadClaimsNoSuccess: when the pull requests at the head
-// cannot be read, #8's run claims no success on it: an error that says
-// why, and what to do.
+// TestSharedHeadUnreadClaimsNoSuccess: GitHub refuses the list of the
+// pull requests at the commit (a token without contents: read may be
+// refused it): the run reads every open one instead, and holds #8's
+// success for #7. When that list fails too, it claims no success: an
+// error that says why, and what to do.
 func TestSharedHeadUnreadClaimsNoSuccess(t *testing.T) {
 	t.Parallel()
-	w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
-	w.secondBase()
-	w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
-		if strings.HasSuffix(r.URL.Path, "/commits/"+head1+"/pulls") {
-			http.Error(rw, `{"message":"Server Error"}`, http.StatusBadGateway)
-			return true
-		}
-		return false
-	})
-	w.mustRun("#8 opened into release")
-	if got := w.shownOn(head1); !strings.HasPrefix(got, "error: The pull requests at this commit could not be read") {
-		t.Errorf("head1 after #8's run: %q, want an error that claims no success", got)
+	for _, tc := range []struct {
+		name, want string
+		refused    func(r *http.Request) bool
+	}{
+		{"the list at the commit refused", "pending: #7 heads this commit too", func(r *http.Request) bool {
+			return strings.HasSuffix(r.URL.Path, "/commits/"+head1+"/pulls")
+		}},
+		{"every list refused", "error: The pull requests at this commit could not be read", func(r *http.Request) bool {
+			return strings.HasSuffix(r.URL.Path, "/pulls") && r.Method == http.MethodGet
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := openedNoWait(t, fakeapi.Scenario{Runtime: 8 * time.Minute})
+			w.secondBase()
+			w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
+				if tc.refused(r) {
+					http.Error(rw, `{"message":"Resource not accessible by integration"}`, http.StatusForbidden)
+					return true
+				}
+				return false
+			})
+			w.mustRun("#8 opened into release")
+			if got := w.shownOn(head1); !strings.HasPrefix(got, tc.want) {
+				t.Errorf("head1 after #8's run: %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
 

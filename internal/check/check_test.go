@@ -377,6 +377,8 @@ func TestWaits(t *testing.T) {
 		{"held for the code's approval", record.Record{Held: h1}, true},
 		{"docs wait for their approval", record.Record{JobID: "job_1", Head: h1, Docs: record.DocsWaiting}, true},
 		{"a cut listing", record.Record{JobID: "job_1", Head: h1, Cut: true}, true},
+		{"its job failed there", record.Record{JobID: "job_1", Head: h1, Failed: true}, true},
+		{"its docs closed unmerged", record.Record{JobID: "job_1", Head: h1, Docs: record.DocsClosed}, true},
 		{"docs approved", record.Record{JobID: "job_1", Head: h1, Docs: record.DocsApproved}, false},
 		{"the job's end is reported", record.Record{JobID: "job_1", Head: h1}, false},
 		{"released, though held", record.Record{Held: h1, Released: h1}, false},
@@ -414,8 +416,9 @@ func TestShared(t *testing.T) {
 	}
 }
 
-// TestDecideUnheard: a judgment of heads the job never heard only takes
-// back a success (Set.Back), whatever it decides.
+// TestDecideUnheard: a judgment of heads the job never heard is written
+// only where GitHub shows a status it may change (Set.Back, Revisited),
+// whatever it decides.
 func TestDecideUnheard(t *testing.T) {
 	t.Parallel()
 	for _, v := range []docspr.State{docspr.Waiting, docspr.Approved} {

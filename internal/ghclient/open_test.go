@@ -184,3 +184,28 @@ func TestOpenPullsErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestPullsAt: one request lists the open pull requests that hold a
+// commit, labels and all; a closed one at the same commit is not listed.
+// A head that is no commit SHA is refused before anything is sent: it
+// goes into the request's path.
+func TestPullsAt(t *testing.T) {
+	t.Parallel()
+	c, srv := newFake(t, fakegithub.Options{})
+	srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 7, Author: "ada", HeadRef: "fix", HeadSHA: sha(1), Labels: []string{"docs"}})
+	srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 8, Author: "ada", HeadRef: "fix", HeadSHA: sha(1), State: "closed"})
+	srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 9, Author: "ada", HeadRef: "other", HeadSHA: sha(2)})
+	got, more, err := c.PullsAt(context.Background(), "acme", "docs", sha(1))
+	if err != nil || more || len(got) != 1 || got[0].Number != 7 || !slices.Equal(got[0].Labels, []string{"docs"}) {
+		t.Errorf("PullsAt() = %+v, %v, %v; want #7 alone, with its label", got, more, err)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Path != "/repos/acme/docs/commits/"+sha(1)+"/pulls" {
+		t.Errorf("requests %+v, want the one list at the commit", reqs)
+	}
+	if _, _, err := c.PullsAt(context.Background(), "acme", "docs", "../../../other"); err == nil || !strings.Contains(err.Error(), "is not a commit SHA") {
+		t.Errorf("PullsAt(a path) error = %v, want it refused", err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests after a head that is no SHA, want none more", n)
+	}
+}

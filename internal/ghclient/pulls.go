@@ -303,6 +303,9 @@ func (c *Client) OpenPulls(ctx context.Context, owner, repo string, maxPages int
 // has more. GitHub lists none for a commit of the default branch, and no
 // fork's for a commit only the fork has.
 func (c *Client) PullsAt(ctx context.Context, owner, repo, sha string) (pulls []OpenPull, more bool, err error) {
+	if !isSHA(sha) {
+		return nil, false, fmt.Errorf("list the pull requests at a commit: %q is not a commit SHA", sha)
+	}
 	items, l, err := readPage("list the pull requests at "+Short(sha), owner, repo, 1, func(page, perPage int) ([]*github.PullRequest, *github.Response, error) {
 		return c.gh.PullRequests.ListPullRequestsWithCommit(ctx, owner, repo, sha, &github.ListOptions{Page: page, PerPage: perPage})
 	}, func(pr *github.PullRequest) { pr.Title, pr.Body = nil, nil })

@@ -152,7 +152,8 @@ func spec(name string) Input {
 	return Input{Name: name}
 }
 
-// get returns input name trimmed, or its default when empty.
+// Value is input name's value in raw, trimmed, or its default when it is
+// not given.
 func Value(raw map[string]string, name string) string {
 	if v := strings.TrimSpace(raw[name]); v != "" {
 		return v

@@ -36,8 +36,8 @@ type Checks struct {
 	// Approval says the team wants the docs pull request approved before
 	// the check is green (docs-check: approved).
 	Approval bool
-	// Others is the open pull request but not at sha whose check there
-	// waits (check.Waits), 0 for none, -1 unread; nil reads none.
+	// Others is an open pull request at sha, other than not, whose check
+	// there waits (check.Waits), 0 for none, -1 unread; nil reads none.
 	Others func(ctx context.Context, owner, repo, sha string, not int) int
 
 	set map[string]ghclient.CommitStatus // by commit: what this run set

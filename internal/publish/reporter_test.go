@@ -286,6 +286,7 @@ func TestChecksSetWritesTheDifference(t *testing.T) {
 		shown  *ghclient.CommitStatus
 		unread bool
 		ifNone bool // a set with IfNone
+		back   bool // a set with Back
 		reads  int  // GitHub's reads in two calls, 1 when 0: what could not be read is read again
 		warn   string
 		want   []string
@@ -303,6 +304,10 @@ func TestChecksSetWritesTheDifference(t *testing.T) {
 		{name: "if none: none shown", ifNone: true, want: []string{"acme/docs 1111 pending: Waits"}},
 		{name: "if none: another shown, kept", ifNone: true, shown: &ghclient.CommitStatus{Context: "docs / agent-job", State: "success", Description: "Docs check released by writer"}},
 		{name: "if none: unread, nothing claimed", ifNone: true, unread: true, reads: 2, warn: `"HTTP 502": nothing is written over it; the next scheduled run tries again`},
+		{name: "back: a success shown, taken back", back: true, shown: &ghclient.CommitStatus{Context: "docs / agent-job", State: "success", Description: "LGTM"},
+			want: []string{"acme/docs 1111 pending: Waits"}, log: `GitHub showed success (LGTM) on 1111111: the check is set again`},
+		{name: "back: the job at work shown, kept", back: true, shown: &ghclient.CommitStatus{Context: "docs / agent-job", State: "pending", Description: "The docs agent is updating the docs for this change", TargetURL: "https://example.com/run"}},
+		{name: "back: unread, nothing claimed", back: true, unread: true, reads: 2, warn: `"HTTP 502": nothing is written over it; the next scheduled run tries again`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -318,7 +323,7 @@ func TestChecksSetWritesTheDifference(t *testing.T) {
 			}
 			r.Checks.GitHub = gh
 			for range 2 { // once is enough
-				r.Checks.Set(context.Background(), "acme", "docs", check.Set{Heads: []string{head1}, Status: pending, IfNone: tt.ifNone})
+				r.Checks.Set(context.Background(), "acme", "docs", check.Set{Heads: []string{head1}, Status: pending, IfNone: tt.ifNone, Back: tt.back})
 			}
 			if reads := max(tt.reads, 1); !slices.Equal(gh.set, tt.want) || gh.reads != reads {
 				t.Errorf("statuses %q after %d reads, want %q after %d", gh.set, gh.reads, tt.want, reads)
@@ -334,6 +339,48 @@ func TestChecksSetWritesTheDifference(t *testing.T) {
 			}
 			if wrote := strings.Contains(log.String(), "commit status docs / agent-job: pending"); wrote != (len(tt.want) > 0) {
 				t.Errorf("log says a status was set: %v, want %v:\n%s", wrote, len(tt.want) > 0, log.String())
+			}
+		})
+	}
+}
+
+// TestChecksSetHoldsASharedSuccess: a pull request's success that GitHub
+// does not show yet asks Others for the pull requests at the head: one
+// that waits (7) turns it into check.Shared, none (0) lets it be written;
+// one GitHub shows already asks nothing.
+func TestChecksSetHoldsASharedSuccess(t *testing.T) {
+	t.Parallel()
+	success := ghclient.CommitStatus{Context: "docs / agent-job", State: "success", Description: "No docs change needed"}
+	for _, tt := range []struct {
+		name   string
+		shown  bool
+		others int
+		asked  int
+		want   []string
+	}{
+		{name: "another waits", others: 7, asked: 1, want: []string{"acme/docs 1111 pending: #7 heads this commit too, and its docs are not settled: this commit waits for them"}},
+		{name: "none waits", asked: 1, want: []string{"acme/docs 1111 success: No docs change needed"}},
+		{name: "shown already", shown: true, others: 7},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var log bytes.Buffer
+			r, _ := newReporter(t, &log)
+			gh := &fakeStatuses{}
+			if tt.shown {
+				gh.shown = map[string]ghclient.CommitStatus{head1: success}
+			}
+			asked := 0
+			r.Checks.GitHub = gh
+			r.Checks.Others = func(_ context.Context, owner, repo, sha string, not int) int {
+				if asked++; owner != "acme" || repo != "docs" || sha != head1 || not != 8 {
+					t.Errorf("Others(%s, %s, %s, %d), want acme/docs at head1 but #8", owner, repo, sha, not)
+				}
+				return tt.others
+			}
+			r.Checks.Set(context.Background(), "acme", "docs", check.Set{Heads: []string{head1}, Status: success, For: 8})
+			if !slices.Equal(gh.set, tt.want) || asked != tt.asked {
+				t.Errorf("statuses %q, Others asked %d times; want %q, %d", gh.set, asked, tt.want, tt.asked)
 			}
 		})
 	}

@@ -44,6 +44,7 @@ func TestRoundTrip(t *testing.T) {
 		{"a docs pull request merged, the approval asked", Record{JobID: "job_1", Head: sha1, Docs: DocsMerged, Approval: true}},
 		{"the code closed while its job worked, docs-close asked", Record{JobID: "job_1", Head: sha1, CodeEnded: CodeClosed, DocsClose: true, Unsettled: true}},
 		{"moved to another base, held for the code's approval", Record{JobID: "job_1", Head: sha1, Held: sha1, Retargeted: true}},
+		{"its job failed", Record{JobID: "job_1", Head: sha1, Failed: true}},
 		{"sends", Record{JobID: "job_1", Sent: Sends{Total: 3, Day: "2026-11-29", OnDay: 1}}},
 		{"a total alone", Record{JobID: "job_1", Sent: Sends{Total: 4}}},
 		{"answered requests", Record{JobID: "job_1", Answered: &backlog.Record{

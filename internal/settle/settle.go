@@ -519,9 +519,10 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversat
 // follow settles the check of the code pull request th from its docs
 // pull request, which the record e follows (e.Docs) since its job, now
 // read, ended with it: the docs pull request is judged as it stands, and
-// a check that changes is set on the code pull request's latest head, and
-// only when the job heard that head (a later head's own run judges it);
-// the record keeps what the check shows, and ends once the docs pull
+// a check that changes is set on the code pull request's latest head (on
+// one the job never heard, only where it shows a status check.Revisited
+// says the judgment may change: that push's run, its record perhaps lost,
+// judged it there); the record keeps what the check shows, and ends once the docs pull
 // request is merged or closed, or the code pull request is. A docs pull
 // request as the record last kept it writes no record, and a status only
 // where GitHub shows another than the judgment's.

@@ -493,10 +493,6 @@ func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
 	writePage(w, r, len(items), func(i int) map[string]any { return items[i] })
 }
 
-// renderPull gives a pull request the JSON shape GitHub uses, with what a
-// caller tells pull requests apart by: its author and their type, its
-// head (a fork's repository is not the base's), its base branch, whether
-// it is a draft, and its labels.
 // pullsAt lists the pull requests associated with a commit as GitHub does
 // for the base repository: those of its own branches whose head is the
 // commit (GitHub lists those that merely hold it too), and none for a
@@ -518,6 +514,10 @@ func (s *Server) pullsAt(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, items)
 }
 
+// renderPull gives a pull request the JSON shape GitHub uses, with what a
+// caller tells pull requests apart by: its author and their type, its
+// head (a fork's repository is not the base's), its base branch, whether
+// it is a draft, and its labels.
 func renderPull(p *Pull) map[string]any {
 	state, head := p.State, p.HeadRepo
 	if state == "" {
