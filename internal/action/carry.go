@@ -364,15 +364,14 @@ func (r *run) coverOutside(ctx context.Context, gh *ghclient.Client, owner, repo
 // the other open pull requests there: the first that waits, 0 for none, -1
 // unread. One of the repository's branches waits as its record says
 // (check.Waits), read only where its author could have a docs job
-// (required-permission, read once a run, or allowed-bots) and trusted as
-// the token's own, or as any bot's where the run does not know its login
-// (the outside job's: a record here can only hold a success back). A
-// fork's has no docs job: it holds another fork's release, until it has
-// the release label itself. The list is GitHub's of the pull requests that
-// hold sha, or, where that does not name not (a commit of the default
-// branch, a fork's), of every open one.
+// (plan.Trusted; permissions read once a run), trusted as the token's own,
+// or any bot's where the run does not know its login (such a record can
+// only hold a success back). A fork's holds another fork's release, until
+// released itself. The list is GitHub's of the pull requests that hold
+// sha, or, where that does not name not (a commit of the default branch, a
+// fork's, a refusal), of every open one.
 func (r *run) waitingAt(gh *ghclient.Client) func(ctx context.Context, owner, repo, sha string, not int) int {
-	levels := map[string]string{} // permission by login, read once a run
+	levels, trusted := map[string]string{}, plan.Trusted(r.cfg) // permission by login, read once a run
 	return func(ctx context.Context, owner, repo, sha string, not int) int {
 		ours := func(p ghclient.OpenPull) bool { return strings.EqualFold(p.HeadRepo, owner+"/"+repo) }
 		pulls, more, err := gh.PullsAt(ctx, owner, repo, sha) // a token without contents: read may be refused it
@@ -388,27 +387,28 @@ func (r *run) waitingAt(gh *ghclient.Client) func(ctx context.Context, owner, re
 		if r.thread != nil {
 			self = cmp.Or(r.thread.Self(), self)
 		}
+		released := func(p ghclient.OpenPull) bool {
+			return r.cfg.ReleaseLabel != "" && slices.ContainsFunc(p.Labels, func(l string) bool { return strings.EqualFold(l, r.cfg.ReleaseLabel) })
+		}
 		for _, p := range pulls {
-			released := slices.ContainsFunc(p.Labels, func(l string) bool { return r.cfg.ReleaseLabel != "" && strings.EqualFold(l, r.cfg.ReleaseLabel) })
-			if err != nil || p.HeadSHA != sha || p.Number == not || !ours(p) && (!fork || released) {
+			if err != nil || p.HeadSHA != sha || p.Number == not || !ours(p) && (!fork || released(p)) {
 				continue
 			}
+			if !ours(p) {
+				r.prog.Logf("#%d, a fork's, heads %s too, and waits for a release of its own: no success is written there", p.Number, ghclient.Short(sha))
+				return p.Number
+			}
 			level, read := levels[p.Author]
-			if ours(p) && !read && !p.AuthorIsBot {
+			if !read && !p.AuthorIsBot {
 				if level, err = gh.Permission(ctx, owner, repo, p.Author); err == nil {
 					levels[p.Author] = level
 				}
 			}
-			allowed := slices.ContainsFunc(r.cfg.AllowedBots, func(b string) bool { return strings.EqualFold(b, p.Author) })
+			if err != nil || !trusted.Admits(p.Author, p.AuthorIsBot, level) {
+				continue // an outsider's has no docs job, nor a record
+			}
 			th := &conversation.Thread{GH: gh, Owner: owner, Repo: repo, Number: p.Number, Code: true, Warn: r.log.Warning}
 			th.SetSelf(self)
-			switch {
-			case err != nil, ours(p) && (p.AuthorIsBot && !allowed || !p.AuthorIsBot && !request.AtLeast(level, r.cfg.RequiredPermission)):
-				continue // an outsider's has no docs job, nor a record
-			case !ours(p):
-				r.prog.Logf("#%d, a fork's, heads %s too, and waits for a release of its own: no success is written there", p.Number, ghclient.Short(sha))
-				return p.Number
-			}
 			if e, rerr := th.Record(ctx, conversation.Keep); rerr != nil {
 				err = fmt.Errorf("read the record of #%d, which heads this commit too: %w", p.Number, rerr)
 			} else if e != nil && check.Waits(e.Record, sha) {

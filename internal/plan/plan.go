@@ -301,7 +301,7 @@ func Decide(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 		}
 		p.Code = &code
 		p.Approval = cfg.Approval
-		p.Land = Land{Merge: cfg.DocsMerge, Close: cfg.DocsClose, Approval: approver(cfg)}
+		p.Land = Land{Merge: cfg.DocsMerge, Close: cfg.DocsClose, Approval: Trusted(cfg)}
 	}
 	if p.Skip = refusal(cfg, t, p.Code != nil); p.Skip != "" {
 		return p, nil
@@ -416,10 +416,10 @@ func uncounted(cfg inputs.Config) error {
 	}}
 }
 
-// approver is what any approval of a docs pull request must pass, for the
-// check or for a merge: a person with required-permission in the docs
-// pull request's repository, or a bot in allowed-bots, as for a request.
-func approver(cfg inputs.Config) admit.Rules {
+// Trusted is whom the team trusts as a request's author (a person with
+// required-permission, or a bot in allowed-bots): an approval of a docs
+// pull request, for the check or a merge, and a docs job's pull request.
+func Trusted(cfg inputs.Config) admit.Rules {
 	return admit.Rules{Required: cfg.RequiredPermission, AllowedBots: cfg.AllowedBots}
 }
 
@@ -473,7 +473,7 @@ func settling(cfg inputs.Config, t *event.Trigger) (Plan, error) {
 		Answer: &Thread{Owner: t.Owner, Repo: t.Repo}, Asked: conversation.FromComment, Reviewers: cfg.Reviewers, Approval: cfg.Approval,
 		// A record that follows a docs pull request is judged as the code
 		// workflow asked, whatever docs-check this workflow sets.
-		Land: Land{Approval: approver(cfg)}}, nil
+		Land: Land{Approval: Trusted(cfg)}}, nil
 }
 
 // Outside is a pull request no code job follows (a fork's, whose
