@@ -133,19 +133,11 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 		return r.wait(ctx, p, job, o)
 	}
 	if answering != nil {
-		mode := batch.Comment
-		switch {
-		case p.Thread:
-			mode = batch.Batch
-		case p.Job == plan.Continue && r.trig.IsComment():
-			mode = batch.Own
-		}
-		a, answered := answering.Start(ctx, p.Own, p.React, level, mode)
-		if answered != nil {
+		if answered := r.answer(ctx, answering, p, level); answered != nil {
 			return answered
 		}
-		if r.answers = a; a != nil {
-			send = a.Send
+		if r.answers != nil {
+			send = r.answers.Send
 		}
 	}
 

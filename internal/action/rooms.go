@@ -217,9 +217,58 @@ func (r *run) threadRoom(api *agentapi.Client) *threadjob.Room {
 // batchRoom is the room that answers in the thread.
 func (r *run) batchRoom(gh *ghclient.Client, p plan.Plan) *batch.Room {
 	room := &batch.Room{Thread: r.thread, Owner: r.trig.Owner, Repo: r.trig.Repo, Number: p.Answer.Number, PR: r.trig.IsPR,
-		Rules: p.Rules, Reporter: r.rep, Progress: r.prog}
+		Rules: p.Rules, Progress: r.prog}
 	if gh != nil {
 		room.Permissions = gh
 	}
 	return room
+}
+
+// answer acknowledges the run in its thread and takes what it answers
+// (r.answers, nil when it answers no request: a comment that tells of its
+// job), or returns the run's outcome when the run ends here, because an
+// earlier run already sent its request. A run that continues its thread's
+// job (p.Thread) answers its own request and every earlier one b gathers,
+// recorded in its comment before anything is sent; a run that cannot
+// write its comment cannot record them, and answers its own alone. Each
+// earlier request is then claimed with 👀 (b.Claim). With p.React, the
+// run's own request gets 👀 first: the reaction names the token's login,
+// so that the thread's records can be trusted before the run writes a
+// comment.
+func (r *run) answer(ctx context.Context, b *batch.Room, p plan.Plan, level string) *report.Outcome {
+	if p.React {
+		b.Thread.React(ctx, p.Own.ID, p.Own.Kind, "eyes")
+	}
+	switch {
+	case p.Thread:
+		if b.Thread.Self() == "" {
+			r.rep.Working(ctx)
+		}
+		a := b.Gather(ctx, p.Own, level)
+		if why, by := a.AnsweredBy(); why != "" {
+			done := r.rep.Skip(why)
+			done.AnsweredIn = by
+			return done
+		}
+		r.answers, r.rep.Answers = a, a
+		r.rep.Working(ctx)
+		if b.Thread.URL() == "" {
+			r.answers = batch.Alone(p.Own)
+			r.rep.Answers = r.answers
+		} else if b.Claim(ctx, a) {
+			r.rep.Working(ctx)
+		}
+		if n := len(r.answers.Send); n > 1 {
+			r.prog.Logf("answering %d requests of this thread at once", n)
+		}
+	case p.Job == plan.Continue && r.trig.IsComment():
+		// The workflow's prompt is sent: the request only triggered it.
+		r.answers = batch.Alone(p.Own)
+		r.rep.Answers = r.answers
+		r.rep.Working(ctx)
+	default:
+		r.rep.Working(ctx)
+	}
+	b.In()
+	return nil
 }

@@ -487,6 +487,8 @@ func TestRunReportsToEachReader(t *testing.T) {
 	}
 	if !slices.Equal(gh, want) {
 		t.Errorf("GitHub got:\n%s\nwant:\n%s", strings.Join(gh, "\n"), strings.Join(want, "\n"))
+	} else if first := string(got.GitHub[3].Body); !strings.Contains(first, `\"sent\":[\"c9001\"]`) || strings.Contains(first, "job_0001") {
+		t.Errorf("the comment does not record the request it answers before the job is created: %s", first)
 	}
 	// The same event again: its request is answered, and this run's
 	// requests are its own.

@@ -11,10 +11,11 @@ import (
 // log names that run's comment; one nobody answered is.
 func TestAnsweredBy(t *testing.T) {
 	t.Parallel()
-	if why := answeredBy(&backlog.Owned{URL: "https://github.com/acme/handbook/issues/12#issuecomment-40"}); !strings.HasSuffix(why, `#issuecomment-40"`) {
-		t.Errorf("answeredBy: %q", why)
+	url := "https://github.com/acme/handbook/issues/12#issuecomment-40"
+	if why, by := (&Answers{by: &backlog.Owned{URL: url}}).AnsweredBy(); !strings.HasSuffix(why, `#issuecomment-40"`) || by != url {
+		t.Errorf("AnsweredBy: %q, %q", why, by)
 	}
-	if got := answeredBy(nil); got != "" {
-		t.Errorf("answeredBy(nil) = %q", got)
+	if why, by := (&Answers{}).AnsweredBy(); why != "" || by != "" {
+		t.Errorf("AnsweredBy of no earlier run = %q, %q", why, by)
 	}
 }

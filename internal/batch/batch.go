@@ -3,7 +3,8 @@
 // rules the run's own request was judged with), recorded in the run's
 // comment before anything is sent, each earlier comment claimed with 👀,
 // and, when the API provably did not act on them, released for the next
-// run. It hands what it decided to the run's reporter.
+// run. It reads and returns what the run answers; the run's hall writes
+// the comment between its steps (Gather, then Claim).
 package batch
 
 import (
@@ -20,7 +21,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/prompt"
-	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 )
@@ -42,16 +42,6 @@ type Permissions interface {
 
 var _ Thread = (*conversation.Thread)(nil)
 
-// Writer is what the room tells the run's writer (*publish.Reporter is
-// one): the requests the run answers, which its comment records, the
-// comment as the run starts to work (nothing sent yet), and a run that
-// ends with nothing to do.
-type Writer interface {
-	Answering(a report.Answers)
-	Working(ctx context.Context)
-	Skip(reason string) *report.Outcome
-}
-
 // Room answers one run's thread.
 type Room struct {
 	Thread      Thread
@@ -63,7 +53,6 @@ type Room struct {
 	PR          bool
 	// Rules judge each request as the run's own was.
 	Rules    admit.Rules
-	Reporter Writer
 	Progress runlog.Progress
 }
 
@@ -93,8 +82,8 @@ type Answers struct {
 	by *backlog.Owned
 }
 
-// alone is what a run answers when it answers its own request alone.
-func alone(own *request.Request) *Answers {
+// Alone is what a run answers when it answers its own request alone.
+func Alone(own *request.Request) *Answers {
 	return &Answers{own: own, Send: []*request.Request{own}}
 }
 
@@ -144,11 +133,11 @@ func (a *Answers) Refs() (answered, left, later []conversation.Ref) {
 	return answered, left, later
 }
 
-// gather reads the thread and decides what the run answers besides own,
+// Gather reads the thread and decides what the run answers besides own,
 // by the rules own was judged with (level is own's author's permission).
 // When it cannot read the thread, the run answers own alone.
-func (b *Room) gather(ctx context.Context, own *request.Request, level string) *Answers {
-	a := alone(own)
+func (b *Room) Gather(ctx context.Context, own *request.Request, level string) *Answers {
+	a := Alone(own)
 	th, err := b.Thread.Read(ctx, b.PR)
 	switch {
 	case errors.Is(err, conversation.ErrUnknownIdentity):
@@ -192,76 +181,6 @@ func (b *Room) logRequest(what string, req *request.Request, why string) {
 	b.Progress.Logf("%s: the %s by %s (%s): %s", what, req.Kind.Name(), escape.Log(req.Author), escape.Log(req.URL), escape.Log(why))
 }
 
-// Mode is what a run answers in its thread.
-type Mode int
-
-// The modes.
-const (
-	// Batch answers the run's own request and every other of the thread
-	// no run answered (Answer).
-	Batch Mode = iota
-	// Own answers the run's own request alone: the workflow's prompt is
-	// sent, the request only triggered it.
-	Own
-	// Comment answers no request: the run's comment tells of its job.
-	Comment
-)
-
-// Start acknowledges the run in its thread, as m says, and returns what it
-// answers (nil for Comment), or the run's outcome when the run ends here
-// (see Answer). react reacts 👀 to own first: the reaction names the
-// token's login, so that the thread's records can be trusted before the
-// run writes a comment.
-func (b *Room) Start(ctx context.Context, own *request.Request, react bool, level string, m Mode) (*Answers, *report.Outcome) {
-	if react {
-		b.Thread.React(ctx, own.ID, own.Kind, "eyes")
-	}
-	var a *Answers
-	switch m {
-	case Batch:
-		return b.Answer(ctx, own, level)
-	case Own:
-		a = alone(own)
-		b.Reporter.Answering(a)
-	}
-	b.Reporter.Working(ctx)
-	b.In()
-	return a, nil
-}
-
-// Answer acknowledges own, a request that continues its thread's job, and
-// gathers the thread's other unanswered requests (see gather). The run's
-// comment records them before anything is sent; a run that cannot write
-// its comment cannot record them, and answers its own request alone. Each
-// earlier request is then claimed with 👀: one the token had already
-// reacted to was taken up by another run, and is left out. It returns
-// what the run answers, or the run's outcome when the run is done, because
-// an earlier run already answered this request.
-func (b *Room) Answer(ctx context.Context, own *request.Request, level string) (*Answers, *report.Outcome) {
-	if b.Thread.Self() == "" {
-		b.Reporter.Working(ctx)
-	}
-	a := b.gather(ctx, own, level)
-	if why := answeredBy(a.by); why != "" {
-		done := b.Reporter.Skip(why)
-		done.AnsweredIn = a.by.URL
-		return nil, done
-	}
-	b.Reporter.Answering(a)
-	b.Reporter.Working(ctx)
-	if b.Thread.URL() == "" {
-		a = alone(a.own)
-		b.Reporter.Answering(a)
-	} else if b.claim(ctx, a) {
-		b.Reporter.Working(ctx)
-	}
-	if len(a.Send) > 1 {
-		b.Progress.Logf("answering %d requests of this thread at once", len(a.Send))
-	}
-	b.In()
-	return a, nil
-}
-
 // In says in the log where the run answers: its comment's address.
 func (b *Room) In() {
 	if url := b.Thread.URL(); url != "" {
@@ -269,13 +188,13 @@ func (b *Room) In() {
 	}
 }
 
-// claim reacts 👀 to the comments and line comments the run sends besides
+// Claim reacts 👀 to the comments and line comments the run sends besides
 // its own (a review has no reactions), so that each shows it was taken up.
 // GitHub answers 200 instead of 201 when the token had reacted so already:
 // a run that could not record it (its comment could not be written), or
 // one at the same moment without a concurrency group, took that request
 // up, so it is left out here. It reports whether it left any out.
-func (b *Room) claim(ctx context.Context, a *Answers) bool {
+func (b *Room) Claim(ctx context.Context, a *Answers) bool {
 	var taken []request.Key
 	for _, s := range a.Send {
 		if s.Key == a.own.Key || !s.Kind.Reacts() || a.retry[s.Key] {
@@ -330,12 +249,12 @@ func (a *Answers) Release(err error) (note string) {
 	return ""
 }
 
-// answeredBy decides from the thread the run read: a request an earlier
-// run already sent (by, that run's comment; nil when none did) is not sent
-// again.
-func answeredBy(by *backlog.Owned) string {
-	if by == nil {
-		return ""
+// AnsweredBy says, from the thread the run read, why the run sends
+// nothing: an earlier run already sent its request ("" when none did), and
+// the comment of that run.
+func (a *Answers) AnsweredBy() (why, url string) {
+	if a.by == nil {
+		return "", ""
 	}
-	return "an earlier run already sent this request to the agent, as its comment says: " + escape.Log(by.URL)
+	return "an earlier run already sent this request to the agent, as its comment says: " + escape.Log(a.by.URL), a.by.URL
 }

@@ -40,16 +40,6 @@ func (f *fakeThread) Claim(_ context.Context, id int64, _ request.Kind) (bool, e
 func (f *fakeThread) Self() string { return f.self }
 func (f *fakeThread) URL() string  { return f.url }
 
-// fakeComment is the run's comment: it counts what is shown.
-type fakeComment struct{ shown []conversation.State }
-
-func (c *fakeComment) Show(_ context.Context, s conversation.State) { c.shown = append(c.shown, s) }
-func (c *fakeComment) Settle(context.Context, *conversation.Earlier, conversation.State) bool {
-	return false
-}
-func (c *fakeComment) Spend(time.Time) {}
-func (c *fakeComment) URL() string     { return "https://github.com/acme/docs/issues/12#issuecomment-77" }
-
 // permissions are the logins' levels; a login not in it cannot be read.
 type permissions map[string]string
 
@@ -67,14 +57,11 @@ func ask(id int64, who, body string, at time.Duration) *request.Request {
 		URL: fmt.Sprintf("https://github.com/acme/docs/issues/12#issuecomment-%d", id)}
 }
 
-func newRoom(t *testing.T, th *fakeThread, out *bytes.Buffer) (*Room, *fakeComment) {
+func newRoom(t *testing.T, th *fakeThread, out *bytes.Buffer) *Room {
 	t.Helper()
 	rep, _ := step.Reporter(t, out)
-	c := &fakeComment{}
-	rep.Comment = c
-	p := rep.Progress
 	return &Room{Thread: th, Permissions: permissions{"writer": "write", "admin": "admin", "reader": "read"}, Owner: "acme", Repo: "docs", Number: 12,
-		Rules: admit.Rules{Phrase: "/docs", Required: "write", Instruction: true}, Reporter: rep, Progress: p}, c
+		Rules: admit.Rules{Phrase: "/docs", Required: "write", Instruction: true}, Progress: rep.Progress}
 }
 
 func keys(rs []*request.Request) []int64 {
@@ -85,9 +72,10 @@ func keys(rs []*request.Request) []int64 {
 	return out
 }
 
-// TestAnswer: what a run answers in its thread, what it records before it
-// sends, and which earlier comments it claims.
-func TestAnswer(t *testing.T) {
+// TestGather: what a run answers in its thread, and which earlier comments
+// it claims (the order of the comment's record, before the claims and the
+// send, is the hall's: TestRunReportsToEachReader).
+func TestGather(t *testing.T) {
 	t.Parallel()
 	own := ask(30, "writer", "/docs add the limits page", 30*time.Minute)
 	tests := []struct {
@@ -116,18 +104,16 @@ func TestAnswer(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
-			b, c := newRoom(t, tt.th, &out)
+			b := newRoom(t, tt.th, &out)
 			mine := *own
-			a, done := b.Answer(context.Background(), &mine, "write")
+			a := b.Gather(context.Background(), &mine, "write")
+			if _, by := a.AnsweredBy(); by != tt.skipped {
+				t.Fatalf("Gather() answered by %q, want %q", by, tt.skipped)
+			}
 			if tt.skipped != "" {
-				if done == nil || done.AnsweredIn != tt.skipped || a != nil {
-					t.Fatalf("Answer() = %+v, %+v; want the run skipped, answered in %s", a, done, tt.skipped)
-				}
 				return
 			}
-			if done != nil {
-				t.Fatalf("Answer() ended the run: %+v\n%s", done, out.String())
-			}
+			b.Claim(context.Background(), a)
 			rec := a.Record()
 			var left []int64
 			for _, k := range rec.Left {
@@ -135,9 +121,6 @@ func TestAnswer(t *testing.T) {
 			}
 			if !slices.Equal(keys(a.Send), tt.send) || !slices.Equal(left, tt.left) || !slices.Equal(tt.th.claimed, tt.claimed) {
 				t.Errorf("sent %v, left %v, claimed %v; want %v, %v, %v\n%s", keys(a.Send), left, tt.th.claimed, tt.send, tt.left, tt.claimed, out.String())
-			}
-			if len(c.shown) == 0 || c.shown[0].Record.Answered == nil {
-				t.Errorf("the comment does not record the batch before anything is sent: %+v", c.shown)
 			}
 			if !strings.Contains(out.String(), tt.log) {
 				t.Errorf("log lacks %q:\n%s", tt.log, out.String())
@@ -165,7 +148,7 @@ func TestRelease(t *testing.T) {
 		{"the thread's job hidden by others' comments", fmt.Errorf("find the job: %w", conversation.ErrSearchCut), true},
 	}
 	for _, tt := range tests {
-		a := alone(ask(30, "writer", "/docs x", 0))
+		a := Alone(ask(30, "writer", "/docs x", 0))
 		note := a.Release(tt.err)
 		rec := a.Record()
 		if got := len(rec.Unsent) == 1 && len(rec.Sent) == 0; got != tt.released || (note != "") != tt.released {

@@ -139,10 +139,6 @@ func (r *Reporter) Job(o *report.Outcome, id string, followUp bool) error {
 // later must not lose.
 func (r *Reporter) Name(id string) error { return r.Out.Set("job-id", id) }
 
-// Answering names the requests the run answers, which its comment
-// records and links.
-func (r *Reporter) Answering(a report.Answers) { r.Answers = a }
-
 // Follow names the code pull request's run's Code, whose head the run's
 // statuses go on and whose record the comment keeps.
 func (r *Reporter) Follow(code *report.Code) { r.Code, r.Checks.PR = code, code }
@@ -204,7 +200,7 @@ func (r *Reporter) Record(ctx context.Context, o *report.Outcome) {
 }
 
 // Working shows the run's comment working, before the run has a job: the
-// requests it answers (Answering), nothing sent yet.
+// requests it answers (Answers), nothing sent yet.
 func (r *Reporter) Working(ctx context.Context) {
 	r.show(ctx, &report.Outcome{}, conversation.Working)
 }
