@@ -171,6 +171,9 @@ func (r *run) execute(ctx context.Context) (report.End, error) {
 	ctx, cancel := context.WithTimeout(ctx, work)
 	defer cancel()
 	o := r.carryOut(ctx, p)
+	if r.settler != nil {
+		r.rep.Waited(r.settler.Waited)
+	}
 	err = r.rep.Finish(ctx, o)
 	if err == nil {
 		r.recheck(ctx, p, o)

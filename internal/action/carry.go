@@ -260,15 +260,15 @@ func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *report.Outcome {
 	return &report.Outcome{DryRun: true, JobID: p.JobID}
 }
 
-// wait waits for job, unless the plan says not to, and when it ends with a
+// wait waits for the job started, unless the plan says not to, and when it ends with a
 // pull request, links it back and asks for its preview.
-func (r *run) wait(ctx context.Context, p plan.Plan, job *agentapi.Job, o *report.Outcome) *report.Outcome {
+func (r *run) wait(ctx context.Context, p plan.Plan, started *agentapi.Job, o *report.Outcome) *report.Outcome {
 	if !p.Wait {
 		return r.judgeDocs(ctx, p, o)
 	}
 
 	o.Stage = report.StageWait
-	w := r.jobs.Wait(ctx, job, r.rep.Observer(ctx, o))
+	w := r.jobs.Wait(ctx, started, watching{job.Logged{Progress: r.prog}, r.rep, ctx, o})
 	r.rep.Waited(w.Took)
 	if o.Job, o.Polls = w.Job, w.Polls; w.Err != nil {
 		return o.Fail(ctx, w.Err)
@@ -449,4 +449,21 @@ func (r *run) judgeDocs(ctx context.Context, p plan.Plan, o *report.Outcome) *re
 		o.Docs = r.agent.Judge(ctx, o.Job, c.Prior.PR, c.Prior.Asked())
 	}
 	return o
+}
+
+// watching reports the wait for the run's job o: in the log, and in the
+// run's comment when the job's status changes while it works.
+type watching struct {
+	job.Logged
+	rep *publish.Reporter
+	ctx context.Context
+	o   *report.Outcome
+}
+
+func (w watching) StatusChanged(j *agentapi.Job, from string) {
+	w.Logged.StatusChanged(j, from)
+	if !j.Terminal() {
+		w.o.Job = j
+		w.rep.Working(w.ctx, w.o)
+	}
 }

@@ -242,7 +242,7 @@ func (r *run) answer(ctx context.Context, b *batch.Room, p plan.Plan, level stri
 	switch {
 	case p.Thread:
 		if b.Thread.Self() == "" {
-			r.rep.Working(ctx)
+			r.rep.Working(ctx, nil)
 		}
 		a := b.Gather(ctx, p.Own, level)
 		if why, by := a.AnsweredBy(); why != "" {
@@ -251,12 +251,12 @@ func (r *run) answer(ctx context.Context, b *batch.Room, p plan.Plan, level stri
 			return done
 		}
 		r.answers, r.rep.Answers = a, a
-		r.rep.Working(ctx)
+		r.rep.Working(ctx, nil)
 		if b.Thread.URL() == "" {
 			r.answers = batch.Alone(p.Own)
 			r.rep.Answers = r.answers
 		} else if b.Claim(ctx, a) {
-			r.rep.Working(ctx)
+			r.rep.Working(ctx, nil)
 		}
 		if n := len(r.answers.Send); n > 1 {
 			r.prog.Logf("answering %d requests of this thread at once", n)
@@ -265,9 +265,9 @@ func (r *run) answer(ctx context.Context, b *batch.Room, p plan.Plan, level stri
 		// The workflow's prompt is sent: the request only triggered it.
 		r.answers = batch.Alone(p.Own)
 		r.rep.Answers = r.answers
-		r.rep.Working(ctx)
+		r.rep.Working(ctx, nil)
 	default:
-		r.rep.Working(ctx)
+		r.rep.Working(ctx, nil)
 	}
 	b.In()
 	return nil

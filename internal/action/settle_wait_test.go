@@ -12,6 +12,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/record"
+	"github.com/agentjob/agent-job-action/internal/testbed/step"
 )
 
 // TestSettleWaitActsOnTheRecordAsItEnds: code pull request #7's job works
@@ -57,6 +58,9 @@ func TestSettleWaitActsOnTheRecordAsItEnds(t *testing.T) {
 		t.Fatalf("settle: %v\n%s", err, w.stdout.String())
 	}
 	w.wantLog("waiting for its end")
+	if out := step.Outputs(t, w.vars["GITHUB_OUTPUT"]); out["waited-seconds"] == "0" || out["waited-seconds"] == "" {
+		t.Errorf("the settle run waited for the job's end, but its cost says it waited %q seconds", out["waited-seconds"])
+	}
 	var followUps []string
 	for _, r := range w.api.Requests() {
 		if strings.HasSuffix(r.Path, "/message") {

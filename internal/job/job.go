@@ -228,3 +228,31 @@ func DryRun(log runlog.Log, req agentapi.Request) {
 		log.Verbatim(string(req.Body))
 	}
 }
+
+// Logged reports a wait in the log: each change of the job's status, a
+// status the action does not know, a failed poll, and where the wait
+// stands. It is a poll.Observer; the hall's adds the run's comment.
+type Logged struct{ Progress runlog.Progress }
+
+var _ poll.Observer = Logged{}
+
+func (l Logged) StatusChanged(job *agentapi.Job, from string) {
+	l.Progress.Logf("job %s: %s -> %s", escape.Log(job.ID), escape.Log(from), escape.Log(job.Status))
+}
+
+func (l Logged) UnknownStatus(job *agentapi.Job) {
+	l.Progress.Logf("job %s has status %s, which this action does not know; still waiting", escape.Log(job.ID), escape.Log(job.Status))
+}
+
+// Sleeping tells the log where the wait stands: a terminal's status line,
+// the Actions log's heartbeat. The job's id and status are redacted here:
+// a status line cuts them to the terminal's width, and a cut made before
+// redaction would leave a piece of a secret no redactor knows.
+func (l Logged) Sleeping(job *agentapi.Job, next time.Time, beat bool) {
+	log := l.Progress.Log
+	log.Waiting(runlog.Wait{JobID: log.Redact(job.ID), Status: log.Redact(job.Status), Next: next, Elapsed: l.Progress.Elapsed(), Beat: beat})
+}
+
+func (l Logged) PollFailed(err error) {
+	l.Progress.Logf("poll failed, will try again: %s", escape.Log(err.Error()))
+}

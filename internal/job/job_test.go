@@ -18,6 +18,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
+	"github.com/agentjob/agent-job-action/internal/testbed/step"
 )
 
 // fakeAPI is the Agent Job API: it records each call as "METHOD id:
@@ -240,5 +241,22 @@ func TestWait(t *testing.T) {
 				t.Errorf("the wait is not one group:\n%s", out.String())
 			}
 		})
+	}
+}
+
+// TestLogged: a wait that is not the run's own (a settle run's) reports
+// in the log only, each line escaped.
+func TestLogged(t *testing.T) {
+	t.Parallel()
+	var log bytes.Buffer
+	rep, _ := step.Reporter(t, &log)
+	l := Logged{Progress: rep.Progress}
+	l.StatusChanged(&agentapi.Job{ID: "job_1", Status: "working"}, "active")
+	l.UnknownStatus(&agentapi.Job{ID: "job_1", Status: "::warning::x"})
+	l.PollFailed(errors.New("HTTP 502"))
+	for _, want := range []string{"job job_1: active -> working\n", `has status "::warning::x", which this action does not know`, `poll failed, will try again: "HTTP 502"`} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("the log lacks %q:\n%s", want, log.String())
+		}
 	}
 }

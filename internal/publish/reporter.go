@@ -199,10 +199,11 @@ func (r *Reporter) Record(ctx context.Context, o *report.Outcome) {
 	r.show(ctx, o, conversation.Working)
 }
 
-// Working shows the run's comment working, before the run has a job: the
-// requests it answers (Answers), nothing sent yet.
-func (r *Reporter) Working(ctx context.Context) {
-	r.show(ctx, &report.Outcome{}, conversation.Working)
+// Working shows the run's comment working on o: before the run has a job
+// (o nil), the requests it answers (Answers), nothing sent yet; while the
+// job works, as the wait last saw it.
+func (r *Reporter) Working(ctx context.Context, o *report.Outcome) {
+	r.show(ctx, cmp.Or(o, &report.Outcome{}), conversation.Working)
 }
 
 // show edits the run's comment, if it has one, to o in phase p.

@@ -491,30 +491,6 @@ func TestSpent(t *testing.T) {
 	}
 }
 
-// TestObserver: a wait for the run's own job shows each change of status
-// in the log and in the run's comment; a wait for a job that is not the
-// run's own (o nil: a settle run's) in the log only.
-func TestObserver(t *testing.T) {
-	t.Parallel()
-	for _, own := range []bool{true, false} {
-		var log bytes.Buffer
-		r, _ := newReporter(t, &log)
-		c := &fakeComment{url: "https://github.com/acme/docs/issues/12#issuecomment-77"}
-		r.Comment = c
-		var o *report.Outcome
-		if own {
-			o = &report.Outcome{JobID: "job_1"}
-		}
-		r.Observer(context.Background(), o).StatusChanged(jobOf("job_1", "working", ""), "active")
-		if !strings.Contains(log.String(), "job job_1: active -> working") {
-			t.Errorf("own: %v: log lacks the change:\n%s", own, log.String())
-		}
-		if want := map[bool]int{true: 1, false: 0}[own]; len(c.shown) != want {
-			t.Errorf("own: %v: the comment was shown %d times, want %d", own, len(c.shown), want)
-		}
-	}
-}
-
 // TestKeep: the context of a record's write outlives the run's context,
 // cancelled or past its deadline, and ends on its own, RecordFor after the
 // write starts: before the runner's SIGKILL, with the answer heard out

@@ -29,7 +29,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
 	"github.com/agentjob/agent-job-action/internal/plan"
-	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/record"
@@ -120,9 +119,6 @@ type Writer interface {
 	Write(ctx context.Context, c report.Comment, earlier *conversation.Earlier, s conversation.State) bool
 	Keep(ctx context.Context) (context.Context, context.CancelFunc)
 	PRURL(o *report.Outcome) string
-	// Observer and Waited follow the wait for the job its event names.
-	Observer(ctx context.Context, o *report.Outcome) poll.Observer
-	Waited(d time.Duration)
 }
 
 // Room settles records for one run.
@@ -134,6 +130,9 @@ type Room struct {
 	Agent  Agent
 	// Reporter writes the comments and the statuses.
 	Reporter Writer
+	// Waited is how long the room waited for the job its event names
+	// (Ending), which the run's cost counts.
+	Waited time.Duration
 	// RunURL is the workflow run, which statuses and comments link; Terms
 	// names the inputs as the run's mode does; Approval says the run's own
 	// workflow asks for the docs pull request's approval (docs-check:

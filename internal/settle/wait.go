@@ -10,6 +10,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
+	"github.com/agentjob/agent-job-action/internal/job"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/prlink"
 )
@@ -55,21 +56,21 @@ func (e *Ending) names(job *agentapi.Job) bool {
 // run's timeout): polled as a waiting run polls, with each change in the
 // log; waited says so. Any other job is returned as read: a settle run
 // waits on no job that is not ending.
-func (s *Room) awaited(ctx context.Context, job *agentapi.Job) (_ *agentapi.Job, waited bool) {
-	if s.Ending == nil || job.Terminal() || !s.Ending.names(job) {
-		return job, false
+func (s *Room) awaited(ctx context.Context, jb *agentapi.Job) (_ *agentapi.Job, waited bool) {
+	if s.Ending == nil || jb.Terminal() || !s.Ending.names(jb) {
+		return jb, false
 	}
 	w := s.Ending.Waiter
-	w.Observer = s.Reporter.Observer(ctx, nil)
-	s.Progress.Logf("job %s is %s, and its pull request %s is the one this run's event names: waiting for its end", escape.Log(job.ID), escape.Log(job.Status), escape.Log(job.PR()))
+	w.Observer = job.Logged{Progress: s.Progress}
+	s.Progress.Logf("job %s is %s, and its pull request %s is the one this run's event names: waiting for its end", escape.Log(jb.ID), escape.Log(jb.Status), escape.Log(jb.PR()))
 	from := w.Clock.Now()
-	res, err := w.Wait(ctx, job)
-	s.Reporter.Waited(w.Clock.Now().Sub(from))
+	res, err := w.Wait(ctx, jb)
+	s.Waited += w.Clock.Now().Sub(from)
 	switch {
 	case errors.Is(err, poll.ErrTimedOut):
-		s.Progress.Logf("job %s was still %s %s before the run's timeout: the next run settles it", escape.Log(job.ID), escape.Log(res.Job.Status), Leave)
+		s.Progress.Logf("job %s was still %s %s before the run's timeout: the next run settles it", escape.Log(jb.ID), escape.Log(res.Job.Status), Leave)
 	case err != nil:
-		s.Progress.Logf("stopped waiting for job %s: %s", escape.Log(job.ID), escape.Log(err.Error()))
+		s.Progress.Logf("stopped waiting for job %s: %s", escape.Log(jb.ID), escape.Log(err.Error()))
 	}
 	return res.Job, true
 }
