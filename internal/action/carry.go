@@ -27,7 +27,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/runner"
-	"github.com/agentjob/agent-job-action/internal/settle"
 )
 
 // run holds what the steps of one run share: its context, its reporter
@@ -46,10 +45,10 @@ type run struct {
 	thread   *conversation.Thread // nil when the run does not comment
 	answers  *batch.Answers       // what a run that continues its thread answers; nil for others
 	agent    *agentpr.Room        // the agent's pull request
-	settler  *settle.Room         // the records earlier runs left working
+	settler  *settler             // the records earlier runs left working
 	jobs     *job.Room            // the run's job
 	caps     caps.Counter         // the caps' counts
-	paired   []settle.Pair        // the code pull requests whose records a settle run read
+	paired   []Pair               // the code pull requests whose records a settle run read
 }
 
 // carryOut does what p says and returns how it went: it judges the run's

@@ -22,7 +22,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
-	"github.com/agentjob/agent-job-action/internal/settle"
 	"github.com/agentjob/agent-job-action/internal/threadjob"
 )
 
@@ -31,10 +30,10 @@ import (
 // serves another's narrow interface: no room imports another for it.
 
 var (
-	_ codejob.Settler   = (*settle.Room)(nil)
+	_ codejob.Settler   = (*settler)(nil)
 	_ codejob.Agent     = (*agentpr.Room)(nil)
-	_ settle.Sender     = (*job.Room)(nil)
-	_ threadjob.Settler = (*settle.Room)(nil)
+	_ settleSender      = (*job.Room)(nil)
+	_ threadjob.Settler = (*settler)(nil)
 	_ batch.Permissions = (*ghclient.Client)(nil)
 )
 
@@ -166,10 +165,10 @@ func (r *run) atCap(o *report.Outcome, why caps.Cap) *report.Outcome {
 // settleRoom is the room that settles the records earlier runs left
 // working, with the run's clients and the parts of the plan it needs: the
 // backlink's asker and the caps.
-func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *settle.Room {
-	room := &settle.Room{API: api, Jobs: r.jobs, Agent: r.agent, Reporter: r.rep, RunURL: r.rc.RunURL(), Terms: r.rc.Terms(), Approval: p.Approval, Progress: r.prog, Paths: r.cfg.Paths, Project: r.rep.Project, Backlinked: p.Backlinked}
+func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *settler {
+	room := &settler{API: api, Jobs: r.jobs, Agent: r.agent, Reporter: r.rep, RunURL: r.rc.RunURL(), Terms: r.rc.Terms(), Approval: p.Approval, Progress: r.prog, Paths: r.cfg.Paths, Project: r.rep.Project, Backlinked: p.Backlinked}
 	if p.Await != "" {
-		room.Ending = settle.EndingOf(p.Await, r.rc.ServerURL, poll.Waiter{Jobs: api, Clock: r.deps.Clock, Schedule: schedule(r.cfg, r.deps), Deadline: r.deadline})
+		room.Ending = endingOf(p.Await, r.rc.ServerURL, poll.Waiter{Jobs: api, Clock: r.deps.Clock, Schedule: schedule(r.cfg, r.deps), Deadline: r.deadline})
 	}
 	if gh != nil {
 		room.GitHub = gh

@@ -30,8 +30,8 @@ import (
 	"github.com/agentjob/agent-job-action/internal/runlog"
 )
 
-// Settler settles the record an earlier run left working. *settle.Room is
-// one.
+// Settler settles the record an earlier run left working: the hall's
+// settling (internal/action) is one.
 type Settler interface {
 	Earlier(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, own bool) (*agentapi.Job, []string, bool)
 }

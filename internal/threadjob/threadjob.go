@@ -23,7 +23,8 @@ import (
 )
 
 // Settler settles the record an earlier run left working and says in it
-// that a later request continues its job. *settle.Room is one.
+// that a later request continues its job: the hall's settling
+// (internal/action) is one.
 type Settler interface {
 	Earlier(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, own bool) (*agentapi.Job, []string, bool)
 	Continued(ctx context.Context, th *conversation.Thread, e *conversation.Earlier)

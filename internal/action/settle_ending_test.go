@@ -1,4 +1,4 @@
-package settle
+package action
 
 import (
 	"testing"
@@ -13,13 +13,13 @@ import (
 // none to wait for.
 func TestEndingNames(t *testing.T) {
 	t.Parallel()
-	if e := EndingOf("https://github.com.evil.example/acme/docs/pull/101", "https://github.com", poll.Waiter{}); e != nil {
+	if e := endingOf("https://github.com.evil.example/acme/docs/pull/101", "https://github.com", poll.Waiter{}); e != nil {
 		t.Errorf("EndingOf another host = %+v, want none", e)
 	}
-	if e := EndingOf("https://github.com/acme/docs/issues/101", "", poll.Waiter{}); e != nil {
+	if e := endingOf("https://github.com/acme/docs/issues/101", "", poll.Waiter{}); e != nil {
 		t.Errorf("EndingOf an issue = %+v, want none", e)
 	}
-	e := EndingOf("https://github.com/acme/docs/pull/101", "", poll.Waiter{})
+	e := endingOf("https://github.com/acme/docs/pull/101", "", poll.Waiter{})
 	if e == nil {
 		t.Fatal("EndingOf a pull request = nil")
 	}

@@ -1,12 +1,13 @@
-// Package settle reports the end of the jobs earlier runs left working:
-// one record, met by the next run in its thread, or every record of the
+package action
+
+// Settling is the hall's reconcile of what earlier runs left working: one
+// record, met by the next run in its thread, or every record of the
 // repository a settle run (settle: true) finds, within its bounds. A job
 // still working is left as it is, with nothing written; a job that ended
 // gets what a run that waited would have given it (the backlink, the
 // preview, the commit status on every head it heard, the comment's end),
 // and a code pull request's change that waited for it is sent in one
-// follow-up. What it writes, it hands to the run's reporter.
-package settle
+// follow-up. The hall's writer writes it: no room holds a port onto it.
 
 import (
 	"cmp"
@@ -31,13 +32,14 @@ import (
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/publish"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
 	"github.com/agentjob/agent-job-action/internal/terms"
 )
 
-// Most bounds the threads one settle run writes to, whose job it reports
+// settleMost bounds the threads one settle run writes to, whose job it reports
 // or sends the change that waited: each costs a read of its job, the edit
 // of its comment, a status per head it owes (record.MaxOwed at most), and
 // for a job with a pull request the backlink, the review request and the
@@ -45,40 +47,40 @@ import (
 // else, so it does not count: the records of jobs still working are the
 // most recently written, and counting them would leave an older record
 // whose job ended to no settle run at all.
-const Most = 20
+const settleMost = 20
 
-// Reads bounds the jobs one settle run reads, 100: a read of a job still
+// settleReads bounds the jobs one settle run reads, 100: a read of a job still
 // working is not billed, but the run's requests stay bounded. The records
 // past it are the next settle run's once the newer ones settle: while the
-// newest Reads records all hold jobs still working, an older one waits
+// newest settleReads records all hold jobs still working, an older one waits
 // (its own thread's next run settles it).
-const Reads = 100
+const settleReads = 100
 
-// Leads bounds the pull requests whose commit status is pending that one
+// settleLeads bounds the pull requests whose commit status is pending that one
 // settle run reads the records of, when the repository's newest comments
 // do not reach back to its oldest (conversation.SettlePages): 20, the
 // oldest first, each its newest page and its oldest
 // (conversation.LeadPages), so at most 40 list requests and one search.
-// Comments push no pull request out of that search, but more than Leads
+// Comments push no pull request out of that search, but more than settleLeads
 // older pull requests with a pending status do: a newer one is then found
 // by its own thread's next run, or once older ones settle.
-const Leads = 20
+const settleLeads = 20
 
-// API is what settling asks of the Agent Job API. *agentapi.Client is one.
-type API interface {
+// settleAPI is what settling asks of the Agent Job API. *agentapi.Client is one.
+type settleAPI interface {
 	Get(ctx context.Context, id string) (*agentapi.Job, error)
 }
 
-// Sender sends a follow-up and counts it as sent. *job.Room is one: every
+// settleSender sends a follow-up and counts it as sent. *job.Room is one: every
 // follow-up goes from there.
-type Sender interface {
+type settleSender interface {
 	Send(ctx context.Context, id, text string) (*agentapi.Job, error)
 }
 
-// GitHub is what settling reads and writes on GitHub: the threads, the
+// settleGitHub is what settling reads and writes on GitHub: the threads, the
 // repository's recent comments, its pull requests whose commit status is
 // pending, a code pull request's change. *ghclient.Client is one.
-type GitHub interface {
+type settleGitHub interface {
 	conversation.GitHub
 	conversation.Owing
 	codepr.GitHub
@@ -88,8 +90,8 @@ type GitHub interface {
 	Status(ctx context.Context, owner, repo, sha, context string) (ghclient.CommitStatus, bool, error)
 }
 
-// Agent follows the agent's pull request. *agentpr.Room is one.
-type Agent interface {
+// settleAgent follows the agent's pull request. *agentpr.Room is one.
+type settleAgent interface {
 	Backlink(ctx context.Context, job *agentapi.Job, a agentpr.Ask)
 	// Closed tells the job's pull request that its code pull request
 	// closed, and lands it as the workflow asks.
@@ -101,35 +103,21 @@ type Agent interface {
 }
 
 var (
-	_ API    = (*agentapi.Client)(nil)
-	_ GitHub = (*ghclient.Client)(nil)
-	_ Agent  = (*agentpr.Room)(nil)
+	_ settleAPI    = (*agentapi.Client)(nil)
+	_ settleGitHub = (*ghclient.Client)(nil)
+	_ settleAgent  = (*agentpr.Room)(nil)
 )
 
-// Writer is what settling hands the run's writer (*publish.Reporter is
-// one): the statuses check.Decide decided, an earlier record's end as
-// shown (Settled) or its job gone (Gone), the write of a record in its
-// comment, and the context that keeps the record of a send written even
-// when the run is cancelled now; the job's pull request as a status or
-// comment may link it (PRURL); and the wait's progress.
-type Writer interface {
-	Apply(ctx context.Context, owner, repo string, d check.Decision)
-	Settled(e *conversation.Earlier, shown *report.Outcome) conversation.State
-	Gone(e *conversation.Earlier, status int) conversation.State
-	Write(ctx context.Context, c report.Comment, earlier *conversation.Earlier, s conversation.State) bool
-	Keep(ctx context.Context) (context.Context, context.CancelFunc)
-	PRURL(o *report.Outcome) string
-}
-
-// Room settles records for one run.
-type Room struct {
-	API API
+// settler settles records for one run: the part of the hall that
+// reconciles what earlier runs left working.
+type settler struct {
+	API settleAPI
 	// Jobs sends the change that waits.
-	Jobs   Sender
-	GitHub GitHub
-	Agent  Agent
+	Jobs   settleSender
+	GitHub settleGitHub
+	Agent  settleAgent
 	// Reporter writes the comments and the statuses.
-	Reporter Writer
+	Reporter *publish.Reporter
 	// Waited is how long the room waited for the job its event names
 	// (Ending), which the run's cost counts.
 	Waited time.Duration
@@ -151,7 +139,7 @@ type Room struct {
 	Capped func(ctx context.Context, th *conversation.Thread) (caps.Cap, error)
 	// Ending is the job a Sweep waits for when it finds it still working;
 	// nil when the run's event names none.
-	Ending *Ending
+	Ending *ending
 	// Project is the mark of the run's Agent Job project
 	// (record.ProjectMark): a Sweep reads no job of a record that names
 	// another.
@@ -166,7 +154,7 @@ type Room struct {
 }
 
 // Self is the token's login as a Sweep learned it, "" before.
-func (s *Room) Self() string { return s.self }
+func (s *settler) Self() string { return s.self }
 
 // Earlier settles, before the run does its own work, the record e an
 // earlier run in th left working. It reads the job once. A job still
@@ -179,7 +167,7 @@ func (s *Room) Self() string { return s.self }
 // record met by any other run is left to the code workflow or a settle
 // run: it may hold a change that waits. It returns the job as it read it,
 // nil when it could not.
-func (s *Room) Earlier(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, own bool) (job *agentapi.Job, owed []string, ok bool) {
+func (s *settler) Earlier(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, own bool) (job *agentapi.Job, owed []string, ok bool) {
 	job, err := s.API.Get(ctx, e.JobID)
 	if err != nil {
 		s.Progress.Logf("the job an earlier run left working, %s, could not be read: %s; the next run settles it", escape.Log(e.JobID), escape.Log(err.Error()))
@@ -222,7 +210,7 @@ func (s *Room) Earlier(ctx context.Context, th *conversation.Thread, e *conversa
 // Continued says in an earlier request's comment e in th, whose job was
 // still working, that this run's request continues the job: this run's
 // comment reports its end. A code pull request's record is left as it is.
-func (s *Room) Continued(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) {
+func (s *settler) Continued(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) {
 	if e.Code() {
 		return
 	}
@@ -243,16 +231,16 @@ type Pair struct {
 // records earlier runs left working through the one reader of them
 // (conversation.Owed: the repository's most recently written comments
 // and, when those do not reach back to its first, the one the backlink on
-// its event's pull request names, and those in the oldest Leads open pull
+// its event's pull request names, and those in the oldest settleLeads open pull
 // requests whose commit status is pending), and settles those the token's
 // own login wrote, each as the next run in its thread would: a job still
 // working is left as it is, with nothing written, so that a second
-// settle writes nothing. It writes to at most Most threads and reads at
-// most Reads jobs.
-func (s *Room) Sweep(ctx context.Context, owner, repo string) (o *report.Outcome, pairs []Pair) {
-	// Reads bounds the records of the token's login that the run reads:
+// settle writes nothing. It writes to at most settleMost threads and reads at
+// most settleReads jobs.
+func (s *settler) Sweep(ctx context.Context, owner, repo string) (o *report.Outcome, pairs []Pair) {
+	// settleReads bounds the records of the token's login that the run reads:
 	// no more of anyone's are kept.
-	found, err := conversation.Owed(ctx, s.GitHub, owner, repo, conversation.Search{Per: Reads, Backlinked: s.Backlinked, Leads: Leads})
+	found, err := conversation.Owed(ctx, s.GitHub, owner, repo, conversation.Search{Per: settleReads, Backlinked: s.Backlinked, Leads: settleLeads})
 	if err != nil {
 		if ctx.Err() == nil {
 			err = fmt.Errorf("%w; nothing was settled (%s)", err, ghclient.Advice(err, s.Terms.Name("github-token"), "issues: read"))
@@ -265,7 +253,7 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) (o *report.Outcome
 		t = s.past(owner, repo, found)
 	}
 	if found.Left > 0 {
-		s.Progress.Logf("left out %s: a search keeps the newest %d of each bot's and %d of people's, none of people's once a bot's is found", report.Count(found.Left, "record"), Reads, Reads)
+		s.Progress.Logf("left out %s: a search keeps the newest %d of each bot's and %d of people's, none of people's once a bot's is found", report.Count(found.Left, "record"), settleReads, settleReads)
 	}
 	// The token that writes records is an app's or GITHUB_TOKEN's, a bot:
 	// a bot's record is the first to react to, so that the 👀 that tells
@@ -324,7 +312,7 @@ func (s *Room) Sweep(ctx context.Context, owner, repo string) (o *report.Outcome
 // past logs what the searches past the repository's newest comments
 // found (conversation.Past), a failure as a warning (the run goes on with
 // what the others found), and returns the tally's account of them.
-func (s *Room) past(owner, repo string, found *conversation.Unsettled) tally {
+func (s *settler) past(owner, repo string, found *conversation.Unsettled) tally {
 	p, log := found.Past, s.Progress.Log
 	t := tally{searched: found.Read, pending: p.Pending}
 	switch {
@@ -342,9 +330,9 @@ func (s *Room) past(owner, repo string, found *conversation.Unsettled) tally {
 	}
 	switch {
 	case p.More:
-		s.Progress.Logf("more than %d open pull requests have a pending commit status: reading the oldest %d", p.Listed, Leads)
-	case p.Listed > Leads:
-		s.Progress.Logf("%d open pull requests have a pending commit status: reading the oldest %d", p.Listed, Leads)
+		s.Progress.Logf("more than %d open pull requests have a pending commit status: reading the oldest %d", p.Listed, settleLeads)
+	case p.Listed > settleLeads:
+		s.Progress.Logf("%d open pull requests have a pending commit status: reading the oldest %d", p.Listed, settleLeads)
 	}
 	s.Progress.Logf("read %s of the %s whose commit status is pending; records of jobs left working there: %d",
 		report.Count(found.Threads, "thread"), report.Count(p.Pending, "open pull request"), p.FromPending)
@@ -403,13 +391,13 @@ func (t *tally) add(v verdict) {
 	}
 }
 
-// full says which bound the run has reached (Most, Reads), "" for none.
+// full says which bound the run has reached (settleMost, settleReads), "" for none.
 func (t *tally) full() string {
 	switch {
-	case t.settled+t.sent == Most:
-		return fmt.Sprintf("wrote to %d threads, as many as one settle run writes to", Most)
-	case t.reads == Reads:
-		return fmt.Sprintf("read %d jobs, as many as one settle run reads", Reads)
+	case t.settled+t.sent == settleMost:
+		return fmt.Sprintf("wrote to %d threads, as many as one settle run writes to", settleMost)
+	case t.reads == settleReads:
+		return fmt.Sprintf("read %d jobs, as many as one settle run reads", settleReads)
 	}
 	return ""
 }
@@ -447,7 +435,7 @@ func (t tally) String() string {
 // working is left with nothing written; a job that ended is sent the
 // change that waits for it, if any, or reported. docs is the docs pull
 // request the record pairs, or the job names when the record names none.
-func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) (v verdict, docs string) {
+func (s *settler) settle(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) (v verdict, docs string) {
 	docs = e.PR
 	log := s.Progress.Log
 	job, err := s.API.Get(ctx, e.JobID)
@@ -525,7 +513,7 @@ func (s *Room) settle(ctx context.Context, th *conversation.Thread, e *conversat
 // request is merged or closed, or the code pull request is. A docs pull
 // request as the record last kept it writes no record, and a status only
 // where GitHub shows another than the judgment's.
-func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) verdict {
+func (s *settler) follow(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) verdict {
 	code, err := s.GitHub.PullRequest(ctx, th.Owner, th.Repo, th.Number)
 	if err != nil {
 		s.Progress.Log.Warning(fmt.Sprintf("#%d: %s; the next settle run tries again", th.Number, escape.Log(err.Error())))
@@ -587,7 +575,7 @@ func (s *Room) follow(ctx context.Context, th *conversation.Thread, e *conversat
 // cannot be read, a count of the caps that cannot be read, or a follow-up
 // the API refused is the error, for the caller to tell apart (a job that
 // takes no more messages); the record stays as it was.
-func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (went bool, capped caps.Cap, err error) {
+func (s *settler) send(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (went bool, capped caps.Cap, err error) {
 	pr := codepr.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number, HeadSHA: e.Waiting, Retargeted: e.Retargeted}
 	changes, err := codepr.Read(ctx, s.GitHub, pr, e.Head, s.Paths)
 	if err != nil {
@@ -638,7 +626,7 @@ func (s *Room) send(ctx context.Context, th *conversation.Thread, e *conversatio
 // that nothing settles; the record keeps the head the job heard, so that
 // the next push the caps allow sends everything since it, and waits for
 // nothing more. It returns the comment's note, which says so.
-func (s *Room) atCap(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job, why caps.Cap) string {
+func (s *settler) atCap(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job, why caps.Cap) string {
 	heard, unsent := e.Heard()
 	s.decide(ctx, th, e, check.Facts{Event: check.Capped, Heads: unsent, Cap: why.Why, CapUncounted: why.Uncounted,
 		RunURL: s.RunURL, Approval: s.Approval})
@@ -652,7 +640,7 @@ func (s *Room) atCap(ctx context.Context, th *conversation.Thread, e *conversati
 // the job last heard get an error that says so, and the record keeps the
 // head the job heard, so that the next push sends everything since it (to
 // a new job, if this one takes no more).
-func (s *Room) abandon(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) {
+func (s *settler) abandon(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) {
 	heard, unsent := e.Heard()
 	s.decide(ctx, th, e, check.Facts{Event: check.Abandoned, Heads: unsent, RunURL: s.RunURL})
 	s.Progress.Logf("#%d: job %s is %s and cannot take the change that waits; the heads pushed since it last heard get an error", th.Number, escape.Log(job.ID), escape.Log(job.Status))
@@ -666,7 +654,7 @@ func (s *Room) abandon(ctx context.Context, th *conversation.Thread, e *conversa
 // to push again, never a pending that nothing settles; the comment says
 // it is gone, and the record keeps the job and the head it heard, so that
 // the next run in the thread meets that answer too.
-func (s *Room) gone(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, f *httpclient.Failure) verdict {
+func (s *settler) gone(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, f *httpclient.Failure) verdict {
 	s.decide(ctx, th, e, check.Facts{Event: check.Gone, Heads: e.Owed, RunURL: s.RunURL})
 	s.Progress.Logf("#%d: job %s is gone: the Agent Job API answered HTTP %d; its record ends, and the heads it owed get an error", th.Number, escape.Log(e.JobID), f.Status)
 	if !s.Reporter.Write(ctx, th, e, s.Reporter.Gone(e, f.Status)) {
@@ -680,7 +668,7 @@ func (s *Room) gone(ctx context.Context, th *conversation.Thread, e *conversatio
 // pull request, the preview, and the final commit status on the heads e
 // owes whose change the job heard (a head whose change waits keeps its
 // pending status). It returns what it saw, for the comment.
-func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job, codeClosed bool) *report.Outcome {
+func (s *settler) report(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job, codeClosed bool) *report.Outcome {
 	shown := &report.Outcome{JobID: job.ID, Job: job}
 	switch {
 	case job.Status == agentapi.StatusFailed:
@@ -722,7 +710,7 @@ func (s *Room) report(ctx context.Context, th *conversation.Thread, e *conversat
 // reopening), gets what an open one gets. A record that says nothing of a
 // close is not read. The error is a read that failed: the record is left
 // for the next settle run, nothing landed nor offered on a guess.
-func (s *Room) stillClosed(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) (bool, error) {
+func (s *settler) stillClosed(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) (bool, error) {
 	if e.CodeEnded == "" {
 		return false, nil
 	}
@@ -734,7 +722,7 @@ func (s *Room) stillClosed(ctx context.Context, th *conversation.Thread, e *conv
 }
 
 // decide applies the check f and e's record decide: settling's one ask.
-func (s *Room) decide(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, f check.Facts) check.Decision {
+func (s *settler) decide(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, f check.Facts) check.Decision {
 	if e.Code() {
 		f.PR = th.Number
 	}
@@ -744,7 +732,7 @@ func (s *Room) decide(ctx context.Context, th *conversation.Thread, e *conversat
 }
 
 // ended says how a settled job ended, for the log.
-func (s *Room) ended(o *report.Outcome) string {
+func (s *settler) ended(o *report.Outcome) string {
 	what := fmt.Sprintf("job %s %s", escape.Log(o.Job.ID), escape.Log(o.Job.Status))
 	if link := s.Reporter.PRURL(o); link != "" {
 		what += ", pull request " + link

@@ -1,4 +1,4 @@
-package settle
+package action
 
 import (
 	"context"
@@ -15,11 +15,11 @@ import (
 	"github.com/agentjob/agent-job-action/internal/prlink"
 )
 
-// Ending is the job a settle run waits for: the one whose pull request
+// ending is the job a settle run waits for: the one whose pull request
 // its event says the agent just opened or pushed. The agent pushes as it
 // finishes, so that job is about to end, and a run that read it once and
 // left it would leave its statuses pending until the next scheduled run.
-type Ending struct {
+type ending struct {
 	// PR is the pull request the event names.
 	PR prlink.PullRequest
 	// ServerURL is the GitHub the job's prLink is judged on.
@@ -28,25 +28,25 @@ type Ending struct {
 	Waiter poll.Waiter
 }
 
-// Leave is what a wait for the ending job leaves of the run's time (its
+// settleLeave is what a wait for the ending job leaves of the run's time (its
 // Waiter's deadline), for the records after it and the run's last words:
 // a wait to the deadline would leave them to fail.
-const Leave = time.Minute
+const settleLeave = time.Minute
 
-// EndingOf is the job to wait for in a settle run whose event names link
-// (plan.Plan.Await) on the GitHub at serverURL, polled by w until Leave
+// endingOf is the job to wait for in a settle run whose event names link
+// (plan.Plan.Await) on the GitHub at serverURL, polled by w until settleLeave
 // before its deadline; nil when link names no pull request there.
-func EndingOf(link, serverURL string, w poll.Waiter) *Ending {
+func endingOf(link, serverURL string, w poll.Waiter) *ending {
 	pr, ok := prlink.Judge(link, serverURL)
 	if !ok {
 		return nil
 	}
-	w.Deadline = w.Deadline.Add(-Leave)
-	return &Ending{PR: pr, ServerURL: serverURL, Waiter: w}
+	w.Deadline = w.Deadline.Add(-settleLeave)
+	return &ending{PR: pr, ServerURL: serverURL, Waiter: w}
 }
 
 // names reports whether job's pull request is the one the event named.
-func (e *Ending) names(job *agentapi.Job) bool {
+func (e *ending) names(job *agentapi.Job) bool {
 	pr, ok := prlink.Judge(job.PR(), e.ServerURL)
 	return ok && pr.Number == e.PR.Number && strings.EqualFold(pr.Owner, e.PR.Owner) && strings.EqualFold(pr.Repo, e.PR.Repo)
 }
@@ -56,7 +56,7 @@ func (e *Ending) names(job *agentapi.Job) bool {
 // run's timeout): polled as a waiting run polls, with each change in the
 // log; waited says so. Any other job is returned as read: a settle run
 // waits on no job that is not ending.
-func (s *Room) awaited(ctx context.Context, jb *agentapi.Job) (_ *agentapi.Job, waited bool) {
+func (s *settler) awaited(ctx context.Context, jb *agentapi.Job) (_ *agentapi.Job, waited bool) {
 	if s.Ending == nil || jb.Terminal() || !s.Ending.names(jb) {
 		return jb, false
 	}
@@ -68,7 +68,7 @@ func (s *Room) awaited(ctx context.Context, jb *agentapi.Job) (_ *agentapi.Job, 
 	s.Waited += w.Clock.Now().Sub(from)
 	switch {
 	case errors.Is(err, poll.ErrTimedOut):
-		s.Progress.Logf("job %s was still %s %s before the run's timeout: the next run settles it", escape.Log(jb.ID), escape.Log(res.Job.Status), Leave)
+		s.Progress.Logf("job %s was still %s %s before the run's timeout: the next run settles it", escape.Log(jb.ID), escape.Log(res.Job.Status), settleLeave)
 	case err != nil:
 		s.Progress.Logf("stopped waiting for job %s: %s", escape.Log(jb.ID), escape.Log(err.Error()))
 	}
@@ -83,7 +83,7 @@ func (s *Room) awaited(ctx context.Context, jb *agentapi.Job) (_ *agentapi.Job, 
 // it holds is no longer all that waits, and its job may work again. A
 // record that no longer holds that job left working is its writer's to
 // settle: nil. A changed one is returned with its job read again.
-func (s *Room) again(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (*conversation.Earlier, *agentapi.Job) {
+func (s *settler) again(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (*conversation.Earlier, *agentapi.Job) {
 	c, err := s.GitHub.GetComment(ctx, th.Owner, th.Repo, e.CommentID)
 	if err != nil {
 		s.Progress.Log.Warning(fmt.Sprintf("could not read the record in %s again after waiting for job %s: %s; the next settle run settles it", escape.Log(e.URL), escape.Log(job.ID), escape.Log(err.Error())))

@@ -1,4 +1,4 @@
-package settle
+package action
 
 import (
 	"bytes"
@@ -110,7 +110,7 @@ type world struct {
 	gh    *fakegithub.Server
 	api   *fakeAPI
 	agent *fakeAgent
-	room  *Room
+	room  *settler
 	log   bytes.Buffer
 }
 
@@ -135,7 +135,7 @@ func newWorld(t *testing.T, jobs ...*agentapi.Job) *world {
 	rep.Checks.GitHub = gh
 	p := rep.Progress
 	paths, _ := pathfilter.Parse("src/**")
-	w.room = &Room{API: w.api, Jobs: &sender{api: w.api}, GitHub: gh, Agent: w.agent, Reporter: rep, Progress: p, Paths: paths,
+	w.room = &settler{API: w.api, Jobs: &sender{api: w.api}, GitHub: gh, Agent: w.agent, Reporter: rep, Progress: p, Paths: paths,
 		Ask: func(url string, _ *conversation.Thread) agentpr.Ask { return agentpr.Ask{URL: url} }}
 	return w
 }
@@ -334,8 +334,8 @@ func TestEarlier(t *testing.T) {
 	}
 }
 
-// TestSweepBounds: a settle run writes to at most Most threads and reads
-// at most Reads jobs; jobs still working count toward Reads only, so the
+// TestSweepBounds: a settle run writes to at most settleMost threads and reads
+// at most Reads jobs; jobs still working count toward settleReads only, so the
 // records of jobs that ended, older than theirs, are still reached.
 func TestSweepBounds(t *testing.T) {
 	t.Parallel()
@@ -347,9 +347,9 @@ func TestSweepBounds(t *testing.T) {
 	}{
 		{name: "one ended behind 25 working", ended: 1, working: 25, reads: 26,
 			outcome: "settled 1 thread; 25 jobs still working"},
-		{name: "more ended than Most", ended: Most + 1, reads: Most,
+		{name: "more ended than Most", ended: settleMost + 1, reads: settleMost,
 			outcome: "settled 20 threads; 0 jobs still working; wrote to 20 threads, as many as one settle run writes to: the next settle run goes on"},
-		{name: "more working than Reads", ended: 1, working: Reads, reads: Reads,
+		{name: "more working than Reads", ended: 1, working: settleReads, reads: settleReads,
 			outcome: "settled 0 threads; 100 jobs still working; read 100 jobs, as many as one settle run reads: the next settle run goes on"},
 	}
 	for _, tt := range tests {
