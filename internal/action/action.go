@@ -135,7 +135,7 @@ func (r *run) execute(ctx context.Context) (report.End, error) {
 	cancelRead()
 	if inErr != nil {
 		if why := plan.Withheld(cfg, inErr, trig); evErr == nil && r.rc.EventName != "" && why != "" {
-			return report.Skipped, r.rep.Finish(ctx, r.rep.Skip(why))
+			return report.Skipped, r.rep.Finish(ctx, report.Skip(why))
 		}
 		return report.Invalid, r.inTerms(inErr)
 	}

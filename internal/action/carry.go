@@ -56,7 +56,7 @@ type run struct {
 // in the thread, builds the prompt once and sends it, and waits.
 func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	if p.Skip != "" {
-		return r.rep.Skip(p.Skip)
+		return report.Skip(p.Skip)
 	}
 	o := &report.Outcome{}
 	api, hc := r.clients()
@@ -117,7 +117,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 				r.prog.Logf("the code is approved: %s", v.Says())
 				c.HeadSHA, c.Approved, c.Held = v.HeadSHA, true, false
 			case c.Approved:
-				return r.rep.Skip("the code is not approved: " + strings.Replace(v.Says(), "#", "pull request #", 1) + "; nothing is sent until it is (docs-when: approved)")
+				return report.Skip("the code is not approved: " + strings.Replace(v.Says(), "#", "pull request #", 1) + "; nothing is sent until it is (docs-when: approved)")
 			}
 		}
 		job, o := r.codeRoom(api, gh, p).Push(ctx, *p.Code)
@@ -178,7 +178,7 @@ func (r *run) judge(ctx context.Context, gh *ghclient.Client, p plan.Plan, o *re
 	case err != nil:
 		return "", nil, o.Fail(ctx, err)
 	case v.Skip != "":
-		return "", nil, r.rep.Skip(v.Skip)
+		return "", nil, report.Skip(v.Skip)
 	case v.Invalid != nil:
 		return "", nil, &report.Outcome{Invalid: true, Err: v.Invalid}
 	}
@@ -236,7 +236,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, p plan.Plan, t
 func (r *run) dryRun(api *agentapi.Client, p plan.Plan) *report.Outcome {
 	switch skip, invalid := p.DryAdmit(r.trig); {
 	case skip != "":
-		return r.rep.Skip(skip)
+		return report.Skip(skip)
 	case invalid != nil:
 		return &report.Outcome{Invalid: true, Err: invalid}
 	}
@@ -317,7 +317,7 @@ func (r *run) outside(ctx context.Context, gh *ghclient.Client, p plan.Plan) *re
 			return (&report.Outcome{}).Fail(ctx, err)
 		}
 		if skip, _ := p.Admit(level, o.Owner, o.Repo); skip != "" {
-			return r.rep.Skip(skip + "; nothing is written")
+			return report.Skip(skip + "; nothing is written")
 		}
 		f.ReleasedBy = o.Sender
 	}

@@ -157,8 +157,7 @@ func (r *run) atCap(o *report.Outcome, why caps.Cap) *report.Outcome {
 	if r.answers != nil {
 		r.answers.Unsent()
 	}
-	o = r.rep.Capped(o, why.Why)
-	o.Uncounted = why.Uncounted
+	o.Skipped, o.Capped, o.Uncounted = why.Why, true, why.Uncounted
 	return o
 }
 
@@ -245,7 +244,7 @@ func (r *run) answer(ctx context.Context, b *batch.Room, p plan.Plan, level stri
 		}
 		a := b.Gather(ctx, p.Own, level)
 		if why, by := a.AnsweredBy(); why != "" {
-			done := r.rep.Skip(why)
+			done := report.Skip(why)
 			done.AnsweredIn = by
 			return done
 		}

@@ -46,14 +46,13 @@ type Agent interface {
 // one): the code pull request's Code, which the writer's statuses and
 // record follow, the job's name at once (the job-id output), the record
 // of a send (written even when the run is cancelled now), the head's
-// status as the run works, and a run that ends with nothing sent. The
+// status as the run works. The
 // writer reads the outcome the room builds; it changes none.
 type Writer interface {
 	Follow(code *report.Code)
 	Name(id string) error
 	Record(ctx context.Context, o *report.Outcome)
 	Status(ctx context.Context, o *report.Outcome)
-	Skip(reason string) *report.Outcome
 }
 
 // Room follows one code pull request's docs job for a run.
@@ -199,7 +198,7 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 				c.Progress.Logf("job %s could not be read (%s): the next run reports it", escape.Log(earlier.JobID), escape.Log(err.Error()))
 			}
 		}
-		done := c.Reporter.Skip("the docs job waits for the code's approval (docs-when: approved)")
+		done := report.Skip("the docs job waits for the code's approval (docs-when: approved)")
 		done.Held, done.Job, done.JobID, done.FollowUp = true, seen, o.JobID, o.FollowUp
 		return nil, done
 	}
@@ -229,7 +228,7 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 	c.logChanges(changes)
 	if why := plan.NothingNew(changes, follow); why != "" {
 		c.code.NoChange = true
-		return nil, c.Reporter.Skip(why)
+		return nil, report.Skip(why)
 	} else if none := changes.NothingToSend(); none != "" {
 		// Nothing new: the job is reported as it stands, and waited for.
 		c.Progress.Logf("%s", none)
@@ -363,7 +362,7 @@ func (c *Room) release(ctx context.Context, o *report.Outcome, pr codepr.PullReq
 	}
 	// No docs job for this head, nothing sent: the comment and the head's
 	// status say who released it.
-	done := c.Reporter.Skip("the docs check was released by " + pr.Sender)
+	done := report.Skip("the docs check was released by " + pr.Sender)
 	done.Released, done.Job, done.JobID, done.FollowUp = pr.Sender, o.Job, o.JobID, o.FollowUp
 	return done
 }
@@ -377,7 +376,7 @@ func (c *Room) release(ctx context.Context, o *report.Outcome, pr codepr.PullReq
 // heads it owes.
 func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullRequest, earlier *conversation.Earlier, seen *agentapi.Job) *report.Outcome {
 	if why := plan.NothingToStop(pr.Number, earlier != nil); why != "" {
-		return c.Reporter.Skip(why)
+		return report.Skip(why)
 	}
 	// What waits for the job is never sent: the pull request is closed.
 	// The heads pushed since the job last heard are told so; they are

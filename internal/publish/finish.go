@@ -18,6 +18,12 @@ import (
 // closing notice or error.
 func (r *Reporter) Finish(ctx context.Context, o *report.Outcome) error {
 	r.reported = true
+	switch {
+	case o.Capped: // the comment and a code pull request's status say why
+		r.Progress.Log.Printf("docs job cap reached, nothing sent: %s", o.Skipped)
+	case o.Skipped != "":
+		r.Progress.Log.Printf("skipped: %s", o.Skipped)
+	}
 	runErr := r.explain(o)
 	// The last words: the comment's final edit and the commit status.
 	ctx, cancel := r.outliving(ctx)

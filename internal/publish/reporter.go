@@ -148,21 +148,6 @@ func (r *Reporter) Apply(ctx context.Context, owner, repo string, d check.Decisi
 	r.Checks.Apply(ctx, owner, repo, d)
 }
 
-// Skip ends a run that decided not to act: one line, exit 0, nothing sent
-// to the Agent Job API.
-func (r *Reporter) Skip(reason string) *report.Outcome {
-	r.Progress.Log.Printf("skipped: %s", reason)
-	return &report.Outcome{Skipped: reason}
-}
-
-// Capped ends a run at a cap: one line, exit 0, nothing sent; the comment
-// and a code pull request's status say why.
-func (r *Reporter) Capped(o *report.Outcome, why string) *report.Outcome {
-	r.Progress.Log.Printf("docs job cap reached, nothing sent: %s", why)
-	o.Skipped, o.Capped = why, true
-	return o
-}
-
 // Spent counts a create or follow-up the API took: in the run's comment,
 // which is what the caps count, and in the run's cost.
 func (r *Reporter) Spent(followUp bool) {

@@ -181,3 +181,7 @@ func (o *Outcome) CapReason() string {
 	}
 	return ""
 }
+
+// Skip is the outcome of a run that decided not to act, for reason: exit
+// 0, nothing sent to the Agent Job API; the writer's Finish logs why.
+func Skip(reason string) *Outcome { return &Outcome{Skipped: reason} }
