@@ -121,6 +121,16 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 			}
 		}
 		job, o := r.codeRoom(api, gh, p).Push(ctx, *p.Code)
+		if job != nil && o.Stage == report.StageStart {
+			// The comment's record, once the job took the head's change,
+			// is written even when the run is cancelled or at its timeout
+			// now (Reporter.Record): lost, the next run would send the
+			// change again.
+			r.rep.Record(ctx, o)
+		}
+		if job != nil && (o.Stage == report.StageStart || !job.Terminal()) {
+			r.rep.Status(ctx, o) // pending while the job works on this head
+		}
 		if job == nil && o.Closed {
 			// The close may have merged or closed the docs pull request:
 			// the head's check says how it stands, as judged now.

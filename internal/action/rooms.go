@@ -186,10 +186,13 @@ func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan)
 }
 
 // codeRoom is the room that follows a code pull request's docs job, with
-// the run's clients, its other rooms and the parts of the plan it needs.
+// the run's clients, its other rooms and the parts of the plan it needs;
+// the writer follows the Code it fills in.
 func (r *run) codeRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *codejob.Room {
 	t := r.trig
-	room := &codejob.Room{Thread: r.thread, API: api, Jobs: r.jobs, Settler: r.settler, Agent: r.agent, Reporter: r.rep,
+	r.rep.Code = &report.Code{}
+	r.rep.Checks.PR = r.rep.Code
+	room := &codejob.Room{Thread: r.thread, API: api, Jobs: r.jobs, Settler: r.settler, Agent: r.agent, Code: r.rep.Code,
 		Progress: r.prog, Paths: r.cfg.Paths, Workflow: p.Workflow, Wait: p.Wait, Land: p.Land,
 		About: prompt.CodePR{Owner: t.Owner, Repo: t.Repo, Number: t.Number, Title: t.Title, Body: t.IssueBody, URL: t.URL}}
 	if gh != nil {

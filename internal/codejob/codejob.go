@@ -42,19 +42,6 @@ type Agent interface {
 	Closed(ctx context.Context, job *agentapi.Job, number int, url string, merged bool, recorded string, land plan.Land) (note, ended string)
 }
 
-// Writer is what the room tells the run's writer (*publish.Reporter is
-// one): the code pull request's Code, which the writer's statuses and
-// record follow, the job's name at once (the job-id output), the record
-// of a send (written even when the run is cancelled now), the head's
-// status as the run works. The
-// writer reads the outcome the room builds; it changes none.
-type Writer interface {
-	Follow(code *report.Code)
-	Name(id string) error
-	Record(ctx context.Context, o *report.Outcome)
-	Status(ctx context.Context, o *report.Outcome)
-}
-
 // Room follows one code pull request's docs job for a run.
 type Room struct {
 	// Thread is the pull request's conversation, where the record is; nil
@@ -66,7 +53,6 @@ type Room struct {
 	Jobs     *job.Room
 	Settler  Settler
 	Agent    Agent
-	Reporter Writer
 	Progress runlog.Progress
 	Paths    *pathfilter.Filter
 	// About is the pull request as a prompt names it; Workflow the
@@ -83,8 +69,10 @@ type Room struct {
 	// returns nil, leaving o as it was, when they let it. Nil when the run
 	// has no caps.
 	Capped func(ctx context.Context, o *report.Outcome) *report.Outcome
-
-	code *report.Code
+	// Code is the run's account of the pull request, which Push fills in
+	// and the hall's writer follows: the head its statuses go on and the
+	// record its comment keeps.
+	Code *report.Code
 }
 
 // logChanges says in the log why what the run read is not a push's own
@@ -118,8 +106,7 @@ func (c *Room) logChanges(ch *codepr.Changes) {
 // when the run goes on to wait for it (nil when the run ends here).
 func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, *report.Outcome) {
 	o := &report.Outcome{}
-	c.code = &report.Code{PR: report.Commit{Owner: pr.Owner, Repo: pr.Repo, HeadSHA: pr.HeadSHA, Number: pr.Number}}
-	c.Reporter.Follow(c.code)
+	*c.Code = report.Code{PR: report.Commit{Owner: pr.Owner, Repo: pr.Repo, HeadSHA: pr.HeadSHA, Number: pr.Number}}
 	var earlier *conversation.Earlier
 	if c.Thread != nil {
 		c.Thread.Seen(ctx)
@@ -139,7 +126,7 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 	if earlier != nil && earlier.Lost {
 		// The job the record lost may still work on the pull request: a
 		// new one a push would be a job a push, each lost the same way.
-		c.code.Heard = earlier.Head
+		c.Code.Heard = earlier.Head
 		return nil, o.Fail(ctx, fmt.Errorf("find the docs job of pull request #%d: the job an earlier run created has an id the action cannot record, so %w; nothing was sent, so that a push does not start a job each time: delete the comment %s to start a new one", pr.Number, report.ErrJobLost, escape.Log(earlier.URL)))
 	}
 	since := ""
@@ -150,7 +137,7 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 		if err := c.name(o, earlier.JobID, true); err != nil {
 			return nil, o.Fail(ctx, err)
 		}
-		since, c.code.Heard, c.code.Owed, c.code.Waiting = earlier.Head, earlier.Head, earlier.Owed, earlier.Waiting
+		since, c.Code.Heard, c.Code.Owed, c.Code.Waiting = earlier.Head, earlier.Head, earlier.Owed, earlier.Waiting
 		if since == "" {
 			since = pr.Before
 		}
@@ -161,21 +148,21 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 		var owed []string
 		var ok bool
 		if seen, owed, ok = c.Settler.Earlier(ctx, c.Thread, earlier, true); ok {
-			c.code.Owed = owed
+			c.Code.Owed = owed
 		}
 	}
 	if earlier != nil {
-		c.code.DocsPR, c.code.Prior = earlier.PR, earlier.Record
+		c.Code.DocsPR, c.Code.Prior = earlier.PR, earlier.Record
 		if pr.Action != "closed" && !pr.Release {
 			// Open again (reopened, pushed to): no close is pending.
-			c.code.Prior.CodeEnded, c.code.Prior.DocsClose = "", false
+			c.Code.Prior.CodeEnded, c.Code.Prior.DocsClose = "", false
 		}
 		if pr.Retargeted { // a release holds for its base; the next send is the whole change
-			c.code.Prior.Released, c.code.Prior.Retargeted = "", true
+			c.Code.Prior.Released, c.Code.Prior.Retargeted = "", true
 		}
-		pr.Retargeted = c.code.Prior.Retargeted
+		pr.Retargeted = c.Code.Prior.Retargeted
 		if seen != nil && seen.PR() != "" {
-			c.code.DocsPR = seen.PR()
+			c.Code.DocsPR = seen.PR()
 		}
 	}
 	if pr.Action == "closed" {
@@ -210,7 +197,7 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 			// unpaired once it exists (until then, the record keeps how
 			// the old one ended).
 			c.Progress.Logf("%s", why)
-			follow, since, c.code.Owed, c.code.DocsPR = false, "", nil, ""
+			follow, since, c.Code.Owed, c.Code.DocsPR = false, "", nil, ""
 			// The old job is not this change's: a create that fails leaves
 			// the head with no job, never owed to the old one.
 			if err := c.name(o, "", false); err != nil {
@@ -224,10 +211,10 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 	}
 	// A cut listing the job heard stays cut until the whole change is
 	// listed again.
-	c.code.Cut = changes.LeavesCut(follow && earlier.Cut)
+	c.Code.Cut = changes.LeavesCut(follow && earlier.Cut)
 	c.logChanges(changes)
 	if why := plan.NothingNew(changes, follow); why != "" {
-		c.code.NoChange = true
+		c.Code.NoChange = true
 		return nil, report.Skip(why)
 	} else if none := changes.NothingToSend(); none != "" {
 		// Nothing new: the job is reported as it stands, and waited for.
@@ -236,10 +223,7 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 		if err != nil {
 			return nil, o.Fail(ctx, fmt.Errorf("%w (job %s)", err, escape.Log(earlier.JobID)))
 		}
-		o.Job, c.code.Heard, c.code.Idle, c.code.Waiting = job, pr.HeadSHA, true, ""
-		if !job.Terminal() {
-			c.Reporter.Status(ctx, o)
-		}
+		o.Job, c.Code.Heard, c.Code.Idle, c.Code.Waiting = job, pr.HeadSHA, true, ""
 		return job, o
 	}
 
@@ -270,7 +254,7 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 					return "", fmt.Errorf("read the changes of pull request #%d: %w", pr.Number, err)
 				}
 				// A new job: its pull request is the record's to pair.
-				c.code.Cut, c.code.DocsPR = whole.Cut, ""
+				c.Code.Cut, c.Code.DocsPR = whole.Cut, ""
 				return prompt.CodePRPrompt(c.Workflow, about, whole.Change()), nil
 			},
 		})
@@ -286,28 +270,23 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 	if errors.Is(err, report.ErrJobLost) {
 		// The lost job heard this head's change: the record says so, for
 		// the next push to find it.
-		c.code.Heard, c.code.Waiting = pr.HeadSHA, ""
+		c.Code.Heard, c.Code.Waiting = pr.HeadSHA, ""
 	}
 	if err != nil {
 		return nil, o.Fail(ctx, err)
 	}
-	o.Job, c.code.Heard, c.code.Waiting, c.code.Prior.Retargeted = started, pr.HeadSHA, "", false
+	o.Job, c.Code.Heard, c.Code.Waiting, c.Code.Prior.Retargeted = started, pr.HeadSHA, "", false
 	if !o.FollowUp {
 		// A new job: its pull request is the record's to pair when it
 		// ends, and an approval of the old one's counts for nothing.
-		c.code.Prior.PR = ""
+		c.Code.Prior.PR = ""
 	}
 	// The job works again, on this change: how its docs pull request
 	// stands is judged again at its end, not followed meanwhile.
-	c.code.Prior.Docs = ""
+	c.Code.Prior.Docs = ""
 	if err := c.name(o, started.ID, o.FollowUp); err != nil {
 		return nil, o.Fail(ctx, err)
 	}
-	// The comment's record, once the job took the head's change, is
-	// written even when the run is cancelled or at its timeout now
-	// (Writer.Record): lost, the next run would send the change again.
-	c.Reporter.Record(ctx, o)
-	c.Reporter.Status(ctx, o)
 	return started, o
 }
 
@@ -315,7 +294,7 @@ func (c *Room) Push(ctx context.Context, pr codepr.PullRequest) (*agentapi.Job, 
 // in the job-id output at once. followUp says the run continues it.
 func (c *Room) name(o *report.Outcome, id string, followUp bool) error {
 	o.JobID, o.FollowUp = id, followUp
-	return c.Reporter.Name(id)
+	return c.Jobs.Name(id)
 }
 
 // fold holds a push's change while the pull request's job still works on
@@ -334,9 +313,8 @@ func (c *Room) fold(ctx context.Context, earlier *conversation.Earlier, seen *ag
 	if job.Terminal() {
 		return nil, false
 	}
-	o.Job, c.code.Waiting = job, c.code.PR.HeadSHA
+	o.Job, c.Code.Waiting = job, c.Code.PR.HeadSHA
 	c.Progress.Logf("job %s is %s: this push's change waits, and the run that finds the job ended sends it with any later push in one follow-up", escape.Log(job.ID), escape.Log(job.Status))
-	c.Reporter.Status(ctx, o)
 	return job, true
 }
 
@@ -348,11 +326,11 @@ func (c *Room) fold(ctx context.Context, earlier *conversation.Earlier, seen *ag
 // settles the older heads it owes. It sends the job nothing, and reads it
 // once to report it as it stands.
 func (c *Room) release(ctx context.Context, o *report.Outcome, pr codepr.PullRequest, earlier *conversation.Earlier, seen *agentapi.Job) *report.Outcome {
-	c.code.Prior.Released = pr.HeadSHA
+	c.Code.Prior.Released = pr.HeadSHA
 	if earlier != nil {
-		c.code.Owed = slices.DeleteFunc(slices.Clone(c.code.Owed), func(sha string) bool { return sha == pr.HeadSHA })
-		if c.code.Waiting == pr.HeadSHA {
-			c.code.Waiting = ""
+		c.Code.Owed = slices.DeleteFunc(slices.Clone(c.Code.Owed), func(sha string) bool { return sha == pr.HeadSHA })
+		if c.Code.Waiting == pr.HeadSHA {
+			c.Code.Waiting = ""
 		}
 		if job, err := job.ReadOnce(ctx, c.API, earlier.JobID, seen); err == nil {
 			o.Job = job
@@ -381,17 +359,17 @@ func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullReque
 	// What waits for the job is never sent: the pull request is closed.
 	// The heads pushed since the job last heard are told so; they are
 	// owed nothing more.
-	o.Closed, c.code.Waiting = true, ""
-	c.code.Prior.CodeEnded, c.code.Prior.DocsClose = record.CodeClosed, c.Land.Close
+	o.Closed, c.Code.Waiting = true, ""
+	c.Code.Prior.CodeEnded, c.Code.Prior.DocsClose = record.CodeClosed, c.Land.Close
 	if pr.Merged {
-		c.code.Prior.CodeEnded = record.CodeMerged
+		c.Code.Prior.CodeEnded = record.CodeMerged
 	}
 	var unsent []string
-	c.code.Owed, unsent = earlier.Heard()
-	c.code.Unsent = unsent
+	c.Code.Owed, unsent = earlier.Heard()
+	c.Code.Unsent = unsent
 	if slices.Contains(unsent, pr.HeadSHA) {
 		// The head's status is said; the run's end sets none on it.
-		c.code.PR.HeadSHA = ""
+		c.Code.PR.HeadSHA = ""
 	}
 	if err := c.name(o, earlier.JobID, true); err != nil {
 		return o.Fail(ctx, err)
@@ -410,7 +388,7 @@ func (c *Room) close(ctx context.Context, o *report.Outcome, pr codepr.PullReque
 	// saw it: a reopened pull request's next run starts a new job.
 	var ended string
 	if o.Note, ended = c.Agent.Closed(ctx, job, pr.Number, c.About.URL, pr.Merged, earlier.PR, c.Land); ended != "" {
-		c.code.Prior.Docs = ended
+		c.Code.Prior.Docs = ended
 	}
 	return o
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/record"
+	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 	"github.com/agentjob/agent-job-action/internal/testbed/step"
@@ -157,7 +158,9 @@ func TestPush(t *testing.T) {
 			api := &fakeAPI{status: tt.status}
 			paths, _ := pathfilter.Parse("src/**")
 			ag := &agent{}
-			c := &Room{Thread: th, GitHub: gh, API: api, Settler: settler{}, Agent: ag, Reporter: rep, Progress: p, Paths: paths, Wait: tt.wait,
+			code := &report.Code{}
+			rep.Code, rep.Checks.PR = code, code // as the hall wires it
+			c := &Room{Thread: th, GitHub: gh, API: api, Settler: settler{}, Agent: ag, Code: code, Progress: p, Paths: paths, Wait: tt.wait,
 				Jobs:  &job.Room{API: api, Reporter: rep, Progress: p, Clock: clk, Schedule: poll.Fixed(time.Second), Deadline: start.Add(time.Minute)},
 				About: prompt.CodePR{Owner: "acme", Repo: "docs", Number: 7, Title: "Send rate-limit headers", URL: "https://github.com/acme/docs/pull/7"}}
 			_, o := c.Push(context.Background(), tt.pr)

@@ -160,10 +160,11 @@ func (j *Room) FollowUp(ctx context.Context, id, text string, stand *StandIn) (S
 	return sent, err
 }
 
-// Forget names no job in the job-id output: the one a send named is not
-// the run's (a caller that finds, after the send, that it must not
-// claim it).
-func (j *Room) Forget() error { return j.Reporter.Name("") }
+// Name names job id ("" for none) in the job-id output at once: the job
+// a room is about to send to or read, which a failure or a cancellation
+// later must not lose, or none when the one a send named is not the run's
+// (a caller that finds, after the send, that it must not claim it).
+func (j *Room) Name(id string) error { return j.Reporter.Name(id) }
 
 // Watch reads job id, which the run follows without sending it anything.
 func (j *Room) Watch(ctx context.Context, id string) (Sent, error) {

@@ -128,7 +128,7 @@ func (t *Room) Continue(ctx context.Context, text string) (job.Sent, error) {
 		// No stand-in: one may stand in already, named among the
 		// comments not read. Nor does the run's record name the job,
 		// or the next run would take it for the thread's newest.
-		if err := t.Jobs.Forget(); err != nil {
+		if err := t.Jobs.Name(""); err != nil {
 			return job.Sent{}, err
 		}
 		return job.Sent{}, fmt.Errorf("the thread's oldest comments name job %s, which takes no more messages (%s), and a job that stands in for it may be named among the others: %w", escape.Log(target), escape.Log(f.Error()), conversation.ErrSearchCut)
