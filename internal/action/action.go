@@ -172,7 +172,7 @@ func (r *run) execute(ctx context.Context) (report.End, error) {
 	defer cancel()
 	o := r.carryOut(ctx, p)
 	if r.settler != nil {
-		r.rep.Waited(r.settler.Waited)
+		r.rep.Cost.Waited += r.settler.Waited
 	}
 	err = r.rep.Finish(ctx, o)
 	if err == nil {

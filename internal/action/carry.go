@@ -234,7 +234,7 @@ func (r *run) startJob(ctx context.Context, api *agentapi.Client, p plan.Plan, t
 		return nil, err
 	}
 	o.Job = sent.Job
-	if err := r.rep.Job(o, sent.Job.ID, sent.FollowUp); err != nil {
+	if err := r.rep.Name(sent.Job.ID); err != nil {
 		return nil, err
 	}
 	r.rep.Record(ctx, o)
@@ -278,7 +278,7 @@ func (r *run) wait(ctx context.Context, p plan.Plan, started *agentapi.Job, o *r
 
 	o.Stage = report.StageWait
 	w := r.jobs.Wait(ctx, started, watching{job.Logged{Progress: r.prog}, r.rep, ctx, o})
-	r.rep.Waited(w.Took)
+	r.rep.Cost.Waited += w.Took
 	if o.Job, o.Polls = w.Job, w.Polls; w.Err != nil {
 		return o.Fail(ctx, w.Err)
 	}
@@ -436,7 +436,7 @@ func (r *run) keepPaired(ctx context.Context, p plan.Plan, o *report.Outcome) {
 		}
 	}
 	if c := r.rep.Code; p.Code != nil && c != nil { // as its event shows it
-		if docs := cmp.Or(c.Prior.PR, r.rep.PRURL(o), c.DocsPR); docs != "" {
+		if docs := cmp.Or(c.Prior.PR, o.PRURL(r.rc.ServerURL), c.DocsPR); docs != "" {
 			keep(ghclient.PullRequest{Number: p.Code.Number, HeadSHA: p.Code.HeadSHA, Open: r.trig.Action != "closed", Merged: r.trig.Merged}, docs, false, false)
 		}
 	} else if r.thread != nil && o.Job != nil && o.Job.PR() != "" { // a pull request's thread's follows its code

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/agentpr"
@@ -11,6 +12,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/caps"
 	"github.com/agentjob/agent-job-action/internal/codejob"
 	"github.com/agentjob/agent-job-action/internal/conversation"
+	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
@@ -47,7 +49,7 @@ func (r *run) clients() (*agentapi.Client, *httpclient.Client) {
 		RequestTimeout: r.deps.RequestTimeout,
 		Transport:      r.deps.Transport,
 		HearOut:        r.deps.HearOut,
-		OnRetry:        r.rep.Retrying,
+		OnRetry:        r.retrying,
 		Redact:         r.log.Redact,
 	})
 	r.rep.Sent, r.rep.GitHubHost = hc.Sent, ghclient.Host(r.rc.APIURL)
@@ -140,7 +142,8 @@ func (r *run) overCap(ctx context.Context, p plan.Plan, level string, o *report.
 		author = p.Own.Author
 	}
 	why, err := r.caps.Reached(ctx, p.Caps, r.thread, r.thread.Number, level, author)
-	r.rep.Counted(why.Thread, why.Day)
+	r.rep.Cost.ThreadSends = cmp.Or(why.Thread, r.rep.Cost.ThreadSends)
+	r.rep.Cost.DaySends = cmp.Or(why.Day, r.rep.Cost.DaySends)
 	switch {
 	case err != nil:
 		return o.Fail(ctx, err)
@@ -272,4 +275,22 @@ func (r *run) answer(ctx context.Context, b *batch.Room, p plan.Plan, level stri
 	}
 	b.In()
 	return nil
+}
+
+// retrying logs a retry, cause first: what went wrong with the attempt
+// (no such host, a reset connection), then when the next one comes.
+func (r *run) retrying(rt httpclient.Retry) {
+	what := "no response"
+	switch {
+	case rt.Status >= 200 && rt.Status <= 299:
+		// A success is retried only when its body was unusable.
+		what = fmt.Sprintf("HTTP %d, but the reply is not a job record", rt.Status)
+	case rt.Status != 0:
+		what = fmt.Sprintf("HTTP %d", rt.Status)
+	case rt.Err != nil:
+		// Go's own words for the failure, made one line: a host name
+		// or a certificate's may hold anything.
+		what = "no response: " + escape.Line(rt.Err.Error())
+	}
+	r.prog.Logf("%s; retry %d in %s", what, rt.Attempt, rt.Wait.Round(time.Millisecond))
 }

@@ -535,7 +535,7 @@ func (s *settler) follow(ctx context.Context, th *conversation.Thread, e *conver
 		if st, ok, err := s.GitHub.Status(ctx, th.Owner, th.Repo, code.HeadSHA, check.Context); err == nil && ok && check.Revisited(st, e.PR) {
 			shown.Docs = s.Agent.Judge(ctx, job, e.PR, true)
 			s.decide(ctx, th, e, check.Facts{Event: check.Judged, Heads: []string{code.HeadSHA}, Job: check.Done, Unheard: true,
-				RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown), Linked: job.PR() != "", Approval: s.Approval, Docs: shown.Docs})
+				RunURL: s.RunURL, PRLink: shown.PRURL(s.Reporter.RC.ServerURL), Linked: job.PR() != "", Approval: s.Approval, Docs: shown.Docs})
 		}
 		return waiting
 	default:
@@ -547,7 +547,7 @@ func (s *settler) follow(ctx context.Context, th *conversation.Thread, e *conver
 		// compared with the judgment, so that a status an earlier run set
 		// but could not record, or one anything else set, is repaired.
 		d := s.decide(ctx, th, e, check.Facts{Event: check.Judged, Heads: []string{code.HeadSHA}, Job: check.Done,
-			RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown), Linked: job.PR() != "", Approval: s.Approval, Docs: shown.Docs})
+			RunURL: s.RunURL, PRLink: shown.PRURL(s.Reporter.RC.ServerURL), Linked: job.PR() != "", Approval: s.Approval, Docs: shown.Docs})
 		if shown.Docs != nil && d.Docs == e.Docs {
 			return waiting
 		}
@@ -694,7 +694,7 @@ func (s *settler) report(ctx context.Context, th *conversation.Thread, e *conver
 		shown.Docs = s.Agent.Judge(ctx, job, e.PR, e.Asked())
 	}
 	if heard, _ := e.Heard(); len(heard) > 0 {
-		f := check.Facts{Event: check.Ended, Heads: heard, Job: check.Done, RunURL: s.RunURL, PRLink: s.Reporter.PRURL(shown), Linked: job.PR() != "",
+		f := check.Facts{Event: check.Ended, Heads: heard, Job: check.Done, RunURL: s.RunURL, PRLink: shown.PRURL(s.Reporter.RC.ServerURL), Linked: job.PR() != "",
 			Preview: shown.Preview.URL, PreviewState: shown.Preview.State, Approval: s.Approval, Docs: shown.Docs}
 		if job.Status == agentapi.StatusFailed {
 			f.Job = check.Failed
@@ -727,14 +727,14 @@ func (s *settler) decide(ctx context.Context, th *conversation.Thread, e *conver
 		f.PR = th.Number
 	}
 	d := check.Decide(e.Record, f)
-	s.Reporter.Apply(ctx, th.Owner, th.Repo, d)
+	s.Reporter.Checks.Apply(ctx, th.Owner, th.Repo, d)
 	return d
 }
 
 // ended says how a settled job ended, for the log.
 func (s *settler) ended(o *report.Outcome) string {
 	what := fmt.Sprintf("job %s %s", escape.Log(o.Job.ID), escape.Log(o.Job.Status))
-	if link := s.Reporter.PRURL(o); link != "" {
+	if link := o.PRURL(s.Reporter.RC.ServerURL); link != "" {
 		what += ", pull request " + link
 	}
 	return what

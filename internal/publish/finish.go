@@ -31,7 +31,7 @@ func (r *Reporter) Finish(ctx context.Context, o *report.Outcome) error {
 	// The status first: it settles the heads the comment then no longer
 	// owes.
 	if r.Code != nil && (o.Skipped == "" || r.Code.NoChange || o.Capped || o.Released != "" || o.Held) {
-		r.Checks.head(ctx, o, r.PRURL(o), r.Comment != nil, true)
+		r.Checks.head(ctx, o, o.PRURL(r.RC.ServerURL), r.Comment != nil, true)
 	}
 	if r.Comment != nil && (o.Skipped == "" || r.Comment.URL() != "" || o.Capped || o.Released != "" || o.Held) {
 		r.Comment.Show(ctx, r.final(o, runErr))
@@ -46,7 +46,7 @@ func (r *Reporter) Finish(ctx context.Context, o *report.Outcome) error {
 		Cost:     r.bill(),
 		Settled:  o.Settled,
 	}
-	if pr, ok := pullRequest(o, r.RC.ServerURL); ok {
+	if pr, ok := o.PullRequest(r.RC.ServerURL); ok {
 		res.PRURL, res.PRNumber = pr.URL(r.RC.ServerURL), pr.Number
 	}
 	if o.Job != nil {
@@ -87,7 +87,7 @@ func (r *Reporter) Amend(ctx context.Context, o *report.Outcome) {
 	ctx, cancel := r.outliving(ctx)
 	defer cancel()
 	if r.Code != nil {
-		r.Checks.head(ctx, o, r.PRURL(o), r.Comment != nil, true)
+		r.Checks.head(ctx, o, o.PRURL(r.RC.ServerURL), r.Comment != nil, true)
 	}
 	if r.Comment != nil {
 		r.Comment.Show(ctx, r.final(o, nil))
@@ -99,7 +99,7 @@ func (r *Reporter) Amend(ctx context.Context, o *report.Outcome) {
 // client sent to the Agent Job API's jobs with GET (reads) and to GitHub's
 // API, and the time it waited for the job.
 func (r *Reporter) bill() *report.Cost {
-	c := r.cost
+	c := r.Cost
 	if r.Sent != nil {
 		for s, n := range r.Sent() {
 			switch {
@@ -210,7 +210,7 @@ func (r *Reporter) notice(o *report.Outcome) {
 		r.Progress.Log.Notice(o.Settled)
 	case j == nil:
 	case j.PR() != "":
-		link := r.PRURL(o)
+		link := o.PRURL(r.RC.ServerURL)
 		if link == "" {
 			link = escape.Log(j.PR())
 		}

@@ -117,36 +117,20 @@ type Reporter struct {
 	// (record.ProjectMark), which every record that names a job keeps.
 	Project string
 
-	// Billed is what the run cost, as Finish reported it; nil when it
-	// stopped before it could report.
+	// Cost is what the run spent so far: the creates and follow-ups the
+	// API took (Spent), the sends the caps counted before it and the time
+	// it waited for the job (the hall's). Billed is what it cost, as
+	// Finish reported it; nil when it stopped before it could report.
+	Cost   report.Cost
 	Billed *report.Cost
 
-	cost     report.Cost
 	reported bool
-}
-
-// Job names the job the run reports, id ("" for none), in o, from which
-// the comment's record and the outputs are written, and in the job-id
-// output at once, so that a failure or a cancellation later still leaves
-// it. followUp says the run continues it.
-func (r *Reporter) Job(o *report.Outcome, id string, followUp bool) error {
-	o.JobID, o.FollowUp = id, followUp
-	return r.Name(id)
 }
 
 // Name writes id ("" for none) in the job-id output at once: the job a
 // room is about to send to or read, which a failure or a cancellation
 // later must not lose.
 func (r *Reporter) Name(id string) error { return r.Out.Set("job-id", id) }
-
-// Follow names the code pull request's run's Code, whose head the run's
-// statuses go on and whose record the comment keeps.
-func (r *Reporter) Follow(code *report.Code) { r.Code, r.Checks.PR = code, code }
-
-// Apply sets the statuses d decides on owner/repo (Checks.Apply).
-func (r *Reporter) Apply(ctx context.Context, owner, repo string, d check.Decision) {
-	r.Checks.Apply(ctx, owner, repo, d)
-}
 
 // Spent counts a create or follow-up the API took: in the run's comment,
 // which is what the caps count, and in the run's cost.
@@ -155,25 +139,11 @@ func (r *Reporter) Spent(followUp bool) {
 		r.Comment.Spend(r.Progress.Clock.Now())
 	}
 	if followUp {
-		r.cost.FollowUps++
+		r.Cost.FollowUps++
 	} else {
-		r.cost.Creates++
+		r.Cost.Creates++
 	}
 }
-
-// Counted keeps the sends the caps counted before this run (nil for a cap
-// not read), which the cost reports.
-func (r *Reporter) Counted(thread, day *int) {
-	if thread != nil {
-		r.cost.ThreadSends = thread
-	}
-	if day != nil {
-		r.cost.DaySends = day
-	}
-}
-
-// Waited adds d, time the run spent waiting for the job, to its cost.
-func (r *Reporter) Waited(d time.Duration) { r.cost.Waited += d }
 
 // Record writes o in the run's comment as working, even when the run is
 // cancelled or at its timeout now (Keep): the record of a send, which
@@ -243,34 +213,6 @@ func (r *Reporter) Gone(e *conversation.Earlier, status int) conversation.State 
 	return s
 }
 
-// PRURL is the job's pull request when it is one on this GitHub, or "":
-// what the API reports as a link is linked only then.
-func (r *Reporter) PRURL(o *report.Outcome) string {
-	pr, ok := pullRequest(o, r.RC.ServerURL)
-	if !ok {
-		return ""
-	}
-	return pr.URL(r.RC.ServerURL)
-}
-
-// Retrying logs a retry, cause first: what went wrong with the attempt
-// (no such host, a reset connection), then when the next one comes.
-func (r *Reporter) Retrying(rt httpclient.Retry) {
-	what := "no response"
-	switch {
-	case rt.Status >= 200 && rt.Status <= 299:
-		// A success is retried only when its body was unusable.
-		what = fmt.Sprintf("HTTP %d, but the reply is not a job record", rt.Status)
-	case rt.Status != 0:
-		what = fmt.Sprintf("HTTP %d", rt.Status)
-	case rt.Err != nil:
-		// Go's own words for the failure, made one line: a host name
-		// or a certificate's may hold anything.
-		what = "no response: " + escape.Line(rt.Err.Error())
-	}
-	r.Progress.Logf("%s; retry %d in %s", what, rt.Attempt, rt.Wait.Round(time.Millisecond))
-}
-
 // Unreported reports a run that stopped before it had an outcome to report
 // (inputs or an event it cannot use, files it cannot write), ending as end:
 // the status output and the summary still say so, as far as they can be
@@ -293,7 +235,7 @@ func (r *Reporter) state(o *report.Outcome, p conversation.Phase) conversation.S
 		Note: o.Note, RunURL: escape.URL(r.RC.RunURL()), Elapsed: r.Progress.Elapsed(), Timeout: r.Timeout,
 	}
 	if o.Job != nil {
-		s.PRLink, s.PRURL = o.Job.PR(), r.PRURL(o)
+		s.PRLink, s.PRURL = o.Job.PR(), o.PRURL(r.RC.ServerURL)
 	}
 	if s.PRURL == "" && r.Code != nil && p.Working() {
 		if pr, ok := prlink.Judge(r.Code.DocsPR, r.RC.ServerURL); ok {
@@ -385,16 +327,8 @@ func DocsNote(v docspr.Verdict) string {
 	return "⏳ This pull request's docs check waits for an approving review of the docs pull request " + n + " on its latest commit."
 }
 
-// pullRequest is the job's pull request when it is one on this GitHub.
-func pullRequest(o *report.Outcome, serverURL string) (prlink.PullRequest, bool) {
-	if o.Job == nil {
-		return prlink.PullRequest{}, false
-	}
-	return prlink.Judge(o.Job.PR(), serverURL)
-}
-
 // Status sets the code pull request's head status while the run works on
 // o: pending while the job works. Finish sets the run's last.
 func (r *Reporter) Status(ctx context.Context, o *report.Outcome) {
-	r.Checks.head(ctx, o, r.PRURL(o), r.Comment != nil, false)
+	r.Checks.head(ctx, o, o.PRURL(r.RC.ServerURL), r.Comment != nil, false)
 }

@@ -138,12 +138,11 @@ func TestJobIsWrittenAtOnce(t *testing.T) {
 	t.Parallel()
 	var log bytes.Buffer
 	r, _ := newReporter(t, &log)
-	o := &report.Outcome{}
-	if err := r.Job(o, "job_0042", true); err != nil {
+	if err := r.Name("job_0042"); err != nil {
 		t.Fatal(err)
 	}
-	if o.JobID != "job_0042" || !o.FollowUp || !strings.Contains(outputFile(t, r), "job-id<<") || !strings.Contains(outputFile(t, r), "\njob_0042\n") {
-		t.Errorf("outcome %+v, outputs:\n%s", o, outputFile(t, r))
+	if !strings.Contains(outputFile(t, r), "job-id<<") || !strings.Contains(outputFile(t, r), "\njob_0042\n") {
+		t.Errorf("outputs:\n%s", outputFile(t, r))
 	}
 }
 
@@ -261,8 +260,8 @@ func TestChecksHead(t *testing.T) {
 			r.Checks.GitHub = gh
 			r.Code = &report.Code{PR: report.Commit{Owner: "acme", Repo: "docs", HeadSHA: head2}, Owed: []string{head1}, Cut: tt.cut}
 			r.Checks.PR = r.Code
-			r.Checks.head(context.Background(), tt.o, r.PRURL(tt.o), tt.recorded, tt.ended)
-			r.Checks.head(context.Background(), tt.o, r.PRURL(tt.o), tt.recorded, tt.ended) // once is enough
+			r.Checks.head(context.Background(), tt.o, tt.o.PRURL(r.RC.ServerURL), tt.recorded, tt.ended)
+			r.Checks.head(context.Background(), tt.o, tt.o.PRURL(r.RC.ServerURL), tt.recorded, tt.ended) // once is enough
 			if !slices.Equal(gh.set, tt.want) {
 				t.Errorf("statuses\n%s\nwant\n%s", strings.Join(gh.set, "\n"), strings.Join(tt.want, "\n"))
 			}
@@ -482,7 +481,7 @@ func TestSpent(t *testing.T) {
 	r.Comment = c
 	r.Spent(false)
 	r.Spent(true)
-	r.Waited(90 * time.Second)
+	r.Cost.Waited += 90 * time.Second
 	if err := r.Finish(context.Background(), &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "")}); err != nil {
 		t.Fatal(err)
 	}

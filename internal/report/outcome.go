@@ -8,6 +8,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/preview"
+	"github.com/agentjob/agent-job-action/internal/prlink"
 )
 
 // ErrJobFailed is returned when the job ends with status failed.
@@ -185,3 +186,21 @@ func (o *Outcome) CapReason() string {
 // Skip is the outcome of a run that decided not to act, for reason: exit
 // 0, nothing sent to the Agent Job API; the writer's Finish logs why.
 func Skip(reason string) *Outcome { return &Outcome{Skipped: reason} }
+
+// PullRequest is the job's pull request when it is one on the GitHub at
+// serverURL: what the API reports as a link is linked only then.
+func (o *Outcome) PullRequest(serverURL string) (prlink.PullRequest, bool) {
+	if o.Job == nil {
+		return prlink.PullRequest{}, false
+	}
+	return prlink.Judge(o.Job.PR(), serverURL)
+}
+
+// PRURL is the address of the job's pull request on the GitHub at
+// serverURL (PullRequest), or "".
+func (o *Outcome) PRURL(serverURL string) string {
+	if pr, ok := o.PullRequest(serverURL); ok {
+		return pr.URL(serverURL)
+	}
+	return ""
+}
