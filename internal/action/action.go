@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/event"
 	"github.com/agentjob/agent-job-action/internal/inputs"
@@ -135,7 +136,7 @@ func (r *run) execute(ctx context.Context) (report.End, error) {
 	cancelRead()
 	if inErr != nil {
 		if why := plan.Withheld(cfg, inErr, trig); evErr == nil && r.rc.EventName != "" && why != "" {
-			return report.Skipped, r.rep.Finish(ctx, report.Skip(why))
+			return report.Skipped, r.rep.Finish(ctx, report.Skip(why), check.Decision{})
 		}
 		return report.Invalid, r.inTerms(inErr)
 	}
@@ -174,7 +175,7 @@ func (r *run) execute(ctx context.Context) (report.End, error) {
 	if r.settler != nil {
 		r.rep.Cost.Waited += r.settler.Waited
 	}
-	err = r.rep.Finish(ctx, o)
+	err = r.rep.Finish(ctx, o, r.ending(o))
 	if err == nil {
 		r.recheck(ctx, p, o)
 	}

@@ -49,6 +49,7 @@ type run struct {
 	jobs     *job.Room            // the run's job
 	caps     caps.Counter         // the caps' counts
 	paired   []Pair               // the code pull requests whose records a settle run read
+	heads    heads                // what a code pull request's run shows on its heads
 }
 
 // carryOut does what p says and returns how it went: it judges the run's
@@ -80,7 +81,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	}
 	if g := p.Group; g != nil {
 		v, err := queue.Read(ctx, gh, *g)
-		return r.rep.Group(ctx, report.Commit{Owner: g.Owner, Repo: g.Repo, HeadSHA: g.HeadSHA}, v.Facts(), err)
+		return r.group(ctx, report.Commit{Owner: g.Owner, Repo: g.Repo, HeadSHA: g.HeadSHA}, v.Facts(), err)
 	}
 	// Nothing is written to GitHub before the run's own request is
 	// admitted: r.thread is nil until then.
@@ -129,7 +130,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 			r.rep.Record(ctx, o)
 		}
 		if job != nil && (o.Stage == report.StageStart || !job.Terminal()) {
-			r.rep.Status(ctx, o) // pending while the job works on this head
+			r.working(ctx, o) // pending while the job works on this head
 		}
 		if job == nil && o.Closed {
 			// The close may have merged or closed the docs pull request:
@@ -311,7 +312,7 @@ func (r *run) recheck(ctx context.Context, p plan.Plan, o *report.Outcome) {
 	}
 	r.prog.Logf("the docs pull request changed while the run wrote its end: %s", again.Says())
 	o.Docs = again
-	r.rep.Amend(ctx, o)
+	r.rep.Amend(ctx, o, r.ending(o))
 }
 
 // outside sets the check of p.Outside, which no code job follows

@@ -75,7 +75,8 @@ func (r *run) wire(api *agentapi.Client, hc *httpclient.Client, p plan.Plan) (*g
 	}
 	r.agent = r.agentRoom(hc, gh)
 	r.agent.Approval, r.agent.Land = p.Approval, p.Land
-	r.rep.Checks.Approval = p.Approval
+	r.rep.Approval = p.Approval
+	r.heads = heads{RunURL: r.rc.RunURL(), ServerURL: r.rc.ServerURL, Approval: p.Approval}
 	r.jobs = &job.Room{API: api, Reporter: r.rep, Terms: r.rc.Terms(), Progress: r.prog, Clock: r.deps.Clock,
 		Schedule: schedule(r.cfg, r.deps), Deadline: r.deadline, Beat: cmp.Or(r.deps.Heartbeat, runlog.Heartbeat)}
 	if gh != nil {
@@ -194,7 +195,6 @@ func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan)
 func (r *run) codeRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *codejob.Room {
 	t := r.trig
 	r.rep.Code = &report.Code{}
-	r.rep.Checks.PR = r.rep.Code
 	room := &codejob.Room{Thread: r.thread, API: api, Jobs: r.jobs, Settler: r.settler, Agent: r.agent, Code: r.rep.Code,
 		Progress: r.prog, Paths: r.cfg.Paths, Workflow: p.Workflow, Wait: p.Wait, Land: p.Land,
 		About: prompt.CodePR{Owner: t.Owner, Repo: t.Repo, Number: t.Number, Title: t.Title, Body: t.IssueBody, URL: t.URL}}

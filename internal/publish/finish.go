@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
+	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/prlink"
@@ -14,9 +15,10 @@ import (
 )
 
 // Finish reports o, once, for every run that got a plan: the commit
-// status, the comment's last edit, the outputs, the summary and the
-// closing notice or error.
-func (r *Reporter) Finish(ctx context.Context, o *report.Outcome) error {
+// statuses the hall decided for the code pull request's heads, the
+// comment's last edit, the outputs, the summary and the closing notice or
+// error.
+func (r *Reporter) Finish(ctx context.Context, o *report.Outcome, heads check.Decision) error {
 	r.reported = true
 	switch {
 	case o.Capped: // the comment and a code pull request's status say why
@@ -30,9 +32,7 @@ func (r *Reporter) Finish(ctx context.Context, o *report.Outcome) error {
 	defer cancel()
 	// The status first: it settles the heads the comment then no longer
 	// owes.
-	if r.Code != nil && (o.Skipped == "" || r.Code.NoChange || o.Capped || o.Released != "" || o.Held) {
-		r.Checks.head(ctx, o, o.PRURL(r.RC.ServerURL), r.Comment != nil, true)
-	}
+	r.heads(ctx, heads)
 	if r.Comment != nil && (o.Skipped == "" || r.Comment.URL() != "" || o.Capped || o.Released != "" || o.Held) {
 		r.Comment.Show(ctx, r.final(o, runErr))
 	}
@@ -81,14 +81,12 @@ func (r *Reporter) Finish(ctx context.Context, o *report.Outcome) error {
 
 // Amend writes again the end of a code pull request's run whose docs pull
 // request, judged again once that end was written, stands otherwise (o):
-// the head's status and the comment's last edit. The outputs and the
-// summary, which say nothing of it, stand.
-func (r *Reporter) Amend(ctx context.Context, o *report.Outcome) {
+// the heads' statuses as the hall decided them again and the comment's
+// last edit. The outputs and the summary, which say nothing of it, stand.
+func (r *Reporter) Amend(ctx context.Context, o *report.Outcome, heads check.Decision) {
 	ctx, cancel := r.outliving(ctx)
 	defer cancel()
-	if r.Code != nil {
-		r.Checks.head(ctx, o, o.PRURL(r.RC.ServerURL), r.Comment != nil, true)
-	}
+	r.heads(ctx, heads)
 	if r.Comment != nil {
 		r.Comment.Show(ctx, r.final(o, nil))
 	}
@@ -219,5 +217,12 @@ func (r *Reporter) notice(o *report.Outcome) {
 		r.Progress.Log.Notice(fmt.Sprintf("job %s %s with no pull request (nothing changed)", escape.Log(j.ID), escape.Log(j.Status)))
 	default:
 		r.Progress.Log.Notice(fmt.Sprintf("job %s is %s; not waiting (%s)", escape.Log(j.ID), escape.Log(j.Status), r.RC.Setting("wait", "false")))
+	}
+}
+
+// heads sets the statuses d decides on the code pull request's heads.
+func (r *Reporter) heads(ctx context.Context, d check.Decision) {
+	if r.Code != nil && len(d.Sets) > 0 {
+		r.Checks.Apply(ctx, r.Code.PR.Owner, r.Code.PR.Repo, d)
 	}
 }

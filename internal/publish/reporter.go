@@ -113,6 +113,10 @@ type Reporter struct {
 	// Grace bounds what the run writes after it ends; zero fields are the
 	// runner's (LastWords, RecordFor).
 	Grace Grace
+	// Approval says the team wants the docs pull request approved before
+	// the check is green (docs-check: approved): every later run decides
+	// the check as this one was asked to.
+	Approval bool
 	// Project is the mark of the run's Agent Job project
 	// (record.ProjectMark), which every record that names a job keeps.
 	Project string
@@ -276,7 +280,7 @@ func (r *Reporter) state(o *report.Outcome, p conversation.Phase) conversation.S
 		}
 		// Every later run decides the check as this one was asked to.
 		carry(&s, c.Prior, o.Docs == nil)
-		s.Record.Approval = s.Record.Approval || r.Checks.Approval
+		s.Record.Approval = s.Record.Approval || r.Approval
 	}
 	return s
 }
@@ -325,10 +329,4 @@ func DocsNote(v docspr.Verdict) string {
 		return "⏳ The docs pull request " + n + " could not be read: this pull request's docs check waits. The next settle run reads it again."
 	}
 	return "⏳ This pull request's docs check waits for an approving review of the docs pull request " + n + " on its latest commit."
-}
-
-// Status sets the code pull request's head status while the run works on
-// o: pending while the job works. Finish sets the run's last.
-func (r *Reporter) Status(ctx context.Context, o *report.Outcome) {
-	r.Checks.head(ctx, o, o.PRURL(r.RC.ServerURL), r.Comment != nil, false)
 }

@@ -20,11 +20,9 @@ import (
 	"github.com/agentjob/agent-job-action/internal/check"
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/conversation"
-	"github.com/agentjob/agent-job-action/internal/docspr"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/poll"
-	"github.com/agentjob/agent-job-action/internal/prlink"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/request"
@@ -208,70 +206,6 @@ func TestSettled(t *testing.T) {
 	}
 }
 
-// TestChecksHead: the status a code pull request's head gets, by where the
-// run and its job stand, and which heads it settles.
-func TestChecksHead(t *testing.T) {
-	t.Parallel()
-	working := jobOf("job_1", "active", "")
-	docs := func(st docspr.State) *docspr.Verdict {
-		return &docspr.Verdict{State: st, PR: prlink.PullRequest{Owner: "acme", Repo: "docs", Number: 101}, URL: "https://github.com/acme/docs/pull/101"}
-	}
-	done := func(v *docspr.Verdict) *report.Outcome {
-		return &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "https://github.com/acme/docs/pull/101"), Docs: v}
-	}
-	tests := []struct {
-		name     string
-		o        *report.Outcome
-		recorded bool // the run has a comment, whose record a later run settles
-		ended    bool
-		cut      bool
-		want     []string
-		owed     []string
-	}{
-		{name: "while the job works", o: &report.Outcome{JobID: "job_1", Job: working}, want: []string{"acme/docs 2222 pending: The docs agent is updating the docs for this change"},
-			owed: []string{head1, head2}},
-		{name: "the job completed: every head it covered", ended: true, o: &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "https://github.com/acme/docs/pull/101")},
-			want: []string{"acme/docs 1111 success: Docs updated in a pull request", "acme/docs 2222 success: Docs updated in a pull request"}},
-		{name: "approval asked, waiting: every head it covered waits", ended: true, o: done(docs(docspr.Waiting)),
-			want: []string{"acme/docs 1111 pending: Waits for an approving review of docs pull request #101", "acme/docs 2222 pending: Waits for an approving review of docs pull request #101"}},
-		{name: "approval asked, approved: the newest head only", ended: true, o: done(docs(docspr.Approved)),
-			want: []string{"acme/docs 1111 pending: Waits for an approving review of docs pull request #101", "acme/docs 2222 success: Docs approved in pull request #101"}},
-		{name: "approval asked, merged: the newest head only", ended: true, o: done(docs(docspr.Merged)),
-			want: []string{"acme/docs 1111 pending: Waits for an approving review of docs pull request #101", "acme/docs 2222 success: Docs merged in pull request #101"}},
-		{name: "the job failed", ended: true, o: &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "failed", "")},
-			want: []string{"acme/docs 1111 failure: The docs job failed: see the run", "acme/docs 2222 failure: The docs job failed: see the run"}},
-		{name: "the run ends, the job goes on, recorded", ended: true, recorded: true, o: &report.Outcome{JobID: "job_1", Job: working},
-			want: []string{"acme/docs 2222 pending: The docs agent is updating the docs for this change"}, owed: []string{head1, head2}},
-		{name: "the run ends, the job goes on, no record", ended: true, o: &report.Outcome{JobID: "job_1", Job: working},
-			want: []string{"acme/docs 1111 error: The run stopped before the docs job ended: re-run it", "acme/docs 2222 error: The run stopped before the docs job ended: re-run it"}},
-		{name: "no job could start", ended: true, o: &report.Outcome{Err: errors.New("HTTP 401")},
-			want: []string{"acme/docs 1111 error: The docs job could not be started: see the run", "acme/docs 2222 error: The docs job could not be started: see the run"}},
-		{name: "a cap: this head only", ended: true, o: &report.Outcome{Skipped: "max-sends-per-day is 1", Capped: true},
-			want: []string{"acme/docs 2222 success: Docs job cap reached: max-sends-per-day is 1"}, owed: []string{head1}},
-		{name: "a cut listing: said once", cut: true, o: &report.Outcome{JobID: "job_1", Job: working},
-			want: []string{fmt.Sprintf("acme/docs 2222 error: GitHub listed only %d files: the rest went unseen, so no success is claimed; see the run", ghclient.MaxPullFiles)}, owed: []string{head1}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var log bytes.Buffer
-			r, _ := newReporter(t, &log)
-			gh := &fakeStatuses{}
-			r.Checks.GitHub = gh
-			r.Code = &report.Code{PR: report.Commit{Owner: "acme", Repo: "docs", HeadSHA: head2}, Owed: []string{head1}, Cut: tt.cut}
-			r.Checks.PR = r.Code
-			r.Checks.head(context.Background(), tt.o, tt.o.PRURL(r.RC.ServerURL), tt.recorded, tt.ended)
-			r.Checks.head(context.Background(), tt.o, tt.o.PRURL(r.RC.ServerURL), tt.recorded, tt.ended) // once is enough
-			if !slices.Equal(gh.set, tt.want) {
-				t.Errorf("statuses\n%s\nwant\n%s", strings.Join(gh.set, "\n"), strings.Join(tt.want, "\n"))
-			}
-			if !slices.Equal(r.Code.Owed, tt.owed) {
-				t.Errorf("owed %q, want %q", r.Code.Owed, tt.owed)
-			}
-		})
-	}
-}
-
 // TestChecksSetWritesTheDifference: a status is written only on a head
 // where GitHub shows another (or none, or one it could not read), and the
 // log says what GitHub showed when the write takes back a success; a head
@@ -439,7 +373,7 @@ func TestFinish(t *testing.T) {
 			r, _ := newReporter(t, &log)
 			c := &fakeComment{url: "https://github.com/acme/docs/issues/12#issuecomment-77"}
 			r.Comment = c
-			err := r.Finish(context.Background(), tt.o)
+			err := r.Finish(context.Background(), tt.o, check.Decision{})
 			if (err == nil) != (tt.err == "") || err != nil && !strings.HasPrefix(err.Error(), tt.err) {
 				t.Errorf("Finish() = %v, want %q", err, tt.err)
 			}
@@ -482,7 +416,7 @@ func TestSpent(t *testing.T) {
 	r.Spent(false)
 	r.Spent(true)
 	r.Cost.Waited += 90 * time.Second
-	if err := r.Finish(context.Background(), &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "")}); err != nil {
+	if err := r.Finish(context.Background(), &report.Outcome{JobID: "job_1", Job: jobOf("job_1", "completed", "")}, check.Decision{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.spent) != 2 || r.Billed.Creates != 1 || r.Billed.FollowUps != 1 || r.Billed.WaitedSeconds != 90 {
