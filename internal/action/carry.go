@@ -38,6 +38,7 @@ type run struct {
 	log      runlog.Log
 	prog     runlog.Progress
 	rep      *publish.Reporter // the one writer of what the run reports
+	comments *ghclient.Client  // GitHub's client for the threads, whose records' writes outlive the run
 	start    time.Time
 	deadline time.Time // on deps.Clock: the end of the work, before the last words
 	cfg      inputs.Config
@@ -99,7 +100,7 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 	}
 	var answering *batch.Room
 	if p.Answer != nil {
-		r.thread = &conversation.Thread{GH: gh, Owner: p.Answer.Owner, Repo: p.Answer.Repo, Number: p.Answer.Number,
+		r.thread = &conversation.Thread{GH: r.comments, Owner: p.Answer.Owner, Repo: p.Answer.Repo, Number: p.Answer.Number,
 			Comments: p.Answer.CommentCount, Warn: r.log.Warning, Redact: r.log.Redact, Phrase: p.Rules.Phrase, Code: p.Code != nil}
 		r.rep.Comment = r.thread
 		answering = r.batchRoom(gh, p)

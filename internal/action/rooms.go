@@ -21,6 +21,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/poll"
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/prompt"
+	"github.com/agentjob/agent-job-action/internal/publish"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
 	"github.com/agentjob/agent-job-action/internal/runlog"
@@ -68,10 +69,17 @@ func (r *run) clients() (*agentapi.Client, *httpclient.Client) {
 func (r *run) wire(api *agentapi.Client, hc *httpclient.Client, p plan.Plan) (*ghclient.Client, error) {
 	var gh *ghclient.Client
 	if p.GitHub {
+		client := func(outlive time.Duration) (*ghclient.Client, error) {
+			return ghclient.New(hc.HTTPClient(httpclient.Policy{Kind: httpclient.Repeatable, Outlive: outlive}),
+				hc.HTTPClient(httpclient.Policy{Kind: httpclient.Once, Outlive: outlive}), r.rc.APIURL, r.cfg.GitHubToken)
+		}
 		var err error
-		if gh, err = ghclient.New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), r.rc.APIURL, r.cfg.GitHubToken); err != nil {
+		if gh, err = client(0); err != nil {
 			return nil, fmt.Errorf("GITHUB_API_URL: %w", err)
 		}
+		// The threads' client: the record of a send is written past the
+		// run's deadline (publish.Reporter.Keep).
+		r.comments, _ = client(publish.RecordFor)
 	}
 	r.agent = r.agentRoom(hc, gh)
 	r.agent.Approval, r.agent.Land = p.Approval, p.Land
@@ -112,7 +120,7 @@ func (r *run) agentRoom(hc *httpclient.Client, gh *ghclient.Client) *agentpr.Roo
 	if r.cfg.DocsToken != "" {
 		// New fails only for an empty token or a bad GITHUB_API_URL,
 		// which the run's own client met first.
-		if docs, err := ghclient.New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), r.rc.APIURL, r.cfg.DocsToken); err == nil {
+		if docs, err := ghclient.New(hc.HTTPClient(httpclient.Policy{Kind: httpclient.Repeatable}), hc.HTTPClient(httpclient.Policy{Kind: httpclient.Once}), r.rc.APIURL, r.cfg.DocsToken); err == nil {
 			room.Docs = docs
 		}
 	}
@@ -174,7 +182,7 @@ func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan)
 		room.Ending = endingOf(p.Await, r.rc.ServerURL, poll.Waiter{Jobs: api, Clock: r.deps.Clock, Schedule: schedule(r.cfg, r.deps), Deadline: r.deadline})
 	}
 	if gh != nil {
-		room.GitHub = gh
+		room.GitHub, room.Comments = gh, r.comments
 	}
 	if p.Backlink {
 		room.Ask = func(url string, th *conversation.Thread) agentpr.Ask {

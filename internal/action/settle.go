@@ -115,7 +115,10 @@ type settler struct {
 	// Jobs sends the change that waits.
 	Jobs   settleSender
 	GitHub settleGitHub
-	Agent  settleAgent
+	// Comments writes the threads' comments: its calls outlive the run,
+	// for the record of a send (publish.Reporter.Keep).
+	Comments conversation.GitHub
+	Agent    settleAgent
 	// Reporter writes the comments and the statuses.
 	Reporter *publish.Reporter
 	// Waited is how long the room waited for the job its event names
@@ -272,7 +275,7 @@ func (s *settler) Sweep(ctx context.Context, owner, repo string) (o *report.Outc
 			// settle run's.
 			return (&report.Outcome{}).Fail(ctx, fmt.Errorf("%s when the run stopped: %w; the next settle run goes on", t, ctx.Err())), pairs
 		}
-		th := &conversation.Thread{GH: s.GitHub, Owner: owner, Repo: repo, Number: c.Issue, Warn: s.Progress.Log.Warning, Redact: s.Progress.Log.Redact}
+		th := &conversation.Thread{GH: s.Comments, Owner: owner, Repo: repo, Number: c.Issue, Warn: s.Progress.Log.Warning, Redact: s.Progress.Log.Redact}
 		if self == "" {
 			// The token's login, which alone may have written a record to
 			// trust, is learned from its 👀 on the first record found, as

@@ -135,7 +135,7 @@ func newWorld(t *testing.T, jobs ...*agentapi.Job) *world {
 	rep.Checks.GitHub = gh
 	p := rep.Progress
 	paths, _ := pathfilter.Parse("src/**")
-	w.room = &settler{API: w.api, Jobs: &sender{api: w.api}, GitHub: gh, Agent: w.agent, Reporter: rep, Progress: p, Paths: paths,
+	w.room = &settler{API: w.api, Jobs: &sender{api: w.api}, GitHub: gh, Comments: gh, Agent: w.agent, Reporter: rep, Progress: p, Paths: paths,
 		Ask: func(url string, _ *conversation.Thread) agentpr.Ask { return agentpr.Ask{URL: url} }}
 	return w
 }

@@ -282,7 +282,7 @@ func (c *Client) send(ctx context.Context, op, id string, r Request) (*Job, erro
 // would start a second job or deliver the message twice.
 func policy(op string) httpclient.Policy {
 	if op == OpGet {
-		return httpclient.Repeatable
+		return httpclient.Policy{Kind: httpclient.Repeatable}
 	}
-	return httpclient.Once
+	return httpclient.Policy{Kind: httpclient.Once}
 }

@@ -230,7 +230,7 @@ func TestRead(t *testing.T) {
 			repeat, once := srv.Client(), srv.Client()
 			if tt.maxBody > 0 {
 				hc := httpclient.New(httpclient.Options{MaxBodyBytes: tt.maxBody, Transport: srv.Client().Transport})
-				repeat, once = hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once)
+				repeat, once = hc.HTTPClient(httpclient.Policy{Kind: httpclient.Repeatable}), hc.HTTPClient(httpclient.Policy{Kind: httpclient.Once})
 			}
 			gh, err := ghclient.New(repeat, once, srv.URL, fakegithub.DefaultToken)
 			if err != nil {

@@ -141,7 +141,7 @@ func Run(ctx context.Context, o Options, env Env, stdout io.Writer) error {
 		if token = strings.TrimSpace(token); token == "" {
 			return nil
 		}
-		gh, err := ghclient.New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), apiURL, token)
+		gh, err := ghclient.New(hc.HTTPClient(httpclient.Policy{Kind: httpclient.Repeatable}), hc.HTTPClient(httpclient.Policy{Kind: httpclient.Once}), apiURL, token)
 		if err != nil {
 			badURL = err
 			return nil

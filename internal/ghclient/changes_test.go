@@ -81,7 +81,7 @@ func TestPullFilesTooLargeAPage(t *testing.T) {
 	}
 	srv.SeedPull(fakegithub.Pull{Repo: "acme/api", Number: 7, Files: files})
 	hc := httpclient.New(httpclient.Options{MaxBodyBytes: 100 << 10}) // 12 patches of 9,000 bytes do not fit, 10 do
-	c, err := New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), srv.APIURL(), fakegithub.DefaultToken)
+	c, err := New(hc.HTTPClient(httpclient.Policy{Kind: httpclient.Repeatable}), hc.HTTPClient(httpclient.Policy{Kind: httpclient.Once}), srv.APIURL(), fakegithub.DefaultToken)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -520,7 +520,7 @@ func TestThroughHTTPClient(t *testing.T) {
 	defer srv.Close()
 	ctx := context.Background()
 	hc := httpclient.New(httpclient.Options{BackoffMin: 1, BackoffMax: 1, Transport: srv.Client().Transport})
-	c, err := New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), srv.APIURL(), token)
+	c, err := New(hc.HTTPClient(httpclient.Policy{Kind: httpclient.Repeatable}), hc.HTTPClient(httpclient.Policy{Kind: httpclient.Once}), srv.APIURL(), token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -559,7 +559,7 @@ func TestRateLimitedThroughHTTPClient(t *testing.T) {
 			return true
 		}})
 		hc := httpclient.New(httpclient.Options{BackoffMin: 1, BackoffMax: 1, Transport: srv.Client().Transport, Deadline: time.Now().Add(time.Minute)})
-		c, err := New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), srv.APIURL(), token)
+		c, err := New(hc.HTTPClient(httpclient.Policy{Kind: httpclient.Repeatable}), hc.HTTPClient(httpclient.Policy{Kind: httpclient.Once}), srv.APIURL(), token)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -79,7 +79,7 @@ func TestMergeSentOnce(t *testing.T) {
 	}})
 	defer srv.Close()
 	hc := httpclient.New(httpclient.Options{BackoffMin: 1, BackoffMax: 1, Transport: srv.Client().Transport})
-	c, err := New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), srv.APIURL(), token)
+	c, err := New(hc.HTTPClient(httpclient.Policy{Kind: httpclient.Repeatable}), hc.HTTPClient(httpclient.Policy{Kind: httpclient.Once}), srv.APIURL(), token)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ func TestOpenPullsInParts(t *testing.T) {
 		srv.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: n + 1, HeadSHA: sha(n + 1), Body: strings.Repeat("x", 2000)})
 	}
 	hc := httpclient.New(httpclient.Options{MaxBodyBytes: 100 << 10}) // 100 bodies of 2,000 bytes do not fit
-	c, err := New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), srv.APIURL(), fakegithub.DefaultToken)
+	c, err := New(hc.HTTPClient(httpclient.Policy{Kind: httpclient.Repeatable}), hc.HTTPClient(httpclient.Policy{Kind: httpclient.Once}), srv.APIURL(), fakegithub.DefaultToken)
 	if err != nil {
 		t.Fatal(err)
 	}

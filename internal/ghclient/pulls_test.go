@@ -203,7 +203,7 @@ func TestReviewCommentsInParts(t *testing.T) {
 	}
 	srv.SeedReviewComments(7, 88, cs)
 	hc := httpclient.New(httpclient.Options{MaxBodyBytes: 100 << 10}) // 100 comments of 2,000 bytes do not fit
-	c, err := New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), srv.APIURL(), fakegithub.DefaultToken)
+	c, err := New(hc.HTTPClient(httpclient.Policy{Kind: httpclient.Repeatable}), hc.HTTPClient(httpclient.Policy{Kind: httpclient.Once}), srv.APIURL(), fakegithub.DefaultToken)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +295,7 @@ func TestLineCommentsInParts(t *testing.T) {
 	}
 	srv.SeedReviewComments(7, 88, cs)
 	hc := httpclient.New(httpclient.Options{MaxBodyBytes: 100 << 10}) // 100 comments of 2,000 bytes do not fit
-	c, err := New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), srv.APIURL(), fakegithub.DefaultToken)
+	c, err := New(hc.HTTPClient(httpclient.Policy{Kind: httpclient.Repeatable}), hc.HTTPClient(httpclient.Policy{Kind: httpclient.Once}), srv.APIURL(), fakegithub.DefaultToken)
 	if err != nil {
 		t.Fatal(err)
 	}

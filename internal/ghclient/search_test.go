@@ -102,7 +102,7 @@ func TestPendingPullsInParts(t *testing.T) {
 		srv.SeedStatus(fakegithub.Status{Repo: "acme/docs", SHA: sha, State: "pending", Context: "ci"})
 	}
 	hc := httpclient.New(httpclient.Options{MaxBodyBytes: 100 << 10}) // 100 bodies of 2,000 bytes do not fit
-	c, err := New(hc.HTTPClient(httpclient.Repeatable), hc.HTTPClient(httpclient.Once), srv.APIURL(), fakegithub.DefaultToken)
+	c, err := New(hc.HTTPClient(httpclient.Policy{Kind: httpclient.Repeatable}), hc.HTTPClient(httpclient.Policy{Kind: httpclient.Once}), srv.APIURL(), fakegithub.DefaultToken)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,8 +55,8 @@ const (
 // the server acted, and the caller records what it sent, where a cut
 // call leaves the caller to guess, and its next run to send it again.
 // The runner cancels a step with SIGINT and kills it 10 s later
-// (runner.InterruptGrace, runner.TermGrace); report.Reporter.Keep and
-// report.LastWords bound what the run writes after it.
+// (runner.InterruptGrace, runner.TermGrace); publish.Reporter.Keep and
+// publish.LastWords bound what the run writes after it.
 const HearOut = 2 * time.Second
 
 // ErrBodyTooLarge is returned when a response body is longer than the cap.
@@ -205,17 +205,31 @@ func (t *roundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
 	return nil, err
 }
 
-// Policy says what may be sent again of one call. The caller decides it,
-// for each call, from what the call does: the transport knows nothing of
-// its callers.
-type Policy int
+// Policy says what may be sent again of one call, and until when. The
+// caller decides it, for each call, from what the call does: the transport
+// knows nothing of its callers.
+type Policy struct {
+	Kind Kind
+	// Outlive, when not zero, keeps the call's retries going until Outlive
+	// after it starts, on the client's clock, when that is later than the
+	// client's Deadline: a write that goes on past the run's end (the
+	// record of what a run sent, publish.Reporter.Keep), under a context
+	// of its own that bounds it on the wall's clock. Waits are cut to the
+	// time left then, as they are before the Deadline, and each Repeatable
+	// attempt takes a third of what that context has left: one that hangs
+	// leaves time for more.
+	Outlive time.Duration
+}
+
+// Kind is what a call does, which says whether it may be sent again.
+type Kind int
 
 const (
 	// Repeatable is a call that reads, or that sets something to a value
 	// (a comment's body, a reaction, the reviewers of a pull request):
 	// sending it twice changes nothing, so it is repeated on any
 	// transient failure.
-	Repeatable Policy = iota + 1
+	Repeatable Kind = iota + 1
 	// Once is a call that creates something (a job, a follow-up, a
 	// comment): sending it twice could create two. It is repeated only when
 	// the server provably did not act on it: no connection was made, or it
@@ -267,7 +281,7 @@ type attempts struct {
 	policy Policy
 	// ctx is the call's context as its caller gave it; deadline is when
 	// its retries stop, on the client's clock (zero: never): the client's
-	// Deadline, or the one ctx carries (WithDeadline).
+	// Deadline, or later for a call that outlives it (Policy.Outlive).
 	ctx      context.Context
 	deadline time.Time
 	last     *Failure
@@ -283,18 +297,6 @@ type attempts struct {
 	// nil for other calls. heard is how long it is heard out.
 	cut   context.CancelCauseFunc
 	heard time.Duration
-}
-
-// deadlineKey is the key of WithDeadline's value.
-type deadlineKey struct{}
-
-// WithDeadline returns ctx for requests whose retries stop at t, on the
-// client's clock, instead of at the client's Deadline: those of a write
-// with a deadline of its own, which goes on past the run's (the record of
-// what a run sent, report.Reporter.Keep). Waits are cut to the time left
-// before t, as they are before the Deadline.
-func WithDeadline(ctx context.Context, t time.Time) context.Context {
-	return context.WithValue(ctx, deadlineKey{}, t)
 }
 
 // hearOut is the context of the call a: ctx's values and its end, except
@@ -337,9 +339,11 @@ func (c *Client) do(req *retryablehttp.Request, p Policy) (*http.Response, error
 	}
 	a := &attempts{policy: p, ctx: req.Context(), deadline: c.opt.Deadline, heard: cmp.Or(c.opt.HearOut, HearOut)}
 	hc := c.http
-	if t, ok := a.ctx.Value(deadlineKey{}).(time.Time); ok {
-		a.deadline = t
-		if end, ok := a.ctx.Deadline(); ok && p == Repeatable {
+	if p.Outlive > 0 {
+		if t := c.opt.Clock.Now().Add(p.Outlive); !a.deadline.IsZero() && t.After(a.deadline) {
+			a.deadline = t
+		}
+		if end, ok := a.ctx.Deadline(); ok && p.Kind == Repeatable {
 			// Each attempt takes a third of what the call had: one that
 			// hangs leaves time for more.
 			third := *c.http
@@ -348,7 +352,7 @@ func (c *Client) do(req *retryablehttp.Request, p Policy) (*http.Response, error
 		}
 	}
 	ctx := a.ctx
-	if p == Once {
+	if p.Kind == Once {
 		// Its answer says what the server did: heard out when ctx ends
 		// under way.
 		ctx = a.hearOut(ctx)
@@ -500,7 +504,7 @@ func humanWait(d time.Duration) string {
 // classify judges one attempt. It returns nil for a success, and whether
 // sending the request again at once may help.
 func (c *Client) classify(a *attempts, resp *http.Response, err error, wrote bool) (*Failure, bool) {
-	safe := a.policy == Repeatable
+	safe := a.policy.Kind == Repeatable
 	unknown := MayHaveActed
 	if safe {
 		unknown = Transient

@@ -89,9 +89,9 @@ func jsonError(code int, msg string) func(http.ResponseWriter) {
 // repeated.
 func policyOf(method string) Policy {
 	if method == http.MethodPost {
-		return Once
+		return Policy{Kind: Once}
 	}
-	return Repeatable
+	return Policy{Kind: Repeatable}
 }
 
 func do(t *testing.T, c *Client, method, u string, handler func(*http.Response) error) error {
@@ -485,7 +485,7 @@ func TestGitHubReadsTheAnswer(t *testing.T) {
 				io.WriteString(w, tc.body)
 			})
 			c := New(Options{Clock: clock.NewFake(t0), RetryMax: 1})
-			gh := github.NewClient(c.HTTPClient(Repeatable)).WithAuthToken("ghs_secret")
+			gh := github.NewClient(c.HTTPClient(Policy{Kind: Repeatable})).WithAuthToken("ghs_secret")
 			gh.BaseURL, _ = url.Parse(srv.URL + "/")
 			comments, _, err := gh.Issues.ListComments(context.Background(), "o", "r", 1, nil)
 			var er *github.ErrorResponse
@@ -615,13 +615,13 @@ func TestCreateHeardOutWhenCancelled(t *testing.T) {
 					err  error
 				)
 				if via == "Do" {
-					_, err = c.Do(req, Once, func(resp *http.Response) error {
+					_, err = c.Do(req, Policy{Kind: Once}, func(resp *http.Response) error {
 						body, err = io.ReadAll(resp.Body)
 						return err
 					})
 				} else {
 					var resp *http.Response
-					if resp, err = c.HTTPClient(Once).Do(req); err == nil {
+					if resp, err = c.HTTPClient(Policy{Kind: Once}).Do(req); err == nil {
 						body, err = io.ReadAll(resp.Body)
 						resp.Body.Close()
 					}
@@ -662,7 +662,7 @@ func (c cancelsAnswered) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestOnlyCreatesAreHeardOut(t *testing.T) {
 	t.Parallel()
 	srv := newRecorder(t, nil)
-	for _, p := range []Policy{Repeatable, Once} {
+	for _, p := range []Policy{{Kind: Repeatable}, {Kind: Once}} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var ended atomic.Bool
 		c := New(Options{Clock: clock.NewFake(t0), Transport: cancelsAnswered{base: http.DefaultTransport.(*http.Transport).Clone(), cancel: cancel, ended: &ended}})
@@ -670,22 +670,22 @@ func TestOnlyCreatesAreHeardOut(t *testing.T) {
 		if resp, err := c.Do(req, p, nil); err == nil {
 			resp.Body.Close()
 		}
-		if ended.Load() != (p == Repeatable) {
-			t.Errorf("policy %d: the request's context ended with the call's: %v, want %v", p, ended.Load(), p == Repeatable)
+		if ended.Load() != (p.Kind == Repeatable) {
+			t.Errorf("policy %d: the request's context ended with the call's: %v, want %v", p.Kind, ended.Load(), p.Kind == Repeatable)
 		}
 	}
 }
 
-// TestOwnDeadline: the requests of a context WithDeadline are retried
-// until that deadline, past the client's Deadline, which is over; the
+// TestOutlive: a call whose policy outlives the run is retried until
+// Outlive after it starts, past the client's Deadline, which is over; the
 // waits are cut to the time it leaves.
-func TestOwnDeadline(t *testing.T) {
+func TestOutlive(t *testing.T) {
 	t.Parallel()
 	srv := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusBadGateway) })
 	clk := clock.NewFake(t0.Add(time.Hour))
 	c := New(Options{Clock: clk, Deadline: t0, RetryMax: 10})
-	req, _ := http.NewRequestWithContext(WithDeadline(context.Background(), clk.Now().Add(2500*time.Millisecond)), http.MethodPatch, srv.URL, nil)
-	_, err := c.Do(req, Repeatable, nil)
+	req, _ := http.NewRequest(http.MethodPatch, srv.URL, nil)
+	_, err := c.Do(req, Policy{Kind: Repeatable, Outlive: 2500 * time.Millisecond}, nil)
 	// Waits of 1s and 1.5s (cut from 2s) use up the 2.5s; then no more
 	// attempts.
 	if kindOf(err) != Transient || len(srv.requests()) != 3 {
@@ -697,7 +697,7 @@ func TestOwnDeadline(t *testing.T) {
 
 	// Without it, the client's Deadline, over, allows one attempt.
 	req, _ = http.NewRequest(http.MethodPatch, srv.URL, nil)
-	_, _ = c.Do(req, Repeatable, nil)
+	_, _ = c.Do(req, Policy{Kind: Repeatable}, nil)
 	if n := len(srv.requests()); n != 4 {
 		t.Errorf("%d requests in all, want 3 and 1", n)
 	}
@@ -817,12 +817,12 @@ func TestNewJSONRequest(t *testing.T) {
 	}
 }
 
-// TestOwnDeadlineBoundsEachAttempt: a write with a deadline of its own
-// (WithDeadline, inside a context that ends then) gives each attempt a
-// third of the time left, so that one the server never answers leaves
-// time for another, which writes; a call without one keeps the client's
-// request timeout for each attempt.
-func TestOwnDeadlineBoundsEachAttempt(t *testing.T) {
+// TestOutliveBoundsEachAttempt: a write whose policy outlives the run,
+// inside a context that ends, gives each attempt a third of the time left,
+// so that one the server never answers leaves time for another, which
+// writes; a call without one keeps the client's request timeout for each
+// attempt.
+func TestOutliveBoundsEachAttempt(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
@@ -837,10 +837,10 @@ func TestOwnDeadlineBoundsEachAttempt(t *testing.T) {
 	})
 	t.Cleanup(func() { close(release) })
 	c := New(Options{BackoffMin: time.Millisecond})
-	ctx, cancel := context.WithTimeout(WithDeadline(context.Background(), time.Now().Add(time.Hour)), 600*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 600*time.Millisecond)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPatch, srv.URL, nil)
-	resp, err := c.Do(req, Repeatable, nil)
+	resp, err := c.Do(req, Policy{Kind: Repeatable, Outlive: time.Hour}, nil)
 	if err != nil {
 		t.Fatalf("the write after a hung attempt: %v", err)
 	}

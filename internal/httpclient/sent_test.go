@@ -37,7 +37,7 @@ func TestSentCountsEveryAttempt(t *testing.T) {
 	if err := do(t, c, http.MethodPost, srv.URL+"/v2/agent/p/job", nil); err != nil {
 		t.Fatal(err)
 	}
-	gh := github.NewClient(c.HTTPClient(Repeatable)).WithAuthToken("ghs_secret")
+	gh := github.NewClient(c.HTTPClient(Policy{Kind: Repeatable})).WithAuthToken("ghs_secret")
 	gh.BaseURL, _ = url.Parse(srv.URL + "/")
 	if _, _, err := gh.Issues.ListComments(context.Background(), "o", "r", 1, nil); err != nil {
 		t.Fatal(err)

@@ -160,7 +160,7 @@ func (c *Client) Status(ctx context.Context, id string) (*Status, error) {
 // a status changes nothing, and asking for a branch's preview twice builds
 // the same branch into the same preview once more, which is what the
 // first request asked for.
-const repeatable = httpclient.Repeatable
+var repeatable = httpclient.Policy{Kind: httpclient.Repeatable}
 
 func (c *Client) send(ctx context.Context, op, method, u string, body []byte, out any) error {
 	req, err := httpclient.NewJSONRequest(ctx, method, u, c.key, body)

@@ -75,13 +75,13 @@ func (r *Reporter) outliving(ctx context.Context) (context.Context, context.Canc
 // same again, and the caps count it nowhere. It holds ctx's values and a
 // deadline of its own, RecordFor from now, whatever becomes of ctx: a
 // run cancelled (SIGINT, then SIGTERM) or at its timeout meanwhile still
-// writes it, and the HTTP client retries it until that deadline, not the
-// run's. It ends with cancel too.
+// writes it. The comments' client retries it past the run's deadline
+// (its calls' policy outlives the run by RecordFor, httpclient.Policy):
+// decided on the run's clock, while the context ends on the wall's, the
+// same span for a run, a shorter wall for a test (Grace). It ends with
+// cancel too.
 func (r *Reporter) Keep(ctx context.Context) (context.Context, context.CancelFunc) {
-	// Retries are decided on the run's clock, the context ends on the
-	// wall's: the same span for a run, a shorter wall for a test (Grace).
-	until := r.Progress.Clock.Now().Add(RecordFor)
-	return context.WithTimeout(httpclient.WithDeadline(context.WithoutCancel(ctx), until), r.Grace.recordFor())
+	return context.WithTimeout(context.WithoutCancel(ctx), r.Grace.recordFor())
 }
 
 // Reporter is the one writer of what a run reports: the job-id output the
