@@ -204,7 +204,7 @@ func (s *settler) Earlier(ctx context.Context, th *conversation.Thread, e *conve
 		_, owed = e.Heard()
 		ok = true
 	} else {
-		s.Reporter.Write(ctx, th, e, s.Reporter.Settled(e, shown))
+		s.Reporter.Write(ctx, th, e, s.settled(e, shown))
 	}
 	s.Progress.Logf("settled the job an earlier run left working: %s", s.ended(shown))
 	return job, owed, ok
@@ -499,7 +499,7 @@ func (s *settler) settle(ctx context.Context, th *conversation.Thread, e *conver
 	if note != "" {
 		shown.Note = note
 	}
-	if !s.Reporter.Write(ctx, th, e, s.Reporter.Settled(e, shown)) {
+	if !s.Reporter.Write(ctx, th, e, s.settled(e, shown)) {
 		return left, docs
 	}
 	s.Progress.Logf("#%d: settled %s", th.Number, s.ended(shown))
@@ -556,7 +556,7 @@ func (s *settler) follow(ctx context.Context, th *conversation.Thread, e *conver
 		}
 	}
 	// Settled carries the pairing on: the record alone pairs the two.
-	st := s.Reporter.Settled(e, shown)
+	st := s.settled(e, shown)
 	if !code.Open || code.HeadSHA == e.Released {
 		// Nothing is left to follow; a reopening's, or the next, push
 		// follows it again.
@@ -660,7 +660,7 @@ func (s *settler) abandon(ctx context.Context, th *conversation.Thread, e *conve
 func (s *settler) gone(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, f *httpclient.Failure) verdict {
 	s.decide(ctx, th, e, check.Facts{Event: check.Gone, Heads: e.Owed, RunURL: s.RunURL})
 	s.Progress.Logf("#%d: job %s is gone: the Agent Job API answered HTTP %d; its record ends, and the heads it owed get an error", th.Number, escape.Log(e.JobID), f.Status)
-	if !s.Reporter.Write(ctx, th, e, s.Reporter.Gone(e, f.Status)) {
+	if !s.Reporter.Write(ctx, th, e, s.goneState(e, f.Status)) {
 		return left
 	}
 	return settled
@@ -748,4 +748,38 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// settled is the end of the earlier record e as a later run reports it:
+// what e recorded (its job, the requests it answered, the head its job
+// heard of, whether the listing it heard was cut), the job's end as
+// shown with its note, and no longer working.
+func (s *settler) settled(e *conversation.Earlier, shown *report.Outcome) conversation.State {
+	st := s.Reporter.State(shown, conversation.Done)
+	if shown.End() == report.JobFailed {
+		st.Phase = conversation.Failed
+	}
+	// A cut listing stays cut until a push lists the whole change again:
+	// the next push's status claims no success for files never seen.
+	st.Record.Answered, st.Record.Head, st.Record.Owed, st.Record.Cut = e.Answered, e.Head, nil, e.Cut
+	st.Record.Carry(e.Record, shown.Docs == nil)
+	if e.PR != "" {
+		st.PRURL = e.PR // the record alone pairs the docs pull request
+	}
+	st.Answered, st.Left, st.Later = nil, nil, nil
+	st.FollowUp, st.Elapsed = false, 0
+	// After what State wrote of shown (its note, its docs pull request).
+	st.Note = strings.TrimPrefix(st.Note+"\n\nReported by a later run of this workflow.", "\n\n")
+	return st
+}
+
+// goneState is the end of the earlier record e whose job the API no
+// longer knows (it answered status for it): what e recorded, no longer working
+// nor owing anything, and the comment says the job is gone, which the
+// next run in the thread meets as a job that takes no more messages.
+func (s *settler) goneState(e *conversation.Earlier, status int) conversation.State {
+	st := s.settled(e, &report.Outcome{JobID: e.JobID})
+	st.Phase, st.Status, st.Record.Unsettled = conversation.Error, "", false
+	st.Error = fmt.Sprintf("Job %s is gone: the Agent Job API answered HTTP %d for it. The next run in this thread starts a new job.", e.JobID, status)
+	return st
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentjob/agent-job-action/internal/agentapi"
 	"github.com/agentjob/agent-job-action/internal/agentpr"
+	"github.com/agentjob/agent-job-action/internal/backlog"
 	"github.com/agentjob/agent-job-action/internal/caps"
 	"github.com/agentjob/agent-job-action/internal/conversation"
 	"github.com/agentjob/agent-job-action/internal/docspr"
@@ -23,6 +24,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/preview"
 	"github.com/agentjob/agent-job-action/internal/record"
 	"github.com/agentjob/agent-job-action/internal/report"
+	"github.com/agentjob/agent-job-action/internal/request"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
 	"github.com/agentjob/agent-job-action/internal/testbed/step"
@@ -389,4 +391,30 @@ func TestSweepStopsWhenCancelled(t *testing.T) {
 		o.Err.Error() != "settled 0 threads; 1 job still working when the run stopped: context canceled; the next settle run goes on" {
 		t.Errorf("Sweep() ended %v, %v, with the API's calls %q; want it cancelled after the first read", o.End(), o.Err, w.api.calls)
 	}
+}
+
+// TestSettled: an earlier record settled by a later run keeps what it
+// answered, the head its job heard and whether the listing it heard was
+// cut, and owes nothing more.
+func TestSettled(t *testing.T) {
+	t.Parallel()
+	var log bytes.Buffer
+	rep, _ := step.Reporter(t, &log)
+	r := &settler{Reporter: rep}
+	answered := &backlog.Record{Sent: []request.Key{{Kind: request.Comment, ID: 9}}}
+	e := &conversation.Earlier{Record: record.Record{JobID: "job_1", Head: sha1, Owed: []string{sha1}, Cut: true, Unsettled: true, Answered: answered}}
+	for _, tt := range []struct {
+		status string
+		phase  conversation.Phase
+	}{{agentapi.StatusCompleted, conversation.Done}, {agentapi.StatusFailed, conversation.Failed}} {
+		s := r.settled(e, &report.Outcome{JobID: "job_1", Job: settledJob("job_1", tt.status, "https://github.com/acme/docs/pull/101")})
+		if s.Phase != tt.phase || s.Record.Unsettled || s.Record.Owed != nil || s.Record.Head != sha1 || !s.Record.Cut || s.Record.Answered != answered ||
+			s.Note != "Reported by a later run of this workflow." || s.PRURL != "https://github.com/acme/docs/pull/101" {
+			t.Errorf("%s: %+v", tt.status, s)
+		}
+	}
+}
+
+func settledJob(id, status, pr string) *agentapi.Job {
+	return &agentapi.Job{ID: id, Status: status, PRLink: &pr}
 }

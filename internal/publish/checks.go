@@ -32,21 +32,21 @@ type Checks struct {
 	// there waits (check.Waits), 0 for none, -1 unread; nil reads none.
 	Others func(ctx context.Context, owner, repo, sha string, not int) int
 
-	set map[string]ghclient.CommitStatus // by commit: what this run set
+	wrote map[string]ghclient.CommitStatus // by commit: what this run set
 }
 
-// Set sets set's status on each of its heads of owner/repo where GitHub
+// set sets set's status on each of its heads of owner/repo where GitHub
 // shows another status (or none; with IfNone, only none), as read once a run.
-func (c *Checks) Set(ctx context.Context, owner, repo string, set check.Set) {
+func (c *Checks) set(ctx context.Context, owner, repo string, set check.Set) {
 	heads, s := set.Heads, set.Status
-	if c.set == nil {
-		c.set = map[string]ghclient.CommitStatus{}
+	if c.wrote == nil {
+		c.wrote = map[string]ghclient.CommitStatus{}
 	}
 	written, said := 0, s
 	for _, sha := range heads {
 		s := s
 		// GitHub is read once a run: then what this run set is what it shows.
-		shown, ok := c.set[sha]
+		shown, ok := c.wrote[sha]
 		var err error
 		if !ok {
 			shown, ok, err = c.GitHub.Status(ctx, owner, repo, sha, s.Context)
@@ -59,10 +59,10 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, set check.Set) {
 		}
 		switch {
 		case err == nil && ok && shown.Same(s):
-			c.set[sha] = s
+			c.wrote[sha] = s
 			continue
 		case kept && err == nil: // a check shown is kept
-			c.set[sha] = shown
+			c.wrote[sha] = shown
 			continue
 		case kept: // nor is one claimed over what could not be read
 			c.Progress.Log.Warning(fmt.Sprintf("%s: nothing is written over it; the next scheduled run tries again", escape.Log(err.Error())))
@@ -78,7 +78,7 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, set check.Set) {
 			c.Progress.Log.Warning(fmt.Sprintf("could not set the commit status %s: %s%s; the job is not affected", check.Context, escape.Log(err.Error()), advice))
 			return
 		}
-		c.set[sha] = s
+		c.wrote[sha] = s
 		written, said = written+1, s
 	}
 	if written == 0 {
@@ -94,6 +94,6 @@ func (c *Checks) Set(ctx context.Context, owner, repo string, set check.Set) {
 // Apply sets the statuses d decides on owner/repo, in order.
 func (c *Checks) Apply(ctx context.Context, owner, repo string, d check.Decision) {
 	for _, set := range d.Sets {
-		c.Set(ctx, owner, repo, set)
+		c.set(ctx, owner, repo, set)
 	}
 }

@@ -157,44 +157,44 @@ func (r *Reporter) waitAgain(id string) string {
 // final is the comment's last state.
 func (r *Reporter) final(o *report.Outcome, runErr error) conversation.State {
 	if end := o.End(); o.Closed && (end == report.Completed || end == report.NotWaiting) {
-		return r.state(o, conversation.Stopped)
+		return r.State(o, conversation.Stopped)
 	}
 	switch o.End() {
 	case report.JobFailed:
-		return r.state(o, conversation.Failed)
+		return r.State(o, conversation.Failed)
 	case report.TimedOut:
-		return r.state(o, conversation.TimedOut)
+		return r.State(o, conversation.TimedOut)
 	case report.Cancelled:
-		return r.state(o, conversation.Cancelled)
+		return r.State(o, conversation.Cancelled)
 	case report.Errored:
-		s := r.state(o, conversation.Error)
+		s := r.State(o, conversation.Error)
 		// Redacted before it is cut, or a piece of a secret would be left
 		// that no redactor knows, and before Render escapes it, or a
 		// secret would be escaped out of the redactor's sight.
 		s.Error = escape.Cut(r.Progress.Log.Redact(agentapi.Public(runErr)), maxErrorRunes)
 		return s
 	case report.NotWaiting:
-		return r.state(o, conversation.NotWaiting)
+		return r.State(o, conversation.NotWaiting)
 	case report.Skipped:
 		if o.Capped {
-			s := r.state(o, conversation.Capped)
+			s := r.State(o, conversation.Capped)
 			s.Cap = strings.ToUpper(o.Skipped[:1]) + o.Skipped[1:] + "."
 			return s
 		}
 		if o.Held {
-			return r.state(o, conversation.Held)
+			return r.State(o, conversation.Held)
 		}
 		if o.Released != "" {
-			s := r.state(o, conversation.Released)
+			s := r.State(o, conversation.Released)
 			s.ReleasedBy = o.Released
 			if r.Code != nil {
 				s.ReleasedAt = r.Code.PR.HeadSHA
 			}
 			return s
 		}
-		return r.state(o, conversation.Answered)
+		return r.State(o, conversation.Answered)
 	}
-	return r.state(o, conversation.Done)
+	return r.State(o, conversation.Done)
 }
 
 // maxErrorRunes keeps an API's error text from outgrowing a comment.

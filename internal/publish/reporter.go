@@ -168,7 +168,7 @@ func (r *Reporter) Working(ctx context.Context, o *report.Outcome) {
 // show edits the run's comment, if it has one, to o in phase p.
 func (r *Reporter) show(ctx context.Context, o *report.Outcome, p conversation.Phase) {
 	if r.Comment != nil {
-		r.Comment.Show(ctx, r.state(o, p))
+		r.Comment.Show(ctx, r.State(o, p))
 	}
 }
 
@@ -186,37 +186,6 @@ func (r *Reporter) Write(ctx context.Context, c report.Comment, earlier *convers
 	return true
 }
 
-// Settled is the end of the earlier record e as a later run reports it:
-// what e recorded (its job, the requests it answered, the head its job
-// heard of, whether the listing it heard was cut), the job's end as
-// shown with its note, and no longer working.
-func (r *Reporter) Settled(e *conversation.Earlier, shown *report.Outcome) conversation.State {
-	s := r.state(shown, conversation.Done)
-	if shown.End() == report.JobFailed {
-		s.Phase = conversation.Failed
-	}
-	// A cut listing stays cut until a push lists the whole change again:
-	// the next push's status claims no success for files never seen.
-	s.Record.Answered, s.Record.Head, s.Record.Owed, s.Record.Cut = e.Answered, e.Head, nil, e.Cut
-	carry(&s, e.Record, shown.Docs == nil)
-	s.Answered, s.Left, s.Later = nil, nil, nil
-	s.FollowUp, s.Elapsed = false, 0
-	// After what state wrote of shown (its note, its docs pull request).
-	s.Note = paragraphs(s.Note, "Reported by a later run of this workflow.")
-	return s
-}
-
-// Gone is the end of the earlier record e whose job the API no longer
-// knows (it answered status for it): what e recorded, no longer working
-// nor owing anything, and the comment says the job is gone, which the
-// next run in the thread meets as a job that takes no more messages.
-func (r *Reporter) Gone(e *conversation.Earlier, status int) conversation.State {
-	s := r.Settled(e, &report.Outcome{JobID: e.JobID})
-	s.Phase, s.Status, s.Record.Unsettled = conversation.Error, "", false
-	s.Error = fmt.Sprintf("Job %s is gone: the Agent Job API answered HTTP %d for it. The next run in this thread starts a new job.", e.JobID, status)
-	return s
-}
-
 // Unreported reports a run that stopped before it had an outcome to report
 // (inputs or an event it cannot use, files it cannot write), ending as end:
 // the status output and the summary still say so, as far as they can be
@@ -232,8 +201,8 @@ func (r *Reporter) Unreported(end report.End, err error) {
 	_ = report.WriteSummary(r.Progress.Log, r.RC.SummaryFile, report.Summary(report.Result{Status: report.StatusError, Failure: err.Error(), RunURL: r.RC.RunURL()}))
 }
 
-// state is the run's comment for o in phase p, with the record it keeps.
-func (r *Reporter) state(o *report.Outcome, p conversation.Phase) conversation.State {
+// State is the run's comment for o in phase p, with the record it keeps.
+func (r *Reporter) State(o *report.Outcome, p conversation.Phase) conversation.State {
 	s := conversation.State{
 		Phase: p, Record: record.Record{JobID: o.JobID, Project: r.Project, Failed: o.End() == report.JobFailed}, Status: o.Status(), FollowUp: o.FollowUp,
 		Note: o.Note, RunURL: escape.URL(r.RC.RunURL()), Elapsed: r.Progress.Elapsed(), Timeout: r.Timeout,
@@ -286,21 +255,11 @@ func (r *Reporter) state(o *report.Outcome, p conversation.Phase) conversation.S
 }
 
 // carry keeps in s what prior, the record an earlier run left, says and
-// this run does not decide again: the approval asked, the close and its
-// docs-close, a release, the pairing (the record alone pairs a code pull
-// request with its docs pull request: what the job names now does not
-// rewrite it) and, unless this run judged the docs pull request
-// (unjudged), how it stands; a record that still follows one stays
-// unsettled, for a settle run to judge it.
+// this run does not decide again (record.Record.Carry), and the pairing:
+// the record alone pairs a code pull request with its docs pull request,
+// and what the job names now does not rewrite it.
 func carry(s *conversation.State, prior record.Record, unjudged bool) {
-	s.Record.Approval, s.Record.CodeEnded, s.Record.DocsClose, s.Record.Released = prior.Approval, prior.CodeEnded, prior.DocsClose, prior.Released
-	s.Record.Retargeted = prior.Retargeted
-	if unjudged {
-		s.Record.Docs = prior.Docs
-	}
-	if s.Record.Watched() {
-		s.Record.Unsettled = true
-	}
+	s.Record.Carry(prior, unjudged)
 	if prior.PR != "" {
 		s.PRURL = prior.PR
 	}

@@ -185,27 +185,6 @@ func (a answers) Refs() (answered, left, later []conversation.Ref) {
 	return []conversation.Ref{{What: "comment"}}, nil, nil
 }
 
-// TestSettled: an earlier record settled by a later run keeps what it
-// answered, the head its job heard and whether the listing it heard was
-// cut, and owes nothing more.
-func TestSettled(t *testing.T) {
-	t.Parallel()
-	var log bytes.Buffer
-	r, _ := newReporter(t, &log)
-	answered := &backlog.Record{Sent: []request.Key{{Kind: request.Comment, ID: 9}}}
-	e := &conversation.Earlier{Record: record.Record{JobID: "job_1", Head: head1, Owed: []string{head1}, Cut: true, Unsettled: true, Answered: answered}}
-	for _, tt := range []struct {
-		status string
-		phase  conversation.Phase
-	}{{agentapi.StatusCompleted, conversation.Done}, {agentapi.StatusFailed, conversation.Failed}} {
-		s := r.Settled(e, &report.Outcome{JobID: "job_1", Job: jobOf("job_1", tt.status, "https://github.com/acme/docs/pull/101")})
-		if s.Phase != tt.phase || s.Record.Unsettled || s.Record.Owed != nil || s.Record.Head != head1 || !s.Record.Cut || s.Record.Answered != answered ||
-			s.Note != "Reported by a later run of this workflow." || s.PRURL != "https://github.com/acme/docs/pull/101" {
-			t.Errorf("%s: %+v", tt.status, s)
-		}
-	}
-}
-
 // TestChecksSetWritesTheDifference: a status is written only on a head
 // where GitHub shows another (or none, or one it could not read), and the
 // log says what GitHub showed when the write takes back a success; a head
@@ -256,7 +235,7 @@ func TestChecksSetWritesTheDifference(t *testing.T) {
 			}
 			r.Checks.GitHub = gh
 			for range 2 { // once is enough
-				r.Checks.Set(context.Background(), "acme", "docs", check.Set{Heads: []string{head1}, Status: pending, IfNone: tt.ifNone, Back: tt.back})
+				r.Checks.set(context.Background(), "acme", "docs", check.Set{Heads: []string{head1}, Status: pending, IfNone: tt.ifNone, Back: tt.back})
 			}
 			if reads := max(tt.reads, 1); !slices.Equal(gh.set, tt.want) || gh.reads != reads {
 				t.Errorf("statuses %q after %d reads, want %q after %d", gh.set, gh.reads, tt.want, reads)
@@ -311,7 +290,7 @@ func TestChecksSetHoldsASharedSuccess(t *testing.T) {
 				}
 				return tt.others
 			}
-			r.Checks.Set(context.Background(), "acme", "docs", check.Set{Heads: []string{head1}, Status: success, For: 8})
+			r.Checks.set(context.Background(), "acme", "docs", check.Set{Heads: []string{head1}, Status: success, For: 8})
 			if !slices.Equal(gh.set, tt.want) || asked != tt.asked {
 				t.Errorf("statuses %q, Others asked %d times; want %q, %d", gh.set, asked, tt.want, tt.asked)
 			}
@@ -329,7 +308,7 @@ func TestChecksSetWarns(t *testing.T) {
 	forbidden := &github.ErrorResponse{Response: &http.Response{StatusCode: http.StatusForbidden}, Message: "Resource not accessible by integration"}
 	gh := &fakeStatuses{fail: map[string]error{head1: fmt.Errorf("HTTP 403: %w", forbidden)}}
 	r.Checks.GitHub = gh
-	r.Checks.Set(context.Background(), "acme", "docs", check.Set{Heads: []string{head1, head2}, Status: ghclient.CommitStatus{State: "pending", Description: "d"}})
+	r.Checks.set(context.Background(), "acme", "docs", check.Set{Heads: []string{head1, head2}, Status: ghclient.CommitStatus{State: "pending", Description: "d"}})
 	if len(gh.set) != 0 || !strings.Contains(log.String(), "warning: could not set the commit status docs / agent-job: ") ||
 		!strings.Contains(log.String(), " (give the workflow permissions: statuses: write); the job is not affected") {
 		t.Errorf("statuses %q, log:\n%s", gh.set, log.String())

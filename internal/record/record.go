@@ -135,6 +135,22 @@ func (r Record) Asked() bool { return r.Approval || r.Follows() }
 // again (until a push starts a new job, or the code pull request closes).
 func (r Record) Watched() bool { return r.Follows() || r.Docs == DocsClosed }
 
+// Carry keeps in r what prior, the record an earlier run left, says and
+// the run writing r does not decide again: the approval asked, the close
+// and its docs-close, a release, a base change not yet sent and, unless
+// that run judged the docs pull request (unjudged), how it stands. A
+// record that still follows one stays unsettled, for a settle run to
+// judge it.
+func (r *Record) Carry(prior Record, unjudged bool) {
+	r.Approval, r.CodeEnded, r.DocsClose, r.Released, r.Retargeted = prior.Approval, prior.CodeEnded, prior.DocsClose, prior.Released, prior.Retargeted
+	if unjudged {
+		r.Docs = prior.Docs
+	}
+	if r.Watched() {
+		r.Unsettled = true
+	}
+}
+
 // DocsEnded reports whether the docs pull request r paired was merged or
 // closed: its job's docs are in, or were refused, and the next change
 // goes to a new job with a pull request of its own.

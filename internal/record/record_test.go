@@ -403,3 +403,30 @@ func TestFromIsABacklinks(t *testing.T) {
 		t.Errorf("a backlink read From %d", r.From)
 	}
 }
+
+// TestCarry: what a record carries from the one an earlier run left, and
+// how the docs pull request stands unless the run judged it.
+func TestCarry(t *testing.T) {
+	t.Parallel()
+	prior := Record{JobID: "job_1", Approval: true, CodeEnded: CodeMerged, DocsClose: true, Released: "1111", Retargeted: true, Docs: DocsWaiting, Head: "2222"}
+	for _, tt := range []struct {
+		name      string
+		next      Record
+		unjudged  bool
+		docs      string
+		unsettled bool
+	}{
+		{name: "unjudged: the docs pull request followed", next: Record{JobID: "job_1"}, unjudged: true, docs: DocsWaiting, unsettled: true},
+		{name: "judged approved: still followed", next: Record{JobID: "job_1", Docs: DocsApproved}, docs: DocsApproved, unsettled: true},
+		{name: "judged merged: settled", next: Record{JobID: "job_1", Docs: DocsMerged}, docs: DocsMerged},
+	} {
+		r := tt.next
+		r.Carry(prior, tt.unjudged)
+		if !r.Approval || r.CodeEnded != CodeMerged || !r.DocsClose || r.Released != "1111" || !r.Retargeted || r.Head != "" {
+			t.Errorf("%s: carried %+v", tt.name, r)
+		}
+		if r.Docs != tt.docs || r.Unsettled != tt.unsettled {
+			t.Errorf("%s: docs %q, unsettled %v; want %q, %v", tt.name, r.Docs, r.Unsettled, tt.docs, tt.unsettled)
+		}
+	}
+}
