@@ -5,7 +5,7 @@
 // writer, the environment read outside the runner). Its test holds each
 // figure to a ceiling committed in testdata/figures.golden, so that one
 // that grows does so in a diff a reviewer reads rather than silently,
-// and logs how far each still is from the target.
+// and fails one above the target.
 //
 // The product is every package of the module but the helpers tests share
 // (internal/testbed, internal/fakes), in its non-test files only: a test
