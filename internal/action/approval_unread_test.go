@@ -20,7 +20,8 @@ import (
 // the retries that are safe), the run does not call that "not approved"
 // and end skipped with exit 0, which loses the approval: it fails with
 // GitHub's error (exit 4), sends the agent nothing, and leaves the head's
-// check waiting for the approval.
+// check waiting for the approval, which the next scheduled run reads and
+// acts on.
 func TestApprovalWhoseReviewsCannotBeReadFailsTheRun(t *testing.T) {
 	t.Parallel()
 	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
@@ -57,4 +58,26 @@ func TestApprovalWhoseReviewsCannotBeReadFailsTheRun(t *testing.T) {
 	if got := w.shownOn(head1); !strings.HasPrefix(got, "pending: Waits for the code's approval") {
 		t.Errorf("head1 after the failed run: %q, want it waiting still", got)
 	}
+
+	// The next scheduled run reads the reviews GitHub could not show, and
+	// acts on the approval as its run would have: the agent gets the
+	// pull request's whole change, the record names the job, and the
+	// head's check says the docs are being written.
+	w.gh.SetFault(nil)
+	w.clk.Advance(40 * time.Minute)
+	w.settleRun()
+	w.mustRun("the schedule")
+	if reqs := w.api.Requests(); len(reqs) != 1 || !strings.Contains(reqs[0].Prompt(), "pull request #7") || !strings.Contains(reqs[0].Prompt(), "src/") {
+		t.Fatalf("the Agent Job API got %d requests, want one create with #7's whole change\n%s", len(reqs), w.stdout.String())
+	}
+	if got := recordIn(w.gh.Comments(7)[0].Body); got.JobID != "job_0001" || got.Head != head1 || got.Held != "" || !got.Unsettled {
+		t.Errorf("#7's record after the schedule: %+v, want job_0001 working on head1, nothing held", got)
+	}
+	if got := w.shownOn(head1); !strings.HasPrefix(got, "pending: The docs agent is updating the docs") {
+		t.Errorf("head1 after the schedule: %q, want the docs being written", got)
+	}
+	// Acted on once: the next scheduled run sends nothing more.
+	w.clk.Advance(10 * time.Minute)
+	w.mustRun("the next schedule")
+	w.wantRequests(1, 0)
 }
