@@ -28,9 +28,11 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/job"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/preview"
+	"github.com/agentjob/agent-job-action/internal/prlink"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/publish"
 	"github.com/agentjob/agent-job-action/internal/record"
@@ -71,12 +73,6 @@ type settleAPI interface {
 	Get(ctx context.Context, id string) (*agentapi.Job, error)
 }
 
-// settleSender sends a follow-up and counts it as sent. *job.Room is one: every
-// follow-up goes from there.
-type settleSender interface {
-	Send(ctx context.Context, id, text string) (*agentapi.Job, error)
-}
-
 // settleGitHub is what settling reads and writes on GitHub: the threads, the
 // repository's recent comments, its pull requests whose commit status is
 // pending, a code pull request's change. *ghclient.Client is one.
@@ -100,6 +96,9 @@ type settleAgent interface {
 	// Judge judges the job's pull request for its code pull request's
 	// check when the team wants it approved; nil when it does not.
 	Judge(ctx context.Context, job *agentapi.Job, recorded string, followed bool) *docspr.Verdict
+	// CodeApproval judges a code pull request's own approval, which a
+	// change held by docs-when: approved waits for.
+	CodeApproval(ctx context.Context, number int) docspr.Verdict
 }
 
 var (
@@ -112,8 +111,8 @@ var (
 // reconciles what earlier runs left working.
 type settler struct {
 	API settleAPI
-	// Jobs sends the change that waits.
-	Jobs   settleSender
+	// Jobs sends the change that waits: every send goes from there.
+	Jobs   *job.Room
 	GitHub settleGitHub
 	// Comments writes the threads' comments: its calls outlive the run,
 	// for the record of a send (publish.Reporter.Keep).
@@ -132,8 +131,11 @@ type settler struct {
 	Terms    terms.Terms
 	Approval bool
 	Progress runlog.Progress
-	// Paths filters a change that waits.
-	Paths *pathfilter.Filter
+	// Paths filters a change that waits; Workflow is the instruction of
+	// a job started for a held change (the prompt input, "" for the
+	// default).
+	Paths    *pathfilter.Filter
+	Workflow string
 	// Ask is what the backlink of a job says asked for it, the comment at
 	// url in th; nil when the run writes no backlinks.
 	Ask func(url string, th *conversation.Thread) agentpr.Ask
@@ -298,7 +300,11 @@ func (s *settler) Sweep(ctx context.Context, owner, repo string) (o *report.Outc
 			s.Progress.Logf("left alone: %s records a job of another Agent Job project (its project-id or base-url differs from this run's)", escape.Log(c.URL))
 			continue
 		}
-		v, docs := s.settle(ctx, th, e)
+		code := s.approved(ctx, th, e)
+		if e.Held != "" && !e.Unsettled {
+			continue // its job, if any, is settled: the approval is all it waits for
+		}
+		v, docs := s.settle(ctx, th, e, code)
 		t.add(v)
 		if request := !e.Code() && !strings.Contains(e.URL, "/pull/"); docs != "" && v != left { // left: its job unread
 			pairs = append(pairs, Pair{Code: th.Number, Docs: docs, Request: request, Working: request && (v == working || v == sent)})
@@ -366,9 +372,9 @@ const (
 
 // tally counts what a settle run did, for its bounds and its outcome.
 type tally struct {
-	// reads counts the jobs read; settled, sent and working what became
-	// of them.
-	reads, settled, sent, working, waiting int
+	// reads counts the jobs read; n what became of them, by verdict.
+	reads int
+	n     [settled + 1]int
 	// searched is how many comments the search read when it stopped at
 	// its bound (conversation.SettlePages) with more to read; 0 when it
 	// read them all. pending is how many pull requests whose commit status
@@ -380,24 +386,12 @@ type tally struct {
 	stopped string
 }
 
-func (t *tally) add(v verdict) {
-	t.reads++
-	switch v {
-	case working:
-		t.working++
-	case waiting:
-		t.waiting++
-	case sent:
-		t.sent++
-	case settled:
-		t.settled++
-	}
-}
+func (t *tally) add(v verdict) { t.reads, t.n[v] = t.reads+1, t.n[v]+1 }
 
 // full says which bound the run has reached (settleMost, settleReads), "" for none.
 func (t *tally) full() string {
 	switch {
-	case t.settled+t.sent == settleMost:
+	case t.n[settled]+t.n[sent] == settleMost:
 		return fmt.Sprintf("wrote to %d threads, as many as one settle run writes to", settleMost)
 	case t.reads == settleReads:
 		return fmt.Sprintf("read %d jobs, as many as one settle run reads", settleReads)
@@ -408,9 +402,9 @@ func (t *tally) full() string {
 // String is the outcome's sentence: the jobs still working count those
 // sent the change that waited.
 func (t tally) String() string {
-	out := fmt.Sprintf("settled %s; %s still working", report.Count(t.settled, "thread"), report.Count(t.working+t.sent, "job"))
-	if t.waiting > 0 {
-		out += fmt.Sprintf("; %s waiting for an approving review", report.Count(t.waiting, "docs pull request"))
+	out := fmt.Sprintf("settled %s; %s still working", report.Count(t.n[settled], "thread"), report.Count(t.n[working]+t.n[sent], "job"))
+	if t.n[waiting] > 0 {
+		out += fmt.Sprintf("; %s waiting for an approving review", report.Count(t.n[waiting], "docs pull request"))
 	}
 	if t.stopped != "" {
 		out += "; " + t.stopped + ": the next settle run goes on"
@@ -436,11 +430,20 @@ func (t tally) String() string {
 // settle settles the record e, of one of the token's own comments in th,
 // as the next run in its thread would: it reads the job once; a job still
 // working is left with nothing written; a job that ended is sent the
-// change that waits for it, if any, or reported. docs is the docs pull
-// request the record pairs, or the job names when the record names none.
-func (s *settler) settle(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) (v verdict, docs string) {
+// change that waits for it, if any, or reported. A record with no job
+// holds an approved change (code, approved): its job is created. docs is
+// the docs pull request the record pairs, or the job names when the record
+// names none.
+func (s *settler) settle(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, code *ghclient.PullRequest) (v verdict, docs string) {
 	docs = e.PR
 	log := s.Progress.Log
+	if e.JobID == "" {
+		if went, capped, err := s.send(ctx, th, e, nil, code); !went {
+			log.Warning(fmt.Sprintf("#%d: the approved change was not sent: %s; the next settle run tries again", th.Number, escape.Log(cmp.Or(capped.Why, fmt.Sprint(err)))))
+			return left, docs
+		}
+		return sent, docs
+	}
 	job, err := s.API.Get(ctx, e.JobID)
 	if f, refused := agentapi.TakesNoMessages(err); refused && f.Status == http.StatusNotFound {
 		// Only a 404 says the API no longer knows the job: a read it
@@ -472,7 +475,7 @@ func (s *settler) settle(ctx context.Context, th *conversation.Thread, e *conver
 	}
 	note := ""
 	if e.Waiting != "" && job.Status != agentapi.StatusFailed {
-		went, capped, err := s.send(ctx, th, e, job)
+		went, capped, err := s.send(ctx, th, e, job, nil)
 		_, gone := agentapi.TakesNoMessages(err)
 		switch {
 		case went:
@@ -569,20 +572,25 @@ func (s *settler) follow(ctx context.Context, th *conversation.Thread, e *conver
 }
 
 // send sends, in one follow-up, the change of a code pull request that
-// waits in the record e (pushes made while its job worked), now that the
-// job has ended: the change from the head the job heard of to the newest
-// head that waits, filtered by paths. The record then says the job heard
-// it, and works again; the statuses it owes stay pending. went says the
-// follow-up went; capped says why the caps let nothing be sent; with
-// neither and no error, nothing of the change passed paths. A change that
-// cannot be read, a count of the caps that cannot be read, or a follow-up
-// the API refused is the error, for the caller to tell apart (a job that
-// takes no more messages); the record stays as it was.
-func (s *settler) send(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (went bool, capped caps.Cap, err error) {
+// waits in the record e (pushed while its job worked, or held for the
+// code's approval, approved), now that the job has ended: from the head
+// the job heard of to the head that waits, filtered by paths; with no job,
+// it creates one with the whole change of code. The record then says the
+// job heard it, and works again; a head it did not owe (held) gets the
+// working status. went says the send went; capped says why the caps let
+// nothing be sent; with neither and no error, nothing passed paths. A
+// change or a count that cannot be read, or a send the API refused, is
+// the error (a job that takes no more messages, for the caller); the
+// record stays as it was.
+func (s *settler) send(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job, code *ghclient.PullRequest) (went bool, capped caps.Cap, err error) {
 	pr := codepr.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number, HeadSHA: e.Waiting, Retargeted: e.Retargeted}
-	changes, err := codepr.Read(ctx, s.GitHub, pr, e.Head, s.Paths)
+	since := e.Head
+	if job == nil {
+		since = ""
+	}
+	changes, err := codepr.Read(ctx, s.GitHub, pr, since, s.Paths)
 	if err != nil {
-		return false, caps.Cap{}, fmt.Errorf("could not read the change that waits for job %s: %w", escape.Log(job.ID), err)
+		return false, caps.Cap{}, fmt.Errorf("could not read the change that waits for the docs job: %w", err)
 	}
 	if changes.NothingToSend() != "" {
 		s.Progress.Logf("#%d: %s", th.Number, changes.NothingToSend())
@@ -596,29 +604,38 @@ func (s *settler) send(ctx context.Context, th *conversation.Thread, e *conversa
 			return false, why, err
 		}
 	}
-	url, _, _ := strings.Cut(e.URL, "#")
-	about := prompt.CodePR{Owner: th.Owner, Repo: th.Repo, Number: th.Number, URL: url}
-	sentTo, err := s.Jobs.Send(ctx, job.ID, prompt.CodePushPrompt(about, changes.Change()))
+	about := prompt.CodePR{Owner: th.Owner, Repo: th.Repo, Number: th.Number, URL: prlink.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number}.URL(s.Reporter.RC.ServerURL)}
+	var sentTo *agentapi.Job
+	if job == nil {
+		about.Title, about.Body = code.Title, code.Body
+		sentTo, err = s.Jobs.Create(ctx, prompt.CodePRPrompt(s.Workflow, about, changes.Change()))
+	} else {
+		sentTo, err = s.Jobs.Send(ctx, job.ID, prompt.CodePushPrompt(about, changes.Change()))
+	}
 	if err != nil {
-		return false, caps.Cap{}, fmt.Errorf("could not send job %s the change that waits: %w", escape.Log(job.ID), err)
+		return false, caps.Cap{}, fmt.Errorf("could not send the docs job the change that waits: %w", err)
 	}
 	e.Sent = e.Sent.Add(s.Progress.Clock.Now())
 	s.Progress.Logf("#%d: sent job %s the change that waited (%s), status %s", th.Number, escape.Log(sentTo.ID), report.Count(len(changes.Files), "file"), escape.Log(sentTo.Status))
-	// The follow-up went: the record says so even when the run is
-	// cancelled or at its timeout now, or the next run sends it again.
+	// The send went: the record says so even when the run is cancelled
+	// or at its timeout now, or the next run sends it again.
 	ctx, cancel := s.Reporter.Keep(ctx)
 	defer cancel()
 	// The record as read, carried on whole (the approval asked, the
 	// pairing, the docs pull request's state, the close), but for what
 	// the send changed.
 	rec := e.Record
-	rec.Head, rec.Waiting, rec.Cut, rec.Unsettled, rec.Retargeted = e.Waiting, "", changes.LeavesCut(e.Cut), true, false
+	owed := slices.Contains(rec.Owed, e.Waiting)
+	rec.JobID, rec.Head, rec.Owed, rec.Waiting, rec.Cut, rec.Unsettled, rec.Retargeted = sentTo.ID, e.Waiting, record.Owe(rec.Owed, e.Waiting), "", changes.LeavesCut(e.Cut && job != nil), true, false
 	// The job works again: its docs pull request is judged again at its
 	// end, not followed meanwhile.
 	rec.Docs = ""
-	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
+	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: job != nil,
 		Record: rec, PRURL: e.PR, RunURL: escape.URL(s.RunURL),
-		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
+		Note: "A later run sent the job the change that waited; the next run reports its end here."})
+	if !owed {
+		s.decide(ctx, th, e, check.Facts{Event: check.Push, Heads: []string{e.Waiting}, PR: th.Number, Job: check.Working, RunURL: s.RunURL, Approval: s.Approval})
+	}
 	return true, caps.Cap{}, nil
 }
 
@@ -761,7 +778,7 @@ func (s *settler) settled(e *conversation.Earlier, shown *report.Outcome) conver
 	}
 	// A cut listing stays cut until a push lists the whole change again:
 	// the next push's status claims no success for files never seen.
-	st.Record.Answered, st.Record.Head, st.Record.Owed, st.Record.Cut = e.Answered, e.Head, nil, e.Cut
+	st.Record.Answered, st.Record.Head, st.Record.Owed, st.Record.Cut, st.Record.Held = e.Answered, e.Head, nil, e.Cut, e.Held
 	st.Record.Carry(e.Record, shown.Docs == nil)
 	if e.PR != "" {
 		st.PRURL = e.PR // the record alone pairs the docs pull request
@@ -782,4 +799,30 @@ func (s *settler) goneState(e *conversation.Earlier, status int) conversation.St
 	st.Phase, st.Status, st.Record.Unsettled = conversation.Error, "", false
 	st.Error = fmt.Sprintf("Job %s is gone: the Agent Job API answered HTTP %d for it. The next run in this thread starts a new job.", e.JobID, status)
 	return st
+}
+
+// approved returns the code pull request th when the change its record e
+// holds for the code's approval (docs-when: approved) may go, nil when
+// none is held or it may not: th is open at that head, approved there by
+// its rules. The run of the approval
+// itself could not read it (GitHub's error): the schedule acts on it. The
+// held head then waits for the job (Waiting), as a change pushed while it
+// works does, or starts it (settle).
+func (s *settler) approved(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) *ghclient.PullRequest {
+	if e.Held == "" {
+		return nil
+	}
+	pr, err := s.GitHub.PullRequest(ctx, th.Owner, th.Repo, th.Number)
+	if err != nil || !pr.Open || pr.HeadSHA != e.Held {
+		s.Progress.Logf("#%d: its change held for the code's approval is left to its next run (closed, pushed to, or unread)", th.Number)
+		return nil
+	}
+	v := s.Agent.CodeApproval(ctx, th.Number)
+	if !v.Approves() || v.HeadSHA != e.Held {
+		s.Progress.Logf("#%d: its change waits for the code's approval: %s", th.Number, escape.Log(v.Says()))
+		return nil
+	}
+	s.Progress.Logf("#%d: the code is approved: %s", th.Number, escape.Log(v.Says()))
+	e.Waiting, e.Held = e.Held, ""
+	return pr
 }

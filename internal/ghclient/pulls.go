@@ -26,6 +26,7 @@ type PullRequest struct {
 	Base     string // the branch it merges into
 	// Open is false once it is closed, merged or not; Merged says which.
 	Open, Merged bool
+	Title, Body  string // as its author wrote them: untrusted
 }
 
 // PullRequest returns pull request number.
@@ -49,6 +50,8 @@ func fromPull(pr *github.PullRequest) *PullRequest {
 		Base:     pr.GetBase().GetRef(),
 		Open:     pr.GetState() == "open",
 		Merged:   pr.GetMerged(),
+		Title:    pr.GetTitle(),
+		Body:     pr.GetBody(),
 	}
 }
 
