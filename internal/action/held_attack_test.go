@@ -60,7 +60,7 @@ func TestHeldAttackDocsMergedThenHeldPush(t *testing.T) {
 	w.clk.Advance(10 * time.Minute)
 	w.mustRun("the schedule after the job's end")
 	if got := w.shownOn(head2); strings.HasPrefix(got, "success: ") {
-		t.Errorf("head2 turned green from #101, merged before head2 existed: %q\n%s", got, strings.Join(w.statuses(), "\n"))
+		t.Errorf("head2 turned green from #101, merged before head2 existed: %q\n%s\n%s", got, strings.Join(w.statuses(), "\n"), w.stdout.String())
 	}
 }
 
@@ -128,29 +128,46 @@ func TestHeldAttackScheduleRequestsStayBounded(t *testing.T) {
 	}
 }
 
-// TestHeldAttackLostRecordWriteDoesNotCreateTwice: the schedule creates
-// the job of #7's approved held change, then GitHub refuses the record's
-// edit (a 403 as for a token without issues: write, or a 5xx that
-// outlasts the retries). The next schedule must not create a second job for the
-// same change: every 15 minutes a new, orphaned job would be billed.
+// TestHeldAttackLostRecordWriteDoesNotCreateTwice: the schedule finds
+// #7's held change approved; GitHub then refuses the record's edits (a 403
+// as for a token without issues: write, or a 5xx that outlasts the
+// retries), from the first, or from the one after the record says the
+// change goes to the job. No schedule may create a job the record cannot
+// keep, and none a second for the same change: every hour a new, orphaned
+// job would be billed, past the caps, which count the records.
 func TestHeldAttackLostRecordWriteDoesNotCreateTwice(t *testing.T) {
 	t.Parallel()
-	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Hour}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
-	w.vars["INPUT_DOCS-WHEN"] = "approved"
-	w.vars["INPUT_PREVIEW"], w.vars["INPUT_WAIT"] = "false", "false"
-	w.mustRun("opened")
-	w.gh.SeedReview(7, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: head1})
-	w.clk.Advance(15 * time.Minute)
-	w.settleRun()
-	w.vars["INPUT_MAX-SENDS-PER-THREAD"], w.vars["INPUT_MAX-SENDS-PER-DAY"] = "1", "1" // the caps do not stop it: they count the records
-	w.refuseCommentEdits(http.StatusForbidden, "Resource not accessible by integration")
-	_ = w.run(context.Background())
-	w.wantRequests(1, 0)
-	w.clk.Advance(15 * time.Minute)
-	_ = w.run(context.Background())
-	w.clk.Advance(15 * time.Minute)
-	_ = w.run(context.Background())
-	w.wantRequests(1, 0)
+	for _, from := range []int{1, 2} {
+		t.Run(fmt.Sprintf("edits refused from the %dth", from), func(t *testing.T) {
+			t.Parallel()
+			w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Hour}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
+			w.vars["INPUT_DOCS-WHEN"] = "approved"
+			w.vars["INPUT_PREVIEW"], w.vars["INPUT_WAIT"] = "false", "false"
+			w.mustRun("opened")
+			w.gh.SeedReview(7, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: head1})
+			w.clk.Advance(15 * time.Minute)
+			w.settleRun()
+			w.vars["INPUT_MAX-SENDS-PER-THREAD"], w.vars["INPUT_MAX-SENDS-PER-DAY"] = "1", "1" // the caps do not stop it: they count the records
+			edits := 0
+			w.gh.SetFault(func(rw http.ResponseWriter, r *http.Request) bool {
+				if r.Method != http.MethodPatch || !strings.Contains(r.URL.Path, "/issues/comments/") {
+					return false
+				}
+				if edits++; edits < from {
+					return false
+				}
+				http.Error(rw, `{"message":"Resource not accessible by integration"}`, http.StatusForbidden)
+				return true
+			})
+			for range 3 {
+				_ = w.run(context.Background())
+				w.clk.Advance(15 * time.Minute)
+			}
+			if creates := len(w.api.Requests()); creates != from-1 {
+				t.Errorf("three schedules sent the Agent Job API %d requests, want %d: none before the record says the change goes, one at most after", creates, from-1)
+			}
+		})
+	}
 }
 
 // TestHeldAttackScheduleRacesTheApprovalsRerun: the approval's run failed

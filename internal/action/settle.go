@@ -68,22 +68,14 @@ const settleReads = 100
 // by its own thread's next run, or once older ones settle.
 const settleLeads = 20
 
+// settleHeld bounds the changes held for the code's approval one settle
+// run checks, each about 9 requests at most (the pull request, its reviews
+// and its reviewers' permissions); the rest wait for the next run.
+const settleHeld = 20
+
 // settleAPI is what settling asks of the Agent Job API. *agentapi.Client is one.
 type settleAPI interface {
 	Get(ctx context.Context, id string) (*agentapi.Job, error)
-}
-
-// settleGitHub is what settling reads and writes on GitHub: the threads, the
-// repository's recent comments, its pull requests whose commit status is
-// pending, a code pull request's change. *ghclient.Client is one.
-type settleGitHub interface {
-	conversation.GitHub
-	conversation.Owing
-	codepr.GitHub
-	// PullRequest reads a code pull request whose docs pull request a
-	// record follows, and Status the check on its latest head.
-	PullRequest(ctx context.Context, owner, repo string, number int) (*ghclient.PullRequest, error)
-	Status(ctx context.Context, owner, repo, sha, context string) (ghclient.CommitStatus, bool, error)
 }
 
 // settleAgent follows the agent's pull request. *agentpr.Room is one.
@@ -102,9 +94,8 @@ type settleAgent interface {
 }
 
 var (
-	_ settleAPI    = (*agentapi.Client)(nil)
-	_ settleGitHub = (*ghclient.Client)(nil)
-	_ settleAgent  = (*agentpr.Room)(nil)
+	_ settleAPI   = (*agentapi.Client)(nil)
+	_ settleAgent = (*agentpr.Room)(nil)
 )
 
 // settler settles records for one run: the part of the hall that
@@ -113,7 +104,7 @@ type settler struct {
 	API settleAPI
 	// Jobs sends the change that waits: every send goes from there.
 	Jobs   *job.Room
-	GitHub settleGitHub
+	GitHub *ghclient.Client
 	// Comments writes the threads' comments: its calls outlive the run,
 	// for the record of a send (publish.Reporter.Keep).
 	Comments conversation.GitHub
@@ -191,25 +182,18 @@ func (s *settler) Earlier(ctx context.Context, th *conversation.Thread, e *conve
 		s.Progress.Logf("the job of the code pull request's record, %s, %s: its record is left to the code workflow or a settle run", escape.Log(job.ID), escape.Log(job.Status))
 		return job, nil, false
 	}
-	if e.Watched() {
-		// Its end was reported: the record follows its docs pull
-		// request, which only a settle run's judgment settles.
-		if own {
-			_, owed = e.Heard()
-			return job, owed, true
+	if !e.Watched() { // one watched had its end reported: it follows its docs pull request
+		shown := s.report(ctx, th, e, job, false)
+		if !own {
+			s.Reporter.Write(ctx, th, e, s.settled(e, shown))
 		}
+		s.Progress.Logf("settled the job an earlier run left working: %s", s.ended(shown))
+	}
+	if !own {
 		return job, nil, false
 	}
-	shown := s.report(ctx, th, e, job, false)
-	if own {
-		// What waits is this run's to send, with its own push.
-		_, owed = e.Heard()
-		ok = true
-	} else {
-		s.Reporter.Write(ctx, th, e, s.settled(e, shown))
-	}
-	s.Progress.Logf("settled the job an earlier run left working: %s", s.ended(shown))
-	return job, owed, ok
+	_, owed = e.Heard() // what waits is this run's to send, with its own push
+	return job, owed, true
 }
 
 // Continued says in an earlier request's comment e in th, whose job was
@@ -300,11 +284,17 @@ func (s *settler) Sweep(ctx context.Context, owner, repo string) (o *report.Outc
 			s.Progress.Logf("left alone: %s records a job of another Agent Job project (its project-id or base-url differs from this run's)", escape.Log(c.URL))
 			continue
 		}
-		code := s.approved(ctx, th, e)
-		if e.Held != "" && !e.Unsettled {
-			continue // its job, if any, is settled: the approval is all it waits for
+		if e.Held != "" && t.held < settleHeld {
+			t.held++
+			if v, acted := s.approve(ctx, th, e); acted {
+				t.add(v)
+				continue
+			}
 		}
-		v, docs := s.settle(ctx, th, e, code)
+		if e.JobID == "" || !e.Unsettled {
+			continue // the code's approval is all it waits for
+		}
+		v, docs := s.settle(ctx, th, e)
 		t.add(v)
 		if request := !e.Code() && !strings.Contains(e.URL, "/pull/"); docs != "" && v != left { // left: its job unread
 			pairs = append(pairs, Pair{Code: th.Number, Docs: docs, Request: request, Working: request && (v == working || v == sent)})
@@ -372,9 +362,10 @@ const (
 
 // tally counts what a settle run did, for its bounds and its outcome.
 type tally struct {
-	// reads counts the jobs read; n what became of them, by verdict.
-	reads int
-	n     [settled + 1]int
+	// reads counts the jobs read; n what became of them, by verdict;
+	// held the changes held for the code's approval it checked.
+	reads, held int
+	n           [settled + 1]int
 	// searched is how many comments the search read when it stopped at
 	// its bound (conversation.SettlePages) with more to read; 0 when it
 	// read them all. pending is how many pull requests whose commit status
@@ -430,20 +421,11 @@ func (t tally) String() string {
 // settle settles the record e, of one of the token's own comments in th,
 // as the next run in its thread would: it reads the job once; a job still
 // working is left with nothing written; a job that ended is sent the
-// change that waits for it, if any, or reported. A record with no job
-// holds an approved change (code, approved): its job is created. docs is
-// the docs pull request the record pairs, or the job names when the record
-// names none.
-func (s *settler) settle(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, code *ghclient.PullRequest) (v verdict, docs string) {
+// change that waits for it, if any, or reported. docs is the docs pull
+// request the record pairs, or the job names when the record names none.
+func (s *settler) settle(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) (v verdict, docs string) {
 	docs = e.PR
 	log := s.Progress.Log
-	if e.JobID == "" {
-		if went, capped, err := s.send(ctx, th, e, nil, code); !went {
-			log.Warning(fmt.Sprintf("#%d: the approved change was not sent: %s; the next settle run tries again", th.Number, escape.Log(cmp.Or(capped.Why, fmt.Sprint(err)))))
-			return left, docs
-		}
-		return sent, docs
-	}
 	job, err := s.API.Get(ctx, e.JobID)
 	if f, refused := agentapi.TakesNoMessages(err); refused && f.Status == http.StatusNotFound {
 		// Only a 404 says the API no longer knows the job: a read it
@@ -573,18 +555,22 @@ func (s *settler) follow(ctx context.Context, th *conversation.Thread, e *conver
 
 // send sends, in one follow-up, the change of a code pull request that
 // waits in the record e (pushed while its job worked, or held for the
-// code's approval, approved), now that the job has ended: from the head
-// the job heard of to the head that waits, filtered by paths; with no job,
-// it creates one with the whole change of code. The record then says the
-// job heard it, and works again; a head it did not owe (held) gets the
-// working status. went says the send went; capped says why the caps let
-// nothing be sent; with neither and no error, nothing passed paths. A
-// change or a count that cannot be read, or a send the API refused, is
-// the error (a job that takes no more messages, for the caller); the
-// record stays as it was.
+// code's approval), now that the job has ended: from the head the job
+// heard of to the head that waits, filtered by paths; with no job, or one
+// whose docs pull request ended, a new job gets the whole change (about
+// code). The record then says the job heard it. went says the send went;
+// capped why the caps let nothing go; with neither and no error, nothing
+// passed paths. A change or count that cannot be read, or a send the API
+// refused, is the error; the record stays as it was.
 func (s *settler) send(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job, code *ghclient.PullRequest) (went bool, capped caps.Cap, err error) {
 	pr := codepr.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number, HeadSHA: e.Waiting, Retargeted: e.Retargeted}
 	since := e.Head
+	if job != nil && e.DocsEnded() {
+		// Its docs pull request was merged or closed: a new job hears
+		// the whole change, as a push's run starts one (codejob).
+		s.Progress.Logf("#%d: the docs pull request of job %s was %s: a new docs job gets the change", th.Number, escape.Log(job.ID), e.Docs)
+		job = nil
+	}
 	if job == nil {
 		since = ""
 	}
@@ -607,7 +593,9 @@ func (s *settler) send(ctx context.Context, th *conversation.Thread, e *conversa
 	about := prompt.CodePR{Owner: th.Owner, Repo: th.Repo, Number: th.Number, URL: prlink.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number}.URL(s.Reporter.RC.ServerURL)}
 	var sentTo *agentapi.Job
 	if job == nil {
-		about.Title, about.Body = code.Title, code.Body
+		if code != nil {
+			about.Title, about.Body = code.Title, code.Body
+		}
 		sentTo, err = s.Jobs.Create(ctx, prompt.CodePRPrompt(s.Workflow, about, changes.Change()))
 	} else {
 		sentTo, err = s.Jobs.Send(ctx, job.ID, prompt.CodePushPrompt(about, changes.Change()))
@@ -625,17 +613,16 @@ func (s *settler) send(ctx context.Context, th *conversation.Thread, e *conversa
 	// pairing, the docs pull request's state, the close), but for what
 	// the send changed.
 	rec := e.Record
-	owed := slices.Contains(rec.Owed, e.Waiting)
 	rec.JobID, rec.Head, rec.Owed, rec.Waiting, rec.Cut, rec.Unsettled, rec.Retargeted = sentTo.ID, e.Waiting, record.Owe(rec.Owed, e.Waiting), "", changes.LeavesCut(e.Cut && job != nil), true, false
 	// The job works again: its docs pull request is judged again at its
-	// end, not followed meanwhile.
+	// end, not followed meanwhile; a new job's is the record's to pair.
 	rec.Docs = ""
-	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: job != nil,
-		Record: rec, PRURL: e.PR, RunURL: escape.URL(s.RunURL),
-		Note: "A later run sent the job the change that waited; the next run reports its end here."})
-	if !owed {
-		s.decide(ctx, th, e, check.Facts{Event: check.Push, Heads: []string{e.Waiting}, PR: th.Number, Job: check.Working, RunURL: s.RunURL, Approval: s.Approval})
+	if job == nil {
+		rec.PR = ""
 	}
+	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: job != nil,
+		Record: rec, PRURL: rec.PR, RunURL: escape.URL(s.RunURL),
+		Note: "A later run sent the job the change that waited; the next run reports its end here."})
 	return true, caps.Cap{}, nil
 }
 
@@ -801,28 +788,50 @@ func (s *settler) goneState(e *conversation.Earlier, status int) conversation.St
 	return st
 }
 
-// approved returns the code pull request th when the change its record e
-// holds for the code's approval (docs-when: approved) may go, nil when
-// none is held or it may not: th is open at that head, approved there by
-// its rules. The run of the approval
-// itself could not read it (GitHub's error): the schedule acts on it. The
-// held head then waits for the job (Waiting), as a change pushed while it
-// works does, or starts it (settle).
-func (s *settler) approved(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) *ghclient.PullRequest {
-	if e.Held == "" {
-		return nil
+// approve acts on the code's approval that the change the record e holds
+// waits for (docs-when: approved), which its own run could not read: once
+// th is open at that head, no draft, of this repository and approved there
+// by its rules, the record says first that the change waits for the job
+// (over the record as read: a re-run's is kept, and one that cannot be
+// written sends nothing); the job then gets it at its end (settle), or now,
+// or a new one does. acted is false when the change still waits.
+func (s *settler) approve(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) (v verdict, acted bool) {
+	head := e.Held
+	if a := s.Agent.CodeApproval(ctx, th.Number); !a.Approves() || a.HeadSHA != head {
+		s.Progress.Logf("#%d: its change held for the code's approval waits: %s", th.Number, escape.Log(a.Says()))
+		return left, false
 	}
 	pr, err := s.GitHub.PullRequest(ctx, th.Owner, th.Repo, th.Number)
-	if err != nil || !pr.Open || pr.HeadSHA != e.Held {
-		s.Progress.Logf("#%d: its change held for the code's approval is left to its next run (closed, pushed to, or unread)", th.Number)
-		return nil
+	if err != nil || !pr.Open || pr.Draft || pr.HeadSHA != head || !strings.EqualFold(pr.HeadRepo, th.Owner+"/"+th.Repo) {
+		s.Progress.Logf("#%d: approved, but its change is left to its next run (a draft, pushed to, closed, or unread)", th.Number)
+		return left, false
 	}
-	v := s.Agent.CodeApproval(ctx, th.Number)
-	if !v.Approves() || v.HeadSHA != e.Held {
-		s.Progress.Logf("#%d: its change waits for the code's approval: %s", th.Number, escape.Log(v.Says()))
-		return nil
+	s.Progress.Logf("#%d: the code is approved at %s: its change goes to the docs job", th.Number, escape.Log(ghclient.Short(head)))
+	back, rec := e.Record, e.Record
+	rec.Held, rec.Waiting, rec.Owed, rec.Unsettled = "", head, record.Owe(slices.Clone(rec.Owed), head), rec.JobID != ""
+	if !s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Record: rec, PRURL: e.PR, RunURL: escape.URL(s.RunURL),
+		Note: "The code is approved: a scheduled run sends its change to the docs job."}) {
+		return left, true
 	}
-	s.Progress.Logf("#%d: the code is approved: %s", th.Number, escape.Log(v.Says()))
-	e.Waiting, e.Held = e.Held, ""
-	return pr
+	working := check.Facts{Event: check.Push, Heads: []string{head}, PR: th.Number, Job: check.Working, RunURL: s.RunURL, Approval: s.Approval}
+	if e.JobID != "" {
+		s.decide(ctx, th, e, working)
+		v, _ = s.settle(ctx, th, e)
+		return v, true
+	}
+	went, capped, err := s.send(ctx, th, e, nil, pr)
+	switch {
+	case went:
+		s.decide(ctx, th, e, working)
+		return sent, true
+	case err == nil && capped.Why == "": // nothing under paths, as a push's run says it
+		working.Event, working.Job = check.Ended, check.NoChange
+		s.decide(ctx, th, e, working)
+		rec.Waiting, rec.Owed = "", nil
+	default: // held again, for the next settle run
+		s.Progress.Log.Warning(fmt.Sprintf("#%d: the approved change was not sent: %s; the next settle run tries again", th.Number, escape.Log(cmp.Or(capped.Why, fmt.Sprint(err)))))
+		rec = back
+	}
+	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Done, Record: rec, RunURL: escape.URL(s.RunURL)})
+	return left, true
 }

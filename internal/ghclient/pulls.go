@@ -25,8 +25,8 @@ type PullRequest struct {
 	HeadRepo string
 	Base     string // the branch it merges into
 	// Open is false once it is closed, merged or not; Merged says which.
-	Open, Merged bool
-	Title, Body  string // as its author wrote them: untrusted
+	Open, Merged, Draft bool
+	Title, Body         string // as its author wrote them: untrusted
 }
 
 // PullRequest returns pull request number.
@@ -50,6 +50,7 @@ func fromPull(pr *github.PullRequest) *PullRequest {
 		Base:     pr.GetBase().GetRef(),
 		Open:     pr.GetState() == "open",
 		Merged:   pr.GetMerged(),
+		Draft:    pr.GetDraft(),
 		Title:    pr.GetTitle(),
 		Body:     pr.GetBody(),
 	}
