@@ -14,11 +14,15 @@ import (
 // heads decides what a code pull request's run shows on its heads, as
 // package check decides it.
 type heads struct {
-	// RunURL is the run a status links; ServerURL the GitHub whose pull
-	// requests one may link; Approval is docs-check: approved.
+	// RunURL is the workflow run, which a status links; ServerURL the
+	// GitHub whose pull requests a status may link; Approval says the
+	// team wants the docs pull request approved before the check is green
+	// (docs-check: approved).
 	RunURL, ServerURL string
 	Approval          bool
-	cutShown          bool // a cut listing's status was decided: it is said once
+	// cutShown says the status of a cut listing was decided for the
+	// head: it is said once.
+	cutShown bool
 }
 
 // decide is the statuses of o on the heads of k, the code pull request's
@@ -113,6 +117,13 @@ func (r *run) ending(o *report.Outcome) check.Decision {
 		return check.Decision{}
 	}
 	return r.heads.decide(k, o, r.rep.Comment != nil, true)
+}
+
+// working sets the status of o on the code pull request's head while the
+// run works: pending while the job works. Finish sets the run's last.
+func (r *run) working(ctx context.Context, o *report.Outcome) {
+	k := r.rep.Code
+	r.rep.Checks.Apply(ctx, k.PR.Owner, k.PR.Repo, r.heads.decide(k, o, r.rep.Comment != nil, false))
 }
 
 // group sets a merge group's check on its head commit, at, as package

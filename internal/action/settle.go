@@ -28,11 +28,9 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
-	"github.com/agentjob/agent-job-action/internal/job"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/preview"
-	"github.com/agentjob/agent-job-action/internal/prlink"
 	"github.com/agentjob/agent-job-action/internal/prompt"
 	"github.com/agentjob/agent-job-action/internal/publish"
 	"github.com/agentjob/agent-job-action/internal/record"
@@ -68,14 +66,28 @@ const settleReads = 100
 // by its own thread's next run, or once older ones settle.
 const settleLeads = 20
 
-// settleHeld bounds the changes held for the code's approval one settle
-// run checks, each about 9 requests at most (the pull request, its reviews
-// and its reviewers' permissions); the rest wait for the next run.
-const settleHeld = 20
-
 // settleAPI is what settling asks of the Agent Job API. *agentapi.Client is one.
 type settleAPI interface {
 	Get(ctx context.Context, id string) (*agentapi.Job, error)
+}
+
+// settleSender sends a follow-up and counts it as sent. *job.Room is one: every
+// follow-up goes from there.
+type settleSender interface {
+	Send(ctx context.Context, id, text string) (*agentapi.Job, error)
+}
+
+// settleGitHub is what settling reads and writes on GitHub: the threads, the
+// repository's recent comments, its pull requests whose commit status is
+// pending, a code pull request's change. *ghclient.Client is one.
+type settleGitHub interface {
+	conversation.GitHub
+	conversation.Owing
+	codepr.GitHub
+	// PullRequest reads a code pull request whose docs pull request a
+	// record follows, and Status the check on its latest head.
+	PullRequest(ctx context.Context, owner, repo string, number int) (*ghclient.PullRequest, error)
+	Status(ctx context.Context, owner, repo, sha, context string) (ghclient.CommitStatus, bool, error)
 }
 
 // settleAgent follows the agent's pull request. *agentpr.Room is one.
@@ -88,23 +100,21 @@ type settleAgent interface {
 	// Judge judges the job's pull request for its code pull request's
 	// check when the team wants it approved; nil when it does not.
 	Judge(ctx context.Context, job *agentapi.Job, recorded string, followed bool) *docspr.Verdict
-	// CodeApproval judges a code pull request's own approval, which a
-	// change held by docs-when: approved waits for.
-	CodeApproval(ctx context.Context, number int) docspr.Verdict
 }
 
 var (
-	_ settleAPI   = (*agentapi.Client)(nil)
-	_ settleAgent = (*agentpr.Room)(nil)
+	_ settleAPI    = (*agentapi.Client)(nil)
+	_ settleGitHub = (*ghclient.Client)(nil)
+	_ settleAgent  = (*agentpr.Room)(nil)
 )
 
 // settler settles records for one run: the part of the hall that
 // reconciles what earlier runs left working.
 type settler struct {
 	API settleAPI
-	// Jobs sends the change that waits: every send goes from there.
-	Jobs   *job.Room
-	GitHub *ghclient.Client
+	// Jobs sends the change that waits.
+	Jobs   settleSender
+	GitHub settleGitHub
 	// Comments writes the threads' comments: its calls outlive the run,
 	// for the record of a send (publish.Reporter.Keep).
 	Comments conversation.GitHub
@@ -122,11 +132,8 @@ type settler struct {
 	Terms    terms.Terms
 	Approval bool
 	Progress runlog.Progress
-	// Paths filters a change that waits; Workflow is the instruction of
-	// a job started for a held change (the prompt input, "" for the
-	// default).
-	Paths    *pathfilter.Filter
-	Workflow string
+	// Paths filters a change that waits.
+	Paths *pathfilter.Filter
 	// Ask is what the backlink of a job says asked for it, the comment at
 	// url in th; nil when the run writes no backlinks.
 	Ask func(url string, th *conversation.Thread) agentpr.Ask
@@ -182,18 +189,25 @@ func (s *settler) Earlier(ctx context.Context, th *conversation.Thread, e *conve
 		s.Progress.Logf("the job of the code pull request's record, %s, %s: its record is left to the code workflow or a settle run", escape.Log(job.ID), escape.Log(job.Status))
 		return job, nil, false
 	}
-	if !e.Watched() { // one watched had its end reported: it follows its docs pull request
-		shown := s.report(ctx, th, e, job, false)
-		if !own {
-			s.Reporter.Write(ctx, th, e, s.settled(e, shown))
+	if e.Watched() {
+		// Its end was reported: the record follows its docs pull
+		// request, which only a settle run's judgment settles.
+		if own {
+			_, owed = e.Heard()
+			return job, owed, true
 		}
-		s.Progress.Logf("settled the job an earlier run left working: %s", s.ended(shown))
-	}
-	if !own {
 		return job, nil, false
 	}
-	_, owed = e.Heard() // what waits is this run's to send, with its own push
-	return job, owed, true
+	shown := s.report(ctx, th, e, job, false)
+	if own {
+		// What waits is this run's to send, with its own push.
+		_, owed = e.Heard()
+		ok = true
+	} else {
+		s.Reporter.Write(ctx, th, e, s.settled(e, shown))
+	}
+	s.Progress.Logf("settled the job an earlier run left working: %s", s.ended(shown))
+	return job, owed, ok
 }
 
 // Continued says in an earlier request's comment e in th, whose job was
@@ -284,16 +298,6 @@ func (s *settler) Sweep(ctx context.Context, owner, repo string) (o *report.Outc
 			s.Progress.Logf("left alone: %s records a job of another Agent Job project (its project-id or base-url differs from this run's)", escape.Log(c.URL))
 			continue
 		}
-		if e.Held != "" && t.held < settleHeld {
-			t.held++
-			if v, acted := s.approve(ctx, th, e); acted {
-				t.add(v)
-				continue
-			}
-		}
-		if e.JobID == "" || !e.Unsettled {
-			continue // the code's approval is all it waits for
-		}
 		v, docs := s.settle(ctx, th, e)
 		t.add(v)
 		if request := !e.Code() && !strings.Contains(e.URL, "/pull/"); docs != "" && v != left { // left: its job unread
@@ -362,10 +366,9 @@ const (
 
 // tally counts what a settle run did, for its bounds and its outcome.
 type tally struct {
-	// reads counts the jobs read; n what became of them, by verdict;
-	// held the changes held for the code's approval it checked.
-	reads, held int
-	n           [settled + 1]int
+	// reads counts the jobs read; settled, sent and working what became
+	// of them.
+	reads, settled, sent, working, waiting int
 	// searched is how many comments the search read when it stopped at
 	// its bound (conversation.SettlePages) with more to read; 0 when it
 	// read them all. pending is how many pull requests whose commit status
@@ -377,12 +380,24 @@ type tally struct {
 	stopped string
 }
 
-func (t *tally) add(v verdict) { t.reads, t.n[v] = t.reads+1, t.n[v]+1 }
+func (t *tally) add(v verdict) {
+	t.reads++
+	switch v {
+	case working:
+		t.working++
+	case waiting:
+		t.waiting++
+	case sent:
+		t.sent++
+	case settled:
+		t.settled++
+	}
+}
 
 // full says which bound the run has reached (settleMost, settleReads), "" for none.
 func (t *tally) full() string {
 	switch {
-	case t.n[settled]+t.n[sent] == settleMost:
+	case t.settled+t.sent == settleMost:
 		return fmt.Sprintf("wrote to %d threads, as many as one settle run writes to", settleMost)
 	case t.reads == settleReads:
 		return fmt.Sprintf("read %d jobs, as many as one settle run reads", settleReads)
@@ -393,9 +408,9 @@ func (t *tally) full() string {
 // String is the outcome's sentence: the jobs still working count those
 // sent the change that waited.
 func (t tally) String() string {
-	out := fmt.Sprintf("settled %s; %s still working", report.Count(t.n[settled], "thread"), report.Count(t.n[working]+t.n[sent], "job"))
-	if t.n[waiting] > 0 {
-		out += fmt.Sprintf("; %s waiting for an approving review", report.Count(t.n[waiting], "docs pull request"))
+	out := fmt.Sprintf("settled %s; %s still working", report.Count(t.settled, "thread"), report.Count(t.working+t.sent, "job"))
+	if t.waiting > 0 {
+		out += fmt.Sprintf("; %s waiting for an approving review", report.Count(t.waiting, "docs pull request"))
 	}
 	if t.stopped != "" {
 		out += "; " + t.stopped + ": the next settle run goes on"
@@ -457,7 +472,7 @@ func (s *settler) settle(ctx context.Context, th *conversation.Thread, e *conver
 	}
 	note := ""
 	if e.Waiting != "" && job.Status != agentapi.StatusFailed {
-		went, capped, err := s.send(ctx, th, e, job, nil)
+		went, capped, err := s.send(ctx, th, e, job)
 		_, gone := agentapi.TakesNoMessages(err)
 		switch {
 		case went:
@@ -554,29 +569,20 @@ func (s *settler) follow(ctx context.Context, th *conversation.Thread, e *conver
 }
 
 // send sends, in one follow-up, the change of a code pull request that
-// waits in the record e (pushed while its job worked, or held for the
-// code's approval), now that the job has ended: from the head the job
-// heard of to the head that waits, filtered by paths; with no job, or one
-// whose docs pull request ended, a new job gets the whole change (about
-// code). The record then says the job heard it. went says the send went;
-// capped why the caps let nothing go; with neither and no error, nothing
-// passed paths. A change or count that cannot be read, or a send the API
-// refused, is the error; the record stays as it was.
-func (s *settler) send(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job, code *ghclient.PullRequest) (went bool, capped caps.Cap, err error) {
+// waits in the record e (pushes made while its job worked), now that the
+// job has ended: the change from the head the job heard of to the newest
+// head that waits, filtered by paths. The record then says the job heard
+// it, and works again; the statuses it owes stay pending. went says the
+// follow-up went; capped says why the caps let nothing be sent; with
+// neither and no error, nothing of the change passed paths. A change that
+// cannot be read, a count of the caps that cannot be read, or a follow-up
+// the API refused is the error, for the caller to tell apart (a job that
+// takes no more messages); the record stays as it was.
+func (s *settler) send(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, job *agentapi.Job) (went bool, capped caps.Cap, err error) {
 	pr := codepr.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number, HeadSHA: e.Waiting, Retargeted: e.Retargeted}
-	since := e.Head
-	if job != nil && e.DocsEnded() {
-		// Its docs pull request was merged or closed: a new job hears
-		// the whole change, as a push's run starts one (codejob).
-		s.Progress.Logf("#%d: the docs pull request of job %s was %s: a new docs job gets the change", th.Number, escape.Log(job.ID), e.Docs)
-		job = nil
-	}
-	if job == nil {
-		since = ""
-	}
-	changes, err := codepr.Read(ctx, s.GitHub, pr, since, s.Paths)
+	changes, err := codepr.Read(ctx, s.GitHub, pr, e.Head, s.Paths)
 	if err != nil {
-		return false, caps.Cap{}, fmt.Errorf("could not read the change that waits for the docs job: %w", err)
+		return false, caps.Cap{}, fmt.Errorf("could not read the change that waits for job %s: %w", escape.Log(job.ID), err)
 	}
 	if changes.NothingToSend() != "" {
 		s.Progress.Logf("#%d: %s", th.Number, changes.NothingToSend())
@@ -590,39 +596,29 @@ func (s *settler) send(ctx context.Context, th *conversation.Thread, e *conversa
 			return false, why, err
 		}
 	}
-	about := prompt.CodePR{Owner: th.Owner, Repo: th.Repo, Number: th.Number, URL: prlink.PullRequest{Owner: th.Owner, Repo: th.Repo, Number: th.Number}.URL(s.Reporter.RC.ServerURL)}
-	var sentTo *agentapi.Job
-	if job == nil {
-		if code != nil {
-			about.Title, about.Body = code.Title, code.Body
-		}
-		sentTo, err = s.Jobs.Create(ctx, prompt.CodePRPrompt(s.Workflow, about, changes.Change()))
-	} else {
-		sentTo, err = s.Jobs.Send(ctx, job.ID, prompt.CodePushPrompt(about, changes.Change()))
-	}
+	url, _, _ := strings.Cut(e.URL, "#")
+	about := prompt.CodePR{Owner: th.Owner, Repo: th.Repo, Number: th.Number, URL: url}
+	sentTo, err := s.Jobs.Send(ctx, job.ID, prompt.CodePushPrompt(about, changes.Change()))
 	if err != nil {
-		return false, caps.Cap{}, fmt.Errorf("could not send the docs job the change that waits: %w", err)
+		return false, caps.Cap{}, fmt.Errorf("could not send job %s the change that waits: %w", escape.Log(job.ID), err)
 	}
 	e.Sent = e.Sent.Add(s.Progress.Clock.Now())
 	s.Progress.Logf("#%d: sent job %s the change that waited (%s), status %s", th.Number, escape.Log(sentTo.ID), report.Count(len(changes.Files), "file"), escape.Log(sentTo.Status))
-	// The send went: the record says so even when the run is cancelled
-	// or at its timeout now, or the next run sends it again.
+	// The follow-up went: the record says so even when the run is
+	// cancelled or at its timeout now, or the next run sends it again.
 	ctx, cancel := s.Reporter.Keep(ctx)
 	defer cancel()
 	// The record as read, carried on whole (the approval asked, the
 	// pairing, the docs pull request's state, the close), but for what
 	// the send changed.
 	rec := e.Record
-	rec.JobID, rec.Head, rec.Owed, rec.Waiting, rec.Cut, rec.Unsettled, rec.Retargeted = sentTo.ID, e.Waiting, record.Owe(rec.Owed, e.Waiting), "", changes.LeavesCut(e.Cut && job != nil), true, false
+	rec.Head, rec.Waiting, rec.Cut, rec.Unsettled, rec.Retargeted = e.Waiting, "", changes.LeavesCut(e.Cut), true, false
 	// The job works again: its docs pull request is judged again at its
-	// end, not followed meanwhile; a new job's is the record's to pair.
+	// end, not followed meanwhile.
 	rec.Docs = ""
-	if job == nil {
-		rec.PR = ""
-	}
-	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: job != nil,
-		Record: rec, PRURL: rec.PR, RunURL: escape.URL(s.RunURL),
-		Note: "A later run sent the job the change that waited; the next run reports its end here."})
+	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Status: sentTo.Status, FollowUp: true,
+		Record: rec, PRURL: e.PR, RunURL: escape.URL(s.RunURL),
+		Note: "A later run sent the job the change pushed while it worked; the next run reports its end here."})
 	return true, caps.Cap{}, nil
 }
 
@@ -765,7 +761,7 @@ func (s *settler) settled(e *conversation.Earlier, shown *report.Outcome) conver
 	}
 	// A cut listing stays cut until a push lists the whole change again:
 	// the next push's status claims no success for files never seen.
-	st.Record.Answered, st.Record.Head, st.Record.Owed, st.Record.Cut, st.Record.Held = e.Answered, e.Head, nil, e.Cut, e.Held
+	st.Record.Answered, st.Record.Head, st.Record.Owed, st.Record.Cut = e.Answered, e.Head, nil, e.Cut
 	st.Record.Carry(e.Record, shown.Docs == nil)
 	if e.PR != "" {
 		st.PRURL = e.PR // the record alone pairs the docs pull request
@@ -786,52 +782,4 @@ func (s *settler) goneState(e *conversation.Earlier, status int) conversation.St
 	st.Phase, st.Status, st.Record.Unsettled = conversation.Error, "", false
 	st.Error = fmt.Sprintf("Job %s is gone: the Agent Job API answered HTTP %d for it. The next run in this thread starts a new job.", e.JobID, status)
 	return st
-}
-
-// approve acts on the code's approval that the change the record e holds
-// waits for (docs-when: approved), which its own run could not read: once
-// th is open at that head, no draft, of this repository and approved there
-// by its rules, the record says first that the change waits for the job
-// (over the record as read: a re-run's is kept, and one that cannot be
-// written sends nothing); the job then gets it at its end (settle), or now,
-// or a new one does. acted is false when the change still waits.
-func (s *settler) approve(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) (v verdict, acted bool) {
-	head := e.Held
-	if a := s.Agent.CodeApproval(ctx, th.Number); !a.Approves() || a.HeadSHA != head {
-		s.Progress.Logf("#%d: its change held for the code's approval waits: %s", th.Number, escape.Log(a.Says()))
-		return left, false
-	}
-	pr, err := s.GitHub.PullRequest(ctx, th.Owner, th.Repo, th.Number)
-	if err != nil || !pr.Open || pr.Draft || pr.HeadSHA != head || !strings.EqualFold(pr.HeadRepo, th.Owner+"/"+th.Repo) {
-		s.Progress.Logf("#%d: approved, but its change is left to its next run (a draft, pushed to, closed, or unread)", th.Number)
-		return left, false
-	}
-	s.Progress.Logf("#%d: the code is approved at %s: its change goes to the docs job", th.Number, escape.Log(ghclient.Short(head)))
-	back, rec := e.Record, e.Record
-	rec.Held, rec.Waiting, rec.Owed, rec.Unsettled = "", head, record.Owe(slices.Clone(rec.Owed), head), rec.JobID != ""
-	if !s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Working, Record: rec, PRURL: e.PR, RunURL: escape.URL(s.RunURL),
-		Note: "The code is approved: a scheduled run sends its change to the docs job."}) {
-		return left, true
-	}
-	working := check.Facts{Event: check.Push, Heads: []string{head}, PR: th.Number, Job: check.Working, RunURL: s.RunURL, Approval: s.Approval}
-	if e.JobID != "" {
-		s.decide(ctx, th, e, working)
-		v, _ = s.settle(ctx, th, e)
-		return v, true
-	}
-	went, capped, err := s.send(ctx, th, e, nil, pr)
-	switch {
-	case went:
-		s.decide(ctx, th, e, working)
-		return sent, true
-	case err == nil && capped.Why == "": // nothing under paths, as a push's run says it
-		working.Event, working.Job = check.Ended, check.NoChange
-		s.decide(ctx, th, e, working)
-		rec.Waiting, rec.Owed = "", nil
-	default: // held again, for the next settle run
-		s.Progress.Log.Warning(fmt.Sprintf("#%d: the approved change was not sent: %s; the next settle run tries again", th.Number, escape.Log(cmp.Or(capped.Why, fmt.Sprint(err)))))
-		rec = back
-	}
-	s.Reporter.Write(ctx, th, e, conversation.State{Phase: conversation.Done, Record: rec, RunURL: escape.URL(s.RunURL)})
-	return left, true
 }

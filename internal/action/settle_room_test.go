@@ -19,7 +19,6 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
-	"github.com/agentjob/agent-job-action/internal/job"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/preview"
@@ -69,9 +68,12 @@ func (a *fakeAPI) Message(_ context.Context, id, text string) (*agentapi.Job, er
 	return &j, nil
 }
 
-func (a *fakeAPI) Create(_ context.Context, text string) (*agentapi.Job, error) {
-	a.calls = append(a.calls, "CREATE: "+strings.SplitN(text, "\n", 2)[0])
-	return &agentapi.Job{ID: "job_new", Status: agentapi.StatusActive}, nil
+// sender sends through the fake API, as *job.Room sends through the real
+// one: the fake records each follow-up.
+type sender struct{ api *fakeAPI }
+
+func (s *sender) Send(ctx context.Context, id, text string) (*agentapi.Job, error) {
+	return s.api.Message(ctx, id, text)
 }
 
 // fakeAgent is the agent's pull request room: it records what it was asked.
@@ -94,11 +96,6 @@ func (f *fakeAgent) Closed(_ context.Context, job *agentapi.Job, number int, _ s
 // Judge asks no approval, as a run with docs-check: exists: the runs
 // that ask one are tested through the run (internal/action).
 func (f *fakeAgent) Judge(context.Context, *agentapi.Job, string, bool) *docspr.Verdict { return nil }
-
-// CodeApproval finds no approval: no record here holds a change for one.
-func (f *fakeAgent) CodeApproval(context.Context, int) docspr.Verdict {
-	return docspr.Verdict{State: docspr.Waiting}
-}
 
 func jobOf(id, status, pr string) *agentapi.Job {
 	j := &agentapi.Job{ID: id, Status: status}
@@ -136,11 +133,11 @@ func newWorld(t *testing.T, jobs ...*agentapi.Job) *world {
 	for _, j := range jobs {
 		w.api.jobs[j.ID] = j
 	}
-	rep, clk := step.Reporter(t, &w.log)
+	rep, _ := step.Reporter(t, &w.log)
 	rep.Checks.GitHub = gh
 	p := rep.Progress
 	paths, _ := pathfilter.Parse("src/**")
-	w.room = &settler{API: w.api, Jobs: &job.Room{API: w.api, Reporter: rep, Progress: p, Clock: clk}, GitHub: gh, Comments: gh, Agent: w.agent, Reporter: rep, Progress: p, Paths: paths,
+	w.room = &settler{API: w.api, Jobs: &sender{api: w.api}, GitHub: gh, Comments: gh, Agent: w.agent, Reporter: rep, Progress: p, Paths: paths,
 		Ask: func(url string, _ *conversation.Thread) agentpr.Ask { return agentpr.Ask{URL: url} }}
 	return w
 }
@@ -199,7 +196,7 @@ func TestSweep(t *testing.T) {
 			outcome:  "settled 1 thread; 0 jobs still working"},
 		{name: "a change that waited is sent, the job works again", jobs: []*agentapi.Job{jobOf("job_1", "completed", pr)},
 			records: map[int]record.Record{7: {JobID: "job_1", Head: head1, Owed: []string{head1, head2}, Waiting: head2, Unsettled: true}},
-			api:     []string{"GET job_1", "MESSAGE job_1: New commits were pushed to the code pull request #7 in acme/docs (https://github.com/acme/docs/pull/7). Update the documentation for what they change."},
+			api:     []string{"GET job_1", "MESSAGE job_1: New commits were pushed to the code pull request #7 in acme/docs (https://github.com/acme/docs/issues/7). Update the documentation for what they change."},
 			after:   map[int]record.Record{7: {JobID: "job_1", Head: head2, Owed: []string{head1, head2}, Unsettled: true, Sent: record.Sends{Total: 1, Day: "2026-11-22", OnDay: 1}}},
 			pairs:   []Pair{{Code: 7, Docs: pr}},
 			outcome: "settled 0 threads; 1 job still working", log: "#7: sent job job_1 the change that waited (1 file), status active"},

@@ -113,10 +113,9 @@ func findUnsettled(ctx context.Context, gh RepoComments, owner, repo string, per
 }
 
 // keepUnsettled keeps, of a comment, the line of a record of a job left
-// working, or of a change held for the code's approval, and nothing of any
-// other.
+// working, and nothing of any other.
 func keepUnsettled(_ int64, _ string, body string) string {
-	if r, line, ok := recordOf(body); ok && !r.Backlink && (r.Unsettled && r.JobID != "" || r.Held != "") {
+	if r, line, ok := recordOf(body); ok && r.Unsettled && !r.Backlink && r.JobID != "" {
 		return headOf(line)
 	}
 	return ""

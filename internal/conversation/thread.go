@@ -267,9 +267,6 @@ func (t *Thread) Settle(ctx context.Context, e *Earlier, s State) bool {
 		t.warn("report the earlier job's end in its comment", err)
 		return false
 	}
-	if r, line, ok := recordOf(body); ok { // e is as written: a later Settle compares with it
-		e.Record, e.line = r, line
-	}
 	t.mu.Lock()
 	if t.id == e.CommentID {
 		t.last = body

@@ -25,8 +25,7 @@ type PullRequest struct {
 	HeadRepo string
 	Base     string // the branch it merges into
 	// Open is false once it is closed, merged or not; Merged says which.
-	Open, Merged, Draft bool
-	Title, Body         string // as its author wrote them: untrusted
+	Open, Merged bool
 }
 
 // PullRequest returns pull request number.
@@ -50,9 +49,6 @@ func fromPull(pr *github.PullRequest) *PullRequest {
 		Base:     pr.GetBase().GetRef(),
 		Open:     pr.GetState() == "open",
 		Merged:   pr.GetMerged(),
-		Draft:    pr.GetDraft(),
-		Title:    pr.GetTitle(),
-		Body:     pr.GetBody(),
 	}
 }
 
