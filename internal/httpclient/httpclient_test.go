@@ -701,6 +701,15 @@ func TestOutlive(t *testing.T) {
 	if n := len(srv.requests()); n != 4 {
 		t.Errorf("%d requests in all, want 3 and 1", n)
 	}
+
+	// Before the client's Deadline, a call that outlives the run is
+	// retried until the later of the two: the Deadline, 3.5s on.
+	later := New(Options{Clock: clk, Deadline: clk.Now().Add(3500 * time.Millisecond), RetryMax: 10})
+	req, _ = http.NewRequest(http.MethodPatch, srv.URL, nil)
+	_, _ = later.Do(req, Policy{Kind: Repeatable, Outlive: time.Second}, nil)
+	if n := len(srv.requests()); n != 8 {
+		t.Errorf("%d requests in all, want 4 and 4 (waits of 1s, 2s and the 0.5s left)", n)
+	}
 }
 
 // endsFirst is a transport that ends the call's time as an attempt
