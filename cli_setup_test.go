@@ -64,10 +64,11 @@ func TestInitAsAPersonRunsIt(t *testing.T) {
 
 // TestDoctorAsAPersonRunsIt: the program's doctor, built as go run builds
 // it, in a checkout init wrote, with no credentials in its environment,
-// sends nothing, says what it cannot tell and finds no problem (exit 0);
-// in a checkout with no workflow file it names the problem and its fix,
-// with its own exit status (5); a flag it does not have is a usage error
-// (2). A release build has no doctor, and says where it is.
+// sends nothing, says what it cannot tell and finds no problem, which
+// proves nothing: not proven, with its own exit status (6); in a checkout
+// with no workflow file it names the problem and its fix (5); a flag it
+// does not have is a usage error (2). A release build has no doctor, and
+// says where it is.
 func TestDoctorAsAPersonRunsIt(t *testing.T) {
 	t.Parallel()
 	if r := (cliRun{args: []string{"doctor", "--repo", "acme/app"}}).exec(t, buildCLI(t)); r.code != 2 || !strings.Contains(r.stderr, "go run github.com/agentjob/agent-job-action@<commit or release> doctor") {
@@ -79,13 +80,13 @@ func TestDoctorAsAPersonRunsIt(t *testing.T) {
 		t.Fatalf("init: %d %s", r.code, r.stderr)
 	}
 	ok := cliRun{args: []string{"doctor", "--repo", "acme/app"}, dir: dir}.exec(t, bin)
-	if ok.code != 0 || !strings.Contains(ok.stdout, "ok           the workflow file: ") || !strings.Contains(ok.stdout, "cannot tell  the API key: doctor was given no key") ||
-		!strings.Contains(ok.stdout, "fix: set MINTLIFY_API_KEY") || !strings.HasSuffix(ok.stdout, "\nNo problem found.\n") {
+	if ok.code != 6 || !strings.Contains(ok.stdout, "ok           the workflow file: ") || !strings.Contains(ok.stdout, "cannot tell  the API key: doctor was given no key") ||
+		!strings.Contains(ok.stdout, "fix: set MINTLIFY_API_KEY") || !strings.HasSuffix(ok.stdout, "\n6 checks: 2 ok, 4 cannot tell. Not proven: no problem found, but 4 checks could not be told.\n") {
 		t.Errorf("doctor in init's checkout: exit %d\n%s%s", ok.code, ok.stdout, ok.stderr)
 	}
 	empty := cliRun{args: []string{"doctor", "--repo", "acme/app"}}.exec(t, bin)
 	if empty.code != 5 || !strings.Contains(empty.stdout, "problem      the workflow file: ") || !strings.Contains(empty.stdout, "fix: run agent-job-action init") ||
-		!strings.HasSuffix(empty.stdout, "\ndoctor found 1 problem\n") {
+		!strings.HasSuffix(empty.stdout, ", 1 problem. doctor found 1 problem.\n") {
 		t.Errorf("doctor without a workflow file: exit %d\n%s%s", empty.code, empty.stdout, empty.stderr)
 	}
 	bad := cliRun{args: []string{"doctor", "--api-key", "mint_0123456789"}}.exec(t, bin)

@@ -30,16 +30,20 @@ func runDoctor(ctx context.Context, args []string, env Env, build cli.Build, std
 	case errors.As(err, &usageErr):
 		return usage(env.Stderr, "doctor", &cli.UsageError{Err: err})
 	}
-	var problems *doctor.ProblemsError
-	if !errors.As(err, &problems) {
+	if _, found := doctorExit(err); !found {
 		// The findings, printed already, say the problems.
 		fmt.Fprintf(env.Stderr, "error: %v\n", err)
 	}
 	return err
 }
 
-// doctorFound says err is doctor's: it found problems in the setup.
-func doctorFound(err error) bool {
+// doctorExit is err's exit status when it is doctor's end: problems found
+// in the setup, or none but not proven.
+func doctorExit(err error) (int, bool) {
 	var problems *doctor.ProblemsError
-	return errors.As(err, &problems)
+	var notProven *doctor.NotProvenError
+	if errors.As(err, &problems) {
+		return cli.ExitFindings, true
+	}
+	return cli.ExitNotProven, errors.As(err, &notProven)
 }

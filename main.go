@@ -225,9 +225,10 @@ func exitCode(err error) int {
 		return cli.ExitOK
 	case errors.As(err, &usageErr):
 		return cli.ExitUsage
-	case doctorFound(err):
-		return cli.ExitFindings
 	case !errors.As(err, &runErr):
+		if code, ok := doctorExit(err); ok {
+			return code
+		}
 		return cli.ExitError
 	}
 	switch runErr.End {

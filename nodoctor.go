@@ -22,5 +22,5 @@ func runDoctor(_ context.Context, _ []string, env Env, _ cli.Build, _ io.Writer)
 	return &cli.UsageError{Err: errors.New("no doctor in this build")}
 }
 
-// doctorFound is false: this build has no doctor.
-func doctorFound(error) bool { return false }
+// doctorExit finds no doctor's end: this build has no doctor.
+func doctorExit(error) (int, bool) { return 0, false }

@@ -9,6 +9,7 @@ const (
 	ExitTimedOut  = 3   // the timeout passed; the job goes on running
 	ExitError     = 4   // the API or GitHub refused or failed, or the run's report could not be written
 	ExitFindings  = 5   // doctor found a problem in the setup
+	ExitNotProven = 6   // doctor found none, but could not tell every check
 	ExitCancelled = 130 // interrupted (Ctrl+C, SIGTERM, a cancelled workflow); the job goes on running
 )
 
@@ -26,5 +27,6 @@ var ExitStatuses = []ExitStatus{
 	{ExitTimedOut, "the timeout passed before the job ended; it goes on running (wait for it with --job-id and no --prompt, which sends it nothing)"},
 	{ExitError, "an API or GitHub error (after the retries that are safe), or the outputs could not be written"},
 	{ExitFindings, "doctor found a problem in the setup (each with its fix)"},
+	{ExitNotProven, "doctor found no problem, but could not tell every check (each says how to tell it)"},
 	{ExitCancelled, "interrupted (Ctrl+C, SIGTERM, a cancelled workflow); the job goes on running"},
 }

@@ -33,15 +33,25 @@ type Env struct {
 // Timeout bounds a doctor run: its reads are a dozen.
 const Timeout = time.Minute
 
-// ProblemsError is a run that found problems: its own exit status, apart
-// from a run's.
-type ProblemsError struct{ N int }
+// ProblemsError is a run that found problems, and NotProvenError one
+// that found none but could not tell N checks: each its own exit status,
+// apart from a run's.
+type (
+	ProblemsError  struct{ N int }
+	NotProvenError struct{ N int }
+)
 
-func (e *ProblemsError) Error() string {
-	if e.N == 1 {
-		return "doctor found 1 problem"
+func (e *ProblemsError) Error() string { return "doctor found " + plural(e.N, "problem") }
+func (e *NotProvenError) Error() string {
+	return "Not proven: no problem found, but " + plural(e.N, "check") + " could not be told"
+}
+
+// plural is n things, as a person writes it.
+func plural(n int, thing string) string {
+	if n != 1 {
+		thing += "s"
 	}
-	return fmt.Sprintf("doctor found %d problems", e.N)
+	return fmt.Sprintf("%d %s", n, thing)
 }
 
 // Options are doctor's flags.
@@ -157,8 +167,15 @@ func Run(ctx context.Context, o Options, env Env, stdout io.Writer) error {
 		return &setup.UsageError{Err: fmt.Errorf("%w: unset it for GitHub.com, or set it to GitHub Enterprise Server's https://HOST/api/v3", badURL)}
 	}
 	findings := d.Check(ctx, o.Setup)
+	ok, unknown, problems := Count(findings, OK), Count(findings, CannotTell), Count(findings, Problem)
 	if o.JSON {
-		data, err := json.Marshal(map[string]any{"findings": findings, "problems": Problems(findings)})
+		data, err := json.Marshal(struct {
+			Findings   []Finding `json:"findings"`
+			OK         int       `json:"ok"`
+			CannotTell int       `json:"cannot_tell"`
+			Problems   int       `json:"problems"`
+			Proven     bool      `json:"proven"` // every check told, none a problem
+		}{findings, ok, unknown, problems, unknown+problems == 0})
 		if err != nil {
 			return err
 		}
@@ -166,14 +183,18 @@ func Run(ctx context.Context, o Options, env Env, stdout io.Writer) error {
 	} else {
 		Print(stdout, findings)
 	}
-	if n := Problems(findings); n > 0 {
-		return &ProblemsError{N: n}
+	switch {
+	case problems > 0:
+		return &ProblemsError{N: problems}
+	case unknown > 0:
+		return &NotProvenError{N: unknown}
 	}
 	return nil
 }
 
 // Print writes the findings for a person: one line each, the fix below a
-// problem and what doctor cannot tell.
+// problem and what doctor cannot tell; then their count, and "No problem
+// found" only when every check was told.
 func Print(w io.Writer, fs []Finding) {
 	for _, f := range fs {
 		fmt.Fprintf(w, "%-12s %s: %s\n", f.State, f.Check, escape.Line(f.Says))
@@ -181,12 +202,20 @@ func Print(w io.Writer, fs []Finding) {
 			fmt.Fprintf(w, "%-12s fix: %s\n", "", escape.Line(f.Fix))
 		}
 	}
-	switch n := Problems(fs); n {
-	case 0:
-		fmt.Fprintf(w, "\nNo problem found.\n")
-	default:
-		fmt.Fprintf(w, "\n%s\n", (&ProblemsError{N: n}).Error())
+	var counts []string
+	for _, st := range []State{OK, CannotTell} {
+		if n := Count(fs, st); n > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", n, st))
+		}
 	}
+	verdict := "No problem found"
+	switch problems, unknown := Count(fs, Problem), Count(fs, CannotTell); {
+	case problems > 0:
+		counts, verdict = append(counts, plural(problems, "problem")), (&ProblemsError{N: problems}).Error()
+	case unknown > 0:
+		verdict = (&NotProvenError{N: unknown}).Error()
+	}
+	fmt.Fprintf(w, "\n%s: %s. %s.\n", plural(len(fs), "check"), strings.Join(counts, ", "), verdict)
 }
 
 // Usage prints doctor's flags.
@@ -218,6 +247,7 @@ Flags:
   --base-url url          the Agent Job API (https://api.mintlify.com)
   --json                  print the findings as one line of JSON
 
-Exit status: 0 no problem found; 5 a problem found; 2 usage.
+Exit status: 0 every check told, no problem; 6 no problem, but not proven
+(a check it could not tell); 5 a problem found; 2 usage.
 `)
 }

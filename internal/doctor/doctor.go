@@ -257,6 +257,9 @@ func (d Doctor) key(ctx context.Context, s Setup, add func(Finding)) {
 			Fix: "the first run tells: a 404 on create job means project-id is wrong (copy it from the dashboard's API keys page)"})
 	case errors.As(err, &f) && (f.Status == 401 || f.Status == 403):
 		add(Finding{Check: what, State: Problem, Says: fmt.Sprintf("the Agent Job API refused the key (HTTP %d)", f.Status), Fix: "create an admin API key in the Mintlify dashboard and set it as the secret MINTLIFY_API_KEY"})
+	case errors.As(err, &f) && (f.Status >= 500 || f.Status == 429):
+		// The service failed, or asks to wait: it said nothing of the key.
+		add(Finding{Check: what, State: CannotTell, Says: fmt.Sprintf("the Agent Job API answered HTTP %d, which says nothing of the key", f.Status), Fix: "run doctor again later"})
 	case errors.As(err, &f) && f.Status != 0:
 		add(Finding{Check: what, State: Problem, Says: fmt.Sprintf("the Agent Job API answered HTTP %d for a read of a job: %s", f.Status, escape.Log(oneLine(err.Error()))), Fix: "check base-url and project-id"})
 	default:
@@ -391,11 +394,11 @@ func (d Doctor) app(ctx context.Context, s Setup, add func(Finding)) {
 	}
 }
 
-// Problems counts the findings that are problems.
-func Problems(fs []Finding) int {
+// Count counts the findings in state st.
+func Count(fs []Finding, st State) int {
 	n := 0
 	for _, f := range fs {
-		if f.State == Problem {
+		if f.State == st {
 			n++
 		}
 	}

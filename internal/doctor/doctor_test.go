@@ -18,6 +18,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/clock"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakeapi"
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
+	"github.com/agentjob/agent-job-action/internal/fakes/faults"
 	"github.com/agentjob/agent-job-action/internal/setup"
 	"github.com/agentjob/agent-job-action/internal/testbed/ghspec"
 	_ "github.com/agentjob/agent-job-action/internal/testbed/golden" // accepts -update (CONTRIBUTING.md)
@@ -203,6 +204,11 @@ func TestDoctor(t *testing.T) {
 			if errors.As(err, &problems) != (tc.check != "") {
 				t.Errorf("doctor ended %v; want problems: %v", err, tc.check != "")
 			}
+			// What it cannot tell leaves even a correct setup not proven.
+			var notProven *NotProvenError
+			if tc.check == "" && (!errors.As(err, &notProven) || notProven.N != 3) {
+				t.Errorf("doctor ended %v; want not proven, 3 checks it cannot tell", err)
+			}
 			// What the services documented cannot tell doctor, it says it
 			// cannot tell.
 			for check, says := range map[string]string{"the API key": "cannot tell whether project-id is right", "DOCS_REPO_TOKEN": "fine-grained token"} {
@@ -239,9 +245,13 @@ func TestDoctorWithoutCredentials(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, nil)
 	w.env = map[string]string{"GITHUB_API_URL": w.gh.APIURL()}
-	found, _, err := w.doctor(t)
-	if err != nil {
-		t.Errorf("doctor ended %v, want no problem", err)
+	found, out, err := w.doctor(t)
+	var notProven *NotProvenError
+	if !errors.As(err, &notProven) || notProven.N != 6 {
+		t.Errorf("doctor ended %v, want not proven: 6 checks it cannot tell", err)
+	}
+	if !strings.Contains(out, `"ok":3,"cannot_tell":6,"problems":0,"proven":false`) {
+		t.Errorf("--json printed %s; want the counts, and not proven", out)
 	}
 	for _, c := range []string{"the API key", "GitHub", "DOCS_REPO_TOKEN", "CODE_REPO_DISPATCH_TOKEN", "the required check", "the agent's app"} {
 		if f := found[c]; f.State != CannotTell || f.Fix == "" {
@@ -272,8 +282,9 @@ func TestDoctorUnreachable(t *testing.T) {
 	}
 	var out bytes.Buffer
 	runErr := Run(context.Background(), o, Env{Getenv: func(k string) string { return w.env[k] }, Clock: clock.NewFake(time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC))}, &out)
-	if runErr != nil {
-		t.Errorf("doctor ended %v, want no problem found", runErr)
+	var notProven *NotProvenError
+	if !errors.As(runErr, &notProven) {
+		t.Errorf("doctor ended %v, want not proven: no problem found, what it could not reach untold", runErr)
 	}
 	var got struct {
 		Findings []Finding `json:"findings"`
@@ -335,5 +346,60 @@ func TestDoctorAsksForTheDocsRepository(t *testing.T) {
 	_ = Run(context.Background(), o, Env{Getenv: func(k string) string { return w.env[k] }}, &out)
 	if !strings.Contains(out.String(), `"check":"the docs repository's dispatch","state":"cannot tell"`) || !strings.Contains(out.String(), "give doctor --docs-repo") {
 		t.Errorf("doctor without --docs-repo on a docs-apart file:\n%s", out.String())
+	}
+}
+
+// TestDoctorServiceErrorsCannotTell: an Agent Job API that answers 5xx or
+// 429 (after the retries that are safe) says nothing of the key: doctor
+// cannot tell, and says to run it again; it is no problem of the setup.
+func TestDoctorServiceErrorsCannotTell(t *testing.T) {
+	t.Parallel()
+	for _, fault := range []faults.Fault{faults.Status(http.StatusInternalServerError), faults.Status(http.StatusBadGateway), faults.RateLimited("1")} {
+		w := newWorld(t, nil)
+		for n := 1; n <= 10; n++ {
+			w.api.FailOn(n, fault)
+		}
+		o, err := Parse([]string{"--repo", "acme/app", "--dir", w.code, "--docs-repo", "acme/handbook", "--docs-dir", w.docs, "--base-url", w.api.URL, "--json"},
+			func(k string) string { return w.env[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		runErr := Run(context.Background(), o, Env{Getenv: func(k string) string { return w.env[k] }, Clock: clock.NewFake(time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC))}, &out)
+		var got struct{ Findings []Finding }
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatalf("%q: %v", out.String(), err)
+		}
+		for _, f := range got.Findings {
+			if f.Check == "the API key" && (f.State != CannotTell || !strings.Contains(f.Fix, "run doctor again")) {
+				t.Errorf("the API key, the API failing: %+v; want cannot tell, and to run doctor again", f)
+			}
+		}
+		var problems *ProblemsError
+		if errors.As(runErr, &problems) {
+			t.Errorf("doctor ended %v: a service's failure is no problem of the setup", runErr)
+		}
+	}
+}
+
+// TestPrintSaysWhatWasProven: the last line counts the findings, and says
+// "No problem found" only when every check was told.
+func TestPrintSaysWhatWasProven(t *testing.T) {
+	t.Parallel()
+	ok, unknown, bad := Finding{Check: "a", State: OK}, Finding{Check: "b", State: CannotTell, Fix: "f"}, Finding{Check: "c", State: Problem, Fix: "f"}
+	for _, tt := range []struct {
+		fs   []Finding
+		last string
+	}{
+		{[]Finding{ok, ok}, "2 checks: 2 ok. No problem found."},
+		{[]Finding{ok, unknown}, "2 checks: 1 ok, 1 cannot tell. Not proven: no problem found, but 1 check could not be told."},
+		{[]Finding{ok, unknown, bad}, "3 checks: 1 ok, 1 cannot tell, 1 problem. doctor found 1 problem."},
+	} {
+		var out bytes.Buffer
+		Print(&out, tt.fs)
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if got := lines[len(lines)-1]; got != tt.last {
+			t.Errorf("last line %q, want %q", got, tt.last)
+		}
 	}
 }
