@@ -208,3 +208,26 @@ func TestHeldHeadCostsTheScheduleOneRead(t *testing.T) {
 		t.Errorf("head3 after the schedule: %q, want it held", got)
 	}
 }
+
+// TestWaitingPushShowsPendingWhileItWaits: a push with nothing new under
+// paths, in a run that waits for #7's job, still working: the head shows
+// the pending check while the run waits, from before its first poll, not
+// only from the run's end.
+func TestWaitingPushShowsPendingWhileItWaits(t *testing.T) {
+	t.Parallel()
+	w := openedNoWait(t, fakeapi.Scenario{Runtime: 20 * time.Minute})
+	pushed := []fakegithub.File{{Name: "docs/notes.md", Patch: "@@ +1 @@"}}
+	w.moveHead(head1, head2, pushed, append(slices.Clone(codeFiles), pushed...))
+	w.setEvent("pull_request", push(head1, head2))
+	w.vars["INPUT_WAIT"], w.vars["INPUT_TIMEOUT"] = "true", "2m"
+	shown := ""
+	// After the push run's read of the job, the wait's first poll.
+	w.api.FailOn(len(w.api.Requests())+2, func(http.ResponseWriter, *http.Request) bool {
+		shown = w.shownOn(head2)
+		return false
+	})
+	_ = w.run(context.Background())
+	if !strings.HasPrefix(shown, "pending: The docs agent is updating the docs") {
+		t.Errorf("head2 at the wait's first poll: %q, want pending\n%s", shown, w.stdout.String())
+	}
+}
