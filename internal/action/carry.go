@@ -131,7 +131,8 @@ func (r *run) carryOut(ctx context.Context, p plan.Plan) *report.Outcome {
 			r.rep.Record(ctx, o)
 		}
 		if job != nil && (o.Stage == report.StageStart || !job.Terminal()) {
-			r.working(ctx, o) // pending while the job works on this head
+			// Pending while the job works on this head; Finish sets the last.
+			r.rep.Checks.Apply(ctx, p.Code.Owner, p.Code.Repo, r.heads.decide(r.rep.Code, o, r.rep.Comment != nil, false))
 		}
 		if job == nil && o.Closed {
 			// The close may have merged or closed the docs pull request:

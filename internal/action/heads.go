@@ -119,13 +119,6 @@ func (r *run) ending(o *report.Outcome) check.Decision {
 	return r.heads.decide(k, o, r.rep.Comment != nil, true)
 }
 
-// working sets the status of o on the code pull request's head while the
-// run works: pending while the job works. Finish sets the run's last.
-func (r *run) working(ctx context.Context, o *report.Outcome) {
-	k := r.rep.Code
-	r.rep.Checks.Apply(ctx, k.PR.Owner, k.PR.Repo, r.heads.decide(k, o, r.rep.Comment != nil, false))
-}
-
 // group sets a merge group's check on its head commit, at, as package
 // check decides it from the verdict g, or, when the group could not be
 // read (err), an error, so that the queue does not wait for a check that

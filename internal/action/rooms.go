@@ -35,7 +35,6 @@ import (
 var (
 	_ codejob.Settler   = (*settler)(nil)
 	_ codejob.Agent     = (*agentpr.Room)(nil)
-	_ settleSender      = (*job.Room)(nil)
 	_ threadjob.Settler = (*settler)(nil)
 	_ batch.Permissions = (*ghclient.Client)(nil)
 )

@@ -28,6 +28,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/escape"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/job"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/preview"
@@ -71,25 +72,6 @@ type settleAPI interface {
 	Get(ctx context.Context, id string) (*agentapi.Job, error)
 }
 
-// settleSender sends a follow-up and counts it as sent. *job.Room is one: every
-// follow-up goes from there.
-type settleSender interface {
-	Send(ctx context.Context, id, text string) (*agentapi.Job, error)
-}
-
-// settleGitHub is what settling reads and writes on GitHub: the threads, the
-// repository's recent comments, its pull requests whose commit status is
-// pending, a code pull request's change. *ghclient.Client is one.
-type settleGitHub interface {
-	conversation.GitHub
-	conversation.Owing
-	codepr.GitHub
-	// PullRequest reads a code pull request whose docs pull request a
-	// record follows, and Status the check on its latest head.
-	PullRequest(ctx context.Context, owner, repo string, number int) (*ghclient.PullRequest, error)
-	Status(ctx context.Context, owner, repo, sha, context string) (ghclient.CommitStatus, bool, error)
-}
-
 // settleAgent follows the agent's pull request. *agentpr.Room is one.
 type settleAgent interface {
 	Backlink(ctx context.Context, job *agentapi.Job, a agentpr.Ask)
@@ -103,18 +85,17 @@ type settleAgent interface {
 }
 
 var (
-	_ settleAPI    = (*agentapi.Client)(nil)
-	_ settleGitHub = (*ghclient.Client)(nil)
-	_ settleAgent  = (*agentpr.Room)(nil)
+	_ settleAPI   = (*agentapi.Client)(nil)
+	_ settleAgent = (*agentpr.Room)(nil)
 )
 
 // settler settles records for one run: the part of the hall that
 // reconciles what earlier runs left working.
 type settler struct {
 	API settleAPI
-	// Jobs sends the change that waits.
-	Jobs   settleSender
-	GitHub settleGitHub
+	// Jobs sends the change that waits: every send goes from there.
+	Jobs   *job.Room
+	GitHub *ghclient.Client
 	// Comments writes the threads' comments: its calls outlive the run,
 	// for the record of a send (publish.Reporter.Keep).
 	Comments conversation.GitHub
@@ -189,25 +170,18 @@ func (s *settler) Earlier(ctx context.Context, th *conversation.Thread, e *conve
 		s.Progress.Logf("the job of the code pull request's record, %s, %s: its record is left to the code workflow or a settle run", escape.Log(job.ID), escape.Log(job.Status))
 		return job, nil, false
 	}
-	if e.Watched() {
-		// Its end was reported: the record follows its docs pull
-		// request, which only a settle run's judgment settles.
-		if own {
-			_, owed = e.Heard()
-			return job, owed, true
+	if !e.Watched() { // one watched had its end reported: it follows its docs pull request
+		shown := s.report(ctx, th, e, job, false)
+		if !own {
+			s.Reporter.Write(ctx, th, e, s.settled(e, shown))
 		}
+		s.Progress.Logf("settled the job an earlier run left working: %s", s.ended(shown))
+	}
+	if !own {
 		return job, nil, false
 	}
-	shown := s.report(ctx, th, e, job, false)
-	if own {
-		// What waits is this run's to send, with its own push.
-		_, owed = e.Heard()
-		ok = true
-	} else {
-		s.Reporter.Write(ctx, th, e, s.settled(e, shown))
-	}
-	s.Progress.Logf("settled the job an earlier run left working: %s", s.ended(shown))
-	return job, owed, ok
+	_, owed = e.Heard() // what waits is this run's to send, with its own push
+	return job, owed, true
 }
 
 // Continued says in an earlier request's comment e in th, whose job was
@@ -366,9 +340,9 @@ const (
 
 // tally counts what a settle run did, for its bounds and its outcome.
 type tally struct {
-	// reads counts the jobs read; settled, sent and working what became
-	// of them.
-	reads, settled, sent, working, waiting int
+	// reads counts the jobs read; n what became of them, by verdict.
+	reads int
+	n     [settled + 1]int
 	// searched is how many comments the search read when it stopped at
 	// its bound (conversation.SettlePages) with more to read; 0 when it
 	// read them all. pending is how many pull requests whose commit status
@@ -380,24 +354,12 @@ type tally struct {
 	stopped string
 }
 
-func (t *tally) add(v verdict) {
-	t.reads++
-	switch v {
-	case working:
-		t.working++
-	case waiting:
-		t.waiting++
-	case sent:
-		t.sent++
-	case settled:
-		t.settled++
-	}
-}
+func (t *tally) add(v verdict) { t.reads, t.n[v] = t.reads+1, t.n[v]+1 }
 
 // full says which bound the run has reached (settleMost, settleReads), "" for none.
 func (t *tally) full() string {
 	switch {
-	case t.settled+t.sent == settleMost:
+	case t.n[settled]+t.n[sent] == settleMost:
 		return fmt.Sprintf("wrote to %d threads, as many as one settle run writes to", settleMost)
 	case t.reads == settleReads:
 		return fmt.Sprintf("read %d jobs, as many as one settle run reads", settleReads)
@@ -408,9 +370,9 @@ func (t *tally) full() string {
 // String is the outcome's sentence: the jobs still working count those
 // sent the change that waited.
 func (t tally) String() string {
-	out := fmt.Sprintf("settled %s; %s still working", report.Count(t.settled, "thread"), report.Count(t.working+t.sent, "job"))
-	if t.waiting > 0 {
-		out += fmt.Sprintf("; %s waiting for an approving review", report.Count(t.waiting, "docs pull request"))
+	out := fmt.Sprintf("settled %s; %s still working", report.Count(t.n[settled], "thread"), report.Count(t.n[working]+t.n[sent], "job"))
+	if t.n[waiting] > 0 {
+		out += fmt.Sprintf("; %s waiting for an approving review", report.Count(t.n[waiting], "docs pull request"))
 	}
 	if t.stopped != "" {
 		out += "; " + t.stopped + ": the next settle run goes on"

@@ -3,6 +3,7 @@ package action
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/fakes/fakegithub"
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
+	"github.com/agentjob/agent-job-action/internal/job"
 	"github.com/agentjob/agent-job-action/internal/pathfilter"
 	"github.com/agentjob/agent-job-action/internal/plan"
 	"github.com/agentjob/agent-job-action/internal/preview"
@@ -68,12 +70,8 @@ func (a *fakeAPI) Message(_ context.Context, id, text string) (*agentapi.Job, er
 	return &j, nil
 }
 
-// sender sends through the fake API, as *job.Room sends through the real
-// one: the fake records each follow-up.
-type sender struct{ api *fakeAPI }
-
-func (s *sender) Send(ctx context.Context, id, text string) (*agentapi.Job, error) {
-	return s.api.Message(ctx, id, text)
+func (a *fakeAPI) Create(context.Context, string) (*agentapi.Job, error) {
+	return nil, errors.New("a settle run creates no job")
 }
 
 // fakeAgent is the agent's pull request room: it records what it was asked.
@@ -133,11 +131,11 @@ func newWorld(t *testing.T, jobs ...*agentapi.Job) *world {
 	for _, j := range jobs {
 		w.api.jobs[j.ID] = j
 	}
-	rep, _ := step.Reporter(t, &w.log)
+	rep, clk := step.Reporter(t, &w.log)
 	rep.Checks.GitHub = gh
 	p := rep.Progress
 	paths, _ := pathfilter.Parse("src/**")
-	w.room = &settler{API: w.api, Jobs: &sender{api: w.api}, GitHub: gh, Comments: gh, Agent: w.agent, Reporter: rep, Progress: p, Paths: paths,
+	w.room = &settler{API: w.api, Jobs: &job.Room{API: w.api, Reporter: rep, Progress: p, Clock: clk}, GitHub: gh, Comments: gh, Agent: w.agent, Reporter: rep, Progress: p, Paths: paths,
 		Ask: func(url string, _ *conversation.Thread) agentpr.Ask { return agentpr.Ask{URL: url} }}
 	return w
 }

@@ -172,18 +172,14 @@ func (r *Reporter) show(ctx context.Context, o *report.Outcome, p conversation.P
 	}
 }
 
-// Write writes s in c: the run's own comment (earlier nil), or the
-// earlier run's record it settles there. It reports whether GitHub took
-// the write; a failure is a warning (package conversation).
+// Write writes s in c over the earlier run's record it settles there,
+// while that is as read (report.Comment.Settle). It reports whether GitHub
+// took the write; a failure is a warning (package conversation).
 func (r *Reporter) Write(ctx context.Context, c report.Comment, earlier *conversation.Earlier, s conversation.State) bool {
 	if s.Record.JobID != "" && s.Record.Project == "" {
 		s.Record.Project = r.Project
 	}
-	if earlier != nil {
-		return c.Settle(ctx, earlier, s)
-	}
-	c.Show(ctx, s)
-	return true
+	return c.Settle(ctx, earlier, s)
 }
 
 // Unreported reports a run that stopped before it had an outcome to report
