@@ -68,6 +68,15 @@ func TestParse(t *testing.T) {
 		{name: "--json=false", args: []string{"--json=false", "--api-key-stdin=true"}, want: Command{Flags: map[string]string{}, KeyFromStdin: true}},
 		{name: "--json takes only true or false", args: []string{"--json=yes"}, usage: "--json must be true or false"},
 		{name: "a lone dash", args: []string{"-"}, usage: `argument 1, "-", is not a flag`},
+		// help <command> is <command> --help, as gh's; a command's typo gets
+		// the nearest command.
+		{name: "help init", args: []string{"help", "init"}, want: Command{Mode: Init, Args: []string{"--help"}, Flags: map[string]string{}}},
+		{name: "help doctor", args: []string{"help", "doctor"}, want: Command{Mode: Doctor, Args: []string{"--help"}, Flags: map[string]string{}}},
+		{name: "help demo", args: []string{"help", "demo"}, want: Command{Mode: DemoHelp, Flags: map[string]string{}}},
+		{name: "help of no command", args: []string{"help", "deploy"}, usage: "help takes no arguments"},
+		{name: "a typo of a command", args: []string{"inti"}, usage: `unknown command "inti": did you mean init?`},
+		{name: "a typo of doctor", args: []string{"docter", "--repo", "a/b"}, usage: `unknown command "docter": did you mean doctor?`},
+		{name: "no command is near", args: []string{"deploy"}, usage: `argument 1, "deploy", is not a flag`, notSaid: "did you mean"},
 		// A typo gets the nearest flag; a value apart from
 		// its true/false flag gets how to write it.
 		{name: "a typo of a flag", args: []string{"--timout", "5m"}, usage: "unknown flag --timout: did you mean --timeout?"},
@@ -102,7 +111,7 @@ func TestParse(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse(%q): %v", tt.args, err)
 			}
-			if got.Mode != tt.want.Mode || got.JSON != tt.want.JSON || got.KeyFromStdin != tt.want.KeyFromStdin || !maps.Equal(got.Flags, tt.want.Flags) {
+			if got.Mode != tt.want.Mode || got.JSON != tt.want.JSON || got.KeyFromStdin != tt.want.KeyFromStdin || !maps.Equal(got.Flags, tt.want.Flags) || !slices.Equal(got.Args, tt.want.Args) {
 				t.Errorf("Parse(%q) = %+v, want %+v", tt.args, got, tt.want)
 			}
 		})
