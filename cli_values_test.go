@@ -98,3 +98,24 @@ func TestFlagsOfAFewWords(t *testing.T) {
 		}
 	})
 }
+
+// TestHelpOfACommandAndATypo: help init prints init's help, as init
+// --help does, with exit status 0; a mistyped command says which command
+// it may mean, with the usage status, and sends nothing.
+func TestHelpOfACommandAndATypo(t *testing.T) {
+	t.Parallel()
+	exec := func(args ...string) (int, string, string) {
+		var out, errs bytes.Buffer
+		env := Env{Getenv: func(string) string { return "" }, Stdin: strings.NewReader(""), Stderr: &errs,
+			Deps: action.Deps{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, errors.New("nothing is sent") })}}
+		err := run(context.Background(), args, env, &out)
+		return exitCode(err), out.String(), errs.String()
+	}
+	_, want, _ := exec("init", "--help")
+	if code, got, errs := exec("help", "init"); code != cli.ExitOK || got != want || !strings.Contains(got, "agent-job-action init") || errs != "" {
+		t.Errorf("help init: exit %d\n%s\n%s", code, got, errs)
+	}
+	if code, got, errs := exec("inti", "--repo", "acme/api"); code != cli.ExitUsage || got != "" || !strings.Contains(errs, `unknown command "inti": did you mean init?`) {
+		t.Errorf("inti: exit %d\n%s\n%s", code, got, errs)
+	}
+}

@@ -91,6 +91,8 @@ func Parse(args []string) (Command, error) {
 			return c, nil
 		case args[0] == "demo":
 			c.Mode = Demo
+		case isHelp(args[0]) && len(args) == 2 && slices.Contains(commands, args[1]):
+			return Parse([]string{args[1], "--help"}) // help init: as gh's
 		case isHelp(args[0]):
 			c.Mode = Help
 		case slices.Contains([]string{"-version", "--version", "version"}, args[0]):
@@ -156,6 +158,9 @@ func Parse(args []string) (Command, error) {
 // isHelp reports whether a asks for help, as the first argument or after
 // demo.
 func isHelp(a string) bool { return slices.Contains([]string{"-h", "-help", "--help", "help"}, a) }
+
+// commands are the program's commands, which help names and a typo gets.
+var commands = []string{"init", "doctor", "demo"}
 
 // boolWithoutValue reports whether the last of parsed, the arguments flag
 // read, is a true/false flag given without "=" (--wait), and its name: the
@@ -342,6 +347,11 @@ func distance(a, b string) int {
 // is quoted, unless it may be a secret (see maySecret): a key typed after
 // --api-key-stdin must not reach a log.
 func stray(i int, a string) error {
+	for _, c := range commands {
+		if d := distance(strings.ToLower(a), c); i == 0 && d <= 2 && 2*d <= len(a) && !maySecret(a) {
+			return usagef("unknown command %q: did you mean %s?", a, c)
+		}
+	}
 	hint := ""
 	if v := strings.ToLower(a); v == "true" || v == "false" {
 		hint = " (" + v + ": a true/false flag takes its value after =, as in --wait=false)"

@@ -28,7 +28,8 @@ Usage:
                               release builds leave it out: go run
                               github.com/agentjob/agent-job-action@REF doctor)
   agent-job-action --version  print the version
-  agent-job-action --help     print this help
+  agent-job-action --help     print this help; help init, help doctor and
+                              help demo print a command's
 
 Example:
   export MINTLIFY_API_KEY=mint_...
