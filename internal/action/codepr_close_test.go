@@ -135,3 +135,22 @@ func TestCodePRDoesNotAdoptADocsRequest(t *testing.T) {
 		t.Errorf("comments on #7: %+v, want the /docs comment as it was and the code workflow's own", c)
 	}
 }
+
+// TestClosedWithAFollowedDocsPRSaysTheJobEnded: with docs-check: approved,
+// #7's job completed at head2 and its docs pull request waits for a
+// review; #7 is closed unmerged. The record follows the docs pull request
+// still, for a settle run, but the comment says nothing of a job still
+// working: it had completed.
+func TestClosedWithAFollowedDocsPRSaysTheJobEnded(t *testing.T) {
+	t.Parallel()
+	w := approvalWorld(t, false)
+	w.setEvent("pull_request", codePR("closed", head2, func(pr map[string]any) { pr["state"], pr["merged"] = "closed", false }))
+	w.mustRun("closed")
+	c := w.gh.Comments(7)
+	if len(c) != 1 || !strings.Contains(c[0].Body, "🏁 **Stopped.**") {
+		t.Fatalf("comments on #7: %+v", c)
+	}
+	if strings.Contains(c[0].Body, "still working") {
+		t.Errorf("#7's comment says a completed job was still working:\n%s", c[0].Body)
+	}
+}
