@@ -10,6 +10,7 @@ package conversation
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -291,7 +292,9 @@ func Render(s State) string {
 			fmt.Fprintf(&b, " Its pull request was told: %s", link)
 		}
 		b.WriteString("\n")
-		if s.Record.Unsettled {
+		if s.Record.Unsettled && !slices.Contains([]string{"completed", "archived", "failed"}, s.Status) {
+			// Unsettled too while a docs pull request is followed, of a job
+			// that ended (the API's ending statuses, agentapi.Job.Terminal).
 			b.WriteString("\nThe job was still working: it goes on on the server; a `settle: true` run reports its end here.\n")
 		}
 	case Error:
