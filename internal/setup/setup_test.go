@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -204,5 +205,26 @@ func TestInitReadsTheRepository(t *testing.T) {
 	}
 	if in, err := ParseInit([]string{"--repo", "acme/app"}, func(string) string { return "" }, "v2"); err != nil || in.Ref != "v2" {
 		t.Errorf("a release's init: ref %q, %v; want v2", in.Ref, err)
+	}
+}
+
+// TestPinnedFilesPinEveryAction: init given a commit (--ref <sha>) pins
+// every action its files use by a commit, not only its own: setup-go runs
+// in the jobs that hold the key.
+func TestPinnedFilesPinEveryAction(t *testing.T) {
+	t.Parallel()
+	c := Defaults
+	c.CodeRepo, c.DocsRepo, c.Ref = "acme/app", "acme/handbook", "0123456789abcdef0123456789abcdef01234567"
+	files, err := Files(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := regexp.MustCompile(`^\s*- uses: [^@\s]+@[0-9a-f]{40}( #.*)?$`)
+	for _, f := range files {
+		for _, line := range strings.Split(string(f.Body), "\n") {
+			if strings.Contains(line, "- uses:") && !pinned.MatchString(line) {
+				t.Errorf("%s: %q is not pinned by a commit", f.Path, line)
+			}
+		}
 	}
 }
