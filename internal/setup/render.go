@@ -34,7 +34,8 @@ func (v view) setupGo(l *lines) {
 	if !v.Pinned {
 		return
 	}
-	l.add("      - uses: actions/setup-go@v6 # at a commit, the action builds itself with Go %s", v.GoVersion)
+	// Pinned as the action is, in jobs that hold the key: v6.5.0.
+	l.add("      - uses: actions/setup-go@924ae3a1cded613372ab5595356fb5720e22ba16 # v6.5.0: at a commit, the action builds itself with Go %s", v.GoVersion)
 	l.add("        with:")
 	l.add("          go-version: \"%s\"", v.GoVersion)
 	l.add("          cache: false")
