@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentjob/agent-job-action/internal/testbed/fifo"
@@ -50,6 +51,38 @@ func TestInitReadsRegularFilesOnly(t *testing.T) {
 			}
 			if fi, err := os.Lstat(path); err != nil || fi.Mode().IsRegular() {
 				t.Errorf("%s was replaced: %v", tc.path, err)
+			}
+		})
+	}
+}
+
+// TestInitWritesNothingThroughALink: a checkout whose .github, or
+// .github/workflows, is a symbolic link to a directory outside it (a
+// checkout can hold one) gets nothing written through it: init refuses,
+// names the link, and the directory it leads to stays empty.
+func TestInitWritesNothingThroughALink(t *testing.T) {
+	t.Parallel()
+	for _, link := range []string{".github", Dir} {
+		t.Run(link, func(t *testing.T) {
+			t.Parallel()
+			dir, outside := t.TempDir(), t.TempDir()
+			at := filepath.Join(dir, link)
+			if err := os.MkdirAll(filepath.Dir(at), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, at); err != nil {
+				t.Fatal(err)
+			}
+			in, err := ParseInit([]string{"--dir", dir, "--repo", "acme/app", "--ref", "v1"}, func(string) string { return "" }, "")
+			if err == nil {
+				_, err = in.Write()
+			}
+			var usage *UsageError
+			if !errors.As(err, &usage) || !strings.Contains(err.Error(), "is a link") {
+				t.Errorf("init: %v, want a usage error naming the link", err)
+			}
+			if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+				t.Errorf("init wrote through the link: %v", entries)
 			}
 		})
 	}
