@@ -261,6 +261,12 @@ func (in Init) Write() ([]Outcome, error) {
 			dir = in.DocsDir
 		}
 		target := filepath.Join(dir, filepath.FromSlash(f.Path))
+		// Nothing is written through a link: it may lead out of the checkout.
+		for d := filepath.Dir(target); d != filepath.Clean(dir) && len(d) > len(filepath.Clean(dir)); d = filepath.Dir(d) {
+			if fi, err := os.Lstat(d); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				return nil, &UsageError{Err: fmt.Errorf("%s is a link: init writes nothing through one; make it a directory, and run init again", d)}
+			}
+		}
 		old, err := ReadRegular(target, maxWorkflow)
 		switch {
 		case err == nil && bytes.Equal(old, f.Body):

@@ -87,3 +87,34 @@ func TestInitWritesNothingThroughALink(t *testing.T) {
 		})
 	}
 }
+
+// TestInitReadsNoPipeAtOriginHead: a checkout whose origin/HEAD is a named
+// pipe, or a link to one, does not hold init up, with --default-branch
+// (which it then need not read) or without (it reads regular files only).
+func TestInitReadsNoPipeAtOriginHead(t *testing.T) {
+	t.Parallel()
+	for _, told := range []bool{true, false} {
+		for _, link := range []bool{false, true} {
+			dir := t.TempDir()
+			path := filepath.Join(dir, ".git", "refs", "remotes", "origin", "HEAD")
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			fifo.At(t, path, link)
+			args := []string{"--dir", dir, "--repo", "acme/app", "--ref", "v1"}
+			if told {
+				args = append(args, "--default-branch", "main")
+			}
+			err := fifo.Returns(t, "init", func() error {
+				in, err := ParseInit(args, func(string) string { return "" }, "")
+				if err == nil {
+					_, err = in.Write()
+				}
+				return err
+			})
+			if err != nil {
+				t.Errorf("init (--default-branch given: %v, a link: %v): %v", told, link, err)
+			}
+		}
+	}
+}
