@@ -2,6 +2,7 @@ package setup
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -118,8 +119,8 @@ func ParseInit(args []string, getenv func(string) string, release string) (Init,
 	}
 	branchSet := false
 	fs.Visit(func(f *flag.Flag) { branchSet = branchSet || f.Name == "default-branch" })
-	if b := originHead(in.Dir); !branchSet && b != "" {
-		in.CodeBranch = b
+	if !branchSet { // read only when not given: the checkout may hold anything there
+		in.CodeBranch = cmp.Or(originHead(in.Dir), in.CodeBranch)
 	}
 	if in.Ref == "" {
 		return in, &UsageError{Err: &Error{Flag: "ref", Why: "is needed: this build is not a release; name the action's release (v1) or a full commit of agentjob/agent-job-action"}}
@@ -164,12 +165,10 @@ const maxGitConfig = 64 << 10
 // recorded it when it cloned (refs/remotes/origin/HEAD), or "" when it
 // did not.
 func originHead(dir string) string {
-	f, err := os.Open(filepath.Join(dir, ".git", "refs", "remotes", "origin", "HEAD"))
+	data, err := ReadRegular(filepath.Join(dir, ".git", "refs", "remotes", "origin", "HEAD"), 1024)
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
-	data, _ := io.ReadAll(io.LimitReader(f, 1024))
 	ref, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: refs/remotes/origin/")
 	if !ok || !branch.Re().MatchString(ref) || strings.Contains(ref, "..") {
 		return ""
