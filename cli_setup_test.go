@@ -81,7 +81,7 @@ func TestDoctorAsAPersonRunsIt(t *testing.T) {
 	}
 	ok := cliRun{args: []string{"doctor", "--repo", "acme/app"}, dir: dir}.exec(t, bin)
 	if ok.code != 6 || !strings.Contains(ok.stdout, "ok           the workflow file: ") || !strings.Contains(ok.stdout, "cannot tell  the API key: doctor was given no key") ||
-		!strings.Contains(ok.stdout, "fix: set MINTLIFY_API_KEY") || !strings.HasSuffix(ok.stdout, "\n6 checks: 2 ok, 4 cannot tell. Not proven: no problem found, but 4 checks could not be told.\n") {
+		!strings.Contains(ok.stdout, "fix: set MINTLIFY_API_KEY") || !strings.HasSuffix(ok.stdout, "\n7 checks: 2 ok, 5 cannot tell. Not proven: no problem found, but 5 checks could not be told.\n") {
 		t.Errorf("doctor in init's checkout: exit %d\n%s%s", ok.code, ok.stdout, ok.stderr)
 	}
 	empty := cliRun{args: []string{"doctor", "--repo", "acme/app"}}.exec(t, bin)

@@ -14,15 +14,11 @@ import (
 // heads decides what a code pull request's run shows on its heads, as
 // package check decides it.
 type heads struct {
-	// RunURL is the workflow run, which a status links; ServerURL the
-	// GitHub whose pull requests a status may link; Approval says the
-	// team wants the docs pull request approved before the check is green
-	// (docs-check: approved).
+	// RunURL is the run a status links; ServerURL the GitHub whose pull
+	// requests one may link; Approval is docs-check: approved.
 	RunURL, ServerURL string
 	Approval          bool
-	// cutShown says the status of a cut listing was decided for the
-	// head: it is said once.
-	cutShown bool
+	cutShown          bool // a cut listing's status was decided: it is said once
 }
 
 // decide is the statuses of o on the heads of k, the code pull request's

@@ -176,7 +176,7 @@ func (r *run) atCap(o *report.Outcome, why caps.Cap) *report.Outcome {
 // working, with the run's clients and the parts of the plan it needs: the
 // backlink's asker and the caps.
 func (r *run) settleRoom(api *agentapi.Client, gh *ghclient.Client, p plan.Plan) *settler {
-	room := &settler{API: api, Jobs: r.jobs, Agent: r.agent, Reporter: r.rep, RunURL: r.rc.RunURL(), Terms: r.rc.Terms(), Approval: p.Approval, Progress: r.prog, Paths: r.cfg.Paths, Project: r.rep.Project, Backlinked: p.Backlinked}
+	room := &settler{Jobs: r.jobs, Agent: r.agent, Reporter: r.rep, RunURL: r.rc.RunURL(), Terms: r.rc.Terms(), Approval: p.Approval, Progress: r.prog, Paths: r.cfg.Paths, Project: r.rep.Project, Backlinked: p.Backlinked}
 	if p.Await != "" {
 		room.Ending = endingOf(p.Await, r.rc.ServerURL, poll.Waiter{Jobs: api, Clock: r.deps.Clock, Schedule: schedule(r.cfg, r.deps), Deadline: r.deadline})
 	}

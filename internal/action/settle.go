@@ -67,11 +67,6 @@ const settleReads = 100
 // by its own thread's next run, or once older ones settle.
 const settleLeads = 20
 
-// settleAPI is what settling asks of the Agent Job API. *agentapi.Client is one.
-type settleAPI interface {
-	Get(ctx context.Context, id string) (*agentapi.Job, error)
-}
-
 // settleAgent follows the agent's pull request. *agentpr.Room is one.
 type settleAgent interface {
 	Backlink(ctx context.Context, job *agentapi.Job, a agentpr.Ask)
@@ -84,16 +79,13 @@ type settleAgent interface {
 	Judge(ctx context.Context, job *agentapi.Job, recorded string, followed bool) *docspr.Verdict
 }
 
-var (
-	_ settleAPI   = (*agentapi.Client)(nil)
-	_ settleAgent = (*agentpr.Room)(nil)
-)
+var _ settleAgent = (*agentpr.Room)(nil)
 
 // settler settles records for one run: the part of the hall that
 // reconciles what earlier runs left working.
 type settler struct {
-	API settleAPI
-	// Jobs sends the change that waits: every send goes from there.
+	// Jobs reads the jobs (its API) and sends the change that waits:
+	// every send goes from there.
 	Jobs   *job.Room
 	GitHub *ghclient.Client
 	// Comments writes the threads' comments: its calls outlive the run,
@@ -152,7 +144,7 @@ func (s *settler) Self() string { return s.self }
 // run: it may hold a change that waits. It returns the job as it read it,
 // nil when it could not.
 func (s *settler) Earlier(ctx context.Context, th *conversation.Thread, e *conversation.Earlier, own bool) (job *agentapi.Job, owed []string, ok bool) {
-	job, err := s.API.Get(ctx, e.JobID)
+	job, err := s.Jobs.API.Get(ctx, e.JobID)
 	if err != nil {
 		s.Progress.Logf("the job an earlier run left working, %s, could not be read: %s; the next run settles it", escape.Log(e.JobID), escape.Log(err.Error()))
 		return nil, nil, false
@@ -403,7 +395,7 @@ func (t tally) String() string {
 func (s *settler) settle(ctx context.Context, th *conversation.Thread, e *conversation.Earlier) (v verdict, docs string) {
 	docs = e.PR
 	log := s.Progress.Log
-	job, err := s.API.Get(ctx, e.JobID)
+	job, err := s.Jobs.API.Get(ctx, e.JobID)
 	if f, refused := agentapi.TakesNoMessages(err); refused && f.Status == http.StatusNotFound {
 		// Only a 404 says the API no longer knows the job: a read it
 		// answers 400 was a request it could not take, of a job that

@@ -135,7 +135,7 @@ func newWorld(t *testing.T, jobs ...*agentapi.Job) *world {
 	rep.Checks.GitHub = gh
 	p := rep.Progress
 	paths, _ := pathfilter.Parse("src/**")
-	w.room = &settler{API: w.api, Jobs: &job.Room{API: w.api, Reporter: rep, Progress: p, Clock: clk}, GitHub: gh, Comments: gh, Agent: w.agent, Reporter: rep, Progress: p, Paths: paths,
+	w.room = &settler{Jobs: &job.Room{API: w.api, Reporter: rep, Progress: p, Clock: clk}, GitHub: gh, Comments: gh, Agent: w.agent, Reporter: rep, Progress: p, Paths: paths,
 		Ask: func(url string, _ *conversation.Thread) agentpr.Ask { return agentpr.Ask{URL: url} }}
 	return w
 }

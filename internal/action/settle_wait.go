@@ -98,7 +98,7 @@ func (s *settler) again(ctx context.Context, th *conversation.Thread, e *convers
 		return nil, nil
 	}
 	s.Progress.Logf("#%d: the record changed while this run waited: job %s is settled from the record as it is now", th.Number, escape.Log(job.ID))
-	if job, err = s.API.Get(ctx, now.JobID); err != nil {
+	if job, err = s.Jobs.API.Get(ctx, now.JobID); err != nil {
 		s.Progress.Log.Warning(fmt.Sprintf("could not read job %s again: %s; the next settle run settles it", escape.Log(now.JobID), escape.Log(err.Error())))
 		return nil, nil
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/agentjob/agent-job-action/internal/ghclient"
 	"github.com/agentjob/agent-job-action/internal/httpclient"
 	"github.com/agentjob/agent-job-action/internal/inputs"
+	"github.com/agentjob/agent-job-action/internal/setup"
 )
 
 // State is how a finding came out.
@@ -62,6 +63,7 @@ type GitHub interface {
 	BranchRules(ctx context.Context, owner, repo, branch string) (ghclient.BranchRules, error)
 	Protection(ctx context.Context, owner, repo, branch string) (ghclient.Protection, error)
 	App(ctx context.Context, slug string) (map[string]string, error)
+	Resolve(ctx context.Context, owner, repo, ref string) (string, error)
 }
 
 // Agent is what doctor reads of the Agent Job API. *agentapi.Client is
@@ -94,6 +96,7 @@ func (d Doctor) Check(ctx context.Context, s Setup) []Finding {
 	var out []Finding
 	add := func(f Finding) { out = append(out, f) }
 	code := d.files(s, add)
+	d.ref(ctx, code, add)
 	d.key(ctx, s, add)
 	branch := d.tokens(ctx, s, add)
 	d.rules(ctx, s, branch, code, add)
@@ -232,6 +235,31 @@ func (d Doctor) dispatch(w *workflow, jobs []actionJob, s Setup, add func(Findin
 			Fix: "run agent-job-action init with --docs-repo " + s.DocsRepo + " --docs-dir, and commit its file there"})
 	default:
 		add(Finding{Check: what, State: OK, Says: fmt.Sprintf("%s starts %s's %s with the pull request", path, s.CodeRepo, s.File)})
+	}
+}
+
+// ref checks that the action's ref each job of w names (its uses:) is a
+// commit of the action's repository: a release that does not exist yet
+// (init --ref v1 before v1) fails every run.
+func (d Doctor) ref(ctx context.Context, w *workflow, add func(Finding)) {
+	const what, action = "the action's ref", "agentjob/agent-job-action"
+	if w == nil || d.GitHub == nil {
+		add(Finding{Check: what, State: CannotTell, Says: "not read", Fix: "run doctor with a GitHub token (GITHUB_TOKEN), on the workflow file"})
+		return
+	}
+	refs := map[string]bool{}
+	for _, a := range w.actionJobs() {
+		if _, ref, ok := strings.Cut(a.uses, "@"); ok && setup.RefName(ref) && !refs[ref] {
+			refs[ref] = true
+			switch _, err := d.GitHub.Resolve(ctx, "agentjob", "agent-job-action", ref); {
+			case err == nil:
+				add(Finding{Check: what, State: OK, Says: fmt.Sprintf("%s@%s names a commit", action, ref)})
+			case ghclient.IsNotFound(err):
+				add(Finding{Check: what, State: Problem, Says: fmt.Sprintf("%s has no %s: every run of the file fails to start", action, ref), Fix: "run agent-job-action init again with --ref naming a release or a commit of " + action})
+			default:
+				add(Finding{Check: what, State: CannotTell, Says: ref + " could not be read: " + escape.Log(oneLine(err.Error())), Fix: "run doctor where GitHub can be reached"})
+			}
+		}
 	}
 }
 

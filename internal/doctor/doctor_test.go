@@ -64,6 +64,7 @@ func newWorld(t *testing.T, breaks func(*fakegithub.Options, *fakeapi.Scenario))
 	})
 	w.gh.SeedRepository(fakegithub.Repository{Name: "acme/app", DefaultBranch: "main", Required: []string{"build", check.Context}, MergeQueue: true})
 	w.gh.SeedApp(fakegithub.App{Slug: "mintlify", Permissions: map[string]string{"contents": "write", "pull_requests": "write", "metadata": "read"}})
+	w.gh.SeedRef("agentjob/agent-job-action", "v1", "924ae3a1cded613372ab5595356fb5720e22ba16") // the release init's files name
 	c := setup.Defaults
 	c.CodeRepo, c.DocsRepo, c.Ref, c.Merge, c.Close, c.MergeQueue, c.Paths = "acme/app", "acme/handbook", "v1", "squash", true, true, []string{"src/**"}
 	files, err := setup.Files(c)
@@ -167,6 +168,13 @@ func TestDoctor(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, check: "the workflow file", says: "passes docs-when: approved, but the file does not hear pull_request_review", fix: "run agent-job-action init again"},
+		{name: "a ref the action does not have", mend: func(w *world) {
+			path := filepath.Join(w.code, ".github", "workflows", setup.File)
+			body, _ := os.ReadFile(path)
+			if err := os.WriteFile(path, bytes.ReplaceAll(body, []byte("agent-job-action/binary@v1"), []byte("agent-job-action/binary@v9")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, check: "the action's ref", says: "agentjob/agent-job-action has no v9", fix: "--ref naming a release or a commit"},
 		{name: "an input the action does not take", mend: func(w *world) {
 			path := filepath.Join(w.code, ".github", "workflows", setup.File)
 			body, _ := os.ReadFile(path)
@@ -226,8 +234,8 @@ func TestDoctor(t *testing.T) {
 					t.Errorf("the Agent API got %s %s: doctor sends one read", r.Method, r.Path)
 				}
 			}
-			if len(w.api.Requests()) != 1 || len(w.gh.Requests()) > 8 {
-				t.Errorf("%d Agent API requests, %d GitHub requests; want 1 and at most 8", len(w.api.Requests()), len(w.gh.Requests()))
+			if len(w.api.Requests()) != 1 || len(w.gh.Requests()) > 9 {
+				t.Errorf("%d Agent API requests, %d GitHub requests; want 1 and at most 9", len(w.api.Requests()), len(w.gh.Requests()))
 			}
 			for _, secret := range []string{key, personToken, docsToken, dispatchTok} {
 				if strings.Contains(out, secret) {
@@ -247,13 +255,13 @@ func TestDoctorWithoutCredentials(t *testing.T) {
 	w.env = map[string]string{"GITHUB_API_URL": w.gh.APIURL()}
 	found, out, err := w.doctor(t)
 	var notProven *NotProvenError
-	if !errors.As(err, &notProven) || notProven.N != 6 {
-		t.Errorf("doctor ended %v, want not proven: 6 checks it cannot tell", err)
+	if !errors.As(err, &notProven) || notProven.N != 7 {
+		t.Errorf("doctor ended %v, want not proven: 7 checks it cannot tell", err)
 	}
-	if !strings.Contains(out, `"ok":3,"cannot_tell":6,"problems":0,"proven":false`) {
+	if !strings.Contains(out, `"ok":3,"cannot_tell":7,"problems":0,"proven":false`) {
 		t.Errorf("--json printed %s; want the counts, and not proven", out)
 	}
-	for _, c := range []string{"the API key", "GitHub", "DOCS_REPO_TOKEN", "CODE_REPO_DISPATCH_TOKEN", "the required check", "the agent's app"} {
+	for _, c := range []string{"the action's ref", "the API key", "GitHub", "DOCS_REPO_TOKEN", "CODE_REPO_DISPATCH_TOKEN", "the required check", "the agent's app"} {
 		if f := found[c]; f.State != CannotTell || f.Fix == "" {
 			t.Errorf("%s: %+v; want cannot tell, with how to tell", c, f)
 		}

@@ -75,6 +75,7 @@ const (
 // actionJob is a job whose step uses the action.
 type actionJob struct {
 	id   string
+	uses string // the step's uses:, the action at its ref
 	role role
 	with map[string]string
 	// perms are the job's permissions for GITHUB_TOKEN (the workflow's
@@ -101,7 +102,7 @@ func (w *workflow) actionJobs() []actionJob {
 			if !strings.HasPrefix(s.Uses, "agentjob/agent-job-action") {
 				continue
 			}
-			a := actionJob{id: id, role: roleCode, with: s.With}
+			a := actionJob{id: id, uses: s.Uses, role: roleCode, with: s.With}
 			if a.with == nil {
 				a.with = map[string]string{}
 			}

@@ -2,6 +2,8 @@ package ghclient
 
 import (
 	"context"
+	"errors"
+	"net/http"
 
 	"github.com/google/go-github/v62/github"
 )
@@ -70,4 +72,16 @@ func (c *Client) Status(ctx context.Context, owner, repo, sha, context string) (
 		}
 	}
 	return CommitStatus{}, false, nil
+}
+
+// Resolve returns the commit ref (a tag, a branch or a SHA) names in
+// owner/repo; for one that names none, an error IsNotFound says so.
+func (c *Client) Resolve(ctx context.Context, owner, repo, ref string) (string, error) {
+	sha, err := call("resolve "+ref, owner, repo, nil, func() (string, *github.Response, error) {
+		return c.gh.Repositories.GetCommitSHA1(ctx, owner, repo, ref, "")
+	})
+	if e := (*github.ErrorResponse)(nil); errors.As(err, &e) && e.Response != nil && e.Response.StatusCode == http.StatusUnprocessableEntity {
+		e.Response.StatusCode = http.StatusNotFound // GitHub's 422: no commit by that name
+	}
+	return sha, err
 }

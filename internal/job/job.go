@@ -160,10 +160,8 @@ func (j *Room) FollowUp(ctx context.Context, id, text string, stand *StandIn) (S
 	return sent, err
 }
 
-// Name names job id ("" for none) in the job-id output at once: the job
-// a room is about to send to or read, which a failure or a cancellation
-// later must not lose, or none when the one a send named is not the run's
-// (a caller that finds, after the send, that it must not claim it).
+// Name names job id ("" for none: a send's job that is not the run's) in
+// the job-id output at once, which a failure or cancellation later keeps.
 func (j *Room) Name(id string) error { return j.Reporter.Name(id) }
 
 // Watch reads job id, which the run follows without sending it anything.
@@ -230,9 +228,8 @@ func DryRun(log runlog.Log, req agentapi.Request) {
 	}
 }
 
-// Logged reports a wait in the log: each change of the job's status, a
-// status the action does not know, a failed poll, and where the wait
-// stands. It is a poll.Observer; the hall's adds the run's comment.
+// Logged reports a wait in the log: each change of status, an unknown
+// one, a failed poll, where the wait stands. The hall's adds the comment.
 type Logged struct{ Progress runlog.Progress }
 
 var _ poll.Observer = Logged{}

@@ -92,6 +92,9 @@ var (
 // doctor's alike.
 func RepoName(s string) bool { return repoName.Re().MatchString(s) }
 
+// RefName says s may name a ref: a tag, a branch or a commit.
+func RefName(s string) bool { return branch.Re().MatchString(s) && !strings.Contains(s, "..") }
+
 // Regexp is a regular expression compiled at its first use, not when the
 // program starts: init's and doctor's patterns (a repository's name
 // spelled with counted repetitions is hundreds of kilobytes of program)

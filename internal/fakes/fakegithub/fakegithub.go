@@ -144,6 +144,7 @@ type Server struct {
 	nextID       int64
 	repositories map[string]Repository // by lower-case owner/name
 	apps         map[string]App        // by lower-case slug
+	refs         map[string]string     // commit, by lower-case repository, NUL, ref (SeedRef)
 	// written orders the comments by when each was last created or
 	// edited, by id.
 	written map[int64]int64
@@ -183,6 +184,7 @@ func New(opt Options) *Server {
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/compare/{basehead}", s.authorized(s.compare))
 	mux.HandleFunc("POST "+p+"/repos/{owner}/{repo}/statuses/{sha}", s.authorized(s.createStatus))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{ref}/status", s.authorized(s.combinedStatus))
+	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{ref}", s.authorized(s.resolveRef))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{sha}/branches-where-head", s.authorized(s.branchesAt))
 	mux.HandleFunc("GET "+p+"/repos/{owner}/{repo}/commits/{sha}/pulls", s.authorized(s.pullsAt))
 	mux.HandleFunc("GET "+p+"/search/issues", s.authorized(s.searchIssues))

@@ -1,6 +1,7 @@
 package fakegithub
 
 import (
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -163,4 +164,34 @@ func (s *Server) getApp(w http.ResponseWriter, r *http.Request) {
 		"permissions": a.Permissions, "events": []string{"pull_request", "push"},
 		"created_at": "2021-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
 	})
+}
+
+// SeedRef makes ref (a tag or a branch) of repo name commit sha, as GET
+// .../commits/{ref} resolves it; a commit SHA seeded as its own ref
+// resolves too.
+func (s *Server) SeedRef(repo, ref, sha string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refs == nil {
+		s.refs = map[string]string{}
+	}
+	s.refs[strings.ToLower(repo)+"\x00"+ref] = sha
+}
+
+// resolveRef answers GET .../commits/{ref}: the commit's SHA as text with
+// the sha media type (go-github's GetCommitSHA1), 422 for a ref that names
+// no commit, as GitHub answers.
+func (s *Server) resolveRef(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	sha, ok := s.refs[strings.ToLower(r.PathValue("owner")+"/"+r.PathValue("repo"))+"\x00"+r.PathValue("ref")]
+	s.mu.Unlock()
+	switch {
+	case !ok:
+		writeError(w, http.StatusUnprocessableEntity, "No commit found for SHA: "+r.PathValue("ref"))
+	case strings.Contains(r.Header.Get("Accept"), "sha"):
+		w.Header().Set("Content-Type", "application/vnd.github.sha")
+		_, _ = io.WriteString(w, sha)
+	default:
+		writeJSON(w, http.StatusOK, map[string]any{"sha": sha})
+	}
 }
