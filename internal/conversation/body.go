@@ -10,7 +10,6 @@ package conversation
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -45,9 +44,10 @@ type State struct {
 	// Record is what the comment keeps for later runs: the job it names
 	// and shows, and the rest of the thread's record (package record). Its
 	// PR is written from PRURL.
-	Record record.Record
-	Status string // the job's last status; untrusted
-	PRLink string // untrusted: the job's prLink as the API sent it
+	Record  record.Record
+	Status  string // the job's last status; untrusted
+	Working bool   // the job was not seen to end (a record also stays unsettled to follow its docs pull request)
+	PRLink  string // untrusted: the job's prLink as the API sent it
 	// PRURL is the pull request's address when PRLink names one on this
 	// GitHub, rebuilt from its checked parts; "" otherwise. Only it is
 	// linked.
@@ -292,9 +292,7 @@ func Render(s State) string {
 			fmt.Fprintf(&b, " Its pull request was told: %s", link)
 		}
 		b.WriteString("\n")
-		if s.Record.Unsettled && !slices.Contains([]string{"completed", "archived", "failed"}, s.Status) {
-			// Unsettled too while a docs pull request is followed, of a job
-			// that ended (the API's ending statuses, agentapi.Job.Terminal).
+		if s.Working {
 			b.WriteString("\nThe job was still working: it goes on on the server; a `settle: true` run reports its end here.\n")
 		}
 	case Error:

@@ -220,7 +220,8 @@ func (r *Reporter) State(o *report.Outcome, p conversation.Phase) conversation.S
 	s.Preview = o.Preview.Markdown()
 	// A job not seen to end is for a later run to report.
 	_, refused := agentapi.TakesNoMessages(o.Err)
-	s.Record.Unsettled = o.JobID != "" && (o.Job == nil || !o.Job.Terminal()) && !refused
+	s.Working = o.JobID != "" && (o.Job == nil || !o.Job.Terminal()) && !refused
+	s.Record.Unsettled = s.Working
 	s.Record.Lost = errors.Is(o.Err, report.ErrJobLost)
 	if v := o.Docs; v != nil {
 		// A docs pull request not yet merged nor closed is followed: a
