@@ -124,12 +124,7 @@ func TestReleaseHoldsAgainstDocsClose(t *testing.T) {
 	if got := w.finalStatuses()["1111"]; !strings.HasPrefix(got, "1111 success: Docs check released by writer") {
 		t.Fatalf("after the job's end: %q", got)
 	}
-	w.gh.SeedPull(docsPull("closed"))
-	ev := reviewed("writer", "APPROVED")
-	delete(ev, "review")
-	ev["action"] = "closed"
-	ev["pull_request"].(map[string]any)["state"] = "closed"
-	w.setEvent("pull_request", ev)
+	w.docsClosed()
 	if err := w.run(context.Background()); err != nil {
 		t.Fatalf("settle on close: %v\n%s", err, w.stdout.String())
 	}

@@ -141,6 +141,23 @@ func TestSuccessSetByAnythingElseIsRewritten(t *testing.T) {
 // judges from what it reads, and compares with what GitHub shows.
 func TestPushRunsLostCommentEditIsRepaired(t *testing.T) {
 	t.Parallel()
+	w, before := lostPush(t)
+	if got := w.shownOn(head2); got != "success: Docs approved in pull request #101 https://github.com/acme/docs/pull/101" {
+		t.Fatalf("head2 after the push's run: %q, want the approval's success", got)
+	}
+	if r := recordIn(w.gh.Comments(7)[0].Body); r.Head != before.Head {
+		t.Fatalf("the record after its edits failed: %+v, want it as the opening run left it", r)
+	}
+	w.adminRequestsChanges()
+}
+
+// lostPush is #7 with docs-check: approved, opened, its docs pull request
+// #101 approved, then head2 pushed by a run that waits and sets head2's
+// success, while GitHub refuses every edit of its comment; GitHub takes
+// edits again after. It returns the world and the record the opening run
+// left, which the push's run could not replace.
+func lostPush(t *testing.T) (*codeWorld, record.Record) {
+	t.Helper()
 	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
 	w.vars["INPUT_DOCS-CHECK"], w.vars["INPUT_PREVIEW"] = "approved", "false"
 	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
@@ -151,14 +168,8 @@ func TestPushRunsLostCommentEditIsRepaired(t *testing.T) {
 	w.moveHead(head1, head2, codeFiles[:1], codeFiles)
 	w.setEvent("pull_request", push(head1, head2))
 	_ = w.run(context.Background()) // its comment's edits fail: whatever the run says of them
-	if got := w.shownOn(head2); got != "success: Docs approved in pull request #101 https://github.com/acme/docs/pull/101" {
-		t.Fatalf("head2 after the push's run: %q, want the approval's success", got)
-	}
-	if r := recordIn(w.gh.Comments(7)[0].Body); r.Head != before.Head {
-		t.Fatalf("the record after its edits failed: %+v, want it as the opening run left it", r)
-	}
 	w.gh.SetFault(nil)
-	w.adminRequestsChanges()
+	return w, before
 }
 
 // TestTakenBackThenApprovedAgain: after a settle run took back the lost
@@ -167,16 +178,7 @@ func TestPushRunsLostCommentEditIsRepaired(t *testing.T) {
 // turns green.
 func TestTakenBackThenApprovedAgain(t *testing.T) {
 	t.Parallel()
-	w := newCodeWorld(t, fakeapi.Scenario{Runtime: time.Minute}, fakepreview.Options{}, "src/**", codePR("opened", head1, nil))
-	w.vars["INPUT_DOCS-CHECK"], w.vars["INPUT_PREVIEW"] = "approved", "false"
-	w.gh.SeedPull(fakegithub.Pull{Repo: "acme/docs", Number: 101, Author: "docs-agent[bot]", HeadRef: "docs/agent-job_0001", HeadSHA: docsHead})
-	w.mustRun("opened")
-	w.gh.SeedReview(101, fakegithub.Review{Author: "writer", State: "APPROVED", CommitID: docsHead})
-	w.refuseCommentEdits(http.StatusBadGateway, "Server Error")
-	w.moveHead(head1, head2, codeFiles[:1], codeFiles)
-	w.setEvent("pull_request", push(head1, head2))
-	_ = w.run(context.Background()) // its comment's edits fail
-	w.gh.SetFault(nil)
+	w, _ := lostPush(t)
 	w.adminRequestsChanges()
 	w.gh.SeedReview(101, fakegithub.Review{Author: "admin", State: "APPROVED", CommitID: docsHead})
 	w.settleOnReview("admin", "APPROVED", false)
